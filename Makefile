@@ -1,0 +1,39 @@
+# OfflineTodo — every target installs the Debian packages it needs when they are missing.
+SHELL := /bin/bash
+SWIFT ?= swift
+PORT ?= 8080
+ENSURE := scripts/ensure-packages.sh
+
+.PHONY: run server build test bench deps-build deps-test deps-bench clean
+
+## Starts the bundled server on embedded SQLite (the terminal client is not built yet).
+run: server
+
+## Builds and starts todo-server on 127.0.0.1:$(PORT) with its SQLite file under $$XDG_DATA_HOME.
+server: deps-build
+	$(SWIFT) build --product todo-server
+	@echo "Starting todo-server on 127.0.0.1:$(PORT) (Ctrl-C stops it)"
+	$$($(SWIFT) build --show-bin-path)/todo-server --port $(PORT)
+
+build: deps-build
+	$(SWIFT) build
+
+## Unit and integration tests, SQLite and a throwaway PostgreSQL cluster.
+test: deps-test
+	scripts/with-postgres.sh $(SWIFT) test
+
+## Benchmarks (release build, wrk on loopback); writes BENCHMARKS.md.
+bench: deps-bench
+	scripts/bench-server.sh
+
+deps-build:
+	@$(ENSURE) libsqlite3-dev
+
+deps-test:
+	@$(ENSURE) libsqlite3-dev postgresql python3
+
+deps-bench:
+	@$(ENSURE) libsqlite3-dev postgresql python3 wrk
+
+clean:
+	rm -rf .build

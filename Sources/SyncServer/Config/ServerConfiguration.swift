@@ -1,0 +1,54 @@
+import Foundation
+
+/// Everything the server is started with.
+public struct ServerConfiguration: Sendable {
+    /// Address to listen on.
+    public var host = "127.0.0.1"
+    /// Port to listen on; 0 picks a free one (printed on start).
+    public var port = 8080
+    /// A SQLite file path or a `postgres://user:pass@host:port/db` URL.
+    public var database: String
+    /// Rows per page when a query has no `$top`.
+    public var pageSize = 50
+    /// The largest `$top` accepted.
+    public var maxTop = 1000
+    /// The largest request body accepted, in bytes.
+    public var maxBodyBytes = 1 << 20
+    /// When set, tables and columns are never created: unknown ones are 404 / 400.
+    public var fixedSchema = false
+
+    /// Creates a configuration with defaults for everything but the database.
+    public init(database: String = ServerConfiguration.defaultDatabasePath) {
+        self.database = database
+    }
+
+    /// True when `database` names a PostgreSQL server.
+    public var usesPostgres: Bool { database.hasPrefix("postgres://") || database.hasPrefix("postgresql://") }
+
+    /// `$XDG_DATA_HOME/offline-todo/server.sqlite` (XDG's default data home is ~/.local/share).
+    public static var defaultDatabasePath: String {
+        let env = ProcessInfo.processInfo.environment
+        let dataHome = env["XDG_DATA_HOME"].flatMap { $0.isEmpty ? nil : $0 }
+            ?? (NSHomeDirectory() as NSString).appendingPathComponent(".local/share")
+        return (dataHome as NSString).appendingPathComponent("offline-todo/server.sqlite")
+    }
+
+    /// Throws a `ServerConfigurationError` naming the first bad setting.
+    public func validate() throws {
+        guard (0...65535).contains(port) else { throw ServerConfigurationError("port must be between 0 and 65535, not \(port)") }
+        guard pageSize > 0 else { throw ServerConfigurationError("page size must be positive, not \(pageSize)") }
+        guard maxTop > 0 else { throw ServerConfigurationError("max top must be positive, not \(maxTop)") }
+        guard pageSize <= maxTop else { throw ServerConfigurationError("page size (\(pageSize)) must not exceed max top (\(maxTop))") }
+        guard maxBodyBytes > 0 else { throw ServerConfigurationError("max body must be positive, not \(maxBodyBytes)") }
+        guard !database.isEmpty else { throw ServerConfigurationError("database must not be empty") }
+    }
+}
+
+/// A configuration problem, reported as one line before the server exits.
+public struct ServerConfigurationError: Error, CustomStringConvertible, Sendable {
+    /// What is wrong, in plain words.
+    public var description: String
+
+    /// Creates an error with a message.
+    public init(_ description: String) { self.description = description }
+}

@@ -1,0 +1,26 @@
+import HTTPTypes
+import Hummingbird
+import NIOCore
+
+/// Turns every failure into the protocol's JSON error shape; nothing else ever reaches a client.
+struct ErrorMiddleware<Context: RequestContext>: RouterMiddleware {
+    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+        do {
+            return try await next(request, context)
+        } catch let error as TableError {
+            switch error {
+            case .conflict(let item), .preconditionFailed(let item):
+                return JSONResponse.item(item, status: .init(code: error.status))
+            default:
+                return JSONResponse.error(.init(code: error.status), error.message)
+            }
+        } catch is NIOTooManyBytesError {
+            return JSONResponse.error(.contentTooLarge, "The request body is too large")
+        } catch let error as HTTPError {
+            return JSONResponse.error(error.status, error.body ?? error.status.reasonPhrase)
+        } catch {
+            context.logger.error("request failed", metadata: ["error": "\(String(reflecting: error))"])
+            return JSONResponse.error(.internalServerError, "The server could not complete the request")
+        }
+    }
+}

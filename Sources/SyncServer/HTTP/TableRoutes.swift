@@ -1,0 +1,94 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+import NIOCore
+import TableProtocol
+
+/// The table protocol's routes over a `TableService`.
+struct TableRoutes<Context: RequestContext> {
+    let service: TableService
+    let maxBodyBytes: Int
+
+    func register(on router: Router<Context>) {
+        router.get("/health") { _, _ in JSONResponse.make(.ok, #"{"status":"ok"}"#) }
+        let tables = router.group("tables")
+        tables.get(":table") { request, context in try await query(request, context) }
+        tables.post(":table") { request, context in
+            let item = try await service.insert(table: try table(context), body: try await body(request))
+            return JSONResponse.item(item, status: .created)
+        }
+        tables.get(":table/:id") { _, context in
+            JSONResponse.item(try await service.read(table: try table(context), id: try id(context)))
+        }
+        tables.patch(":table/:id") { request, context in
+            let item = try await service.update(
+                table: try table(context), id: try id(context), body: try await body(request), ifMatch: request.headers[.ifMatch])
+            return JSONResponse.item(item)
+        }
+        tables.delete(":table/:id") { request, context in
+            JSONResponse.item(try await service.delete(table: try table(context), id: try id(context), ifMatch: request.headers[.ifMatch]))
+        }
+        tables.post(":table/:id") { request, context in
+            let item = try await service.undelete(table: try table(context), id: try id(context), ifMatch: request.headers[.ifMatch])
+            return JSONResponse.item(item, status: .created)
+        }
+    }
+
+    private func query(_ request: Request, _ context: Context) async throws -> Response {
+        let items = QueryString.items(request.uri.query)
+        let query: TableQuery
+        do {
+            query = try TableQuery(queryItems: items)
+        } catch {
+            throw TableError.badRequest("\(error)")
+        }
+        let table = try table(context)
+        let page = try await service.query(table: table, query)
+        let rows = JSONValue.array(page.items.map(JSONValue.object))
+        let body = page.totalCount.map { JSONValue.object(JSONObject([("results", rows), ("count", .number(Double($0)))])) } ?? rows
+        var headers: HTTPFields = [:]
+        if let next = page.next {
+            headers[HTTPField.Name("Link")!] = "\(nextPageURL(request, items: items, top: next.top, skip: next.skip)); rel=next"
+        }
+        return JSONResponse.make(.ok, JSONWriter.string(body), headers: headers)
+    }
+
+    /// The absolute URL of the next page: the same query with `$top` and `$skip` moved on.
+    private func nextPageURL(_ request: Request, items: [URLQueryItem], top: Int, skip: Int) -> String {
+        var kept = items.filter { $0.name != "$top" && $0.name != "$skip" }
+        kept.append(URLQueryItem(name: "$top", value: String(top)))
+        kept.append(URLQueryItem(name: "$skip", value: String(skip)))
+        let host = request.head.authority ?? "localhost"
+        return "http://\(host)\(request.uri.path)?\(QueryString.encode(kept))"
+    }
+
+    private func table(_ context: Context) throws -> String {
+        try context.parameters.require("table")
+    }
+
+    private func id(_ context: Context) throws -> String {
+        let raw = try context.parameters.require("id")
+        let id = raw.removingPercentEncoding ?? raw
+        if let problem = ItemID.validate(id) { throw TableError.badRequest("Invalid id: \(problem)") }
+        return id
+    }
+
+    /// The request body as a JSON object (a missing Content-Type is read as JSON).
+    private func body(_ request: Request) async throws -> JSONObject {
+        let buffer: ByteBuffer
+        do {
+            buffer = try await request.body.collect(upTo: maxBodyBytes)
+        } catch is NIOTooManyBytesError {
+            throw TableError.payloadTooLarge(maxBodyBytes)
+        }
+        if buffer.readableBytes == 0 { return JSONObject() }
+        let value: JSONValue
+        do {
+            value = try JSONDecoder().decode(JSONValue.self, from: Data(buffer.readableBytesView))
+        } catch {
+            throw TableError.badRequest("The request body is not valid JSON")
+        }
+        guard case .object(let object) = value else { throw TableError.badRequest("The request body must be a JSON object") }
+        return object
+    }
+}

@@ -1,0 +1,69 @@
+import Foundation
+import Logging
+import NIOCore
+import PostgresNIO
+
+/// The shared store: a PostgreSQL database that several stateless server processes may use.
+///
+/// Each pooled connection has its own serial dispatch queue; a transaction body runs there and
+/// waits for each query, so the storage code stays synchronous like SQLite's.
+public final class PostgresDatabase: SQLDatabase {
+    public let dialect: any SQLDialect = PostgresDialect()
+    private let pool: PostgresConnectionPool
+    private let logger: Logger
+
+    /// Connects once (so a bad URL or password fails now, with the server's message).
+    public init(url: String, poolSize: Int = 8, logger: Logger) async throws {
+        let configuration = try PostgresURL.configuration(from: url)
+        self.logger = logger
+        self.pool = PostgresConnectionPool(configuration: configuration, size: poolSize, logger: logger)
+        let first = try await pool.acquire()
+        await pool.release(first)
+    }
+
+    public func read<T: Sendable>(_ body: @escaping @Sendable (any SQLSession) throws -> T) async throws -> T {
+        try await run(begin: "BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY", body)
+    }
+
+    public func write<T: Sendable>(_ body: @escaping @Sendable (any SQLSession) throws -> T) async throws -> T {
+        try await run(begin: "BEGIN", body)
+    }
+
+    public func migrate<T: Sendable>(_ body: @escaping @Sendable (any SQLSession) throws -> T) async throws -> T {
+        // One schema change at a time across every process sharing this database.
+        try await run(begin: "BEGIN") { session in
+            try session.execute("SELECT pg_advisory_xact_lock(7340913)", [])
+            return try body(session)
+        }
+    }
+
+    public func close() async {
+        await pool.close()
+    }
+
+    private func run<T: Sendable>(begin: String, _ body: @escaping @Sendable (any SQLSession) throws -> T) async throws -> T {
+        let slot = try await pool.acquire()
+        let logger = self.logger
+        do {
+            let result: T = try await withCheckedThrowingContinuation { continuation in
+                slot.queue.async {
+                    let session = PostgresSession(connection: slot.connection, logger: logger)
+                    do {
+                        try session.execute(begin, [])
+                        let value = try body(session)
+                        try session.execute("COMMIT", [])
+                        continuation.resume(returning: value)
+                    } catch {
+                        try? session.execute("ROLLBACK", [])
+                        continuation.resume(throwing: error)
+                    }
+                }
+            }
+            await pool.release(slot)
+            return result
+        } catch {
+            await pool.release(slot)
+            throw error
+        }
+    }
+}

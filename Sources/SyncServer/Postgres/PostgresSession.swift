@@ -1,0 +1,74 @@
+import Foundation
+import Logging
+import PostgresNIO
+
+/// Synchronous statements on one PostgreSQL connection; must run off the Swift concurrency
+/// pool (on the slot's own dispatch queue), since it blocks while a query is in flight.
+struct PostgresSession: SQLSession {
+    let connection: PostgresConnection
+    let logger: Logger
+
+    func query(_ sql: String, _ binds: [SQLValue]) throws -> SQLRows {
+        var bindings = PostgresBindings(capacity: binds.count)
+        for value in binds {
+            switch value {
+            case .null: bindings.appendNull()
+            case .integer(let i): bindings.append(i)
+            case .real(let d): bindings.append(d)
+            case .text(let s): bindings.append(s)
+            case .boolean(let b): bindings.append(b)
+            }
+        }
+        let query = PostgresQuery(unsafeSQL: sql, binds: bindings)
+        let connection = self.connection
+        let logger = self.logger
+        return try BlockingWait.run {
+            let rows = try await connection.query(query, logger: logger).collect()
+            var columns: [String] = []
+            var values: [[SQLValue]] = []
+            values.reserveCapacity(rows.count)
+            for row in rows {
+                var rowValues: [SQLValue] = []
+                if columns.isEmpty { columns = row.map(\.columnName) }
+                for cell in row { rowValues.append(try SQLValue(cell)) }
+                values.append(rowValues)
+            }
+            return SQLRows(columns: columns, rows: values)
+        }
+    }
+
+    func execute(_ sql: String, _ binds: [SQLValue]) throws {
+        _ = try query(sql, binds)
+    }
+}
+
+extension SQLValue {
+    init(_ cell: PostgresCell) throws {
+        guard cell.bytes != nil else { self = .null; return }
+        switch cell.dataType {
+        case .bool: self = .boolean(try cell.decode(Bool.self))
+        case .int2, .int4, .int8: self = .integer(try cell.decode(Int64.self))
+        case .float4, .float8: self = .real(try cell.decode(Double.self))
+        case .numeric: self = .real(Double(try cell.decode(String.self)) ?? .nan)
+        default: self = .text(try cell.decode(String.self))
+        }
+    }
+}
+
+/// Waits on a dispatch thread for async work to finish.
+enum BlockingWait {
+    static func run<T: Sendable>(_ work: @escaping @Sendable () async throws -> T) throws -> T {
+        let box = ResultBox<T>()
+        let done = DispatchSemaphore(value: 0)
+        Task {
+            do { box.result = .success(try await work()) } catch { box.result = .failure(error) }
+            done.signal()
+        }
+        done.wait()
+        return try box.result!.get()
+    }
+
+    private final class ResultBox<T>: @unchecked Sendable {
+        var result: Result<T, any Error>?
+    }
+}

@@ -1,0 +1,108 @@
+import TableProtocol
+
+/// Translates a parsed `$filter` into a parameterised SQL condition for one dialect.
+///
+/// Every node is typed (string, number, boolean, null) so that both engines see the same
+/// well-typed SQL and give the same rows; mixing types is a 400, not an engine error.
+struct FilterSQLTranslator {
+    /// Resolves a member name to a column; nil means "behaves as null" (dynamic schema).
+    typealias ColumnResolver = (String, Int) throws -> TableSchema.Column?
+
+    let dialect: any SQLDialect
+    let resolve: ColumnResolver
+    var binds: SQLBinds
+
+    init(dialect: any SQLDialect, binds: SQLBinds, resolve: @escaping ColumnResolver) {
+        self.dialect = dialect
+        self.binds = binds
+        self.resolve = resolve
+    }
+
+    /// SQL for the filter used as a WHERE condition.
+    mutating func condition(_ e: FilterExpression) throws -> String {
+        try predicate(translate(e), at: e.position)
+    }
+
+    mutating func translate(_ e: FilterExpression) throws -> TypedSQL {
+        switch e.node {
+        case .literal(let literal):
+            return literalSQL(literal)
+        case .member(let name):
+            guard let column = try resolve(name, e.position) else { return .null }
+            let kind: TypedSQL.Kind = switch column.type {
+            case .text: .string
+            case .number: .number
+            case .boolean: .boolean
+            }
+            return TypedSQL(sql: dialect.quote(column.name), kind: kind)
+        case .unary(.not, let operand):
+            let inner = try translate(operand)
+            return TypedSQL(sql: "(NOT \(try predicate(inner, at: operand.position)))", kind: .boolean)
+        case .unary(.negate, let operand):
+            let inner = try expect(try translate(operand), .number, at: operand.position, what: "'-'")
+            return TypedSQL(sql: "(-\(inner.sql))", kind: inner.kind)
+        case .binary(let op, let lhs, let rhs):
+            return try binary(op, lhs, rhs, at: e.position)
+        case .call(let function, let args):
+            var translated: [TypedSQL] = []
+            for arg in args { translated.append(try translate(arg)) }
+            return try FunctionSQL(dialect: dialect).call(function, translated, args.map(\.position), at: e.position)
+        }
+    }
+
+    private mutating func literalSQL(_ literal: FilterLiteral) -> TypedSQL {
+        switch literal {
+        case .null: return .null
+        case .boolean(let b): return TypedSQL(sql: b ? "TRUE" : "FALSE", kind: .boolean, literalValue: b)
+        case .string(let s): return TypedSQL(sql: binds.bind(.text(s)), kind: .string)
+        case .number(let d): return TypedSQL(sql: binds.bind(.real(d)), kind: .number)
+        case .dateTime(let t):
+            return TypedSQL(sql: binds.bind(.text(t.isoString)), kind: .string, dateTime: t)
+        }
+    }
+
+    private mutating func binary(_ op: BinaryOperator, _ lhs: FilterExpression, _ rhs: FilterExpression, at position: Int) throws -> TypedSQL {
+        let l = try translate(lhs)
+        let r = try translate(rhs)
+        switch op {
+        case .and, .or:
+            let a = try predicate(l, at: lhs.position)
+            let b = try predicate(r, at: rhs.position)
+            return TypedSQL(sql: "(\(a) \(op == .and ? "AND" : "OR") \(b))", kind: .boolean)
+        case .add, .sub, .mul, .div, .mod:
+            let a = try expect(l, .number, at: lhs.position, what: "'\(op.rawValue)'").sql
+            let b = try expect(r, .number, at: rhs.position, what: "'\(op.rawValue)'").sql
+            let sql: String = switch op {
+            case .add: "(\(a) + \(b))"
+            case .sub: "(\(a) - \(b))"
+            case .mul: "(\(a) * \(b))"
+            // Numbers are doubles in OData: never integer division, null (not an error) for / 0.
+            case .div: "(CAST(\(a) AS \(dialect.realTypeName)) / NULLIF(\(b), 0))"
+            default: dialect.remainder(a, b)
+            }
+            return TypedSQL(sql: sql, kind: .number)
+        case .eq, .ne, .gt, .ge, .lt, .le:
+            return try ComparisonSQL(dialect: dialect).compare(op, l, r, at: position, binds: &binds)
+        }
+    }
+
+    /// A boolean-valued SQL condition for a typed expression.
+    func predicate(_ t: TypedSQL, at position: Int) throws -> String {
+        switch t.kind {
+        case .boolean:
+            if let value = t.literalValue { return value ? TypedSQL.alwaysTrue.sql : TypedSQL.alwaysFalse.sql }
+            return t.sql.hasPrefix("(") ? t.sql : "(\(t.sql) = TRUE)"
+        case .null:
+            return "(CAST(NULL AS BOOLEAN))"
+        default:
+            throw TableError.badRequest("Invalid $filter: a boolean expression is expected, not a \(t.kind.rawValue) (at index \(position))")
+        }
+    }
+
+    func expect(_ t: TypedSQL, _ kind: TypedSQL.Kind, at position: Int, what: String) throws -> TypedSQL {
+        guard t.kind == kind || t.kind == .null else {
+            throw TableError.badRequest("Invalid $filter: \(what) expects a \(kind.rawValue), not a \(t.kind.rawValue) (at index \(position))")
+        }
+        return t.kind == .null ? TypedSQL(sql: FunctionSQL(dialect: dialect).typedNull(kind), kind: .null) : t
+    }
+}

@@ -1,0 +1,47 @@
+/// SQL spelling for SQLite 3.35+ (numbered placeholders, RETURNING, math functions).
+public struct SQLiteDialect: SQLDialect {
+    /// Creates the dialect.
+    public init() {}
+
+    public func placeholder(_ index: Int) -> String { "?\(index)" }
+
+    public func columnDefinition(_ type: ColumnType) -> String {
+        switch type {
+        case .text: return "TEXT"
+        case .number: return "REAL"
+        case .boolean: return "BOOLEAN"
+        }
+    }
+
+    public var advanceClockSQL: String {
+        """
+        INSERT INTO "__sync_clock" ("tbl", "last") VALUES (?1, ?2)
+        ON CONFLICT ("tbl") DO UPDATE SET "last" = max("__sync_clock"."last" + 1, excluded."last")
+        RETURNING "last"
+        """
+    }
+
+    public var listColumnsSQL: String { "SELECT name, type FROM pragma_table_info(?1)" }
+
+    public func columnType(declared: String) -> ColumnType? {
+        switch declared.uppercased() {
+        case "TEXT": return .text
+        case "REAL": return .number
+        case "BOOLEAN": return .boolean
+        default: return nil
+        }
+    }
+
+    public func position(of needle: String, in haystack: String) -> String { "instr(\(haystack), \(needle))" }
+    public func round(_ x: String) -> String { "round(\(x))" }
+    public func remainder(_ a: String, _ b: String) -> String { "mod(\(a), NULLIF(\(b), 0))" }
+    public func greatest(_ a: String, _ b: String) -> String { "max(\(a), \(b))" }
+
+    public func digits(_ text: String, start: Int, length: Int) -> String {
+        let part = "substr(\(text), \(start), \(length))"
+        let pattern = String(repeating: "[0-9]", count: length)
+        return "(CASE WHEN \(part) GLOB '\(pattern)' THEN CAST(\(part) AS INTEGER) END)"
+    }
+
+    public var realTypeName: String { "REAL" }
+}

@@ -1,0 +1,34 @@
+/// How SQL is spelled for one database engine; everything else about storage is shared.
+public protocol SQLDialect: Sendable {
+    /// The n-th (1-based) bind placeholder; numbered so a placeholder may be reused.
+    func placeholder(_ index: Int) -> String
+    /// The column type used to store values of a `ColumnType`.
+    func columnDefinition(_ type: ColumnType) -> String
+    /// SQL that sets the table's clock to max(last + 1, now) and returns it as one integer.
+    /// Binds: 1 = table name, 2 = now in milliseconds. Must lock the clock row until commit.
+    var advanceClockSQL: String { get }
+    /// SQL that lists a table's columns as (name, declared type); bind 1 = table name.
+    var listColumnsSQL: String { get }
+    /// Maps a declared type back to a column type.
+    func columnType(declared: String) -> ColumnType?
+    /// `instr`-style position (1-based, 0 when absent) of `needle` in `haystack`.
+    func position(of needle: String, in haystack: String) -> String
+    /// Rounds half away from zero.
+    func round(_ x: String) -> String
+    /// Floating point remainder with the sign of the dividend; null for a zero divisor.
+    func remainder(_ a: String, _ b: String) -> String
+    /// The larger of two values.
+    func greatest(_ a: String, _ b: String) -> String
+    /// The integer made of the `length` characters at 1-based `start` of `text`, or null when
+    /// those are not all digits.
+    func digits(_ text: String, start: Int, length: Int) -> String
+    /// The type name for a double in CAST.
+    var realTypeName: String { get }
+}
+
+extension SQLDialect {
+    /// A quoted identifier; names are validated before they get here, quotes are doubled anyway.
+    func quote(_ identifier: String) -> String {
+        "\"" + identifier.replacingOccurrences(of: "\"", with: "\"\"") + "\""
+    }
+}

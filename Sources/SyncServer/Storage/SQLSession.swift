@@ -1,0 +1,24 @@
+/// One connection's worth of synchronous SQL access, valid only inside a `SQLDatabase` call.
+///
+/// Synchronous on purpose: SQLite (GRDB) hands out connections only inside synchronous
+/// closures, so PostgreSQL adapts to this shape rather than the other way round.
+public protocol SQLSession {
+    /// Runs a statement and returns its rows. Placeholders are written in the dialect's style.
+    func query(_ sql: String, _ binds: [SQLValue]) throws -> SQLRows
+    /// Runs a statement that returns no rows.
+    func execute(_ sql: String, _ binds: [SQLValue]) throws
+}
+
+/// A database the table service runs its statements on.
+public protocol SQLDatabase: Sendable {
+    /// How SQL is spelled for this engine.
+    var dialect: any SQLDialect { get }
+    /// Runs `body` on a read-only snapshot.
+    func read<T: Sendable>(_ body: @escaping @Sendable (any SQLSession) throws -> T) async throws -> T
+    /// Runs `body` in one write transaction: committed if it returns, rolled back if it throws.
+    func write<T: Sendable>(_ body: @escaping @Sendable (any SQLSession) throws -> T) async throws -> T
+    /// Runs schema changes serialised across every process sharing the database.
+    func migrate<T: Sendable>(_ body: @escaping @Sendable (any SQLSession) throws -> T) async throws -> T
+    /// Releases connections.
+    func close() async
+}

@@ -1,0 +1,110 @@
+import Foundation
+import TableProtocol
+
+/// Knows every table's columns, creates tables and columns on first write (dynamic schema),
+/// and keeps a short-lived cache so several server processes see each other's changes.
+final class SchemaRegistry: Sendable {
+    private let database: any SQLDatabase
+    private let cache = LockedValue<[String: CachedSchema]>([:])
+    private let ttl: TimeInterval
+    private let fixed: Bool
+
+    private struct CachedSchema {
+        var schema: TableSchema?
+        var loadedAt: Date
+    }
+
+    init(database: any SQLDatabase, fixedSchema: Bool, cacheTTL: TimeInterval) {
+        self.database = database
+        self.fixed = fixedSchema
+        self.ttl = cacheTTL
+    }
+
+    var isFixed: Bool { fixed }
+
+    /// Creates the server's own bookkeeping tables.
+    func bootstrap() async throws {
+        _ = try await database.migrate { session in
+            try session.execute(
+                #"CREATE TABLE IF NOT EXISTS "__sync_clock" ("tbl" TEXT PRIMARY KEY NOT NULL, "last" BIGINT NOT NULL)"#, [])
+        }
+    }
+
+    /// The table's schema, or nil when it does not exist. `fresh` bypasses the cache.
+    func schema(of table: String, fresh: Bool = false) async throws -> TableSchema? {
+        if !fresh, let hit = cache.withLock({ $0[table] }), Date().timeIntervalSince(hit.loadedAt) < ttl {
+            return hit.schema
+        }
+        let dialect = database.dialect
+        let schema = try await database.read { try Self.load(table, dialect: dialect, session: $0) }
+        remember(schema, for: table)
+        return schema
+    }
+
+    /// Makes sure the table exists with a column for every name in `needed`.
+    /// Throws a `TableError` for a type mismatch, or in fixed-schema mode for anything unknown.
+    func ensure(_ table: String, columns needed: [(name: String, type: ColumnType?)]) async throws -> TableSchema {
+        if let current = try await schema(of: table), try Self.covers(current, needed, fixed: fixed) {
+            return current
+        }
+        if fixed {
+            guard let current = try await schema(of: table, fresh: true) else { throw TableError.tableNotFound }
+            _ = try Self.covers(current, needed, fixed: true)
+            return current
+        }
+        let dialect = database.dialect
+        let schema = try await database.migrate { session in
+            var schema = try Self.load(table, dialect: dialect, session: session)
+            if schema == nil {
+                let system = TableSchema.systemColumns.map { column -> String in
+                    let key = column.name == SystemProperty.id.rawValue ? " PRIMARY KEY NOT NULL" : " NOT NULL"
+                    return dialect.quote(column.name) + " " + dialect.columnDefinition(column.type) + key
+                }
+                try session.execute("CREATE TABLE \(dialect.quote(table)) (\(system.joined(separator: ", ")))", [])
+                try session.execute(
+                    "CREATE INDEX \(dialect.quote(table + "_updatedAt_id")) ON \(dialect.quote(table)) (\"updatedAt\", \"id\")", [])
+                schema = TableSchema(columns: TableSchema.systemColumns)
+            }
+            var result = schema!
+            for (name, type) in needed where result.column(named: name) == nil {
+                guard let type else { continue }
+                try session.execute(
+                    "ALTER TABLE \(dialect.quote(table)) ADD COLUMN \(dialect.quote(name)) \(dialect.columnDefinition(type))", [])
+                result.append(.init(name: name, type: type))
+            }
+            return result
+        }
+        remember(schema, for: table)
+        _ = try Self.covers(schema, needed, fixed: true)
+        return schema
+    }
+
+    private func remember(_ schema: TableSchema?, for table: String) {
+        cache.withLock { $0[table] = CachedSchema(schema: schema, loadedAt: Date()) }
+    }
+
+    /// True when every needed column exists; throws on a type mismatch (or, when `fixed`, an unknown column).
+    private static func covers(_ schema: TableSchema, _ needed: [(name: String, type: ColumnType?)], fixed: Bool) throws -> Bool {
+        var complete = true
+        for (name, type) in needed {
+            guard let column = schema.column(named: name) else {
+                if fixed { throw TableError.badRequest("The property '\(name)' is not a column of this table") }
+                if type != nil { complete = false }
+                continue
+            }
+            if let type, type != column.type {
+                throw TableError.badRequest("The property '\(name)' must be a \(column.type.noun), not a \(type.noun)")
+            }
+        }
+        return complete
+    }
+
+    private static func load(_ table: String, dialect: any SQLDialect, session: any SQLSession) throws -> TableSchema? {
+        let rows = try session.query(dialect.listColumnsSQL, [.text(table)]).rows
+        guard !rows.isEmpty else { return nil }
+        return TableSchema(columns: rows.compactMap { row in
+            guard let name = row[0].text, let declared = row[1].text, let type = dialect.columnType(declared: declared) else { return nil }
+            return TableSchema.Column(name: name, type: type)
+        })
+    }
+}

@@ -1,0 +1,43 @@
+import TableProtocol
+
+/// The columns of one table, looked up case-insensitively (SQLite identifiers are).
+public struct TableSchema: Sendable {
+    /// One column.
+    public struct Column: Sendable, Hashable {
+        /// The name as stored.
+        public var name: String
+        /// What the column holds.
+        public var type: ColumnType
+    }
+
+    /// Columns in table order.
+    public private(set) var columns: [Column]
+    private var byLowercasedName: [String: Int]
+
+    /// Creates a schema from columns in table order.
+    public init(columns: [Column]) {
+        self.columns = []
+        self.byLowercasedName = [:]
+        for c in columns { append(c) }
+    }
+
+    /// The system columns every table starts with.
+    static let systemColumns: [Column] = [
+        Column(name: SystemProperty.id.rawValue, type: .text),
+        Column(name: SystemProperty.createdAt.rawValue, type: .text),
+        Column(name: SystemProperty.updatedAt.rawValue, type: .text),
+        Column(name: SystemProperty.version.rawValue, type: .text),
+        Column(name: SystemProperty.deleted.rawValue, type: .boolean),
+    ]
+
+    /// The column with this name in any letter case.
+    public func column(named name: String) -> Column? {
+        byLowercasedName[name.lowercased()].map { columns[$0] }
+    }
+
+    mutating func append(_ column: Column) {
+        guard byLowercasedName[column.name.lowercased()] == nil else { return }
+        byLowercasedName[column.name.lowercased()] = columns.count
+        columns.append(column)
+    }
+}

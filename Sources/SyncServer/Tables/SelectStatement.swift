@@ -1,0 +1,44 @@
+import TableProtocol
+
+/// The SQL for one query page (one extra row to learn whether more remain) and its count.
+struct SelectStatement {
+    let rowsSQL: String
+    let rowsBinds: [SQLValue]
+    let countSQL: String?
+    let countBinds: [SQLValue]
+
+    init(dialect: any SQLDialect, table: String, schema: TableSchema, fixedSchema: Bool, query: TableQuery, top: Int, skip: Int) throws {
+        func resolve(_ name: String, _ position: Int) throws -> TableSchema.Column? {
+            if let column = schema.column(named: name) { return column }
+            if fixedSchema { throw TableError.badRequest("Invalid query: '\(name)' is not a column of this table (at index \(position))") }
+            return nil
+        }
+        var conditions: [String] = []
+        if !query.includeDeleted { conditions.append("\"deleted\" = FALSE") }
+        var translator = FilterSQLTranslator(dialect: dialect, binds: SQLBinds(dialect: dialect), resolve: resolve)
+        if let filter = query.filter { conditions.append(try translator.condition(filter)) }
+        let whereClause = conditions.isEmpty ? "" : " WHERE " + conditions.joined(separator: " AND ")
+
+        var order: [String] = []
+        for clause in query.orderBy {
+            guard let column = try resolve(clause.member, 0) else { continue }
+            if column.name == "id" { continue }
+            order.append("\(dialect.quote(column.name)) \(clause.descending ? "DESC NULLS LAST" : "ASC NULLS FIRST")")
+        }
+        // The id is always the last key, so paging is stable.
+        let idDescending = query.orderBy.first(where: { $0.member.lowercased() == "id" })?.descending ?? false
+        order.append("\"id\" \(idDescending ? "DESC" : "ASC")")
+
+        let columns = query.select.map { names in
+            Set(["id"] + names.compactMap { schema.column(named: $0)?.name }).map(dialect.quote).joined(separator: ", ")
+        } ?? "*"
+        let from = " FROM \(dialect.quote(table))"
+        countBinds = translator.binds.values
+        var binds = translator.binds
+        let limit = binds.bind(.integer(Int64(top) + 1))
+        let offset = binds.bind(.integer(Int64(skip)))
+        rowsSQL = "SELECT \(columns)\(from)\(whereClause) ORDER BY \(order.joined(separator: ", ")) LIMIT \(limit) OFFSET \(offset)"
+        countSQL = query.includeTotalCount ? "SELECT COUNT(*)\(from)\(whereClause)" : nil
+        rowsBinds = binds.values
+    }
+}

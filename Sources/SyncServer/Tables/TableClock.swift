@@ -1,0 +1,21 @@
+import Foundation
+import TableProtocol
+
+/// Hands out `updatedAt` values that strictly increase per table in commit order.
+///
+/// The clock row stays locked until the transaction commits, so a later commit always carries
+/// a later timestamp — an incremental pull can never skip an acknowledged change, even with
+/// several server processes on one PostgreSQL.
+enum TableClock {
+    /// The next timestamp for `table` in ISO-8601 millisecond form.
+    static func next(for table: String, dialect: any SQLDialect, session: any SQLSession) throws -> String {
+        let nowMs = Int64((Date().timeIntervalSince1970 * 1000).rounded(.down))
+        let rows = try session.query(dialect.advanceClockSQL, [.text(table), .integer(nowMs)]).rows
+        guard let ms = rows.first?.first?.int64 else { throw TableClockError() }
+        return FilterDateTime(ticksSinceEpoch: ms * 10_000).isoString
+    }
+
+    struct TableClockError: Error, CustomStringConvertible {
+        var description: String { "the table clock did not return a value" }
+    }
+}

@@ -1,0 +1,36 @@
+import TableProtocol
+
+/// A failure the protocol answers with a specific status and an `{"error": …}` body,
+/// or (for conflicts) with the server's current item.
+public enum TableError: Error, Sendable, Equatable {
+    case badRequest(String)
+    case notFound(String)
+    case tableNotFound
+    case conflict(StoredItem)
+    case preconditionFailed(StoredItem)
+    case payloadTooLarge(Int)
+
+    /// The HTTP status code.
+    public var status: Int {
+        switch self {
+        case .badRequest: return 400
+        case .notFound, .tableNotFound: return 404
+        case .conflict: return 409
+        case .preconditionFailed: return 412
+        case .payloadTooLarge: return 413
+        }
+    }
+
+    /// The human-readable message.
+    public var message: String {
+        switch self {
+        case .badRequest(let m), .notFound(let m): return m
+        case .tableNotFound: return "The table does not exist"
+        case .conflict: return "The item already exists or its version does not match"
+        case .preconditionFailed: return "The item has been changed since the given version"
+        case .payloadTooLarge(let limit): return "The request body is larger than the limit of \(limit) bytes"
+        }
+    }
+
+    static let itemNotFound = TableError.notFound("The item does not exist")
+}

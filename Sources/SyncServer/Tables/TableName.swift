@@ -1,0 +1,13 @@
+/// Table names as the server stores them.
+enum TableName {
+    /// The stored name: validated, and lower-cased so every engine treats names alike
+    /// (SQLite ignores case in names, PostgreSQL does not).
+    static func physical(_ name: String) throws -> String {
+        try ItemBody.checkName(name, what: "table")
+        let lower = name.lowercased()
+        guard !lower.hasPrefix("__"), !lower.hasPrefix("sqlite_"), !lower.hasPrefix("pg_") else {
+            throw TableError.badRequest("Invalid table name '\(name)': names starting with '__', 'sqlite_' or 'pg_' are reserved")
+        }
+        return lower
+    }
+}

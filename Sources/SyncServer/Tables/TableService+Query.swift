@@ -1,0 +1,73 @@
+import TableProtocol
+
+/// One page of a query.
+public struct QueryPage: Sendable {
+    /// The rows, reduced to `$select` when given.
+    public var items: [JSONObject]
+    /// Total matching rows ignoring top/skip, when `$inlinecount=allpages` asked for it.
+    public var totalCount: Int?
+    /// The `$top` and `$skip` of the next page, when more rows remain.
+    public var next: (top: Int, skip: Int)?
+}
+
+extension TableService {
+    /// `GET /tables/{t}`: filtered, ordered, paged rows (soft-deleted ones only on request).
+    public func query(table: String, _ query: TableQuery) async throws -> QueryPage {
+        let table = try TableName.physical(table)
+        let top = query.top ?? limits.pageSize
+        guard top <= limits.maxTop else { throw TableError.badRequest("You cannot request more than \(limits.maxTop) records") }
+        let skip = max(query.skip ?? 0, 0)
+        guard var schema = try await schemas.schema(of: table) else {
+            if schemas.isFixed { throw TableError.tableNotFound }
+            return QueryPage(items: [], totalCount: query.includeTotalCount ? 0 : nil, next: nil)
+        }
+        // Another server process may have added a column the cache has not seen yet.
+        if !query.referencedMembers.allSatisfy({ schema.column(named: $0) != nil }),
+           let fresh = try await schemas.schema(of: table, fresh: true) {
+            schema = fresh
+        }
+        let statement = try SelectStatement(
+            dialect: database.dialect, table: table, schema: schema, fixedSchema: schemas.isFixed, query: query, top: top, skip: skip)
+        let selected = query.select
+        let schemaForRows = schema
+        let (rows, count) = try await database.read { session -> ([JSONObject], Int?) in
+            let result = try session.query(statement.rowsSQL, statement.rowsBinds)
+            var items: [JSONObject] = []
+            items.reserveCapacity(result.rows.count)
+            for row in result.rows {
+                items.append(StoredItem(row: row, columns: result.columns, schema: schemaForRows).properties)
+            }
+            let count = try statement.countSQL.map { try session.query($0, statement.countBinds).rows.first?.first?.int64 ?? 0 }
+            return (items, count.map(Int.init))
+        }
+        var items = Array(rows.prefix(top))
+        if let selected {
+            items = items.map { item in JSONObject(selected.map { name in (schema.column(named: name)?.name ?? name, item[schema.column(named: name)?.name ?? name] ?? .null) }) }
+        }
+        let more = rows.count > top
+        return QueryPage(items: items, totalCount: count, next: more ? (top, skip + top) : nil)
+    }
+}
+
+extension TableQuery {
+    /// Every member name the filter, order and select refer to.
+    var referencedMembers: Set<String> {
+        var names = Set(orderBy.map(\.member))
+        names.formUnion(select ?? [])
+        if let filter { names.formUnion(filter.memberNames) }
+        return names
+    }
+}
+
+extension FilterExpression {
+    /// Every member name in the expression.
+    var memberNames: Set<String> {
+        switch node {
+        case .literal: return []
+        case .member(let name): return [name]
+        case .unary(_, let e): return e.memberNames
+        case .binary(_, let l, let r): return l.memberNames.union(r.memberNames)
+        case .call(_, let args): return args.reduce(into: Set<String>()) { $0.formUnion($1.memberNames) }
+        }
+    }
+}

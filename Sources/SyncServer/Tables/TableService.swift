@@ -1,0 +1,121 @@
+import Foundation
+import TableProtocol
+
+/// The table protocol's operations on any `SQLDatabase`: the same code serves SQLite and PostgreSQL.
+public final class TableService: Sendable {
+    let database: any SQLDatabase
+    let schemas: SchemaRegistry
+    let limits: QueryLimits
+
+    /// Creates the service; call `bootstrap()` before use.
+    public init(database: any SQLDatabase, fixedSchema: Bool, limits: QueryLimits, schemaCacheTTL: TimeInterval) {
+        self.database = database
+        self.schemas = SchemaRegistry(database: database, fixedSchema: fixedSchema, cacheTTL: schemaCacheTTL)
+        self.limits = limits
+    }
+
+    /// Creates the server's own tables.
+    public func bootstrap() async throws { try await schemas.bootstrap() }
+
+    /// `GET /tables/{t}/{id}`: the live item, or 404.
+    public func read(table: String, id: String) async throws -> StoredItem {
+        let table = try TableName.physical(table)
+        guard let schema = try await schemas.schema(of: table) else { throw notFound() }
+        let dialect = database.dialect
+        let item = try await database.read { try RowAccess(dialect: dialect, table: table, schema: schema).fetch(id: id, session: $0) }
+        guard let item, !item.isDeleted else { throw TableError.itemNotFound }
+        return item
+    }
+
+    /// `POST /tables/{t}`: stores a new item (201) or answers 409 with the existing one.
+    public func insert(table: String, body: JSONObject) async throws -> StoredItem {
+        let table = try TableName.physical(table)
+        let item = try ItemBody(body)
+        let id = item.id ?? UUID().uuidString.lowercased()
+        let schema = try await schemas.ensure(table, columns: item.neededColumns)
+        let dialect = database.dialect
+        return try await database.write { session in
+            let rows = RowAccess(dialect: dialect, table: table, schema: schema)
+            let now = try TableClock.next(for: table, dialect: dialect, session: session)
+            if let existing = try rows.fetch(id: id, session: session) { throw TableError.conflict(existing) }
+            try rows.insert(id: id, properties: item.properties, timestamp: now, version: Self.newVersion(), session: session)
+            return try rows.fetch(id: id, session: session)!
+        }
+    }
+
+    /// `PATCH /tables/{t}/{id}`: changes only the sent properties.
+    public func update(table: String, id: String, body: JSONObject, ifMatch: String?) async throws -> StoredItem {
+        let table = try TableName.physical(table)
+        let item = try ItemBody(body)
+        if let bodyID = item.id, bodyID != id {
+            throw TableError.badRequest("The item's id '\(bodyID)' does not match the id '\(id)' in the URL")
+        }
+        let check = VersionCheck(ifMatchHeader: ifMatch, bodyVersion: item.version)
+        guard try await schemas.schema(of: table) != nil else { throw notFound() }
+        let schema = try await schemas.ensure(table, columns: item.neededColumns)
+        return try await modify(table: table, id: id, schema: schema, check: check, requireLive: true) { rows, _, now, session in
+            try rows.update(id: id, properties: item.properties, timestamp: now, version: Self.newVersion(), session: session)
+        }
+    }
+
+    /// `DELETE /tables/{t}/{id}`: soft-deletes the item and returns it as it now is.
+    public func delete(table: String, id: String, ifMatch: String?) async throws -> StoredItem {
+        let table = try TableName.physical(table)
+        guard let schema = try await schemas.schema(of: table) else { throw notFound() }
+        let check = VersionCheck(ifMatchHeader: ifMatch, bodyVersion: nil)
+        return try await modify(table: table, id: id, schema: schema, check: check, requireLive: true) { rows, _, now, session in
+            try rows.setDeleted(true, id: id, timestamp: now, version: Self.newVersion(), session: session)
+        }
+    }
+
+    /// `POST /tables/{t}/{id}`: restores a soft-deleted item (a live item is returned unchanged).
+    public func undelete(table: String, id: String, ifMatch: String?) async throws -> StoredItem {
+        let table = try TableName.physical(table)
+        guard let schema = try await schemas.schema(of: table) else { throw notFound() }
+        let check = VersionCheck(ifMatchHeader: ifMatch, bodyVersion: nil)
+        return try await modify(table: table, id: id, schema: schema, check: check, requireLive: false) { rows, existing, now, session in
+            guard existing.isDeleted else { return }
+            try rows.setDeleted(false, id: id, timestamp: now, version: Self.newVersion(), session: session)
+        }
+    }
+
+    /// Reads the row under the table's clock lock, checks its version, applies `change`, returns the result.
+    private func modify(
+        table: String, id: String, schema: TableSchema, check: VersionCheck, requireLive: Bool,
+        _ change: @escaping @Sendable (RowAccess, StoredItem, String, any SQLSession) throws -> Void
+    ) async throws -> StoredItem {
+        let dialect = database.dialect
+        return try await database.write { session in
+            let rows = RowAccess(dialect: dialect, table: table, schema: schema)
+            let now = try TableClock.next(for: table, dialect: dialect, session: session)
+            guard let existing = try rows.fetch(id: id, session: session) else { throw TableError.itemNotFound }
+            if requireLive && existing.isDeleted { throw TableError.itemNotFound }
+            try check.verify(existing)
+            try change(rows, existing, now, session)
+            return try rows.fetch(id: id, session: session)!
+        }
+    }
+
+    private func notFound() -> TableError {
+        schemas.isFixed ? .tableNotFound : .itemNotFound
+    }
+
+    /// A fresh opaque version: never reused for an id.
+    static func newVersion() -> String {
+        withUnsafeBytes(of: UUID().uuid) { Data($0).base64EncodedString() }
+    }
+}
+
+/// Server limits on queries.
+public struct QueryLimits: Sendable {
+    /// Rows per page when the client sends no `$top`.
+    public var pageSize: Int
+    /// The largest `$top` accepted.
+    public var maxTop: Int
+
+    /// Creates limits.
+    public init(pageSize: Int, maxTop: Int) {
+        self.pageSize = pageSize
+        self.maxTop = maxTop
+    }
+}

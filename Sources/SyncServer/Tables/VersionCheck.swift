@@ -1,0 +1,25 @@
+import TableProtocol
+
+/// Where the client's expected version came from; decides 412 versus 409 on a mismatch.
+enum VersionCheck: Sendable {
+    case none
+    /// From `If-Match` (wins over a body version): a mismatch is 412.
+    case ifMatch(IfMatch)
+    /// Only from a `version` property in the body: a mismatch is 409.
+    case bodyVersion(String)
+
+    init(ifMatchHeader: String?, bodyVersion: String?) {
+        if let header = ifMatchHeader { self = .ifMatch(ETag.parseIfMatch(header)) }
+        else if let bodyVersion { self = .bodyVersion(bodyVersion) }
+        else { self = .none }
+    }
+
+    /// Throws the protocol's conflict error when `item` does not have the expected version.
+    func verify(_ item: StoredItem) throws {
+        switch self {
+        case .none, .ifMatch(.any): return
+        case .ifMatch(.version(let v)): if v != item.version { throw TableError.preconditionFailed(item) }
+        case .bodyVersion(let v): if v != item.version { throw TableError.conflict(item) }
+        }
+    }
+}

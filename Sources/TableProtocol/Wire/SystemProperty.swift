@@ -1,0 +1,22 @@
+/// The system properties every table item carries.
+public enum SystemProperty: String, Sendable, Hashable, CaseIterable {
+    case id, createdAt, updatedAt, version, deleted
+
+    /// The property whose name matches in any letter case, if any.
+    public init?(caseInsensitive name: String) {
+        let lower = name.lowercased()
+        guard let match = Self.allCases.first(where: { $0.rawValue.lowercased() == lower }) else { return nil }
+        self = match
+    }
+
+    /// True for `createdAt`, `updatedAt`, `deleted` in any case: clients may not send these.
+    public static func isReserved(_ name: String) -> Bool {
+        switch SystemProperty(caseInsensitive: name) {
+        case .createdAt, .updatedAt, .deleted: return true
+        case .id, .version, nil: return false
+        }
+    }
+
+    /// True for any system property name, in any letter case.
+    public static func isSystem(_ name: String) -> Bool { SystemProperty(caseInsensitive: name) != nil }
+}

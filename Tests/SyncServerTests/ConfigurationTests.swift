@@ -1,0 +1,62 @@
+import Foundation
+import Testing
+
+/// Bad configuration ends the process with one clear line and a non-zero status.
+@Suite struct ConfigurationTests {
+    @Test func portInUseIsAOneLineError() async throws {
+        let dir = try TempDir.make()
+        let first = try ServerProcess(arguments: ["--database", dir.appendingPathComponent("a.sqlite").path])
+        defer { first.stop() }
+        let (status, stderr) = try ServerProcess.runToExit(arguments: [
+            "--port", "\(first.port)", "--database", dir.appendingPathComponent("b.sqlite").path,
+        ])
+        #expect(status != 0)
+        #expect(stderr.contains("todo-server: error: cannot listen on 127.0.0.1:\(first.port)"))
+    }
+
+    @Test func unwritableDatabasePathIsAnError() throws {
+        let (status, stderr) = try ServerProcess.runToExit(arguments: ["--port", "0", "--database", "/proc/nope/server.sqlite"])
+        #expect(status != 0)
+        #expect(stderr.hasPrefix("todo-server: error: cannot open SQLite database"))
+    }
+
+    @Test func unreachablePostgresIsAnError() throws {
+        let (status, stderr) = try ServerProcess.runToExit(arguments: [
+            "--port", "0", "--database", "postgres://nobody@127.0.0.1:1/none",
+        ])
+        #expect(status != 0)
+        #expect(stderr.hasPrefix("todo-server: error: cannot connect to PostgreSQL"))
+    }
+
+    @Test func malformedEnvironmentVariableIsAnError() throws {
+        let (status, stderr) = try ServerProcess.runToExit(arguments: [], environment: ["TODO_SERVER_PORT": "eighty"])
+        #expect(status != 0)
+        #expect(stderr.contains("TODO_SERVER_PORT must be a whole number"))
+    }
+
+    @Test func pageSizeAboveMaxTopIsAnError() throws {
+        let (status, stderr) = try ServerProcess.runToExit(arguments: ["--page-size", "2000", "--max-top", "1000"])
+        #expect(status != 0)
+        #expect(stderr.contains("page size"))
+    }
+
+    @Test func environmentVariablesConfigureTheServer() async throws {
+        let dir = try TempDir.make()
+        let server = try ServerProcess(arguments: [], environment: [
+            "TODO_SERVER_DATABASE": dir.appendingPathComponent("env.sqlite").path, "TODO_SERVER_PAGE_SIZE": "2",
+        ])
+        defer { server.stop() }
+        let c = TableClient(server)
+        try await c.insertAll("items", [["id": "a"], ["id": "b"], ["id": "c"]])
+        #expect(try await c.get("tables/items").ids == ["a", "b"])
+        #expect(FileManager.default.fileExists(atPath: dir.appendingPathComponent("env.sqlite").path))
+    }
+
+    @Test func sigtermStopsTheServerGracefully() throws {
+        let dir = try TempDir.make()
+        let server = try ServerProcess(arguments: ["--database", dir.appendingPathComponent("s.sqlite").path])
+        server.process.terminate()
+        server.process.waitUntilExit()
+        #expect(server.process.terminationStatus == 0)
+    }
+}

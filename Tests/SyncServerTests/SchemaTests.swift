@@ -1,0 +1,54 @@
+import Foundation
+import Testing
+
+/// Dynamic schema by default; `--fixed-schema` refuses anything unknown.
+@Suite struct SchemaTests {
+    @Test(arguments: Backend.allCases)
+    func newPropertyAddsAColumnForLaterItems(_ backend: Backend) async throws {
+        let c = TableClient(try await SharedServers.shared.server(backend))
+        let table = uniqueTable()
+        try await c.insertAll(table, [["id": "a", "text": "x"]])
+        try await c.insertAll(table, [["id": "b", "priority": 3]])
+        let a = try await c.get("tables/\(table)/a").object
+        #expect(a.keys.contains("priority"))
+        #expect(a["priority"] is NSNull)
+        #expect(try await c.get("tables/\(table)/b").object["priority"] as? Int == 3)
+    }
+
+    @Test(arguments: Backend.allCases)
+    func propertyNamesIgnoreLetterCase(_ backend: Backend) async throws {
+        let c = TableClient(try await SharedServers.shared.server(backend))
+        let table = uniqueTable()
+        try await c.insertAll(table, [["id": "a", "Text": "x"]])
+        let reply = try await c.patch("tables/\(table)/a", ["text": "y"])
+        #expect(reply.status == 200)
+        #expect(reply.object["Text"] as? String == "y")
+    }
+
+    @Test(arguments: Backend.allCases)
+    func fixedSchemaRefusesUnknownTablesAndProperties(_ backend: Backend) async throws {
+        let shared = TableClient(try await SharedServers.shared.server(backend))
+        let table = uniqueTable()
+        try await shared.insertAll(table, [["id": "a", "text": "x"]])
+        let dir = try TempDir.make()
+        var database = try backend.databaseArgument(in: dir)
+        if backend == .sqlite {
+            // The same file the shared server writes: reuse it read-mostly through a second process.
+            database = try await sharedSQLitePath()
+        }
+        let fixed = try ServerProcess(arguments: ["--database", database, "--fixed-schema"])
+        defer { fixed.stop() }
+        let c = TableClient(fixed)
+        #expect(try await c.post("tables/\(uniqueTable())", ["id": "a"]).status == 404)
+        #expect(try await c.get("tables/\(uniqueTable())").status == 404)
+        #expect(try await c.post("tables/\(table)", ["id": "b", "other": 1]).status == 400)
+        #expect(try await c.get("tables/\(table)", [("$filter", "other eq 1")]).status == 400)
+        #expect(try await c.post("tables/\(table)", ["id": "c", "text": "ok"]).status == 201)
+    }
+
+    private func sharedSQLitePath() async throws -> String {
+        let server = try await SharedServers.shared.server(.sqlite)
+        let args = server.process.arguments ?? []
+        return args[(args.firstIndex(of: "--database") ?? 0) + 1]
+    }
+}

@@ -1,0 +1,52 @@
+import Foundation
+import Testing
+
+/// The two stores every server test runs against.
+enum Backend: String, CaseIterable, Sendable, CustomTestStringConvertible {
+    case sqlite
+    case postgres
+
+    var testDescription: String { rawValue }
+
+    /// The `--database` argument for a fresh server of this backend.
+    func databaseArgument(in dir: URL) throws -> String {
+        switch self {
+        case .sqlite:
+            return dir.appendingPathComponent("server.sqlite").path
+        case .postgres:
+            guard let url = ProcessInfo.processInfo.environment["TODO_TEST_POSTGRES_URL"] else {
+                throw ServerStartError(description:
+                    "TODO_TEST_POSTGRES_URL is not set: run the tests with `make test` (it starts a throwaway PostgreSQL)")
+            }
+            return url
+        }
+    }
+}
+
+/// One shared server per backend for the whole run; tests isolate themselves by table name.
+actor SharedServers {
+    static let shared = SharedServers()
+    private var servers: [Backend: ServerProcess] = [:]
+
+    func server(_ backend: Backend) throws -> ServerProcess {
+        if let server = servers[backend] { return server }
+        let dir = try TempDir.make()
+        let server = try ServerProcess(arguments: ["--database", try backend.databaseArgument(in: dir)])
+        servers[backend] = server
+        return server
+    }
+}
+
+/// A fresh temporary directory.
+enum TempDir {
+    static func make() throws -> URL {
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent("todo-tests-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+        return url
+    }
+}
+
+/// A table name no other test uses.
+func uniqueTable(_ prefix: String = "t") -> String {
+    prefix + "_" + UUID().uuidString.replacingOccurrences(of: "-", with: "").prefix(12).lowercased()
+}

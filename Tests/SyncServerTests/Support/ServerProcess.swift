@@ -1,0 +1,79 @@
+import Foundation
+
+/// A real `todo-server` child process on 127.0.0.1, stopped with SIGTERM.
+final class ServerProcess: @unchecked Sendable {
+    let process = Process()
+    let port: Int
+    private let stderrPipe = Pipe()
+    var baseURL: URL { URL(string: "http://127.0.0.1:\(port)")! }
+
+    /// Starts the server and waits for its "listening" line.
+    init(arguments: [String], environment: [String: String] = [:]) throws {
+        process.executableURL = Self.binary
+        process.arguments = ["--port", "0", "--log-level", "warning"] + arguments
+        var env = ProcessInfo.processInfo.environment
+        env.merge(environment) { $1 }
+        process.environment = env
+        let stdout = Pipe()
+        process.standardOutput = stdout
+        process.standardError = stderrPipe
+        try process.run()
+        var line = Data()
+        let handle = stdout.fileHandleForReading
+        while !line.contains(UInt8(ascii: "\n")) {
+            let chunk = handle.availableData
+            if chunk.isEmpty { break }
+            line.append(chunk)
+        }
+        let text = String(decoding: line, as: UTF8.self)
+        guard let range = text.range(of: #"127\.0\.0\.1:(\d+)"#, options: .regularExpression),
+              let port = Int(text[range].split(separator: ":").last ?? "")
+        else {
+            process.waitUntilExit()
+            let err = String(decoding: stderrPipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+            throw ServerStartError(description: "todo-server did not start: \(text) \(err)")
+        }
+        self.port = port
+    }
+
+    /// Runs the server binary to completion (for configuration errors) and returns (status, stderr).
+    static func runToExit(arguments: [String], environment: [String: String] = [:]) throws -> (Int32, String) {
+        let process = Process()
+        process.executableURL = binary
+        process.arguments = arguments
+        var env = ProcessInfo.processInfo.environment
+        env.merge(environment) { $1 }
+        process.environment = env
+        let err = Pipe()
+        process.standardError = err
+        process.standardOutput = Pipe()
+        try process.run()
+        let data = err.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return (process.terminationStatus, String(decoding: data, as: UTF8.self))
+    }
+
+    func stop() {
+        guard process.isRunning else { return }
+        process.terminate()
+        process.waitUntilExit()
+    }
+
+    deinit { stop() }
+
+    /// `todo-server` next to the test bundle (SwiftPM builds it because the tests depend on it).
+    static var binary: URL {
+        if let path = ProcessInfo.processInfo.environment["TODO_SERVER_BIN"] { return URL(fileURLWithPath: path) }
+        var dir = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
+        for _ in 0..<4 {
+            let candidate = dir.appendingPathComponent("todo-server")
+            if FileManager.default.isExecutableFile(atPath: candidate.path) { return candidate }
+            dir = dir.deletingLastPathComponent()
+        }
+        return URL(fileURLWithPath: FileManager.default.currentDirectoryPath).appendingPathComponent(".build/debug/todo-server")
+    }
+}
+
+struct ServerStartError: Error, CustomStringConvertible {
+    var description: String
+}

@@ -1,0 +1,79 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// A minimal HTTP client for the table protocol, over URLSession on loopback.
+struct TableClient: Sendable {
+    let baseURL: URL
+    var apiVersion: String? = "2.0.0"
+
+    /// A response: status, headers and JSON body.
+    struct Reply: Sendable {
+        var status: Int
+        var headers: [String: String]
+        var data: Data
+
+        var json: Any? { try? JSONSerialization.jsonObject(with: data, options: [.fragmentsAllowed]) }
+        var object: [String: Any] { json as? [String: Any] ?? [:] }
+        var array: [[String: Any]] { json as? [[String: Any]] ?? [] }
+        var error: String? { object["error"] as? String }
+        var text: String { String(decoding: data, as: UTF8.self) }
+        func header(_ name: String) -> String? {
+            headers.first { $0.key.lowercased() == name.lowercased() }?.value
+        }
+        /// Ids of an array reply, in order.
+        var ids: [String] { array.compactMap { $0["id"] as? String } }
+    }
+
+    init(_ server: ServerProcess) { baseURL = server.baseURL }
+
+    func send(_ method: String, _ path: String, query: [(String, String)] = [], body: Any? = nil,
+              rawBody: Data? = nil, headers: [String: String] = [:]) async throws -> Reply {
+        var components = URLComponents(url: baseURL.appendingPathComponent(path), resolvingAgainstBaseURL: false)!
+        if !query.isEmpty {
+            var allowed = CharacterSet.alphanumerics
+            allowed.insert(charactersIn: "-._~$")
+            components.percentEncodedQuery = query.map {
+                "\($0.0.addingPercentEncoding(withAllowedCharacters: allowed)!)=\($0.1.addingPercentEncoding(withAllowedCharacters: allowed)!)"
+            }.joined(separator: "&")
+        }
+        var request = URLRequest(url: components.url!)
+        request.httpMethod = method
+        request.timeoutInterval = 30
+        if let apiVersion { request.setValue(apiVersion, forHTTPHeaderField: "ZUMO-API-VERSION") }
+        for (k, v) in headers { request.setValue(v, forHTTPHeaderField: k) }
+        if let body {
+            request.httpBody = try JSONSerialization.data(withJSONObject: body, options: [.fragmentsAllowed])
+            request.setValue("application/json", forHTTPHeaderField: "Content-Type")
+        } else if let rawBody {
+            request.httpBody = rawBody
+        }
+        let (data, response) = try await URLSession.shared.data(for: request)
+        let http = response as! HTTPURLResponse
+        var headerMap: [String: String] = [:]
+        for (k, v) in http.allHeaderFields { headerMap["\(k)"] = "\(v)" }
+        return Reply(status: http.statusCode, headers: headerMap, data: data)
+    }
+
+    func get(_ path: String, _ query: [(String, String)] = []) async throws -> Reply { try await send("GET", path, query: query) }
+    func post(_ path: String, _ body: Any) async throws -> Reply { try await send("POST", path, body: body) }
+    func patch(_ path: String, _ body: Any, ifMatch: String? = nil) async throws -> Reply {
+        try await send("PATCH", path, body: body, headers: ifMatch.map { ["If-Match": $0] } ?? [:])
+    }
+    func delete(_ path: String, ifMatch: String? = nil) async throws -> Reply {
+        try await send("DELETE", path, headers: ifMatch.map { ["If-Match": $0] } ?? [:])
+    }
+
+    /// Inserts items and returns the stored ones.
+    @discardableResult
+    func insertAll(_ table: String, _ items: [[String: Any]]) async throws -> [[String: Any]] {
+        var stored: [[String: Any]] = []
+        for item in items {
+            let reply = try await post("tables/\(table)", item)
+            guard reply.status == 201 else { throw ServerStartError(description: "insert failed: \(reply.status) \(reply.text)") }
+            stored.append(reply.object)
+        }
+        return stored
+    }
+}
