@@ -30,7 +30,7 @@ deps-build:
 	@$(ENSURE) libsqlite3-dev
 
 deps-test:
-	@$(ENSURE) libsqlite3-dev postgresql python3
+	@$(ENSURE) libsqlite3-dev sqlite3 postgresql python3
 
 deps-bench:
 	@$(ENSURE) libsqlite3-dev postgresql python3 wrk

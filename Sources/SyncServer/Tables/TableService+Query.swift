@@ -44,7 +44,7 @@ extension TableService {
         if let selected {
             items = items.map { item in JSONObject(selected.map { name in (schema.column(named: name)?.name ?? name, item[schema.column(named: name)?.name ?? name] ?? .null) }) }
         }
-        let more = rows.count > top
+        let more = top > 0 && rows.count > top
         return QueryPage(items: items, totalCount: count, next: more ? (top, skip + top) : nil)
     }
 }

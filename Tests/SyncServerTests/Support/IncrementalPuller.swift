@@ -1,0 +1,44 @@
+import Foundation
+
+/// The incremental-pull algorithm of sync-semantics.md, as a client runs it over HTTP.
+struct IncrementalPuller {
+    let client: TableClient
+    let table: String
+    var token = "1970-01-01T00:00:00.000Z"
+    var pageSize = 50
+    /// Every id received, with how often.
+    private(set) var received: [String: Int] = [:]
+    private(set) var requests = 0
+
+    init(client: TableClient, table: String) {
+        self.client = client
+        self.table = table
+    }
+
+    /// Pulls until an empty page; saves the token whenever a page moves it forward.
+    mutating func pull(maxRequests: Int = 10_000) async throws {
+        var skip = 0
+        while requests < maxRequests {
+            requests += 1
+            let reply = try await client.get("tables/\(table)", [
+                ("$filter", "(updatedAt ge datetimeoffset'\(token)')"),
+                ("$orderby", "updatedAt asc"),
+                ("$top", "\(pageSize)"),
+                ("$skip", "\(skip)"),
+                ("__includeDeleted", "true"),
+            ])
+            guard reply.status == 200 else { throw ServerStartError(description: "pull failed: \(reply.status) \(reply.text)") }
+            let page = reply.array
+            if page.isEmpty { return }
+            for item in page { received[item["id"] as! String, default: 0] += 1 }
+            let newest = page.compactMap { $0["updatedAt"] as? String }.max()!
+            if newest > token {
+                token = newest
+                skip = 0
+            } else {
+                skip += page.count
+            }
+        }
+        throw ServerStartError(description: "incremental pull did not finish within \(maxRequests) requests")
+    }
+}
