@@ -33,7 +33,7 @@ deps-test:
 	@$(ENSURE) libsqlite3-dev sqlite3 postgresql python3
 
 deps-bench:
-	@$(ENSURE) libsqlite3-dev postgresql python3 wrk
+	@$(ENSURE) libsqlite3-dev sqlite3 postgresql python3 wrk
 
 clean:
 	rm -rf .build

@@ -6,6 +6,7 @@ let package = Package(
     platforms: [.macOS(.v14)],
     products: [
         .library(name: "TableProtocol", targets: ["TableProtocol"]),
+        .library(name: "OfflineSync", targets: ["OfflineSync"]),
         .library(name: "SyncServer", targets: ["SyncServer"]),
         .executable(name: "todo-server", targets: ["todo-server"]),
     ],
@@ -21,11 +22,19 @@ let package = Package(
     targets: [
         // The wire: OData $filter language, query options, system properties. Foundation only.
         .target(name: "TableProtocol"),
+        // OData $filter → parameterised SQL per dialect; shared by the server and the SDK's local store.
+        .target(name: "FilterSQL", dependencies: ["TableProtocol"]),
+        // The client SDK: local SQLite store, operation queue, push, pull, purge.
+        .target(
+            name: "OfflineSync",
+            dependencies: ["TableProtocol", "FilterSQL", .product(name: "GRDB", package: "GRDB.swift")]
+        ),
         // The sync backend: routes, storage protocol, SQLite and PostgreSQL stores.
         .target(
             name: "SyncServer",
             dependencies: [
                 "TableProtocol",
+                "FilterSQL",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "PostgresNIO", package: "postgres-nio"),
@@ -41,7 +50,15 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
+        // `make bench` floor: a trivial Hummingbird route with a pre-built page.
+        .executableTarget(
+            name: "todo-bench-floor",
+            dependencies: [.product(name: "Hummingbird", package: "hummingbird")],
+            path: "Benchmarks/FloorServer"
+        ),
         .testTarget(name: "TableProtocolTests", dependencies: ["TableProtocol"]),
+        .testTarget(name: "FilterSQLTests", dependencies: ["FilterSQL", "TableProtocol"]),
         .testTarget(name: "SyncServerTests", dependencies: ["TableProtocol", "todo-server"]),
+        .testTarget(name: "OfflineSyncTests", dependencies: ["OfflineSync", "TableProtocol", "todo-server"]),
     ]
 )

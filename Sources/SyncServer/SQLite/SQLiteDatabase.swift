@@ -1,3 +1,4 @@
+import FilterSQL
 import Foundation
 import GRDB
 

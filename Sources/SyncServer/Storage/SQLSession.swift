@@ -1,3 +1,4 @@
+import FilterSQL
 /// One connection's worth of synchronous SQL access, valid only inside a `SQLDatabase` call.
 ///
 /// Synchronous on purpose: SQLite (GRDB) hands out connections only inside synchronous

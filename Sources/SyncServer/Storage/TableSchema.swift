@@ -1,3 +1,4 @@
+import FilterSQL
 import TableProtocol
 
 /// The columns of one table, looked up case-insensitively (SQLite identifiers are).

@@ -1,3 +1,4 @@
+import FilterSQL
 import TableProtocol
 
 /// A request body checked against the protocol's rules: scalar values, valid names,

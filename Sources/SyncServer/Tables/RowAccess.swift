@@ -1,3 +1,4 @@
+import FilterSQL
 import TableProtocol
 
 /// The row-level statements of one table.

@@ -1,3 +1,4 @@
+import FilterSQL
 import TableProtocol
 
 /// The SQL for one query page (one extra row to learn whether more remain) and its count.
@@ -8,15 +9,21 @@ struct SelectStatement {
     let countBinds: [SQLValue]
 
     init(dialect: any SQLDialect, table: String, schema: TableSchema, fixedSchema: Bool, query: TableQuery, top: Int, skip: Int) throws {
-        func resolve(_ name: String, _ position: Int) throws -> TableSchema.Column? {
-            if let column = schema.column(named: name) { return column }
+        func resolve(_ name: String, _ position: Int) throws -> FilterColumn? {
+            if let column = schema.column(named: name) { return FilterColumn(name: column.name, type: column.type) }
             if fixedSchema { throw TableError.badRequest("Invalid query: '\(name)' is not a column of this table (at index \(position))") }
             return nil
         }
         var conditions: [String] = []
         if !query.includeDeleted { conditions.append("\"deleted\" = FALSE") }
         var translator = FilterSQLTranslator(dialect: dialect, binds: SQLBinds(dialect: dialect), resolve: resolve)
-        if let filter = query.filter { conditions.append(try translator.condition(filter)) }
+        if let filter = query.filter {
+            do {
+                conditions.append(try translator.condition(filter))
+            } catch let error as FilterSQLError {
+                throw TableError.badRequest("Invalid $filter: \(error)")
+            }
+        }
         let whereClause = conditions.isEmpty ? "" : " WHERE " + conditions.joined(separator: " AND ")
 
         var order: [String] = []

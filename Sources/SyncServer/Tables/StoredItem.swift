@@ -1,3 +1,4 @@
+import FilterSQL
 import TableProtocol
 
 /// A row as the server stores it: the item's properties plus its system properties.

@@ -18,6 +18,7 @@ final class ServerProcess: @unchecked Sendable {
         process.standardOutput = stdout
         process.standardError = stderrPipe
         try process.run()
+        ChildProcesses.track(process.processIdentifier)
         var line = Data()
         let handle = stdout.fileHandleForReading
         while !line.contains(UInt8(ascii: "\n")) {
@@ -76,4 +77,24 @@ final class ServerProcess: @unchecked Sendable {
 
 struct ServerStartError: Error, CustomStringConvertible {
     var description: String
+}
+
+/// Server processes still running when the test process exits are terminated, never orphaned.
+enum ChildProcesses {
+    nonisolated(unsafe) private static var pids: [Int32] = []
+    private static let lock = NSLock()
+    private static let installed: Void = {
+        atexit {
+            ChildProcesses.lock.lock()
+            for pid in ChildProcesses.pids { kill(pid, SIGTERM) }
+            ChildProcesses.lock.unlock()
+        }
+    }()
+
+    static func track(_ pid: Int32) {
+        _ = installed
+        lock.lock()
+        pids.append(pid)
+        lock.unlock()
+    }
 }

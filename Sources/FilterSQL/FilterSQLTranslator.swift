@@ -3,23 +3,24 @@ import TableProtocol
 /// Translates a parsed `$filter` into a parameterised SQL condition for one dialect.
 ///
 /// Every node is typed (string, number, boolean, null) so that both engines see the same
-/// well-typed SQL and give the same rows; mixing types is a 400, not an engine error.
-struct FilterSQLTranslator {
+/// well-typed SQL and give the same rows; mixing types is a `FilterSQLError`, not an engine error.
+public struct FilterSQLTranslator {
     /// Resolves a member name to a column; nil means "behaves as null" (dynamic schema).
-    typealias ColumnResolver = (String, Int) throws -> TableSchema.Column?
+    public typealias ColumnResolver = (String, Int) throws -> FilterColumn?
 
     let dialect: any SQLDialect
     let resolve: ColumnResolver
-    var binds: SQLBinds
+    public private(set) var binds: SQLBinds
 
-    init(dialect: any SQLDialect, binds: SQLBinds, resolve: @escaping ColumnResolver) {
+    /// Creates a translator that appends its binds to `binds`.
+    public init(dialect: any SQLDialect, binds: SQLBinds, resolve: @escaping ColumnResolver) {
         self.dialect = dialect
         self.binds = binds
         self.resolve = resolve
     }
 
     /// SQL for the filter used as a WHERE condition.
-    mutating func condition(_ e: FilterExpression) throws -> String {
+    public mutating func condition(_ e: FilterExpression) throws -> String {
         try predicate(translate(e), at: e.position)
     }
 
@@ -95,13 +96,13 @@ struct FilterSQLTranslator {
         case .null:
             return "(CAST(NULL AS BOOLEAN))"
         default:
-            throw TableError.badRequest("Invalid $filter: a boolean expression is expected, not a \(t.kind.rawValue) (at index \(position))")
+            throw FilterSQLError("a boolean expression is expected, not a \(t.kind.rawValue) (at index \(position))")
         }
     }
 
     func expect(_ t: TypedSQL, _ kind: TypedSQL.Kind, at position: Int, what: String) throws -> TypedSQL {
         guard t.kind == kind || t.kind == .null else {
-            throw TableError.badRequest("Invalid $filter: \(what) expects a \(kind.rawValue), not a \(t.kind.rawValue) (at index \(position))")
+            throw FilterSQLError("\(what) expects a \(kind.rawValue), not a \(t.kind.rawValue) (at index \(position))")
         }
         return t.kind == .null ? TypedSQL(sql: FunctionSQL(dialect: dialect).typedNull(kind), kind: .null) : t
     }

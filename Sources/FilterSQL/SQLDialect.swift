@@ -28,7 +28,7 @@ public protocol SQLDialect: Sendable {
 
 extension SQLDialect {
     /// A quoted identifier; names are validated before they get here, quotes are doubled anyway.
-    func quote(_ identifier: String) -> String {
+    public func quote(_ identifier: String) -> String {
         "\"" + identifier.replacingOccurrences(of: "\"", with: "\"\"") + "\""
     }
 }

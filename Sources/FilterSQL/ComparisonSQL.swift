@@ -16,8 +16,8 @@ struct ComparisonSQL {
             }
         }
         guard l.kind == r.kind else {
-            throw TableError.badRequest(
-                "Invalid $filter: cannot compare a \(l.kind.rawValue) with a \(r.kind.rawValue) (at index \(position))")
+            throw FilterSQLError(
+                "cannot compare a \(l.kind.rawValue) with a \(r.kind.rawValue) (at index \(position))")
         }
         if l.kind == .boolean, op == .eq || op == .ne, let folded = fold(op, l, r) {
             return folded

@@ -13,8 +13,8 @@ struct FunctionSQL {
     func call(_ f: FilterFunction, _ args: [TypedSQL], _ positions: [Int], at position: Int) throws -> TypedSQL {
         func arg(_ i: Int, _ kind: TypedSQL.Kind) throws -> String {
             guard args[i].kind == kind || args[i].kind == .null else {
-                throw TableError.badRequest(
-                    "Invalid $filter: function '\(f.rawValue)' expects a \(kind.rawValue) as argument \(i + 1), not a \(args[i].kind.rawValue) (at index \(positions[i]))")
+                throw FilterSQLError(
+                    "function '\(f.rawValue)' expects a \(kind.rawValue) as argument \(i + 1), not a \(args[i].kind.rawValue) (at index \(positions[i]))")
             }
             return args[i].kind == .null ? typedNull(kind) : args[i].sql
         }

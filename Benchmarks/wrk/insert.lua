@@ -1,0 +1,12 @@
+-- POST /tables/bench with a fresh id every request.
+local counter = 0
+local thread_tag = "t"
+function setup(thread)
+  thread:set("thread_tag", tostring(math.random(1, 1e9)))
+end
+function request()
+  counter = counter + 1
+  local body = string.format('{"id":"ins-%s-%d","text":"inserted by wrk %d","complete":false}', thread_tag, counter, counter)
+  return wrk.format("POST", "/tables/bench", {["ZUMO-API-VERSION"] = "2.0.0", ["Content-Type"] = "application/json"}, body)
+end
+dofile(os.getenv("WRK_SCRIPTS") .. "/report.lua")

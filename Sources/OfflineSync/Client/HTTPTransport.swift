@@ -1,0 +1,74 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// One HTTP request as the SDK sends it.
+public struct HTTPRequestSpec: Sendable {
+    /// `GET`, `POST`, `PATCH` or `DELETE`.
+    public var method: String
+    /// The absolute URL.
+    public var url: URL
+    /// Header fields.
+    public var headers: [String: String]
+    /// The body, if any.
+    public var body: Data?
+}
+
+/// One HTTP reply.
+public struct HTTPReply: Sendable {
+    /// The status code.
+    public var status: Int
+    /// Header fields, names lower-cased.
+    public var headers: [String: String]
+    /// The body bytes.
+    public var body: Data
+
+    /// The header value for a name in any case.
+    public func header(_ name: String) -> String? { headers[name.lowercased()] }
+}
+
+/// The request could not be carried out: refused, timed out, reset, DNS.
+public struct TransportError: Error, Sendable, CustomStringConvertible {
+    /// What the HTTP stack said.
+    public var description: String
+}
+
+/// Sends HTTP requests; the SDK's only network dependency, replaceable to force rare faults.
+public protocol HTTPTransport: Sendable {
+    /// Sends a request; throws `TransportError` when no reply arrives.
+    func send(_ request: HTTPRequestSpec) async throws -> HTTPReply
+}
+
+/// The default transport: Foundation's URLSession with keep-alive.
+public final class URLSessionTransport: HTTPTransport {
+    private let session: URLSession
+
+    /// Creates a transport with a request timeout in seconds.
+    public init(timeout: TimeInterval = 30) {
+        let configuration = URLSessionConfiguration.ephemeral
+        configuration.timeoutIntervalForRequest = timeout
+        configuration.timeoutIntervalForResource = timeout * 2
+        configuration.httpMaximumConnectionsPerHost = 4
+        configuration.requestCachePolicy = .reloadIgnoringLocalCacheData
+        session = URLSession(configuration: configuration)
+    }
+
+    public func send(_ spec: HTTPRequestSpec) async throws -> HTTPReply {
+        var request = URLRequest(url: spec.url)
+        request.httpMethod = spec.method
+        request.httpBody = spec.body
+        for (name, value) in spec.headers { request.setValue(value, forHTTPHeaderField: name) }
+        let data: Data
+        let response: URLResponse
+        do {
+            (data, response) = try await session.data(for: request)
+        } catch {
+            throw TransportError(description: (error as? URLError).map { "\($0.code): \($0.localizedDescription)" } ?? "\(error)")
+        }
+        guard let http = response as? HTTPURLResponse else { throw TransportError(description: "not an HTTP response") }
+        var headers: [String: String] = [:]
+        for (key, value) in http.allHeaderFields { headers["\(key)".lowercased()] = "\(value)" }
+        return HTTPReply(status: http.statusCode, headers: headers, body: data)
+    }
+}

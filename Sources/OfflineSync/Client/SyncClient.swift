@@ -1,0 +1,75 @@
+import Foundation
+import TableProtocol
+
+/// Settings of a `SyncClient`.
+public struct SyncClientConfiguration: Sendable {
+    /// Seconds before a request times out.
+    public var timeout: TimeInterval = 30
+    /// Sent as `X-ZUMO-INSTALLATION-ID`; by default made once and kept under `$XDG_DATA_HOME`.
+    public var installationID: String?
+    /// How requests travel; by default URLSession.
+    public var transport: (any HTTPTransport)?
+
+    /// Default settings.
+    public init(timeout: TimeInterval = 30, installationID: String? = nil, transport: (any HTTPTransport)? = nil) {
+        self.timeout = timeout
+        self.installationID = installationID
+        self.transport = transport
+    }
+}
+
+/// Talks to one table-protocol server: hands out remote tables and carries the protocol headers.
+public final class SyncClient: Sendable {
+    /// The server's base URL.
+    public let serverURL: URL
+    /// The installation id sent with every request.
+    public let installationID: String
+    let transport: any HTTPTransport
+
+    /// Creates a client for the server at `serverURL`.
+    public init(serverURL: URL, configuration: SyncClientConfiguration = SyncClientConfiguration()) {
+        self.serverURL = serverURL
+        self.installationID = configuration.installationID ?? InstallationID.load()
+        self.transport = configuration.transport ?? URLSessionTransport(timeout: configuration.timeout)
+    }
+
+    /// Online access to one table.
+    public func table(_ name: String) -> RemoteTable { RemoteTable(client: self, name: name) }
+
+    /// The URL of a path below the server, with query items.
+    func url(_ path: String, query: [URLQueryItem] = []) -> URL {
+        var components = URLComponents(url: serverURL, resolvingAgainstBaseURL: false)!
+        let base = components.percentEncodedPath.hasSuffix("/") ? String(components.percentEncodedPath.dropLast()) : components.percentEncodedPath
+        components.percentEncodedPath = base + "/" + path
+        if !query.isEmpty { components.percentEncodedQuery = QueryEncoding.encode(query) }
+        return components.url!
+    }
+
+    /// Sends a request with the protocol headers.
+    func send(_ method: String, url: URL, body: JSONObject? = nil, ifMatch: String? = nil, features: String) async throws -> HTTPReply {
+        var headers = [
+            "ZUMO-API-VERSION": "2.0.0",
+            "X-ZUMO-FEATURES": features,
+            "X-ZUMO-VERSION": "OfflineSync/1.0 (Swift; Linux)",
+            "X-ZUMO-INSTALLATION-ID": installationID,
+            "Accept": "application/json",
+        ]
+        if let ifMatch { headers["If-Match"] = ifMatch }
+        var data: Data?
+        if let body {
+            data = Data(JSONText.encode(body).utf8)
+            headers["Content-Type"] = "application/json"
+        }
+        return try await transport.send(HTTPRequestSpec(method: method, url: url, headers: headers, body: data))
+    }
+}
+
+/// Query-string encoding that escapes everything OData servers may read specially.
+enum QueryEncoding {
+    static func encode(_ items: [URLQueryItem]) -> String {
+        var allowed = CharacterSet.alphanumerics
+        allowed.insert(charactersIn: "-._~$")
+        func escape(_ s: String) -> String { s.addingPercentEncoding(withAllowedCharacters: allowed) ?? s }
+        return items.map { escape($0.name) + ($0.value.map { "=" + escape($0) } ?? "") }.joined(separator: "&")
+    }
+}

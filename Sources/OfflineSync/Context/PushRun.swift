@@ -1,0 +1,156 @@
+import Foundation
+import TableProtocol
+
+/// One push: every queued operation in ascending order, including ones added meanwhile.
+struct PushRun {
+    let context: SyncContext
+
+    private var store: any SyncDataSource { context.dataSource }
+
+    func run() async throws {
+        guard let client = context.client else {
+            throw SyncError(.pushAbortedNetwork, "Push aborted: no server is configured (local only)")
+        }
+        var lastId: Int64 = 0
+        var failedIds: [Int64] = []
+        while true {
+            guard let (queued, item) = try storeStep({ try begin(after: lastId) }) else { break }
+            lastId = queued.id
+            defer { context.inFlightOperation.withLock { $0 = nil } }
+            guard let item else {
+                // Nothing left to send (the row is gone): the operation is moot.
+                try storeStep { try store.write { try $0.removeOperation(id: queued.id) } }
+                continue
+            }
+            let operation = TableOperation(queued: queued, item: item, remote: client.table(queued.table))
+            let outcome = await perform(operation)
+            if operation.isCancelled {
+                throw SyncError(.pushAbortedCancelled, "Push cancelled; \(try pending()) operations stay queued")
+            }
+            switch outcome {
+            case .success(let serverItem):
+                try storeStep { try finish(queued, serverItem: serverItem) }
+            case .failure(let error):
+                if error.underlying is TransportError {
+                    throw SyncError(.pushAbortedNetwork, "Push aborted: the server cannot be reached (\(error.underlying!))", underlying: error.underlying)
+                }
+                if error.statusCode == 401 {
+                    throw SyncError(.pushAbortedAuthentication, "Push aborted: the server refused the credentials", statusCode: 401)
+                }
+                if queued.type == .insert, error.statusCode == 409, let serverItem = error.serverItem,
+                   Self.sameContent(operation.item, serverItem) {
+                    // A retried insert the server already has: not a conflict.
+                    try storeStep { try finish(queued, serverItem: serverItem) }
+                    continue
+                }
+                try storeStep { try record(error, for: queued, sent: operation.item) }
+                failedIds.append(queued.id)
+            }
+        }
+        try await complete(failedIds)
+    }
+
+    /// Marks the next operation in flight and reads what to send, in one store transaction
+    /// (so a concurrent local write either lands before it or sees it in flight).
+    private func begin(after id: Int64) throws -> (QueuedOperation, JSONObject?)? {
+        try store.write { session in
+            guard let queued = try session.operation(after: id) else { return nil }
+            context.inFlightOperation.withLock { $0 = queued.id }
+            // A retry replaces the operation's earlier errors.
+            for error in try session.errors() where error.operationId == queued.id { try session.removeError(id: error.id) }
+            let item = queued.type == .delete ? (queued.snapshot ?? JSONObject([("id", .string(queued.itemId))]))
+                : try session.item(in: queued.table, id: queued.itemId)
+            return (queued, item)
+        }
+    }
+
+    /// Lets the delegate handle the operation, or executes it.
+    private func perform(_ operation: TableOperation) async -> Result<JSONObject?, SyncError> {
+        guard let delegate = context.delegate else {
+            do { return .success(try await operation.execute()) } catch { return .failure(Self.syncError(error)) }
+        }
+        let queue = context.callbackQueue
+        return await withCheckedContinuation { continuation in
+            let once = Locked(false)
+            queue.async {
+                delegate.tableOperation(operation) { result in
+                    guard once.withLock({ done in defer { done = true }; return !done }) else { return }
+                    continuation.resume(returning: result.mapError(Self.syncError))
+                }
+            }
+        }
+    }
+
+    /// Success: drop the operation and keep the server's item (or, when a newer change is
+    /// queued, at least its version and timestamps, so the next PATCH is not a false 412).
+    private func finish(_ queued: QueuedOperation, serverItem: JSONObject?) throws {
+        try store.write { session in
+            try session.removeOperation(id: queued.id)
+            guard let serverItem, queued.type != .delete else { return }
+            if let newer = try session.newestOperation(table: queued.table, itemId: queued.itemId) {
+                let system = ["version", "createdAt", "updatedAt"].compactMap { key in serverItem[key].map { (key, $0) } }
+                if var row = try session.item(in: queued.table, id: queued.itemId) {
+                    for (key, value) in system { row[key] = value }
+                    try session.upsert([row], in: queued.table)
+                }
+                if newer.type == .delete, var snapshot = newer.snapshot {
+                    for (key, value) in system { snapshot[key] = value }
+                    try session.updateOperation(id: newer.id, type: .delete, snapshot: snapshot)
+                }
+            } else {
+                try session.upsert([serverItem], in: queued.table)
+            }
+        }
+    }
+
+    private func record(_ error: SyncError, for queued: QueuedOperation, sent: JSONObject) throws {
+        _ = try store.write { session in
+            try session.addError(OperationError(
+                id: 0, operationId: queued.id, table: queued.table, itemId: queued.itemId, operationType: queued.type,
+                statusCode: error.statusCode, code: error.code.rawValue, message: error.message, clientItem: sent,
+                serverItem: error.serverItem, rawResponse: nil))
+        }
+    }
+
+    /// Lets the delegate resolve this push's errors; throws for the ones left.
+    private func complete(_ failedIds: [Int64]) async throws {
+        guard !failedIds.isEmpty else { return }
+        let failed = Set(failedIds)
+        func remaining() throws -> [OperationError] {
+            try storeStep { try store.read { try $0.errors() } }.filter { failed.contains($0.operationId) }
+        }
+        let errors = try remaining()
+        if let delegate = context.delegate, !errors.isEmpty {
+            let context = self.context
+            await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+                context.callbackQueue.async {
+                    delegate.pushCompleted(errors: errors, context: context) { continuation.resume() }
+                }
+            }
+        }
+        let left = try remaining()
+        if !left.isEmpty {
+            throw SyncError(.pushCompletedWithErrors, "Push completed with \(left.count) error(s)", operationErrors: left)
+        }
+    }
+
+    private func pending() throws -> Int { try store.read { try $0.operationCount(table: nil) } }
+
+    /// Store failures abort the push as a data-source error.
+    private func storeStep<T>(_ body: () throws -> T) throws -> T {
+        do { return try body() } catch let error as SyncError where error.code != .localStoreError {
+            throw error
+        } catch {
+            throw SyncError(.pushAbortedDataSource, "Push aborted: the local store failed (\(error))", underlying: StoreFailure(description: "\(error)"))
+        }
+    }
+
+    static func syncError(_ error: any Error) -> SyncError { SyncError.wrap(error) }
+
+    /// The same user data (system properties aside), numbers compared as numbers.
+    static func sameContent(_ local: JSONObject, _ server: JSONObject) -> Bool {
+        local.allSatisfy { key, value in
+            SystemProperty.isSystem(key) || (server[key] ?? .null) == value
+        }
+    }
+}

@@ -1,0 +1,86 @@
+import Foundation
+import TableProtocol
+
+/// Tracks local changes in a persistent operation queue and pushes them; pulls and purges.
+///
+/// Push, pull and purge run one at a time on a serial work queue. Local writes go straight to
+/// the store (its writer is serial too) and may happen during a push: they are picked up by it.
+public final class SyncContext: Sendable {
+    /// The server client; nil for a local-only context (push and pull fail with a network error).
+    public let client: SyncClient?
+    /// The local store.
+    public let dataSource: any SyncDataSource
+    /// Conflict and error hooks.
+    public let delegate: (any SyncContextDelegate)?
+    /// Where completions and delegate calls run.
+    public let callbackQueue: DispatchQueue
+    /// Rows per pull request (≤ 0 means the default, 50).
+    public let pullPageSize: Int
+
+    let work = SerialWorkQueue()
+    /// The operation being pushed right now, if any (never persisted: a crash leaves none).
+    let inFlightOperation = Locked<Int64?>(nil)
+
+    /// Creates a context over a store; `callbackQueue` defaults to a private background queue.
+    public init(client: SyncClient?, dataSource: any SyncDataSource, delegate: (any SyncContextDelegate)? = nil,
+                callbackQueue: DispatchQueue? = nil, pullPageSize: Int = 50) {
+        self.client = client
+        self.dataSource = dataSource
+        self.delegate = delegate
+        self.callbackQueue = callbackQueue ?? DispatchQueue(label: "OfflineSync.callbacks")
+        self.pullPageSize = pullPageSize > 0 ? pullPageSize : 50
+    }
+
+    /// Local (and sync) access to one declared table.
+    public func table(_ name: String) -> SyncTable { SyncTable(name: name, context: self) }
+
+    /// Every queued operation, across all tables.
+    public var pendingOperationsCount: Int {
+        (try? dataSource.read { try $0.operationCount(table: nil) }) ?? 0
+    }
+
+    /// Queued operations of one table.
+    public func pendingOperationsCount(table: String) throws -> Int {
+        try dataSource.read { try $0.operationCount(table: table) }
+    }
+
+    /// Recorded operation errors, oldest first.
+    public func operationErrors() throws -> [OperationError] {
+        try dataSource.read { try $0.errors() }
+    }
+
+    /// Pushes every queued operation in order.
+    public func push() async throws {
+        try await work.run { try await PushRun(context: self).run() }
+    }
+
+    /// Completion-handler form of `push()`.
+    public func push(completion: @escaping @Sendable (Result<Void, SyncError>) -> Void) {
+        Callback.deliver(on: callbackQueue, completion) { try await self.push() }
+    }
+
+    /// Settles a recorded operation error (atomically, on its real operation).
+    public func resolve(_ error: OperationError, _ resolution: OperationErrorResolution) throws {
+        try ErrorResolver(context: self).resolve(error, resolution)
+    }
+
+    // MARK: Queue changes shared by local writes
+
+    /// Applies the collapse rules for a new local change; must run inside a store write.
+    func recordChange(_ type: TableOperationType, table: String, itemId: String, snapshot: JSONObject?, in session: any SyncStoreSession) throws {
+        let pending = try session.newestOperation(table: table, itemId: itemId)
+        let inFlight = pending.map { $0.id == inFlightOperation.current } ?? false
+        switch OperationCollapse.decide(pending: pending?.type, inFlight: inFlight, new: type) {
+        case .append(let new):
+            _ = try session.appendOperation(table: table, itemId: itemId, type: new, snapshot: new == .delete ? snapshot : nil)
+        case .keepPending:
+            break
+        case .dropPending:
+            try session.removeOperation(id: pending!.id)
+        case .turnPendingIntoDelete:
+            try session.updateOperation(id: pending!.id, type: .delete, snapshot: snapshot)
+        case .reject:
+            throw SyncError.invalid("The \(type.rawValue) is not allowed due to an already pending \(pending!.type.rawValue) operation on item '\(itemId)'")
+        }
+    }
+}

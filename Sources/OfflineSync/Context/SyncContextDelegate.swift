@@ -1,0 +1,36 @@
+import Foundation
+import TableProtocol
+
+/// Hooks into a push: per operation (to resolve conflicts) and at the end (to resolve errors).
+/// Both are called on the context's callback queue.
+public protocol SyncContextDelegate: AnyObject, Sendable {
+    /// Called for each operation; must call `completion` once with the server item or an error.
+    func tableOperation(_ operation: TableOperation, completion: @escaping @Sendable (Result<JSONObject?, SyncError>) -> Void)
+    /// Called when every operation has been tried and some failed; resolve errors through the
+    /// context, then call `completion`. Resolved errors are left out of the push's final error.
+    func pushCompleted(errors: [OperationError], context: SyncContext, completion: @escaping @Sendable () -> Void)
+}
+
+extension SyncContextDelegate {
+    /// Without an override the operation simply executes.
+    public func tableOperation(_ operation: TableOperation, completion: @escaping @Sendable (Result<JSONObject?, SyncError>) -> Void) {
+        operation.execute(completion: completion)
+    }
+
+    /// Without an override errors stay as they are.
+    public func pushCompleted(errors: [OperationError], context: SyncContext, completion: @escaping @Sendable () -> Void) {
+        completion()
+    }
+}
+
+/// How to settle a recorded operation error; each applies atomically to the real operation.
+public enum OperationErrorResolution: Sendable {
+    /// Server wins: write this item locally and drop the operation.
+    case cancelOperationAndUpdateItem(JSONObject)
+    /// Drop the operation and the local item.
+    case cancelOperationAndDiscardItem
+    /// Keep the operation (retry on the next push) with this item written locally.
+    case keepOperationAndUpdateItem(JSONObject)
+    /// Change the operation's type, writing this item locally (or, for delete, as its snapshot).
+    case changeOperationType(TableOperationType, JSONObject)
+}

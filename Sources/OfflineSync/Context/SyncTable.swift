@@ -1,0 +1,184 @@
+import Foundation
+import TableProtocol
+
+/// One table of a sync context: local reads and writes (queued for push), pull and purge.
+public struct SyncTable: Sendable {
+    /// The table's name.
+    public let name: String
+    /// The context it belongs to.
+    public let context: SyncContext
+
+    private var store: any SyncDataSource { context.dataSource }
+
+    // MARK: Local writes (each commits the row and its queue change together)
+
+    /// Inserts an item (a GUID id is generated when it has none); answers the saved item.
+    @discardableResult
+    public func insert(_ item: JSONObject) async throws -> JSONObject {
+        try insertNow(item)
+    }
+
+    /// Updates (upserts) an item; system properties it lacks are kept from the stored row.
+    @discardableResult
+    public func update(_ item: JSONObject) async throws -> JSONObject {
+        try updateNow(item)
+    }
+
+    /// Deletes an item locally; the server delete is queued.
+    public func delete(_ item: JSONObject) async throws {
+        try deleteNow(item)
+    }
+
+    /// Synchronous insert, for callers already on a background queue.
+    public func insertNow(_ item: JSONObject) throws -> JSONObject {
+        var item = item
+        let id = try Self.checkedId(item, generate: true)
+        item["id"] = .string(id)
+        return try write { session in
+            guard try session.item(in: name, id: id) == nil else {
+                throw SyncError.invalid("Insert failed: an item with id '\(id)' already exists")
+            }
+            try context.recordChange(.insert, table: name, itemId: id, snapshot: nil, in: session)
+            try session.upsert([item], in: name)
+            return try session.item(in: name, id: id) ?? item
+        }
+    }
+
+    /// Synchronous update, for callers already on a background queue.
+    public func updateNow(_ item: JSONObject) throws -> JSONObject {
+        let id = try Self.checkedId(item, generate: false)
+        return try write { session in
+            var merged = try session.item(in: name, id: id) ?? JSONObject()
+            for (key, value) in item { merged[merged.keys.first { $0.lowercased() == key.lowercased() } ?? key] = value }
+            try context.recordChange(.update, table: name, itemId: id, snapshot: nil, in: session)
+            try session.upsert([merged], in: name)
+            return try session.item(in: name, id: id) ?? merged
+        }
+    }
+
+    /// Synchronous delete, for callers already on a background queue.
+    public func deleteNow(_ item: JSONObject) throws {
+        let id = try Self.checkedId(item, generate: false)
+        try write { session in
+            let snapshot = try session.item(in: name, id: id) ?? item
+            try context.recordChange(.delete, table: name, itemId: id, snapshot: snapshot, in: session)
+            try session.deleteItems(ids: [id], in: name)
+        }
+    }
+
+    // MARK: Local reads
+
+    /// The local item with this id.
+    public func read(id: String) throws -> JSONObject? {
+        try guarded { try store.read { try $0.item(in: name, id: id) } }
+    }
+
+    /// Local items matching a query (run in SQLite).
+    public func read(_ query: SyncQuery) throws -> SyncQueryResult {
+        var query = query
+        query.table = name
+        return try guarded { try store.read { try $0.items(query) } }
+    }
+
+    /// A query on this table.
+    public var query: SyncQuery { SyncQuery(table: name) }
+
+    // MARK: Sync
+
+    /// Pulls server rows into the store (pushing this table's changes first). With a query id,
+    /// only changes since the last pull of that query are fetched.
+    public func pull(_ query: SyncQuery? = nil, queryId: String? = nil) async throws {
+        var query = query ?? self.query
+        query.table = name
+        let run = PullRun(context: context, query: query, queryId: queryId)
+        try await context.work.run { try await run.run() }
+    }
+
+    /// Removes matching local rows; refused while the table has queued changes.
+    /// With a query id the query's delta token is reset too.
+    public func purge(_ query: SyncQuery? = nil, queryId: String? = nil) async throws {
+        var scoped = query ?? self.query
+        scoped.table = name
+        let (context, query) = (self.context, scoped)
+        try await context.work.run {
+            try context.dataSource.write { session in
+                guard try session.operationCount(table: query.table) == 0 else {
+                    throw SyncError(.purgeAbortedPendingChanges, "Purge refused: the table '\(query.table)' has changes waiting to be pushed")
+                }
+                try session.deleteItems(matching: query)
+                if let queryId { try session.setDeltaToken(nil, table: query.table, queryId: queryId) }
+            }
+        }
+    }
+
+    /// Removes the table's rows, queued operations, errors and delta tokens, pending or not.
+    public func forcePurge() async throws {
+        let (context, name) = (self.context, self.name)
+        try await context.work.run {
+            guard context.inFlightOperation.current == nil else {
+                throw SyncError.invalid("Force purge refused: an operation is being pushed")
+            }
+            try context.dataSource.write { session in
+                try session.removeOperations(table: name)
+                try session.removeDeltaTokens(table: name)
+                try session.deleteItems(matching: SyncQuery(table: name))
+            }
+        }
+    }
+
+    // MARK: Completion-handler forms (called back on the context's callback queue)
+
+    /// Completion-handler form of `insert(_:)`.
+    public func insert(_ item: JSONObject, completion: @escaping @Sendable (Result<JSONObject, SyncError>) -> Void) {
+        Callback.deliver(on: context.callbackQueue, completion) { try await self.insert(item) }
+    }
+
+    /// Completion-handler form of `update(_:)`.
+    public func update(_ item: JSONObject, completion: @escaping @Sendable (Result<JSONObject, SyncError>) -> Void) {
+        Callback.deliver(on: context.callbackQueue, completion) { try await self.update(item) }
+    }
+
+    /// Completion-handler form of `delete(_:)`.
+    public func delete(_ item: JSONObject, completion: @escaping @Sendable (Result<Void, SyncError>) -> Void) {
+        Callback.deliver(on: context.callbackQueue, completion) { try await self.delete(item) }
+    }
+
+    /// Completion-handler form of `read(_:)`.
+    public func read(_ query: SyncQuery, completion: @escaping @Sendable (Result<SyncQueryResult, SyncError>) -> Void) {
+        Callback.deliver(on: context.callbackQueue, completion) { try self.read(query) }
+    }
+
+    /// Completion-handler form of `pull(_:queryId:)`.
+    public func pull(_ query: SyncQuery? = nil, queryId: String? = nil, completion: @escaping @Sendable (Result<Void, SyncError>) -> Void) {
+        Callback.deliver(on: context.callbackQueue, completion) { try await self.pull(query, queryId: queryId) }
+    }
+
+    /// Completion-handler form of `purge(_:queryId:)`.
+    public func purge(_ query: SyncQuery? = nil, queryId: String? = nil, completion: @escaping @Sendable (Result<Void, SyncError>) -> Void) {
+        Callback.deliver(on: context.callbackQueue, completion) { try await self.purge(query, queryId: queryId) }
+    }
+
+    // MARK: Helpers
+
+    private func write<T>(_ body: (any SyncStoreSession) throws -> T) throws -> T {
+        try guarded { try store.write(body) }
+    }
+
+    private func guarded<T>(_ body: () throws -> T) throws -> T {
+        do { return try body() } catch { throw SyncError.wrap(error) }
+    }
+
+    static func checkedId(_ item: JSONObject, generate: Bool) throws -> String {
+        switch item["id"] {
+        case nil, .null?:
+            guard generate else { throw SyncError(.invalidParameter, "The item has no id") }
+            return UUID().uuidString
+        case .string(let id)?:
+            if id.isEmpty && generate { return UUID().uuidString }
+            if let problem = ItemID.validate(id) { throw SyncError(.invalidParameter, "Invalid id: \(problem)") }
+            return id
+        default:
+            throw SyncError(.invalidParameter, "The item's id must be a string")
+        }
+    }
+}

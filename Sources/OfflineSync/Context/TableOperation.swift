@@ -1,0 +1,60 @@
+import Foundation
+import TableProtocol
+
+/// One queued change being pushed, as the delegate sees it: it may edit `item`, `execute()`
+/// (even several times, e.g. after a 412 with the server's version), or `cancelPush()`.
+public final class TableOperation: @unchecked Sendable {
+    /// What kind of change.
+    public let type: TableOperationType
+    /// The table.
+    public let table: String
+    /// The item's id.
+    public let itemId: String
+    /// The queue position.
+    public let operationId: Int64
+
+    private let lock = NSLock()
+    private var _item: JSONObject
+    private var _cancelled = false
+    private let remote: RemoteTable
+
+    init(queued: QueuedOperation, item: JSONObject, remote: RemoteTable) {
+        type = queued.type
+        table = queued.table
+        itemId = queued.itemId
+        operationId = queued.id
+        _item = item
+        self.remote = remote
+    }
+
+    /// The item to send; for inserts and updates the current local row at push time.
+    public var item: JSONObject {
+        get { lock.withLock { _item } }
+        set { lock.withLock { _item = newValue } }
+    }
+
+    /// Sends the operation with the current `item`; answers the server's item (nil for a 204 delete).
+    public func execute() async throws -> JSONObject? {
+        let item = self.item
+        switch type {
+        case .insert: return try await remote.insert(item, features: "OL")
+        case .update: return try await remote.update(item, features: "OL")
+        case .delete:
+            do {
+                return try await remote.delete(item, features: "OL")
+            } catch let error as SyncError where error.statusCode == 404 {
+                return nil  // gone either way
+            }
+        }
+    }
+
+    /// Completion-handler form of `execute()`, called back on a background queue.
+    public func execute(completion: @escaping @Sendable (Result<JSONObject?, SyncError>) -> Void) {
+        Callback.deliver(on: .global(), completion) { try await self.execute() }
+    }
+
+    /// Stops the push after this operation; it and every later one stay queued.
+    public func cancelPush() { lock.withLock { _cancelled = true } }
+
+    var isCancelled: Bool { lock.withLock { _cancelled } }
+}

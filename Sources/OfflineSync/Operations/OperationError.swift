@@ -1,0 +1,30 @@
+import TableProtocol
+
+/// A failed push of one operation, kept (`MS_TableOperationErrors`) until resolved.
+public struct OperationError: Sendable, Hashable {
+    /// The error's own id.
+    public var id: Int64
+    /// The queued operation it belongs to (resolutions act on it).
+    public var operationId: Int64
+    /// The operation's table.
+    public var table: String
+    /// The operation's item id.
+    public var itemId: String
+    /// The operation's type when it failed.
+    public var operationType: TableOperationType
+    /// The HTTP status, if a server answered.
+    public var statusCode: Int?
+    /// The error code.
+    public var code: Int
+    /// The error message.
+    public var message: String
+    /// The item that was sent.
+    public var clientItem: JSONObject?
+    /// The server's item (409/412), if any.
+    public var serverItem: JSONObject?
+    /// The raw response body, if any.
+    public var rawResponse: String?
+
+    /// True for a version conflict carrying the server's item.
+    public var isConflict: Bool { serverItem != nil && (statusCode == 409 || statusCode == 412) }
+}

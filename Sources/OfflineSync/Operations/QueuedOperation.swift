@@ -1,0 +1,15 @@
+import TableProtocol
+
+/// One row of the persistent operation queue (`MS_TableOperations`).
+public struct QueuedOperation: Sendable, Hashable {
+    /// Queue position; ascending across all tables.
+    public var id: Int64
+    /// The table the item belongs to.
+    public var table: String
+    /// The item's id.
+    public var itemId: String
+    /// What to send.
+    public var type: TableOperationType
+    /// For deletes: the item as it was when deleted (its version goes into `If-Match`).
+    public var snapshot: JSONObject?
+}

@@ -1,0 +1,113 @@
+import Foundation
+import TableProtocol
+
+/// One pull: pages of server rows applied to the store, incrementally by query id or not.
+struct PullRun {
+    let context: SyncContext
+    let query: SyncQuery
+    let queryId: String?
+
+    static let epoch = "1970-01-01T00:00:00.000Z"
+
+    func run() async throws {
+        guard let client = context.client else {
+            throw SyncError(.pushAbortedNetwork, "Pull failed: no server is configured (local only)")
+        }
+        try validate()
+        // Local changes win until pushed: push them first, and pull nothing if that fails.
+        if try context.dataSource.read({ try $0.operationCount(table: query.table) }) > 0 {
+            try await PushRun(context: context).run()
+        }
+        let remote = client.table(query.table)
+        if let queryId {
+            try await incremental(remote, queryId: queryId)
+        } else {
+            try await plain(remote)
+        }
+    }
+
+    private func validate() throws {
+        guard context.dataSource.definition(of: query.table) != nil else {
+            throw SyncError(.invalidParameter, "The table '\(query.table)' is not declared in the local store")
+        }
+        guard queryId != nil else { return }
+        if let queryId, queryId.isEmpty || queryId.count > 255 {
+            throw SyncError(.invalidParameter, "A query id must have 1 to 255 characters")
+        }
+        if !query.orderBy.isEmpty || query.fetchLimit != nil || query.fetchOffset != nil {
+            throw SyncError(.invalidParameter, "An incremental pull cannot have its own order, fetch limit or fetch offset")
+        }
+        if query.parameters.keys.contains(where: { $0.lowercased() == "__includedeleted" }) {
+            throw SyncError(.invalidParameter, "An incremental pull cannot set __includeDeleted")
+        }
+    }
+
+    private func incremental(_ remote: RemoteTable, queryId: String) async throws {
+        var token = try context.dataSource.read { try $0.deltaToken(table: query.table, queryId: queryId) } ?? Self.epoch
+        var skip = 0
+        while true {
+            guard let since = FilterDateTime(iso8601: token) else {
+                throw SyncError(.invalidParameter, "The saved delta token '\(token)' is not a date")
+            }
+            var page = query
+            let tokenFilter = FilterExpression(.binary(.ge, .init(.member("updatedAt")), .init(.literal(.dateTime(since)))))
+            page.predicate = query.predicate.map { .init(.binary(.and, tokenFilter, $0)) } ?? tokenFilter
+            page.orderBy = [OrderByClause(member: "updatedAt")]
+            page.fetchLimit = context.pullPageSize
+            page.fetchOffset = skip
+            page.parameters["__includeDeleted"] = "true"
+            let rows = try await fetch(remote, page, features: "TQ,OL,IP")
+            if rows.isEmpty { return }
+            let newest = rows.compactMap { $0["updatedAt"]?.stringValue.flatMap(FilterDateTime.init(iso8601:))?.isoString }.max()
+            let advances = newest.map { $0 > token } ?? false
+            try apply(rows, token: advances ? newest : nil, queryId: queryId)
+            if advances {
+                token = newest!
+                skip = 0
+            } else {
+                skip += rows.count
+            }
+        }
+    }
+
+    private func plain(_ remote: RemoteTable) async throws {
+        let offset = max(query.fetchOffset ?? 0, 0)
+        var received = 0
+        while true {
+            var page = query
+            let wanted = query.fetchLimit.map { $0 - received } ?? context.pullPageSize
+            if wanted <= 0 { return }
+            page.fetchLimit = min(wanted, context.pullPageSize)
+            page.fetchOffset = offset + received
+            page.parameters["__includeDeleted"] = "true"
+            let rows = try await fetch(remote, page, features: "TQ,OL")
+            if rows.isEmpty { return }
+            try apply(rows, token: nil, queryId: nil)
+            received += rows.count
+        }
+    }
+
+    private func fetch(_ remote: RemoteTable, _ page: SyncQuery, features: String) async throws -> [JSONObject] {
+        do {
+            return try await remote.page(remote.client.url("tables/\(remote.name)", query: page.queryItems), features: features).result.items
+        } catch {
+            throw SyncError.wrap(error)
+        }
+    }
+
+    /// One page and its token in one transaction; items with pending changes are left alone.
+    private func apply(_ rows: [JSONObject], token: String?, queryId: String?) throws {
+        try context.dataSource.write { session in
+            var upserts: [JSONObject] = []
+            var deletes: [String] = []
+            for row in rows {
+                guard let id = row["id"]?.stringValue, ItemID.validate(id) == nil else { continue }
+                if try session.operationCount(table: query.table, itemId: id) > 0 { continue }
+                if row["deleted"]?.boolValue == true { deletes.append(id) } else { upserts.append(row) }
+            }
+            try session.deleteItems(ids: deletes, in: query.table)
+            try session.upsert(upserts, in: query.table)
+            if let token, let queryId { try session.setDeltaToken(token, table: query.table, queryId: queryId) }
+        }
+    }
+}

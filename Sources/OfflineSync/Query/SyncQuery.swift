@@ -1,0 +1,82 @@
+import Foundation
+import TableProtocol
+
+/// A query on one table, run locally (in SQLite) or remotely (as OData) with the same meaning.
+public struct SyncQuery: Sendable, Equatable {
+    /// The table queried.
+    public var table: String
+    /// The filter, if any.
+    public var predicate: FilterExpression?
+    /// Sort keys in order.
+    public var orderBy: [OrderByClause] = []
+    /// At most this many rows (`$top`); for pulls, the total to pull.
+    public var fetchLimit: Int?
+    /// Rows to skip first (`$skip`).
+    public var fetchOffset: Int?
+    /// Only these columns (`$select`).
+    public var selectFields: [String]?
+    /// Also return the total count of matching rows (`$inlinecount=allpages`).
+    public var includeTotalCount = false
+    /// Extra query parameters sent to the server as they are.
+    public var parameters: [String: String] = [:]
+
+    /// A query for every row of `table`.
+    public init(table: String) { self.table = table }
+
+    /// Adds a filter, AND-ed with any filter already set.
+    public func filter(_ predicate: QueryPredicate) -> SyncQuery {
+        var copy = self
+        copy.predicate = copy.predicate.map { .init(.binary(.and, $0, predicate.expression)) } ?? predicate.expression
+        return copy
+    }
+
+    /// Adds a filter written in OData (`"complete eq false and startswith(text, 'a')"`).
+    public func filter(odata: String) throws -> SyncQuery {
+        do {
+            return filter(QueryPredicate(try FilterParser.parse(odata)))
+        } catch {
+            throw SyncError(.invalidParameter, "Invalid filter: \(error)")
+        }
+    }
+
+    /// Adds a sort key.
+    public func order(by field: String, ascending: Bool = true) -> SyncQuery {
+        var copy = self
+        copy.orderBy.append(OrderByClause(member: field, descending: !ascending))
+        return copy
+    }
+
+    /// Limits the number of rows.
+    public func limit(_ count: Int) -> SyncQuery { var copy = self; copy.fetchLimit = count; return copy }
+
+    /// Skips rows first.
+    public func offset(_ count: Int) -> SyncQuery { var copy = self; copy.fetchOffset = count; return copy }
+
+    /// Returns only these fields.
+    public func select(_ fields: [String]) -> SyncQuery { var copy = self; copy.selectFields = fields; return copy }
+
+    /// Asks for the total count beside the rows.
+    public func withTotalCount() -> SyncQuery { var copy = self; copy.includeTotalCount = true; return copy }
+
+    /// The OData query items for the server (filter through the `TableProtocol` printer).
+    public var queryItems: [URLQueryItem] {
+        var items = TableQuery(filter: predicate, orderBy: orderBy, top: fetchLimit, skip: fetchOffset,
+                               select: selectFields, includeTotalCount: includeTotalCount).queryItems
+        for (name, value) in parameters.sorted(by: { $0.key < $1.key }) { items.append(URLQueryItem(name: name, value: value)) }
+        return items
+    }
+}
+
+/// The rows of a query and, when asked for, the total count ignoring limit and offset.
+public struct SyncQueryResult: Sendable, Equatable {
+    /// The rows.
+    public var items: [JSONObject]
+    /// The total count, when the query asked for it.
+    public var totalCount: Int?
+
+    /// Creates a result.
+    public init(items: [JSONObject], totalCount: Int? = nil) {
+        self.items = items
+        self.totalCount = totalCount
+    }
+}

@@ -1,0 +1,132 @@
+import Foundation
+import TableProtocol
+
+/// Online access to one server table: every call is a request.
+public struct RemoteTable: Sendable {
+    /// The client it talks through.
+    public let client: SyncClient
+    /// The table's name.
+    public let name: String
+
+    /// Feature tags sent on plain table calls.
+    public static let tableFeatures = "TU"
+
+    /// Inserts an item; answers the stored item (201).
+    public func insert(_ item: JSONObject, features: String = RemoteTable.tableFeatures) async throws -> JSONObject {
+        var body = item
+        for key in ["createdAt", "updatedAt", "deleted", "version"] { body[key] = nil }
+        let reply = try await send("POST", path: "tables/\(name)", body: body, features: features)
+        return try Self.object(from: reply, expecting: [200, 201])
+    }
+
+    /// Updates an item; sends its `version` as `If-Match` when it has one.
+    public func update(_ item: JSONObject, features: String = RemoteTable.tableFeatures) async throws -> JSONObject {
+        let id = try Self.id(of: item)
+        let version = item["version"]?.stringValue
+        var body = item
+        for key in ["createdAt", "updatedAt", "deleted", "version"] { body[key] = nil }
+        let reply = try await send("PATCH", path: itemPath(id), body: body, ifMatch: version.map(ETag.quote),
+                                   features: version == nil ? features : Self.withConcurrency(features))
+        return try Self.object(from: reply, expecting: [200])
+    }
+
+    /// Deletes an item, checking its `version` when it has one; answers the deleted item if the server sends it.
+    @discardableResult
+    public func delete(_ item: JSONObject, features: String = RemoteTable.tableFeatures) async throws -> JSONObject? {
+        let id = try Self.id(of: item)
+        let version = item["version"]?.stringValue
+        let reply = try await send("DELETE", path: itemPath(id), ifMatch: version.map(ETag.quote),
+                                   features: version == nil ? features : Self.withConcurrency(features))
+        if reply.status == 204 { return nil }
+        return try Self.object(from: reply, expecting: [200])
+    }
+
+    /// Reads one item by id.
+    public func read(id: String) async throws -> JSONObject {
+        try Self.object(from: try await send("GET", path: itemPath(id), features: Self.tableFeatures), expecting: [200])
+    }
+
+    /// One page of a query, and the next page's URL when the server says more remain.
+    public func query(_ query: SyncQuery) async throws -> (result: SyncQueryResult, next: URL?) {
+        try await page(client.url("tables/\(name)", query: query.queryItems), features: "TQ")
+    }
+
+    /// Every page of a query, following `Link` headers (at most `maxPages`).
+    public func queryAll(_ query: SyncQuery, maxPages: Int = 1000) async throws -> SyncQueryResult {
+        var (result, next) = try await self.query(query)
+        var pages = 1
+        while let url = next, pages < maxPages {
+            let page = try await page(url, features: "TQ")
+            result.items += page.result.items
+            next = page.next
+            pages += 1
+        }
+        return result
+    }
+
+    /// Fetches one page at an absolute URL.
+    func page(_ url: URL, features: String) async throws -> (result: SyncQueryResult, next: URL?) {
+        let reply = try await client.send("GET", url: url, features: features)
+        guard reply.status == 200 else { throw Self.error(from: reply) }
+        let result = try Self.queryResult(from: reply)
+        let next = reply.header("link").flatMap(Self.nextLink)
+        return (result, next)
+    }
+
+    func send(_ method: String, path: String, body: JSONObject? = nil, ifMatch: String? = nil, features: String) async throws -> HTTPReply {
+        try await client.send(method, url: client.url(path), body: body, ifMatch: ifMatch, features: features)
+    }
+
+    func itemPath(_ id: String) -> String {
+        var allowed = CharacterSet.alphanumerics
+        allowed.insert(charactersIn: "-._~")
+        return "tables/\(name)/\(id.addingPercentEncoding(withAllowedCharacters: allowed) ?? id)"
+    }
+
+    static func withConcurrency(_ features: String) -> String { features.contains("OC") ? features : "OC," + features }
+
+    static func id(of item: JSONObject) throws -> String {
+        guard let id = item["id"]?.stringValue, !id.isEmpty else { throw SyncError(.invalidParameter, "The item has no id") }
+        return id
+    }
+
+    /// The item in a reply with one of the expected statuses, or the protocol's error.
+    static func object(from reply: HTTPReply, expecting statuses: Set<Int>) throws -> JSONObject {
+        guard statuses.contains(reply.status) else { throw error(from: reply) }
+        guard let object = try? JSONText.decode(reply.body).objectValue else {
+            throw SyncError(.httpError, "The server's reply is not a JSON object", statusCode: reply.status)
+        }
+        return object
+    }
+
+    static func queryResult(from reply: HTTPReply) throws -> SyncQueryResult {
+        switch try? JSONText.decode(reply.body) {
+        case .array(let rows)?:
+            return SyncQueryResult(items: rows.compactMap(\.objectValue))
+        case .object(let wrapped)?:
+            guard case .array(let rows)? = wrapped["results"] else { fallthrough }
+            return SyncQueryResult(items: rows.compactMap(\.objectValue), totalCount: wrapped["count"]?.numberValue.map { Int($0) })
+        default:
+            throw SyncError(.httpError, "The server's reply is not a query result", statusCode: reply.status)
+        }
+    }
+
+    /// `Link: <url>; rel=next` or `Link: url; rel=next`.
+    static func nextLink(_ header: String) -> URL? {
+        for part in header.split(separator: ",") where part.contains("rel=next") {
+            let url = part.split(separator: ";").first.map { $0.trimmingCharacters(in: CharacterSet(charactersIn: " <>")) }
+            if let url, let parsed = URL(string: url) { return parsed }
+        }
+        return nil
+    }
+
+    /// The protocol error a failed reply stands for.
+    static func error(from reply: HTTPReply) -> SyncError {
+        let body = try? JSONText.decode(reply.body)
+        let message = body?.objectValue?["error"]?.stringValue ?? "The server answered \(reply.status)"
+        let object = body?.objectValue
+        let serverItem = (reply.status == 409 || reply.status == 412) && object?["id"] != nil ? object : nil
+        let code: SyncErrorCode = reply.status == 412 ? .preconditionFailed : .httpError
+        return SyncError(code, message, statusCode: reply.status, serverItem: serverItem)
+    }
+}

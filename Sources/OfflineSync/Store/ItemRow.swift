@@ -1,0 +1,44 @@
+import Foundation
+import GRDB
+import TableProtocol
+
+/// Converts between items and rows of a declared table.
+enum ItemRow {
+    static func object(from row: Row, definition: SyncTableDefinition) -> JSONObject {
+        var object = JSONObject()
+        for column in definition.allColumns {
+            let value: DatabaseValue = row[column.name] ?? .null
+            object[column.name] = json(value, type: column.type)
+        }
+        return object
+    }
+
+    static func json(_ value: DatabaseValue, type: SyncColumnType) -> JSONValue {
+        switch (value.storage, type) {
+        case (.null, _): return .null
+        case (.int64(let i), .boolean): return .bool(i != 0)
+        case (.int64(let i), _): return type == .text ? .string(String(i)) : .number(Double(i))
+        case (.double(let d), .boolean): return .bool(d != 0)
+        case (.double(let d), _): return .number(d)
+        case (.string(let s), _): return .string(s)
+        case (.blob(let b), _): return .string(String(decoding: b, as: UTF8.self))
+        }
+    }
+
+    /// Column values in `allColumns` order; keys match case-insensitively, unknown keys are dropped.
+    static func values(of item: JSONObject, definition: SyncTableDefinition) throws -> [DatabaseValue] {
+        var byName: [String: JSONValue] = [:]
+        for (key, value) in item { byName[key.lowercased()] = value }
+        return try definition.allColumns.map { column in
+            let value = byName[column.name.lowercased()] ?? .null
+            switch (value, column.type) {
+            case (.null, _): return .null
+            case (.string(let s), .text): return s.databaseValue
+            case (.number(let n), .number): return n.databaseValue
+            case (.bool(let b), .boolean): return b.databaseValue
+            default:
+                throw SyncError(.invalidParameter, "The property '\(column.name)' of a '\(definition.name)' item must be a \(column.type.rawValue)")
+            }
+        }
+    }
+}

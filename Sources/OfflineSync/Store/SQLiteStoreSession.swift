@@ -1,0 +1,176 @@
+import FilterSQL
+import Foundation
+import GRDB
+import TableProtocol
+
+/// The `SyncStoreSession` of `SQLiteSyncStore`, on one GRDB connection.
+struct SQLiteStoreSession: SyncStoreSession {
+    let db: Database
+    let definitions: [String: SyncTableDefinition]
+
+    private func definition(_ table: String) throws -> SyncTableDefinition {
+        guard let definition = definitions[table.lowercased()] else {
+            throw SyncError(.invalidParameter, "The table '\(table)' is not declared in the local store")
+        }
+        return definition
+    }
+
+    private func q(_ name: String) -> String { StoreMigrator.quote(name) }
+
+    // MARK: Items
+
+    func item(in table: String, id: String) throws -> JSONObject? {
+        let definition = try definition(table)
+        let row = try Row.fetchOne(db.cachedStatement(sql: "SELECT * FROM \(q(definition.name)) WHERE \"id\" = ?"), arguments: [id])
+        return row.map { ItemRow.object(from: $0, definition: definition) }
+    }
+
+    func items(_ query: SyncQuery) throws -> SyncQueryResult {
+        let definition = try definition(query.table)
+        let statement = try LocalSelect(query: query, definition: definition)
+        let rows = try Row.fetchAll(db.cachedStatement(sql: statement.rowsSQL), arguments: StatementArguments(statement.rowsBinds))
+        var items = rows.map { ItemRow.object(from: $0, definition: definition) }
+        if let fields = query.selectFields {
+            items = items.map { item in JSONObject(fields.map { field in (field, item[definition.column(named: field)?.name ?? field] ?? .null) }) }
+        }
+        let count = try statement.countSQL.map {
+            try Int.fetchOne(db.cachedStatement(sql: $0), arguments: StatementArguments(statement.countBinds)) ?? 0
+        }
+        return SyncQueryResult(items: items, totalCount: count)
+    }
+
+    func upsert(_ items: [JSONObject], in table: String) throws {
+        let definition = try definition(table)
+        let columns = definition.allColumns
+        let sql = "INSERT OR REPLACE INTO \(q(definition.name)) (\(columns.map { q($0.name) }.joined(separator: ", "))) VALUES (\(Array(repeating: "?", count: columns.count).joined(separator: ", ")))"
+        let statement = try db.cachedStatement(sql: sql)
+        for item in items {
+            try statement.execute(arguments: StatementArguments(try ItemRow.values(of: item, definition: definition)))
+        }
+    }
+
+    func deleteItems(ids: [String], in table: String) throws {
+        let definition = try definition(table)
+        let statement = try db.cachedStatement(sql: "DELETE FROM \(q(definition.name)) WHERE \"id\" = ?")
+        for id in ids { try statement.execute(arguments: [id]) }
+    }
+
+    func deleteItems(matching query: SyncQuery) throws {
+        let definition = try definition(query.table)
+        var unlimited = query
+        unlimited.fetchLimit = nil
+        unlimited.fetchOffset = nil
+        let statement = try LocalSelect(query: unlimited, definition: definition)
+        try db.execute(sql: "DELETE FROM \(q(definition.name))\(statement.whereClause)", arguments: StatementArguments(statement.countBinds))
+    }
+
+    // MARK: Operations
+
+    private func operation(from row: Row) -> QueuedOperation {
+        QueuedOperation(
+            id: row["id"], table: row["tableName"], itemId: row["itemId"],
+            type: TableOperationType(rawValue: row["type"]) ?? .update,
+            snapshot: (row["item"] as String?).flatMap(JSONText.decodeObject))
+    }
+
+    func operation(after id: Int64) throws -> QueuedOperation? {
+        try Row.fetchOne(db.cachedStatement(sql: "SELECT * FROM \"MS_TableOperations\" WHERE \"id\" > ? ORDER BY \"id\" LIMIT 1"), arguments: [id])
+            .map(operation(from:))
+    }
+
+    func operation(id: Int64) throws -> QueuedOperation? {
+        try Row.fetchOne(db.cachedStatement(sql: "SELECT * FROM \"MS_TableOperations\" WHERE \"id\" = ?"), arguments: [id]).map(operation(from:))
+    }
+
+    func newestOperation(table: String, itemId: String) throws -> QueuedOperation? {
+        try Row.fetchOne(
+            db.cachedStatement(sql: "SELECT * FROM \"MS_TableOperations\" WHERE \"tableName\" = ? AND \"itemId\" = ? ORDER BY \"id\" DESC LIMIT 1"),
+            arguments: [table, itemId]
+        ).map(operation(from:))
+    }
+
+    func operationCount(table: String, itemId: String) throws -> Int {
+        try Int.fetchOne(db.cachedStatement(sql: "SELECT COUNT(*) FROM \"MS_TableOperations\" WHERE \"tableName\" = ? AND \"itemId\" = ?"),
+                         arguments: [table, itemId]) ?? 0
+    }
+
+    func operationCount(table: String?) throws -> Int {
+        if let table {
+            return try Int.fetchOne(db.cachedStatement(sql: "SELECT COUNT(*) FROM \"MS_TableOperations\" WHERE \"tableName\" = ?"), arguments: [table]) ?? 0
+        }
+        return try Int.fetchOne(db.cachedStatement(sql: "SELECT COUNT(*) FROM \"MS_TableOperations\"")) ?? 0
+    }
+
+    func appendOperation(table: String, itemId: String, type: TableOperationType, snapshot: JSONObject?) throws -> Int64 {
+        try db.cachedStatement(sql: "INSERT INTO \"MS_TableOperations\" (\"tableName\", \"itemId\", \"type\", \"item\") VALUES (?, ?, ?, ?)")
+            .execute(arguments: [table, itemId, type.rawValue, snapshot.map(JSONText.encode)])
+        return db.lastInsertedRowID
+    }
+
+    func updateOperation(id: Int64, type: TableOperationType, snapshot: JSONObject?) throws {
+        try db.cachedStatement(sql: "UPDATE \"MS_TableOperations\" SET \"type\" = ?, \"item\" = ? WHERE \"id\" = ?")
+            .execute(arguments: [type.rawValue, snapshot.map(JSONText.encode), id])
+    }
+
+    func removeOperation(id: Int64) throws {
+        try db.cachedStatement(sql: "DELETE FROM \"MS_TableOperations\" WHERE \"id\" = ?").execute(arguments: [id])
+        try db.cachedStatement(sql: "DELETE FROM \"MS_TableOperationErrors\" WHERE \"operationId\" = ?").execute(arguments: [id])
+    }
+
+    func removeOperations(table: String) throws {
+        try db.execute(sql: "DELETE FROM \"MS_TableOperations\" WHERE \"tableName\" = ?", arguments: [table])
+        try db.execute(sql: "DELETE FROM \"MS_TableOperationErrors\" WHERE \"tableName\" = ?", arguments: [table])
+    }
+
+    // MARK: Errors
+
+    func addError(_ error: OperationError) throws -> OperationError {
+        try db.execute(sql: """
+            INSERT INTO "MS_TableOperationErrors" ("operationId", "tableName", "itemId", "operationType", "statusCode", "code",
+                "message", "clientItem", "serverItem", "rawResponse") VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+            """, arguments: [
+                error.operationId, error.table, error.itemId, error.operationType.rawValue, error.statusCode, error.code,
+                error.message, error.clientItem.map(JSONText.encode), error.serverItem.map(JSONText.encode), error.rawResponse,
+            ])
+        var stored = error
+        stored.id = db.lastInsertedRowID
+        return stored
+    }
+
+    func errors() throws -> [OperationError] {
+        try Row.fetchAll(db, sql: "SELECT * FROM \"MS_TableOperationErrors\" ORDER BY \"id\"").map { row in
+            OperationError(
+                id: row["id"], operationId: row["operationId"], table: row["tableName"], itemId: row["itemId"],
+                operationType: TableOperationType(rawValue: row["operationType"]) ?? .update, statusCode: row["statusCode"],
+                code: row["code"], message: row["message"],
+                clientItem: (row["clientItem"] as String?).flatMap(JSONText.decodeObject),
+                serverItem: (row["serverItem"] as String?).flatMap(JSONText.decodeObject),
+                rawResponse: row["rawResponse"])
+        }
+    }
+
+    func removeError(id: Int64) throws {
+        try db.execute(sql: "DELETE FROM \"MS_TableOperationErrors\" WHERE \"id\" = ?", arguments: [id])
+    }
+
+    // MARK: Tokens
+
+    func deltaToken(table: String, queryId: String) throws -> String? {
+        try String.fetchOne(
+            db.cachedStatement(sql: "SELECT \"value\" FROM \"MS_TableConfig\" WHERE \"tableName\" = ? AND \"key\" = ? AND \"keyType\" = 0"),
+            arguments: [table, queryId])
+    }
+
+    func setDeltaToken(_ token: String?, table: String, queryId: String) throws {
+        if let token {
+            try db.cachedStatement(sql: "INSERT OR REPLACE INTO \"MS_TableConfig\" (\"tableName\", \"key\", \"keyType\", \"value\") VALUES (?, ?, 0, ?)")
+                .execute(arguments: [table, queryId, token])
+        } else {
+            try db.execute(sql: "DELETE FROM \"MS_TableConfig\" WHERE \"tableName\" = ? AND \"key\" = ? AND \"keyType\" = 0", arguments: [table, queryId])
+        }
+    }
+
+    func removeDeltaTokens(table: String) throws {
+        try db.execute(sql: "DELETE FROM \"MS_TableConfig\" WHERE \"tableName\" = ?", arguments: [table])
+    }
+}

@@ -1,0 +1,75 @@
+import TableProtocol
+
+/// The local store protocol: items, the operation queue, its errors and the pull tokens.
+///
+/// All writes of one `write` call commit together, so an item change and its queue change are
+/// never seen apart, not even after a crash.
+public protocol SyncDataSource: Sendable {
+    /// The declared table of this name, if any.
+    func definition(of table: String) -> SyncTableDefinition?
+    /// Runs `body` on a consistent snapshot.
+    func read<T>(_ body: (any SyncStoreSession) throws -> T) throws -> T
+    /// Runs `body` in one transaction, serialised with every other write.
+    func write<T>(_ body: (any SyncStoreSession) throws -> T) throws -> T
+}
+
+/// What a data source offers inside a `read` or `write` call.
+public protocol SyncStoreSession {
+    // Items
+    /// The item with this id (ids compare case-insensitively).
+    func item(in table: String, id: String) throws -> JSONObject?
+    /// The items matching a query, run in the store.
+    func items(_ query: SyncQuery) throws -> SyncQueryResult
+    /// Inserts or replaces whole items; unknown keys are dropped, missing keys become null.
+    func upsert(_ items: [JSONObject], in table: String) throws
+    /// Deletes items by id.
+    func deleteItems(ids: [String], in table: String) throws
+    /// Deletes the items matching a query (limit and offset ignored).
+    func deleteItems(matching query: SyncQuery) throws
+
+    // Operation queue (`MS_TableOperations`)
+    /// The first operation after `id` in queue order, across all tables.
+    func operation(after id: Int64) throws -> QueuedOperation?
+    /// The operation with this id.
+    func operation(id: Int64) throws -> QueuedOperation?
+    /// The newest operation for an item.
+    func newestOperation(table: String, itemId: String) throws -> QueuedOperation?
+    /// How many operations exist for an item.
+    func operationCount(table: String, itemId: String) throws -> Int
+    /// How many operations are queued, for one table or all.
+    func operationCount(table: String?) throws -> Int
+    /// Appends an operation; returns its id.
+    func appendOperation(table: String, itemId: String, type: TableOperationType, snapshot: JSONObject?) throws -> Int64
+    /// Changes an operation's type and snapshot in place (same queue position).
+    func updateOperation(id: Int64, type: TableOperationType, snapshot: JSONObject?) throws
+    /// Removes an operation and its errors.
+    func removeOperation(id: Int64) throws
+    /// Removes every operation and error of a table.
+    func removeOperations(table: String) throws
+
+    // Operation errors (`MS_TableOperationErrors`)
+    /// Records an error; returns it with its id set.
+    func addError(_ error: OperationError) throws -> OperationError
+    /// Every recorded error, oldest first.
+    func errors() throws -> [OperationError]
+    /// Removes one error.
+    func removeError(id: Int64) throws
+
+    // Pull tokens (`MS_TableConfig`)
+    /// The delta token of a query id.
+    func deltaToken(table: String, queryId: String) throws -> String?
+    /// Saves or (with nil) removes a delta token.
+    func setDeltaToken(_ token: String?, table: String, queryId: String) throws
+    /// Removes every token of a table.
+    func removeDeltaTokens(table: String) throws
+}
+
+/// The names of the three system tables.
+public enum SyncSystemTable {
+    /// The operation queue.
+    public static let operations = "MS_TableOperations"
+    /// Errors of pushed operations.
+    public static let operationErrors = "MS_TableOperationErrors"
+    /// Pull tokens per query id.
+    public static let config = "MS_TableConfig"
+}

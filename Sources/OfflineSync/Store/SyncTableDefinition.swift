@@ -1,0 +1,34 @@
+import TableProtocol
+
+/// What a column of a local table holds.
+public enum SyncColumnType: String, Sendable, Hashable {
+    case text, number, boolean
+}
+
+/// A table the app keeps locally: its name and its own columns (system columns are added).
+public struct SyncTableDefinition: Sendable, Hashable {
+    /// The table's name, as on the server.
+    public var name: String
+    /// The app's columns; `id`, `version`, `createdAt`, `updatedAt` and `deleted` come on their own.
+    public var columns: [String: SyncColumnType]
+
+    /// Declares a table.
+    public init(name: String, columns: [String: SyncColumnType]) {
+        self.name = name
+        self.columns = columns
+    }
+
+    /// Every column with its type, system columns first.
+    var allColumns: [(name: String, type: SyncColumnType)] {
+        let system: [(String, SyncColumnType)] = [
+            ("id", .text), ("version", .text), ("createdAt", .text), ("updatedAt", .text), ("deleted", .boolean),
+        ]
+        let own = columns.filter { !SystemProperty.isSystem($0.key) }.sorted { $0.key < $1.key }.map { ($0.key, $0.value) }
+        return system + own
+    }
+
+    /// The column of this name in any letter case.
+    func column(named name: String) -> (name: String, type: SyncColumnType)? {
+        allColumns.first { $0.name.lowercased() == name.lowercased() }
+    }
+}

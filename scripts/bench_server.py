@@ -1,0 +1,141 @@
+#!/usr/bin/env python3
+"""`make bench` for todo-server: wrk on loopback against release builds, figures to BENCHMARKS.md.
+
+Scenarios (each on SQLite and PostgreSQL): (a) an incremental-pull page of 50 on a 100k-row
+table, (b) insert, (c) PATCH with If-Match; beside a floor measured in the same run: a trivial
+Hummingbird route returning a pre-built 50-item JSON page.
+"""
+import json, os, platform, re, subprocess, sys, time, datetime, urllib.request
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+WRK_SCRIPTS = os.path.join(ROOT, "Benchmarks", "wrk")
+DURATION = os.environ.get("BENCH_DURATION", "10s")
+ROWS = int(os.environ.get("BENCH_ROWS", "100000"))
+HEADERS = {"ZUMO-API-VERSION": "2.0.0", "Content-Type": "application/json"}
+
+
+def sh(*args, **kw):
+    return subprocess.run(args, check=True, text=True, **kw)
+
+
+def start(binary, *args):
+    proc = subprocess.Popen([binary, *args], stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+    line = proc.stdout.readline()
+    port = re.search(r"127\.0\.0\.1:(\d+)", line)
+    if not port:
+        proc.kill()
+        sys.exit(f"bench: {os.path.basename(binary)} did not start: {line!r}")
+    return proc, int(port.group(1))
+
+
+def stop(proc):
+    proc.terminate()
+    proc.wait(timeout=30)
+
+
+def wrk(url, script, threads=1, connections=16):
+    out = subprocess.run(
+        ["wrk", "-t", str(threads), "-c", str(connections), "-d", DURATION, "--timeout", "10s", "-s", os.path.join(WRK_SCRIPTS, script), url],
+        check=True, text=True, capture_output=True, env={**os.environ, "WRK_SCRIPTS": WRK_SCRIPTS}).stdout
+    return json.loads(out.split("RESULT ", 1)[1].splitlines()[0])
+
+
+def post(port, path, body):
+    req = urllib.request.Request(f"http://127.0.0.1:{port}{path}", data=json.dumps(body).encode(), headers=HEADERS, method="POST")
+    with urllib.request.urlopen(req) as r:
+        return json.load(r)
+
+
+def seed_sql(rows, dialect):
+    """Rows with distinct, increasing updatedAt (as the server itself would assign)."""
+    ts = ("strftime('%Y-%m-%dT%H:%M:%fZ', 1767225600 + n / 1000.0, 'unixepoch')" if dialect == "sqlite"
+          else "to_char(to_timestamp(1767225600 + n / 1000.0) AT TIME ZONE 'UTC', 'YYYY-MM-DD\"T\"HH24:MI:SS.MS\"Z\"')")
+    gen = (f"WITH RECURSIVE s(n) AS (SELECT 1 UNION ALL SELECT n + 1 FROM s WHERE n < {rows}) SELECT n FROM s" if dialect == "sqlite"
+           else f"SELECT generate_series(1, {rows}) AS n")
+    false = "0" if dialect == "sqlite" else "FALSE"
+    return (f'INSERT INTO "bench" ("id","createdAt","updatedAt","version","deleted","text","complete") '
+            f"SELECT 'row-' || n, {ts}, {ts}, 'v' || n, {false}, 'todo number ' || n, {false} FROM ({gen}) AS g;"
+            f""" UPDATE "__sync_clock" SET "last" = 1767225600000 + {rows} WHERE "tbl" = 'bench';""")
+
+
+def run_backend(name, database, seed):
+    proc, port = start(os.path.join(BIN, "todo-server"), "--port", "0", "--database", database, "--log-level", "error")
+    try:
+        post(port, "/tables/bench", {"id": "schema", "text": "creates the table", "complete": False})
+        seed(seed_sql(ROWS, "sqlite" if name == "SQLite" else "postgres"))
+        token = "2026-01-01T00:00:50.000Z"  # the middle of the seeded rows
+        query = urllib.parse.urlencode({"$filter": f"(updatedAt ge datetimeoffset'{token}')", "$orderby": "updatedAt asc",
+                                         "$top": "50", "$skip": "0", "__includeDeleted": "true"}, quote_via=urllib.parse.quote)
+        base = f"http://127.0.0.1:{port}"
+        with urllib.request.urlopen(urllib.request.Request(f"{base}/tables/bench?{query}", headers=HEADERS)) as r:
+            assert len(json.load(r)) == 50, "the pull page must hold 50 rows"
+        return {
+            "pull": wrk(f"{base}/tables/bench?{query}", "get.lua"),
+            "insert": wrk(f"{base}/tables/bench", "insert.lua"),
+            "patch": wrk(f"{base}/tables/bench", "patch.lua", threads=4, connections=4),
+        }
+    finally:
+        stop(proc)
+
+
+def main():
+    global BIN
+    sh("swift", "build", "-c", "release", "--product", "todo-server", cwd=ROOT)
+    sh("swift", "build", "-c", "release", "--product", "todo-bench-floor", cwd=ROOT)
+    BIN = sh("swift", "build", "-c", "release", "--show-bin-path", cwd=ROOT, capture_output=True).stdout.strip()
+
+    floor_proc, floor_port = start(os.path.join(BIN, "todo-bench-floor"), "0")
+    try:
+        floor = wrk(f"http://127.0.0.1:{floor_port}/page", "get.lua")
+    finally:
+        stop(floor_proc)
+
+    results = {}
+    tmp = subprocess.run(["mktemp", "-d"], capture_output=True, text=True).stdout.strip()
+    sqlite_path = os.path.join(tmp, "bench.sqlite")
+    results["SQLite"] = run_backend("SQLite", sqlite_path,
+                                    lambda sql: sh("sqlite3", "-cmd", ".timeout 10000", sqlite_path, sql))
+    pg = os.environ.get("TODO_TEST_POSTGRES_URL")
+    if pg:
+        results["PostgreSQL"] = run_backend("PostgreSQL", pg, lambda sql: sh("psql", pg, "-q", "-c", sql))
+    write_report(floor, results)
+
+
+def write_report(floor, results):
+    cpu = next((l.split(":", 1)[1].strip() for l in open("/proc/cpuinfo") if l.startswith("model name")), platform.processor())
+    lines = [
+        "# Benchmarks",
+        "",
+        f"Measured by `make bench` on {datetime.date.today().isoformat()}: {os.cpu_count()} cores ({cpu}), "
+        f"{platform.system()} {platform.release()}, release builds, `wrk` on loopback for {DURATION} per figure "
+        "(16 connections on one wrk thread; PATCH: 4 connections, each patching its own item with the ETag it last got). "
+        "wrk and the server share the same two cores.",
+        "",
+        "## todo-server",
+        "",
+        f"Floor, measured in the same run: a trivial Hummingbird route returning a pre-built 50-item JSON page: "
+        f"**{floor['rps']:.0f} req/s**, p50 {floor['p50_ms']:.2f} ms, p99 {floor['p99_ms']:.2f} ms.",
+        "",
+        "| scenario | store | req/s | p50 ms | p99 ms | errors | % of floor req/s |",
+        "|---|---|---:|---:|---:|---:|---:|",
+    ]
+    names = {"pull": f"(a) incremental-pull page of 50 on {ROWS:,} rows", "insert": "(b) insert (POST)", "patch": "(c) PATCH with If-Match"}
+    for key, title in names.items():
+        for store, figures in results.items():
+            r = figures[key]
+            lines.append(f"| {title} | {store} | {r['rps']:.0f} | {r['p50_ms']:.2f} | {r['p99_ms']:.2f} | {r['errors']} | {100 * r['rps'] / floor['rps']:.0f}% |")
+    target = results["SQLite"]["pull"]["rps"] / floor["rps"]
+    lines += ["", f"Target for (a) on SQLite: at least 50% of the floor's throughput — measured **{100 * target:.0f}%**"
+              f" ({'met' if target >= 0.5 else 'NOT met'}).", ""]
+    path = os.path.join(ROOT, "BENCHMARKS.md")
+    old = open(path).read() if os.path.exists(path) else ""
+    # Keep other sections (the SDK and the client add their own) and replace only this one.
+    sections = re.split(r"(?m)^## ", old)
+    others = ["## " + s for s in sections[1:] if not s.startswith("todo-server")]
+    open(path, "w").write("\n".join(lines) + ("\n" + "\n".join(others) if others else ""))
+    print("\n".join(lines))
+
+
+if __name__ == "__main__":
+    import urllib.parse
+    main()
