@@ -58,7 +58,9 @@ let package = Package(
         ),
         .testTarget(name: "TableProtocolTests", dependencies: ["TableProtocol"]),
         .testTarget(name: "FilterSQLTests", dependencies: ["FilterSQL", "TableProtocol"]),
-        .testTarget(name: "SyncServerTests", dependencies: ["TableProtocol", "todo-server"]),
-        .testTarget(name: "OfflineSyncTests", dependencies: ["OfflineSync", "TableProtocol", "todo-server"]),
+        // Starts real todo-server processes for the integration tests.
+        .target(name: "ServerTestSupport", path: "Tests/ServerTestSupport"),
+        .testTarget(name: "SyncServerTests", dependencies: ["TableProtocol", "ServerTestSupport", "todo-server"]),
+        .testTarget(name: "OfflineSyncTests", dependencies: ["OfflineSync", "TableProtocol", "ServerTestSupport", "todo-server"]),
     ]
 )

@@ -1,3 +1,4 @@
+import ServerTestSupport
 import Foundation
 import Testing
 
@@ -34,15 +35,6 @@ actor SharedServers {
         let server = try ServerProcess(arguments: ["--database", try backend.databaseArgument(in: dir)])
         servers[backend] = server
         return server
-    }
-}
-
-/// A fresh temporary directory.
-enum TempDir {
-    static func make() throws -> URL {
-        let url = FileManager.default.temporaryDirectory.appendingPathComponent("todo-tests-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
-        return url
     }
 }
 

@@ -1,3 +1,4 @@
+import ServerTestSupport
 import Foundation
 
 /// The incremental-pull algorithm of sync-semantics.md, as a client runs it over HTTP.

@@ -1,14 +1,14 @@
 import Foundation
 
 /// A real `todo-server` child process on 127.0.0.1, stopped with SIGTERM.
-final class ServerProcess: @unchecked Sendable {
-    let process = Process()
-    let port: Int
+public final class ServerProcess: @unchecked Sendable {
+    public let process = Process()
+    public let port: Int
     private let stderrPipe = Pipe()
-    var baseURL: URL { URL(string: "http://127.0.0.1:\(port)")! }
+    public var baseURL: URL { URL(string: "http://127.0.0.1:\(port)")! }
 
     /// Starts the server and waits for its "listening" line.
-    init(arguments: [String], environment: [String: String] = [:]) throws {
+    public init(arguments: [String], environment: [String: String] = [:]) throws {
         process.executableURL = Self.binary
         process.arguments = ["--port", "0", "--log-level", "warning"] + arguments
         var env = ProcessInfo.processInfo.environment
@@ -38,7 +38,7 @@ final class ServerProcess: @unchecked Sendable {
     }
 
     /// Runs the server binary to completion (for configuration errors) and returns (status, stderr).
-    static func runToExit(arguments: [String], environment: [String: String] = [:]) throws -> (Int32, String) {
+    public static func runToExit(arguments: [String], environment: [String: String] = [:]) throws -> (Int32, String) {
         let process = Process()
         process.executableURL = binary
         process.arguments = arguments
@@ -54,7 +54,7 @@ final class ServerProcess: @unchecked Sendable {
         return (process.terminationStatus, String(decoding: data, as: UTF8.self))
     }
 
-    func stop() {
+    public func stop() {
         guard process.isRunning else { return }
         process.terminate()
         process.waitUntilExit()
@@ -63,7 +63,7 @@ final class ServerProcess: @unchecked Sendable {
     deinit { stop() }
 
     /// `todo-server` next to the test bundle (SwiftPM builds it because the tests depend on it).
-    static var binary: URL {
+    public static var binary: URL {
         if let path = ProcessInfo.processInfo.environment["TODO_SERVER_BIN"] { return URL(fileURLWithPath: path) }
         var dir = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
         for _ in 0..<4 {
@@ -75,12 +75,13 @@ final class ServerProcess: @unchecked Sendable {
     }
 }
 
-struct ServerStartError: Error, CustomStringConvertible {
-    var description: String
+public struct ServerStartError: Error, CustomStringConvertible {
+    public var description: String
+    public init(description: String) { self.description = description }
 }
 
 /// Server processes still running when the test process exits are terminated, never orphaned.
-enum ChildProcesses {
+public enum ChildProcesses {
     nonisolated(unsafe) private static var pids: [Int32] = []
     private static let lock = NSLock()
     private static let installed: Void = {
@@ -91,10 +92,27 @@ enum ChildProcesses {
         }
     }()
 
-    static func track(_ pid: Int32) {
+    public static func track(_ pid: Int32) {
         _ = installed
         lock.lock()
         pids.append(pid)
         lock.unlock()
+    }
+}
+
+/// A fresh temporary directory.
+public enum TempDir {
+    public static func make() throws -> URL {
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent("todo-tests-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+        return url
+    }
+}
+
+extension ServerProcess {
+    /// The `--database` argument the server was started with.
+    public var databaseArgument: String? {
+        let args = process.arguments ?? []
+        return args.firstIndex(of: "--database").map { args[$0 + 1] }
     }
 }

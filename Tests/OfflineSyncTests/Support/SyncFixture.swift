@@ -1,0 +1,75 @@
+import Foundation
+import OfflineSync
+import ServerTestSupport
+import TableProtocol
+
+/// One shared SQLite-backed server for the SDK tests; each test uses its own table and store.
+actor SharedSyncServer {
+    static let shared = SharedSyncServer()
+    private var server: ServerProcess?
+
+    func get() throws -> ServerProcess {
+        if let server { return server }
+        let dir = try TempDir.make()
+        let server = try ServerProcess(arguments: ["--database", dir.appendingPathComponent("server.sqlite").path])
+        self.server = server
+        return server
+    }
+}
+
+/// A fresh local store and context against a server, for one test.
+struct SyncFixture {
+    let table: String
+    let storePath: String
+    let store: SQLiteSyncStore
+    let context: SyncContext
+    let serverURL: URL?
+
+    static let columns: [String: SyncColumnType] = ["text": .text, "complete": .boolean, "priority": .number]
+
+    /// A fixture against the shared server (or `server`), with an optional delegate and transport.
+    static func make(server: ServerProcess? = nil, delegate: (any SyncContextDelegate)? = nil,
+                     transport: (any HTTPTransport)? = nil, pageSize: Int = 50, localOnly: Bool = false) async throws -> SyncFixture {
+        let table = "t" + UUID().uuidString.replacingOccurrences(of: "-", with: "").prefix(12).lowercased()
+        let dir = try TempDir.make()
+        let path = dir.appendingPathComponent("local.sqlite").path
+        var url: URL?
+        if !localOnly {
+            if let server { url = server.baseURL } else { url = try await SharedSyncServer.shared.get().baseURL }
+        }
+        return try SyncFixture(table: table, storePath: path, serverURL: url, delegate: delegate, transport: transport, pageSize: pageSize)
+    }
+
+    init(table: String, storePath: String, serverURL: URL?, delegate: (any SyncContextDelegate)? = nil,
+         transport: (any HTTPTransport)? = nil, pageSize: Int = 50) throws {
+        self.table = table
+        self.storePath = storePath
+        self.serverURL = serverURL
+        store = try SQLiteSyncStore(path: storePath, tables: [SyncTableDefinition(name: table, columns: Self.columns)])
+        let client = serverURL.map {
+            SyncClient(serverURL: $0, configuration: SyncClientConfiguration(timeout: 5, installationID: "test-install", transport: transport))
+        }
+        context = SyncContext(client: client, dataSource: store, delegate: delegate, pullPageSize: pageSize)
+    }
+
+    /// The same store and table, reopened against another server URL (e.g. after a restart).
+    func reopened(serverURL: URL?, delegate: (any SyncContextDelegate)? = nil) throws -> SyncFixture {
+        try SyncFixture(table: table, storePath: storePath, serverURL: serverURL, delegate: delegate)
+    }
+
+    var local: SyncTable { context.table(table) }
+    var remote: RemoteTable { context.client!.table(table) }
+
+    /// Rows on the server, by id (deleted ones included).
+    func serverItems() async throws -> [String: JSONObject] {
+        var query = SyncQuery(table: table)
+        query.parameters["__includeDeleted"] = "true"
+        let all = try await remote.queryAll(query)
+        return Dictionary(uniqueKeysWithValues: all.items.map { ($0["id"]!.stringValue!, $0) })
+    }
+}
+
+/// A todo-like item.
+func todo(_ id: String, _ text: String, complete: Bool = false) -> JSONObject {
+    ["id": .string(id), "text": .string(text), "complete": .bool(complete)]
+}
