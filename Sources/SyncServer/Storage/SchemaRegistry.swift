@@ -76,7 +76,7 @@ final class SchemaRegistry: Sendable {
             return result
         }
         remember(schema, for: table)
-        _ = try Self.covers(schema, needed, fixed: true)
+        _ = try Self.covers(schema, needed, fixed: fixed)
         return schema
     }
 

@@ -1,0 +1,51 @@
+import Foundation
+import OfflineSync
+import TableProtocol
+
+/// A delegate that answers conflicts with a fixed strategy and records what it saw.
+final class ConflictDelegate: SyncContextDelegate, @unchecked Sendable {
+    enum Strategy { case useClient, useServer, cancel, fail }
+
+    let strategy: Strategy
+    private let lock = NSLock()
+    private(set) var conflicts: [(client: JSONObject, server: JSONObject)] = []
+    private(set) var completedErrors: [[OperationError]] = []
+    var resolveInPushCompleted: OperationErrorResolution?
+
+    init(_ strategy: Strategy) { self.strategy = strategy }
+
+    func tableOperation(_ operation: TableOperation, completion: @escaping @Sendable (Result<JSONObject?, SyncError>) -> Void) {
+        Task {
+            do {
+                completion(.success(try await operation.execute()))
+            } catch let error as SyncError where error.isConflict {
+                lock.withLock { conflicts.append((operation.item, error.serverItem!)) }
+                switch strategy {
+                case .useClient:
+                    // Retry with the server's version, as the app's "Use Client" does.
+                    var item = operation.item
+                    item["version"] = error.serverItem!["version"]
+                    operation.item = item
+                    do { completion(.success(try await operation.execute())) } catch { completion(.failure(error as! SyncError)) }
+                case .useServer:
+                    completion(.success(error.serverItem))
+                case .cancel:
+                    operation.cancelPush()
+                    completion(.failure(error))
+                case .fail:
+                    completion(.failure(error))
+                }
+            } catch {
+                completion(.failure(error as! SyncError))
+            }
+        }
+    }
+
+    func pushCompleted(errors: [OperationError], context: SyncContext, completion: @escaping @Sendable () -> Void) {
+        lock.withLock { completedErrors.append(errors) }
+        if let resolution = resolveInPushCompleted {
+            for error in errors { try? context.resolve(error, resolution) }
+        }
+        completion()
+    }
+}
