@@ -13,6 +13,14 @@ public struct HTTPRequestSpec: Sendable {
     public var headers: [String: String]
     /// The body, if any.
     public var body: Data?
+
+    /// Creates a request.
+    public init(method: String, url: URL, headers: [String: String], body: Data?) {
+        self.method = method
+        self.url = url
+        self.headers = headers
+        self.body = body
+    }
 }
 
 /// One HTTP reply.
@@ -24,6 +32,13 @@ public struct HTTPReply: Sendable {
     /// The body bytes.
     public var body: Data
 
+    /// Creates a reply (header names are lower-cased).
+    public init(status: Int, headers: [String: String], body: Data) {
+        self.status = status
+        self.headers = Dictionary(headers.map { ($0.key.lowercased(), $0.value) }, uniquingKeysWith: { $1 })
+        self.body = body
+    }
+
     /// The header value for a name in any case.
     public func header(_ name: String) -> String? { headers[name.lowercased()] }
 }
@@ -32,6 +47,9 @@ public struct HTTPReply: Sendable {
 public struct TransportError: Error, Sendable, CustomStringConvertible {
     /// What the HTTP stack said.
     public var description: String
+
+    /// Creates an error with the stack's message.
+    public init(description: String) { self.description = description }
 }
 
 /// Sends HTTP requests; the SDK's only network dependency, replaceable to force rare faults.

@@ -1,0 +1,89 @@
+import Foundation
+import OfflineSync
+import TableProtocol
+import Testing
+
+/// A server that answers 500, garbage, or drops the reply: errors recorded, nothing lost.
+@Suite struct FaultTests {
+    @Test func serverErrorIsRecordedAndTheOperationKept() async throws {
+        let transport = FaultyTransport()
+        let f = try await SyncFixture.make(transport: transport)
+        transport.fail("POST", with: .status500)
+        try await f.local.insert(todo("a", "x"))
+        do {
+            try await f.context.push()
+            Issue.record("push should complete with errors")
+        } catch let error as SyncError {
+            #expect(error.code == .pushCompletedWithErrors)
+            #expect(error.operationErrors.first?.statusCode == 500)
+            #expect(error.operationErrors.first?.message == "boom")
+        }
+        #expect(f.context.pendingOperationsCount == 1)
+        transport.fail("POST", with: nil)
+        try await f.context.push()
+        #expect(try await f.serverItems()["a"]?["text"] == "x")
+        #expect(try f.context.operationErrors().isEmpty)
+    }
+
+    @Test func garbageReplyIsRecordedAndTheOperationKept() async throws {
+        let transport = FaultyTransport()
+        let f = try await SyncFixture.make(transport: transport)
+        transport.fail("POST", with: .garbage200)
+        try await f.local.insert(todo("a", "x"))
+        await #expect(throws: SyncError.self) { try await f.context.push() }
+        #expect(f.context.pendingOperationsCount == 1)
+        #expect(try f.local.read(id: "a")?["text"] == "x")
+    }
+
+    @Test func otherOperationsStillPushAfterAFailure() async throws {
+        let transport = FaultyTransport()
+        let f = try await SyncFixture.make(transport: transport)
+        try await f.local.insert(todo("a", "x"))
+        try await f.context.push()
+        transport.fail("PATCH", with: .status500)
+        try await f.local.update(todo("a", "y"))
+        try await f.local.insert(todo("b", "still goes"))
+        await #expect(throws: SyncError.self) { try await f.context.push() }
+        #expect(try await f.serverItems()["b"]?["text"] == "still goes")
+        #expect(f.context.pendingOperationsCount == 1)
+    }
+
+    @Test func insertWhoseReplyWasMangledIsNotDuplicatedOnRetry() async throws {
+        let transport = FaultyTransport()
+        let f = try await SyncFixture.make(transport: transport)
+        transport.fail("POST", with: .garbage201)
+        try await f.local.insert(todo("a", "once"))
+        await #expect(throws: SyncError.self) { try await f.context.push() }
+        transport.fail("POST", with: nil)
+        try await f.context.push()
+        let server = try await f.serverItems()
+        #expect(server.count == 1)
+        #expect(f.context.pendingOperationsCount == 0)
+    }
+
+    @Test func insertWhoseReplyWasCutOffAbortsThenRetriesWithoutAConflict() async throws {
+        let transport = FaultyTransport()
+        let f = try await SyncFixture.make(transport: transport)
+        transport.fail("POST", with: .cutOff)
+        try await f.local.insert(todo("a", "once"))
+        do {
+            try await f.context.push()
+            Issue.record("push should abort")
+        } catch let error as SyncError {
+            #expect(error.code == .pushAbortedNetwork)
+        }
+        transport.fail("POST", with: nil)
+        try await f.context.push()
+        #expect(try await f.serverItems().count == 1)
+        #expect(try f.context.operationErrors().isEmpty)
+    }
+
+    @Test func pullSendsNothingWhenItsImplicitPushFails() async throws {
+        let transport = FaultyTransport()
+        let f = try await SyncFixture.make(transport: transport)
+        transport.fail("POST", with: .status500)
+        try await f.local.insert(todo("a", "pending"))
+        await #expect(throws: SyncError.self) { try await f.local.pull() }
+        #expect(!transport.requests.contains { $0.hasPrefix("GET") })
+    }
+}

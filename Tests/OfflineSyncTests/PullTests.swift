@@ -1,0 +1,146 @@
+import Foundation
+import OfflineSync
+import ServerTestSupport
+import TableProtocol
+import Testing
+
+/// Pull against a real todo-server: pages, incremental tokens, deletes, pending items, purge.
+@Suite struct PullTests {
+    func seed(_ f: SyncFixture, count: Int, prefix: String = "s") async throws {
+        for i in 0..<count { _ = try await f.remote.insert(todo(String(format: "\(prefix)%03d", i), "server \(i)")) }
+    }
+
+    @Test func pullFetchesEveryPage() async throws {
+        let f = try await SyncFixture.make(pageSize: 7)
+        try await seed(f, count: 30)
+        try await f.local.pull()
+        #expect(try f.local.read(f.local.query.withTotalCount()).totalCount == 30)
+    }
+
+    @Test func pullHonoursFetchLimitAndOffset() async throws {
+        let f = try await SyncFixture.make(pageSize: 4)
+        try await seed(f, count: 20)
+        try await f.local.pull(f.local.query.order(by: "id").offset(5).limit(9))
+        let ids = try f.local.read(f.local.query.order(by: "id")).items.compactMap { $0["id"]?.stringValue }
+        #expect(ids == (5..<14).map { String(format: "s%03d", $0) })
+    }
+
+    @Test func pullWithAFilterFetchesOnlyMatchingRows() async throws {
+        let f = try await SyncFixture.make()
+        _ = try await f.remote.insert(todo("a", "open"))
+        _ = try await f.remote.insert(todo("b", "done", complete: true))
+        try await f.local.pull(f.local.query.filter(Field("complete") == false))
+        #expect(try f.local.read(id: "a") != nil)
+        #expect(try f.local.read(id: "b") == nil)
+    }
+
+    @Test func incrementalPullSavesTheTokenAndFetchesOnlyNewerChanges() async throws {
+        let transport = FaultyTransport()
+        let f = try await SyncFixture.make(transport: transport, pageSize: 10)
+        try await seed(f, count: 25)
+        try await f.local.pull(queryId: "all")
+        #expect(try f.local.read(f.local.query.withTotalCount()).totalCount == 25)
+        _ = try await f.remote.insert(todo("late", "newer"))
+        let before = transport.requests.filter { $0.hasPrefix("GET") }.count
+        try await f.local.pull(queryId: "all")
+        #expect(try f.local.read(id: "late") != nil)
+        // The row at the token, the new row, then an empty page: not the 25 old rows again.
+        #expect(transport.requests.filter { $0.hasPrefix("GET") }.count - before <= 3)
+    }
+
+    @Test func incrementalPullReceivesEveryRowWhen120RowsShareOneTimestamp() async throws {
+        let dir = try TempDir.make()
+        let database = dir.appendingPathComponent("s.sqlite").path
+        let server = try ServerProcess(arguments: ["--database", database])
+        defer { server.stop() }
+        let f = try await SyncFixture.make(server: server, pageSize: 25)
+        try await seed(f, count: 120)
+        try SQLiteShell.run(database, "UPDATE \"\(f.table)\" SET \"updatedAt\" = '2026-03-03T03:03:03.333Z'")
+        try await f.local.pull(queryId: "shared")
+        #expect(try f.local.read(f.local.query.withTotalCount()).totalCount == 120)
+    }
+
+    @Test func pulledDeletesRemoveLocalRows() async throws {
+        let f = try await SyncFixture.make()
+        try await seed(f, count: 3)
+        try await f.local.pull(queryId: "q")
+        let row = try await f.remote.read(id: "s001")
+        _ = try await f.remote.delete(row)
+        try await f.local.pull(queryId: "q")
+        #expect(try f.local.read(id: "s001") == nil)
+        #expect(try f.local.read(id: "s000") != nil)
+    }
+
+    @Test func itemsWithPendingChangesAreNotOverwrittenByPull() async throws {
+        let transport = FaultyTransport()
+        let f = try await SyncFixture.make(transport: transport)
+        try await seed(f, count: 2)
+        try await f.local.pull()
+        let serverRow = try await f.remote.read(id: "s000")
+        _ = try await f.remote.update(["id": "s000", "text": "server changed", "version": serverRow["version"]!])
+        // The implicit push fails, so the pull is refused and the local edit stays.
+        transport.fail("PATCH", with: .status500)
+        try await f.local.update(["id": "s000", "text": "local edit"])
+        await #expect(throws: SyncError.self) { try await f.local.pull() }
+        #expect(try f.local.read(id: "s000")?["text"] == "local edit")
+    }
+
+    @Test func pullPushesPendingChangesFirst() async throws {
+        let f = try await SyncFixture.make()
+        try await f.local.insert(todo("mine", "local"))
+        try await f.local.pull()
+        #expect(try await f.serverItems()["mine"]?["text"] == "local")
+        #expect(f.context.pendingOperationsCount == 0)
+    }
+
+    @Test func incrementalPullRefusesItsOwnOrderAndLimit() async throws {
+        let f = try await SyncFixture.make()
+        await #expect(throws: SyncError.self) { try await f.local.pull(f.local.query.order(by: "text"), queryId: "q") }
+        await #expect(throws: SyncError.self) { try await f.local.pull(f.local.query.limit(5), queryId: "q") }
+    }
+
+    @Test func purgeRemovesMatchingRowsAndResetsTheToken() async throws {
+        let transport = FaultyTransport()
+        let f = try await SyncFixture.make(transport: transport)
+        try await seed(f, count: 5)
+        try await f.local.pull(queryId: "q")
+        try await f.local.purge(queryId: "q")
+        #expect(try f.local.read(f.local.query.withTotalCount()).totalCount == 0)
+        try await f.local.pull(queryId: "q")
+        #expect(try f.local.read(f.local.query.withTotalCount()).totalCount == 5)
+    }
+
+    @Test func purgeIsRefusedWhileChangesArePending() async throws {
+        let f = try await SyncFixture.make(localOnly: true)
+        try await f.local.insert(todo("a", "pending"))
+        do {
+            try await f.local.purge()
+            Issue.record("purge should be refused")
+        } catch let error as SyncError {
+            #expect(error.code == .purgeAbortedPendingChanges)
+        }
+        #expect(try f.local.read(id: "a") != nil)
+    }
+
+    @Test func forcePurgeRemovesRowsOperationsAndTokens() async throws {
+        let f = try await SyncFixture.make()
+        try await seed(f, count: 2)
+        try await f.local.pull(queryId: "q")
+        try await f.local.insert(todo("pending", "x"))
+        try await f.local.forcePurge()
+        #expect(f.context.pendingOperationsCount == 0)
+        #expect(try f.local.read(f.local.query.withTotalCount()).totalCount == 0)
+    }
+}
+
+/// Writes straight into a server's SQLite file, as an import would.
+enum SQLiteShell {
+    static func run(_ path: String, _ sql: String) throws {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = ["sqlite3", "-cmd", ".timeout 5000", path, sql]
+        try process.run()
+        process.waitUntilExit()
+        guard process.terminationStatus == 0 else { throw SyncError(.localStoreError, "sqlite3 failed") }
+    }
+}

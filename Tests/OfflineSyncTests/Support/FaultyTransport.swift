@@ -1,0 +1,39 @@
+import Foundation
+import OfflineSync
+
+/// Forwards to the real transport but answers chosen requests itself, to force rare faults
+/// (a 500, a garbage body, a reply cut off) that a healthy server never produces.
+final class FaultyTransport: HTTPTransport, @unchecked Sendable {
+    enum Fault { case status500, garbage200, garbage201, cutOff }
+
+    private let real = URLSessionTransport(timeout: 5)
+    private let lock = NSLock()
+    private var faults: [String: Fault] = [:]
+    private(set) var requests: [String] = []
+
+    /// Fails every request with this method until cleared.
+    func fail(_ method: String, with fault: Fault?) { lock.withLock { faults[method] = fault } }
+
+    func send(_ request: HTTPRequestSpec) async throws -> HTTPReply {
+        let fault = lock.withLock { () -> Fault? in
+            requests.append("\(request.method) \(request.url.path)")
+            return faults[request.method]
+        }
+        switch fault {
+        case nil:
+            return try await real.send(request)
+        case .status500:
+            return HTTPReply(status: 500, headers: [:], body: Data(#"{"error":"boom"}"#.utf8))
+        case .garbage200:
+            return HTTPReply(status: 200, headers: [:], body: Data("<html>proxy error".utf8))
+        case .garbage201:
+            // The server stored it, but the reply arrived mangled.
+            _ = try await real.send(request)
+            return HTTPReply(status: 201, headers: [:], body: Data("\u{0}\u{1}not json".utf8))
+        case .cutOff:
+            // The server stored it, but the connection dropped before the reply.
+            _ = try await real.send(request)
+            throw TransportError(description: "connection reset by peer")
+        }
+    }
+}
