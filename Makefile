@@ -4,7 +4,7 @@ SWIFT ?= swift
 PORT ?= 8080
 ENSURE := scripts/ensure-packages.sh
 
-.PHONY: run server build test bench deps-build deps-test deps-bench clean
+.PHONY: run server build test soak bench deps-build deps-test deps-bench clean
 
 ## Starts the bundled server on embedded SQLite (the terminal client is not built yet).
 run: server
@@ -21,6 +21,10 @@ build: deps-build
 ## Unit and integration tests, SQLite and a throwaway PostgreSQL cluster.
 test: deps-test
 	scripts/with-postgres.sh $(SWIFT) test
+
+## The SDK crash test with 1,000 SIGKILL rounds instead of CI's 50.
+soak: deps-test
+	SYNC_CRASH_ROUNDS=1000 $(SWIFT) test --filter CrashTests
 
 ## Benchmarks (release build, wrk on loopback); writes BENCHMARKS.md.
 bench: deps-bench

@@ -61,6 +61,11 @@ let package = Package(
         // Starts real todo-server processes for the integration tests.
         .target(name: "ServerTestSupport", path: "Tests/ServerTestSupport"),
         .testTarget(name: "SyncServerTests", dependencies: ["TableProtocol", "ServerTestSupport", "todo-server"]),
-        .testTarget(name: "OfflineSyncTests", dependencies: ["OfflineSync", "TableProtocol", "ServerTestSupport", "todo-server"]),
+        // Child process of the crash test: random writes, pushes and pulls until SIGKILL.
+        .executableTarget(name: "sync-crash-worker", dependencies: ["OfflineSync", "TableProtocol"], path: "Tests/SyncCrashWorker"),
+        .testTarget(
+            name: "OfflineSyncTests",
+            dependencies: ["OfflineSync", "TableProtocol", "ServerTestSupport", "todo-server", "sync-crash-worker"]
+        ),
     ]
 )

@@ -38,8 +38,8 @@ struct PushRun {
                     throw SyncError(.pushAbortedAuthentication, "Push aborted: the server refused the credentials", statusCode: 401)
                 }
                 if queued.type == .insert, error.statusCode == 409, let serverItem = error.serverItem,
-                   Self.sameContent(operation.item, serverItem) {
-                    // A retried insert the server already has: not a conflict.
+                   try storeStep({ try isRetriedInsert(queued, sent: operation.item, serverItem: serverItem) }) {
+                    // An insert that reached the server before (its reply was lost): not a conflict.
                     try storeStep { try finish(queued, serverItem: serverItem) }
                     continue
                 }
@@ -146,6 +146,13 @@ struct PushRun {
     }
 
     static func syncError(_ error: any Error) -> SyncError { SyncError.wrap(error) }
+
+    /// A 409 on insert is our own earlier insert when the server holds exactly what we sent, or
+    /// when a newer local change of the item is queued (it will carry the newer content).
+    private func isRetriedInsert(_ queued: QueuedOperation, sent: JSONObject, serverItem: JSONObject) throws -> Bool {
+        if Self.sameContent(sent, serverItem) { return true }
+        return try store.read { try $0.operationCount(table: queued.table, itemId: queued.itemId) } > 1
+    }
 
     /// The same user data (system properties aside), numbers compared as numbers.
     static func sameContent(_ local: JSONObject, _ server: JSONObject) -> Bool {

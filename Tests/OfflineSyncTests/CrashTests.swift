@@ -1,0 +1,131 @@
+import Foundation
+import OfflineSync
+import ServerTestSupport
+import TableProtocol
+import Testing
+
+/// A child doing random writes, pushes and pulls is killed with SIGKILL at random moments.
+/// After every round the store opens with a consistent queue; at the end store and server
+/// together hold every acknowledged write exactly once.
+@Suite struct CrashTests {
+    /// Rounds: 50 by default (CI); `make soak` sets SYNC_CRASH_ROUNDS=1000.
+    static var rounds: Int { ProcessInfo.processInfo.environment["SYNC_CRASH_ROUNDS"].flatMap(Int.init) ?? 50 }
+
+    @Test func noAcknowledgedWriteIsLostOrDuplicatedAcrossRandomKills() async throws {
+        let dir = try TempDir.make()
+        let server = try ServerProcess(arguments: ["--database", dir.appendingPathComponent("server.sqlite").path])
+        defer { server.stop() }
+        let storePath = dir.appendingPathComponent("local.sqlite").path
+        let journalPath = dir.appendingPathComponent("journal.log").path
+        let table = "crashitems"
+        var generator = SystemRandomNumberGenerator()
+        for round in 0..<Self.rounds {
+            let seed = UInt64(round + 1) * 7919
+            let worker = Process()
+            worker.executableURL = Self.workerBinary
+            worker.arguments = [storePath, server.baseURL.absoluteString, journalPath, table, String(seed)]
+            worker.standardOutput = FileHandle.nullDevice
+            try worker.run()
+            try await Task.sleep(for: .milliseconds(Int.random(in: 40...400, using: &generator)))
+            kill(worker.processIdentifier, SIGKILL)
+            worker.waitUntilExit()
+            let problems = try QueueInvariants.check(storePath: storePath, table: table)
+            #expect(problems.isEmpty, "round \(round) (seed \(seed)): \(problems)")
+            if !problems.isEmpty { return }
+        }
+
+        // Settle: push and pull with the server up, then compare with the journal.
+        let store = try SQLiteSyncStore(path: storePath, tables: [SyncTableDefinition(name: table, columns: ["text": .text])])
+        let client = SyncClient(serverURL: server.baseURL, configuration: SyncClientConfiguration(timeout: 5, installationID: "crash-test"))
+        let context = SyncContext(client: client, dataSource: store, delegate: ConflictDelegate(.useClient))
+        try await context.push()
+        #expect(context.pendingOperationsCount == 0)
+        var query = SyncQuery(table: table)
+        query.parameters["__includeDeleted"] = "true"
+        let serverRows = try await client.table(table).queryAll(query).items
+        let journal = try JournalReplay(path: journalPath)
+        let serverById = Dictionary(serverRows.map { ($0["id"]!.stringValue!, $0) }, uniquingKeysWith: { a, _ in a })
+        #expect(serverById.count == serverRows.count, "an item exists twice on the server")
+        #expect(Set(serverById.keys).isSubset(of: journal.insertedIds), "the server holds items nobody inserted")
+        for (id, expected) in journal.finalStates {
+            let row = serverById[id]
+            switch expected {
+            case .deleted:
+                #expect(row == nil || row?["deleted"] == true, "\(id) should be deleted")
+            case .text(let allowed):
+                #expect(row?["deleted"] == false, "\(id) is missing or deleted on the server")
+                #expect(allowed.contains(row?["text"]?.stringValue ?? "<none>"), "\(id) has \(String(describing: row?["text"])), expected one of \(allowed)")
+            }
+        }
+    }
+
+    static var workerBinary: URL {
+        ServerProcess.binary.deletingLastPathComponent().appendingPathComponent("sync-crash-worker")
+    }
+}
+
+/// The queue must make sense on its own after any crash.
+enum QueueInvariants {
+    static func check(storePath: String, table: String) throws -> [String] {
+        let store = try SQLiteSyncStore(path: storePath, tables: [SyncTableDefinition(name: table, columns: ["text": .text])])
+        return try store.read { session in
+            var problems: [String] = []
+            var perItem: [String: [QueuedOperation]] = [:]
+            var last: Int64 = 0
+            while let op = try session.operation(after: last) {
+                last = op.id
+                perItem[op.itemId.lowercased(), default: []].append(op)
+            }
+            for (id, ops) in perItem {
+                let row = try session.item(in: table, id: id)
+                // At most one in-flight operation plus one queued behind it.
+                if ops.count > 2 { problems.append("\(id): \(ops.count) operations") }
+                let newest = ops.last!
+                if newest.type == .delete, row != nil { problems.append("\(id): delete queued but the row exists") }
+                if newest.type != .delete, row == nil { problems.append("\(id): \(newest.type) queued but no row") }
+                if newest.type == .delete, newest.snapshot == nil { problems.append("\(id): delete without a snapshot") }
+            }
+            return problems
+        }
+    }
+}
+
+/// What the journal says each item must look like in the end.
+struct JournalReplay {
+    enum Expected { case deleted; case text(Set<String>) }
+    private(set) var finalStates: [String: Expected] = [:]
+    private(set) var insertedIds: Set<String> = []
+
+    init(path: String) throws {
+        let lines = try String(contentsOfFile: path, encoding: .utf8).split(separator: "\n")
+        var pending: (op: String, id: String, value: String)?
+        for line in lines {
+            let parts = line.split(separator: " ", maxSplits: 3).map(String.init)
+            guard parts.count >= 3 else { continue }
+            let (kind, op, id) = (parts[0], parts[1], parts[2])
+            let value = parts.count > 3 ? parts[3] : "-"
+            switch kind {
+            case "BEGIN":
+                // A write that began but was never acknowledged may or may not have landed.
+                if let p = pending { unacknowledged(p) }
+                pending = (op, id, value)
+                if op == "insert" { insertedIds.insert(id) }
+            case "ACK":
+                pending = nil
+                finalStates[id] = op == "delete" ? .deleted : .text([value])
+            default:
+                pending = nil
+            }
+        }
+        if let p = pending { unacknowledged(p) }
+    }
+
+    private mutating func unacknowledged(_ p: (op: String, id: String, value: String)) {
+        switch (p.op, finalStates[p.id]) {
+        case ("insert", nil): break  // never acknowledged: may exist or not, any content it had
+        case ("update", .text(let allowed)?): finalStates[p.id] = .text(allowed.union([p.value]))
+        case ("delete", .text?): finalStates[p.id] = nil  // either outcome is fine
+        default: break
+        }
+    }
+}

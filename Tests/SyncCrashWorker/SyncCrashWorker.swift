@@ -1,0 +1,127 @@
+import Foundation
+import OfflineSync
+import TableProtocol
+
+/// A child process for the crash test: random local writes, pushes and pulls until killed.
+///
+/// Every local write is journalled twice, fsync'd: `BEGIN` before the SDK call and `ACK` after it
+/// returns, so the test knows which writes were acknowledged when the SIGKILL landed.
+/// Usage: sync-crash-worker STORE SERVER_URL JOURNAL TABLE SEED
+@main
+enum SyncCrashWorker {
+    static func main() async throws {
+        let args = CommandLine.arguments
+        guard args.count == 6, let url = URL(string: args[2]), let seed = UInt64(args[5]) else {
+            FileHandle.standardError.write(Data("usage: sync-crash-worker STORE SERVER_URL JOURNAL TABLE SEED\n".utf8))
+            exit(2)
+        }
+        let table = args[4]
+        let store = try SQLiteSyncStore(path: args[1], tables: [SyncTableDefinition(name: table, columns: ["text": .text])])
+        let client = SyncClient(serverURL: url, configuration: SyncClientConfiguration(timeout: 5, installationID: "crash-worker"))
+        let context = SyncContext(client: client, dataSource: store, delegate: UseClientDelegate())
+        let journal = try Journal(path: args[3])
+        var random = SplitMix(seed: seed)
+        var counter = 0
+        let local = context.table(table)
+        // Sync runs beside the writes, so changes land while operations are in flight.
+        Task.detached {
+            var random = SplitMix(seed: seed ^ 0xABCDEF)
+            while true {
+                if random.next() % 3 == 0 { try? await local.pull(queryId: "crash") } else { try? await context.push() }
+                try? await Task.sleep(for: .milliseconds(Int(random.next() % 5)))
+            }
+        }
+        var recent: [String] = []
+        while true {
+            try? await Task.sleep(for: .milliseconds(Int(random.next() % 4)))
+            let all = try local.read(local.query).items.compactMap { $0["id"]?.stringValue }
+            // Mostly touch items written moments ago: those are the ones whose operations are in flight.
+            let fresh = recent.filter(all.contains)
+            let existing = !fresh.isEmpty && random.next() % 4 != 0 ? fresh : all
+            switch random.next() % 8 {
+            case 0...3:
+                counter += 1
+                let id = "w\(seed)-\(counter)"
+                let text = "text \(random.next() % 1000)"
+                try journal.write("BEGIN insert \(id) \(text)")
+                _ = try local.insertNow(["id": .string(id), "text": .string(text)])
+                try journal.write("ACK insert \(id) \(text)")
+                recent = Array((recent + [id]).suffix(4))
+            case 4...5 where !existing.isEmpty:
+                let id = existing[Int(random.next() % UInt64(existing.count))]
+                let text = "text \(random.next() % 1000)"
+                try journal.write("BEGIN update \(id) \(text)")
+                do {
+                    _ = try local.updateNow(["id": .string(id), "text": .string(text)])
+                    try journal.write("ACK update \(id) \(text)")
+                } catch {
+                    try journal.write("REFUSED update \(id)")
+                }
+            case 6 where !existing.isEmpty:
+                let id = existing[Int(random.next() % UInt64(existing.count))]
+                try journal.write("BEGIN delete \(id) -")
+                do {
+                    try local.deleteNow(["id": .string(id)])
+                    try journal.write("ACK delete \(id) -")
+                } catch {
+                    try journal.write("REFUSED delete \(id)")
+                }
+            default:
+                break
+            }
+        }
+    }
+}
+
+/// Resolves version conflicts the way the app's "Use Client" does.
+final class UseClientDelegate: SyncContextDelegate {
+    func tableOperation(_ operation: TableOperation, completion: @escaping @Sendable (Result<JSONObject?, SyncError>) -> Void) {
+        Task {
+            do {
+                completion(.success(try await operation.execute()))
+            } catch let error as SyncError where error.statusCode == 412 {
+                var item = operation.item
+                item["version"] = error.serverItem?["version"]
+                operation.item = item
+                do { completion(.success(try await operation.execute())) } catch { completion(.failure(SyncErrorBox.wrap(error))) }
+            } catch {
+                completion(.failure(SyncErrorBox.wrap(error)))
+            }
+        }
+    }
+}
+
+enum SyncErrorBox {
+    static func wrap(_ error: any Error) -> SyncError {
+        error as? SyncError ?? SyncError(.httpError, "\(error)")
+    }
+}
+
+/// An append-only, fsync'd log.
+final class Journal {
+    private let handle: FileHandle
+
+    init(path: String) throws {
+        if !FileManager.default.fileExists(atPath: path) { FileManager.default.createFile(atPath: path, contents: nil) }
+        handle = try FileHandle(forWritingTo: URL(fileURLWithPath: path))
+        try handle.seekToEnd()
+    }
+
+    func write(_ line: String) throws {
+        try handle.write(contentsOf: Data((line + "\n").utf8))
+        try handle.synchronize()
+    }
+}
+
+/// A small seeded generator, so a failing round can be replayed.
+struct SplitMix {
+    var state: UInt64
+    init(seed: UInt64) { state = seed }
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+}
