@@ -6,10 +6,12 @@ ENSURE := scripts/ensure-packages.sh
 
 .PHONY: run server build test soak bench deps-build deps-test deps-bench clean
 
-## Starts the bundled server on embedded SQLite (the terminal client is not built yet).
-run: server
+## Starts (or reuses) the bundled server on embedded SQLite and opens the client against it.
+## DEVICE=phone gives a second device with its own local store.
+run: deps-build
+	scripts/run.sh
 
-## Builds and starts todo-server on 127.0.0.1:$(PORT) with its SQLite file under $$XDG_DATA_HOME.
+## Only the server, on 127.0.0.1:$(PORT), with its SQLite file under $$XDG_DATA_HOME.
 server: deps-build
 	$(SWIFT) build --product todo-server
 	@echo "Starting todo-server on 127.0.0.1:$(PORT) (Ctrl-C stops it)"
@@ -28,13 +30,13 @@ soak: deps-test
 
 ## Benchmarks (release build, wrk on loopback); writes BENCHMARKS.md.
 bench: deps-bench
-	scripts/bench-server.sh
+	scripts/with-postgres.sh python3 scripts/bench.py
 
 deps-build:
-	@$(ENSURE) libsqlite3-dev
+	@$(ENSURE) libsqlite3-dev libncurses-dev
 
 deps-test:
-	@$(ENSURE) libsqlite3-dev sqlite3 postgresql python3
+	@$(ENSURE) libsqlite3-dev libncurses-dev sqlite3 postgresql python3 tmux
 
 deps-bench:
 	@$(ENSURE) libsqlite3-dev sqlite3 postgresql python3 wrk

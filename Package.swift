@@ -9,6 +9,7 @@ let package = Package(
         .library(name: "OfflineSync", targets: ["OfflineSync"]),
         .library(name: "SyncServer", targets: ["SyncServer"]),
         .executable(name: "todo-server", targets: ["todo-server"]),
+        .executable(name: "todo", targets: ["todo"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
@@ -43,6 +44,23 @@ let package = Package(
                 .product(name: "NIOCore", package: "swift-nio"),
             ]
         ),
+        // The app without a screen: todo model, TodoService, view models, key table.
+        .target(name: "TodoKit", dependencies: ["OfflineSync", "TableProtocol"]),
+        // A C façade over ncursesw; only TerminalUI imports it.
+        .target(
+            name: "CNCurses",
+            cSettings: [.define("NCURSES_WIDECHAR", to: "1"), .define("_XOPEN_SOURCE_EXTENDED", to: "1")],
+            linkerSettings: [.linkedLibrary("ncursesw")]
+        ),
+        // Drawing and input: Frame, screens, the ncurses terminal, the main loop.
+        .target(name: "TerminalUI", dependencies: ["TodoKit", "CNCurses"]),
+        .executableTarget(
+            name: "todo",
+            dependencies: [
+                "TerminalUI", "TodoKit", "OfflineSync", "TableProtocol",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]
+        ),
         .executableTarget(
             name: "todo-server",
             dependencies: [
@@ -56,7 +74,18 @@ let package = Package(
             dependencies: [.product(name: "Hummingbird", package: "hummingbird")],
             path: "Benchmarks/FloorServer"
         ),
+        // The README's SDK example.
+        .executableTarget(name: "offline-sync-example", dependencies: ["OfflineSync", "TableProtocol"], path: "Examples/QuickStart"),
+        // `make bench` for the SDK: pull, push and local inserts beside raw floors.
+        .executableTarget(
+            name: "todo-bench-sdk",
+            dependencies: ["OfflineSync", "TableProtocol", .product(name: "GRDB", package: "GRDB.swift")],
+            path: "Benchmarks/SDKBench"
+        ),
         .testTarget(name: "TableProtocolTests", dependencies: ["TableProtocol"]),
+        .testTarget(name: "TodoKitTests", dependencies: ["TodoKit", "OfflineSync", "ServerTestSupport", "todo-server"]),
+        .testTarget(name: "TerminalUITests", dependencies: ["TerminalUI", "TodoKit", "ServerTestSupport"]),
+        .testTarget(name: "TodoEndToEndTests", dependencies: ["ServerTestSupport", "todo", "todo-server"]),
         .testTarget(name: "FilterSQLTests", dependencies: ["FilterSQL", "TableProtocol"]),
         // Starts real todo-server processes for the integration tests.
         .target(name: "ServerTestSupport", path: "Tests/ServerTestSupport"),
@@ -65,7 +94,7 @@ let package = Package(
         .executableTarget(name: "sync-crash-worker", dependencies: ["OfflineSync", "TableProtocol"], path: "Tests/SyncCrashWorker"),
         .testTarget(
             name: "OfflineSyncTests",
-            dependencies: ["OfflineSync", "TableProtocol", "ServerTestSupport", "todo-server", "sync-crash-worker"]
+            dependencies: ["OfflineSync", "TableProtocol", "ServerTestSupport", "todo-server", "sync-crash-worker", "offline-sync-example"]
         ),
     ]
 )

@@ -44,6 +44,19 @@ public final class SyncContext: Sendable {
         try dataSource.read { try $0.operationCount(table: table) }
     }
 
+    /// Ids of items with queued operations in one table (lower-cased: ids compare case-insensitively).
+    public func pendingItemIds(table: String) throws -> Set<String> {
+        try dataSource.read { session in
+            var ids = Set<String>()
+            var last: Int64 = 0
+            while let operation = try session.operation(after: last) {
+                last = operation.id
+                if operation.table.lowercased() == table.lowercased() { ids.insert(operation.itemId.lowercased()) }
+            }
+            return ids
+        }
+    }
+
     /// Recorded operation errors, oldest first.
     public func operationErrors() throws -> [OperationError] {
         try dataSource.read { try $0.errors() }

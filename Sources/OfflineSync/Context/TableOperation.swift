@@ -34,7 +34,16 @@ public final class TableOperation: @unchecked Sendable {
     }
 
     /// Sends the operation with the current `item`; answers the server's item (nil for a 204 delete).
+    /// Always throws a `SyncError` (a transport failure is `.pushAbortedNetwork`).
     public func execute() async throws -> JSONObject? {
+        do {
+            return try await send()
+        } catch {
+            throw SyncError.wrap(error)
+        }
+    }
+
+    private func send() async throws -> JSONObject? {
         let item = self.item
         switch type {
         case .insert: return try await remote.insert(item, features: "OL")

@@ -14,7 +14,7 @@ public final class SQLiteSyncStore: SyncDataSource {
             guard MemberName.isValid(table.name), !table.name.hasPrefix("MS_") else {
                 throw SyncError(.invalidParameter, "Invalid table name '\(table.name)'")
             }
-            for column in table.columns.keys where !MemberName.isValid(column) {
+            for column in table.columns.keys + table.indexes.flatMap({ $0 }) where !MemberName.isValid(column) {
                 throw SyncError(.invalidParameter, "Invalid column name '\(column)' in table '\(table.name)'")
             }
         }
@@ -80,6 +80,10 @@ enum StoreMigrator {
                 for column in table.allColumns where !existing.contains(column.name.lowercased()) {
                     try db.execute(sql: "ALTER TABLE \(quote(table.name)) ADD COLUMN \(quote(column.name)) \(sqlType(column.type))")
                 }
+            }
+            for columns in table.indexes where !columns.isEmpty {
+                let name = quote(([table.name] + columns).joined(separator: "_"))
+                try db.execute(sql: "CREATE INDEX IF NOT EXISTS \(name) ON \(quote(table.name)) (\(columns.map(quote).joined(separator: ", ")))")
             }
         }
     }

@@ -11,11 +11,14 @@ public struct SyncTableDefinition: Sendable, Hashable {
     public var name: String
     /// The app's columns; `id`, `version`, `createdAt`, `updatedAt` and `deleted` come on their own.
     public var columns: [String: SyncColumnType]
+    /// Column lists to index, for the local queries the app runs most (e.g. its list order).
+    public var indexes: [[String]]
 
     /// Declares a table.
-    public init(name: String, columns: [String: SyncColumnType]) {
+    public init(name: String, columns: [String: SyncColumnType], indexes: [[String]] = []) {
         self.name = name
         self.columns = columns
+        self.indexes = indexes
     }
 
     /// Every column with its type, system columns first.

@@ -1,9 +1,11 @@
 #!/usr/bin/env python3
-"""`make bench` for todo-server: wrk on loopback against release builds, figures to BENCHMARKS.md.
+"""`make bench`: release builds on loopback, figures to BENCHMARKS.md.
 
-Scenarios (each on SQLite and PostgreSQL): (a) an incremental-pull page of 50 on a 100k-row
-table, (b) insert, (c) PATCH with If-Match; beside a floor measured in the same run: a trivial
-Hummingbird route returning a pre-built 50-item JSON page.
+todo-server (wrk, each on SQLite and PostgreSQL): (a) an incremental-pull page of 50 on a
+100k-row table, (b) insert, (c) PATCH with If-Match; beside a floor measured in the same run: a
+trivial Hummingbird route returning a pre-built 50-item JSON page.
+OfflineSync (todo-bench-sdk): pull 100k rows with page sizes 50 and 1,000, push 10,000 queued
+inserts, 10,000 local inserts; each beside a raw floor measured in the same run.
 """
 import json, os, platform, re, subprocess, sys, time, datetime, urllib.request
 
@@ -46,16 +48,16 @@ def post(port, path, body):
         return json.load(r)
 
 
-def seed_sql(rows, dialect):
+def seed_sql(rows, dialect, table="bench"):
     """Rows with distinct, increasing updatedAt (as the server itself would assign)."""
     ts = ("strftime('%Y-%m-%dT%H:%M:%fZ', 1767225600 + n / 1000.0, 'unixepoch')" if dialect == "sqlite"
           else "to_char(to_timestamp(1767225600 + n / 1000.0) AT TIME ZONE 'UTC', 'YYYY-MM-DD\"T\"HH24:MI:SS.MS\"Z\"')")
     gen = (f"WITH RECURSIVE s(n) AS (SELECT 1 UNION ALL SELECT n + 1 FROM s WHERE n < {rows}) SELECT n FROM s" if dialect == "sqlite"
            else f"SELECT generate_series(1, {rows}) AS n")
     false = "0" if dialect == "sqlite" else "FALSE"
-    return (f'INSERT INTO "bench" ("id","createdAt","updatedAt","version","deleted","text","complete") '
+    return (f'INSERT INTO "{table}" ("id","createdAt","updatedAt","version","deleted","text","complete") '
             f"SELECT 'row-' || n, {ts}, {ts}, 'v' || n, {false}, 'todo number ' || n, {false} FROM ({gen}) AS g;"
-            f""" UPDATE "__sync_clock" SET "last" = 1767225600000 + {rows} WHERE "tbl" = 'bench';""")
+            f""" UPDATE "__sync_clock" SET "last" = 1767225600000 + {rows} WHERE "tbl" = '{table}';""")
 
 
 def run_backend(name, database, seed):
@@ -82,6 +84,7 @@ def main():
     global BIN
     sh("swift", "build", "-c", "release", "--product", "todo-server", cwd=ROOT)
     sh("swift", "build", "-c", "release", "--product", "todo-bench-floor", cwd=ROOT)
+    sh("swift", "build", "-c", "release", "--product", "todo-bench-sdk", cwd=ROOT)
     BIN = sh("swift", "build", "-c", "release", "--show-bin-path", cwd=ROOT, capture_output=True).stdout.strip()
 
     floor_proc, floor_port = start(os.path.join(BIN, "todo-bench-floor"), "0")
@@ -99,6 +102,49 @@ def main():
     if pg:
         results["PostgreSQL"] = run_backend("PostgreSQL", pg, lambda sql: sh("psql", pg, "-q", "-c", sql))
     write_report(floor, results)
+    write_sdk_report(run_sdk(tmp))
+
+
+def run_sdk(tmp):
+    path = os.path.join(tmp, "sdk-server.sqlite")
+    proc, port = start(os.path.join(BIN, "todo-server"), "--port", "0", "--database", path, "--log-level", "error")
+    try:
+        post(port, "/tables/pullbench", {"id": "schema", "text": "creates the table", "complete": False})
+        sh("sqlite3", "-cmd", ".timeout 10000", path, 'DELETE FROM "pullbench";' + seed_sql(ROWS, "sqlite", "pullbench"))
+        work = os.path.join(tmp, "sdk")
+        os.makedirs(work, exist_ok=True)
+        out = sh(os.path.join(BIN, "todo-bench-sdk"), f"http://127.0.0.1:{port}", "pullbench", work, capture_output=True).stdout
+        return json.loads(out.strip().splitlines()[-1])
+    finally:
+        stop(proc)
+
+
+def write_sdk_report(r):
+    def row(name, value, floor, floor_name):
+        return f"| {name} | {value:.2f} s | {floor:.2f} s ({floor_name}) | {value / floor:.2f}× |"
+    lines = [
+        "## OfflineSync",
+        "",
+        f"Measured by `make bench` on {datetime.date.today().isoformat()} against a release todo-server on SQLite (loopback), "
+        f"release builds of the SDK and of its floors, in the same run. Pull is an incremental pull (query id) of {ROWS:,} rows into an empty store.",
+        "",
+        "| figure | time | floor | × floor |",
+        "|---|---:|---:|---:|",
+        row(f"pull {ROWS:,} rows, page size 50", r["pull_50_s"], r["pull_50_floor_s"], "same pages over URLSession + one raw SQLite transaction per page"),
+        row(f"pull {ROWS:,} rows, page size 1,000", r["pull_1000_s"], r["pull_1000_floor_s"], "same pages over URLSession + one raw SQLite transaction per page"),
+        row("push 10,000 queued inserts", r["push_10000_s"], r["push_10000_floor_s"], "10,000 sequential raw POSTs over URLSession"),
+        row("10,000 local inserts through the sync table", r["local_insert_10000_s"], r["sqlite_raw_insert_10000_s"], "10,000 raw SQLite inserts, one transaction each"),
+        "",
+        f"Targets: pull ≤ 2× its floor (page 50: {r['pull_50_s'] / r['pull_50_floor_s']:.2f}×, page 1,000: {r['pull_1000_s'] / r['pull_1000_floor_s']:.2f}×); "
+        f"push ≤ 1.5× its floor ({r['push_10000_s'] / r['push_10000_floor_s']:.2f}×).",
+        "",
+    ]
+    path = os.path.join(ROOT, "BENCHMARKS.md")
+    old = open(path).read() if os.path.exists(path) else "# Benchmarks\n"
+    sections = re.split(r"(?m)^## ", old)
+    kept = [sections[0].rstrip() + "\n"] + ["## " + s for s in sections[1:] if not s.startswith("OfflineSync")]
+    open(path, "w").write("\n".join(x.rstrip() + "\n" for x in kept) + "\n" + "\n".join(lines))
+    print("\n".join(lines))
 
 
 def write_report(floor, results):
@@ -132,7 +178,7 @@ def write_report(floor, results):
     # Keep other sections (the SDK and the client add their own) and replace only this one.
     sections = re.split(r"(?m)^## ", old)
     others = ["## " + s for s in sections[1:] if not s.startswith("todo-server")]
-    open(path, "w").write("\n".join(lines) + ("\n" + "\n".join(others) if others else ""))
+    open(path, "w").write("\n".join(lines) + ("\n\n" + "\n".join(o.rstrip() + "\n" for o in others) if others else ""))
     print("\n".join(lines))
 
 

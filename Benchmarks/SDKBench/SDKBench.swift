@@ -1,0 +1,131 @@
+import Foundation
+import GRDB
+import OfflineSync
+import TableProtocol
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// `make bench` for the SDK: pull, push and local inserts, each beside a floor measured in
+/// the same run. Prints one JSON object. Usage: todo-bench-sdk SERVER_URL TABLE WORKDIR
+@main
+enum SDKBench {
+    static func main() async throws {
+        let args = CommandLine.arguments
+        guard args.count == 4, let server = URL(string: args[1]) else {
+            FileHandle.standardError.write(Data("usage: todo-bench-sdk SERVER_URL TABLE WORKDIR\n".utf8))
+            exit(2)
+        }
+        let (table, workdir) = (args[2], args[3])
+        var results: [String: Double] = [:]
+        for pageSize in [50, 1000] {
+            results["pull_\(pageSize)_s"] = try await time { try await sdkPull(server, table, pageSize, "\(workdir)/pull-\(pageSize).sqlite") }
+            results["pull_\(pageSize)_floor_s"] = try await time { try await rawPull(server, table, pageSize, "\(workdir)/raw-\(pageSize).sqlite") }
+        }
+        let pushTable = "pushbench"
+        let context = try makeContext(server, pushTable, "\(workdir)/push.sqlite", pageSize: 50)
+        results["local_insert_10000_s"] = try await time {
+            for i in 0..<10_000 { try await context.table(pushTable).insert(["id": .string("p\(i)"), "text": .string("queued \(i)"), "complete": false]) }
+        }
+        results["push_10000_s"] = try await time { try await context.push() }
+        results["push_10000_floor_s"] = try await time { try await rawPosts(server, "pushfloor", count: 10_000) }
+        results["sqlite_raw_insert_10000_s"] = try time { try rawLocalInserts("\(workdir)/raw-local.sqlite", count: 10_000) }
+        let json = results.sorted { $0.key < $1.key }.map { "\"\($0.key)\":\(String(format: "%.4f", $0.value))" }.joined(separator: ",")
+        print("{\(json)}")
+    }
+
+    static func time(_ body: @Sendable () async throws -> Void) async throws -> Double {
+        let start = ContinuousClock.now
+        try await body()
+        let d = ContinuousClock.now - start
+        return Double(d.components.seconds) + Double(d.components.attoseconds) / 1e18
+    }
+
+    static func time(_ body: () throws -> Void) throws -> Double {
+        let start = ContinuousClock.now
+        try body()
+        let d = ContinuousClock.now - start
+        return Double(d.components.seconds) + Double(d.components.attoseconds) / 1e18
+    }
+
+    static func makeContext(_ server: URL, _ table: String, _ path: String, pageSize: Int) throws -> SyncContext {
+        let store = try SQLiteSyncStore(path: path, tables: [SyncTableDefinition(name: table, columns: ["text": .text, "complete": .boolean])])
+        let client = SyncClient(serverURL: server, configuration: SyncClientConfiguration(installationID: "bench"))
+        return SyncContext(client: client, dataSource: store, pullPageSize: pageSize)
+    }
+
+    /// The SDK: an incremental pull into an empty store.
+    static func sdkPull(_ server: URL, _ table: String, _ pageSize: Int, _ path: String) async throws {
+        let context = try makeContext(server, table, path, pageSize: pageSize)
+        try await context.table(table).pull(queryId: "bench")
+        let count = try context.table(table).read(SyncQuery(table: table).withTotalCount()).totalCount ?? 0
+        guard count >= 100_000 else { throw BenchError("SDK pull stored \(count) rows") }
+    }
+
+    /// The floor: the same page requests with URLSession, each page inserted with one raw
+    /// SQLite transaction of cached statements.
+    static func rawPull(_ server: URL, _ table: String, _ pageSize: Int, _ path: String) async throws {
+        let db = try DatabaseQueue(path: path)
+        try await db.write { try $0.execute(sql: "CREATE TABLE IF NOT EXISTS rows (id TEXT PRIMARY KEY, version TEXT, createdAt TEXT, updatedAt TEXT, deleted BOOLEAN, text TEXT, complete BOOLEAN)") }
+        let session = URLSession(configuration: .ephemeral)
+        var token = "1970-01-01T00:00:00.000Z"
+        var skip = 0
+        var total = 0
+        while true {
+            var components = URLComponents(url: server.appendingPathComponent("tables/\(table)"), resolvingAgainstBaseURL: false)!
+            components.queryItems = [
+                URLQueryItem(name: "$filter", value: "(updatedAt ge datetimeoffset'\(token)')"),
+                URLQueryItem(name: "$orderby", value: "updatedAt asc"), URLQueryItem(name: "$top", value: "\(pageSize)"),
+                URLQueryItem(name: "$skip", value: "\(skip)"), URLQueryItem(name: "__includeDeleted", value: "true"),
+            ]
+            var request = URLRequest(url: components.url!)
+            request.setValue("2.0.0", forHTTPHeaderField: "ZUMO-API-VERSION")
+            let (data, _) = try await session.data(for: request)
+            guard let rows = try JSONSerialization.jsonObject(with: data) as? [[String: Any]] else { throw BenchError("bad page") }
+            if rows.isEmpty { break }
+            let values: [[DatabaseValue]] = rows.map { row in
+                [(row["id"] as? String).databaseValue, (row["version"] as? String).databaseValue, (row["createdAt"] as? String).databaseValue,
+                 (row["updatedAt"] as? String).databaseValue, (row["deleted"] as? Bool).databaseValue, (row["text"] as? String).databaseValue,
+                 (row["complete"] as? Bool).databaseValue]
+            }
+            try await db.write { db in
+                let statement = try db.cachedStatement(sql: "INSERT OR REPLACE INTO rows VALUES (?, ?, ?, ?, ?, ?, ?)")
+                for row in values { try statement.execute(arguments: StatementArguments(row)) }
+            }
+            total += rows.count
+            let newest = rows.compactMap { $0["updatedAt"] as? String }.max()!
+            if newest > token { token = newest; skip = 0 } else { skip += rows.count }
+        }
+        guard total >= 100_000 else { throw BenchError("raw pull fetched \(total) rows") }
+    }
+
+    /// The floor for push: sequential raw POSTs.
+    static func rawPosts(_ server: URL, _ table: String, count: Int) async throws {
+        let session = URLSession(configuration: .ephemeral)
+        for i in 0..<count {
+            var request = URLRequest(url: server.appendingPathComponent("tables/\(table)"))
+            request.httpMethod = "POST"
+            request.setValue("2.0.0", forHTTPHeaderField: "ZUMO-API-VERSION")
+            request.setValue("application/json", forHTTPHeaderField: "Content-Type")
+            request.httpBody = Data(#"{"id":"f\#(i)","text":"queued \#(i)","complete":false}"#.utf8)
+            let (_, response) = try await session.data(for: request)
+            guard (response as? HTTPURLResponse)?.statusCode == 201 else { throw BenchError("raw POST failed") }
+        }
+    }
+
+    /// Raw SQLite: the same 10,000 rows, one statement each, one transaction each (like local inserts).
+    static func rawLocalInserts(_ path: String, count: Int) throws {
+        let db = try DatabasePool(path: path)
+        try db.write { try $0.execute(sql: "CREATE TABLE rows (id TEXT PRIMARY KEY, text TEXT, complete BOOLEAN)") }
+        for i in 0..<count {
+            try db.write { db in
+                try db.cachedStatement(sql: "INSERT INTO rows VALUES (?, ?, ?)").execute(arguments: ["r\(i)", "queued \(i)", false])
+            }
+        }
+    }
+}
+
+struct BenchError: Error, CustomStringConvertible {
+    var description: String
+    init(_ description: String) { self.description = description }
+}

@@ -1,0 +1,27 @@
+import TodoKit
+
+/// Composes the whole screen from the app's state: list or editor, then overlays.
+@MainActor
+public enum AppScreen {
+    /// The smallest terminal the app draws in.
+    public static let minimumSize = (width: 40, height: 10)
+
+    /// Renders everything for a terminal size.
+    public static func render(_ app: AppViewModel, width: Int, height: Int) -> Frame {
+        guard width >= minimumSize.width, height >= minimumSize.height else {
+            var frame = Frame(width: width, height: height)
+            frame.put("Terminal too small", x: 0, y: 0, style: .bold)
+            frame.put("needs \(minimumSize.width)×\(minimumSize.height), has \(width)×\(height)", x: 0, y: min(1, height - 1))
+            return frame
+        }
+        var frame: Frame
+        if let editor = app.editor {
+            frame = EditorScreen.render(editor, status: app.list.status, width: width, height: height)
+        } else {
+            frame = ListScreen.render(app.list, width: width, height: height)
+            if app.list.mode == .help { HelpOverlay.draw(over: &frame) }
+        }
+        if let dialog = app.conflict { AlertDialog.draw(dialog, over: &frame) }
+        return frame
+    }
+}

@@ -1,0 +1,26 @@
+import TodoKit
+
+/// Draws the "Todo Item" editor.
+@MainActor
+public enum EditorScreen {
+    /// Renders the editor over the status bar of the list.
+    public static func render(_ editor: TodoEditorViewModel, status: SyncStatus, width: Int, height: Int) -> Frame {
+        var frame = Frame(width: width, height: height)
+        frame.clear(x: 0, y: 0, width: width, height: 1, style: [.reverse, .accent])
+        frame.put(" Todo Item", x: 0, y: 0, style: [.reverse, .bold, .accent])
+        let label = "Text:      "
+        frame.put(label, x: 2, y: 2, style: editor.focus == .text ? .bold : [])
+        let fieldX = 2 + DisplayWidth.of(label)
+        if editor.focus == .text {
+            TextFieldView.draw(editor.text, into: &frame, x: fieldX, y: 2, width: width - fieldX - 2)
+        } else {
+            frame.put(editor.text.text, x: fieldX, y: 2, style: .underline, maxWidth: width - fieldX - 2)
+        }
+        frame.put("Complete:  ", x: 2, y: 4, style: editor.focus == .complete ? .bold : [])
+        let choice = editor.complete ? "◀ Yes ▶" : "◀ No ▶"
+        frame.put(choice, x: fieldX, y: 4, style: editor.focus == .complete ? .reverse : [])
+        StatusBar.draw(status, into: &frame, y: height - 2)
+        frame.put(" Tab next field · ←/→ or Space toggles Complete · Enter save · Esc back", x: 0, y: height - 1, maxWidth: width)
+        return frame
+    }
+}

@@ -1,0 +1,105 @@
+import Dispatch
+import Foundation
+import TodoKit
+
+/// The UI main loop: `dispatchMain()` with sources for stdin, SIGWINCH and the stop signals, so
+/// it wakes at once for keys, resizes and posted results and sleeps otherwise (no polling).
+@MainActor
+public final class MainLoop {
+    private let app: AppViewModel
+    private let terminal: NCursesTerminal
+    private var sources: [any DispatchSourceProtocol] = []
+    private var spinner: (any DispatchSourceTimer)?
+    private var redrawScheduled = false
+    /// Called after each frame is drawn (for measurements).
+    public var onFrame: (() -> Void)?
+
+    /// Blocks the signals the loop handles; call first thing in `main`, before any thread starts,
+    /// so every thread inherits the mask and the dispatch sources receive them.
+    public nonisolated static func blockSignals() {
+        var set = sigset_t()
+        sigemptyset(&set)
+        for signal in [SIGWINCH, SIGTERM, SIGINT, SIGHUP] { sigaddset(&set, signal) }
+        pthread_sigmask(SIG_BLOCK, &set, nil)
+    }
+
+    /// Creates the loop over an app and a terminal.
+    public init(app: AppViewModel, terminal: NCursesTerminal) {
+        self.app = app
+        self.terminal = terminal
+    }
+
+    /// Runs until the app quits or a stop signal arrives; never returns.
+    public func run() -> Never {
+        let input = DispatchSource.makeReadSource(fileDescriptor: STDIN_FILENO, queue: .main)
+        input.setEventHandler { [weak self] in MainActor.assumeIsolated { self?.readInput() } }
+        sources.append(input)
+        let resize = DispatchSource.makeSignalSource(signal: SIGWINCH, queue: .main)
+        resize.setEventHandler { [weak self] in
+            MainActor.assumeIsolated {
+                self?.terminal.updateSize()
+                self?.redraw()
+            }
+        }
+        sources.append(resize)
+        for signal in [SIGTERM, SIGINT, SIGHUP] {
+            let source = DispatchSource.makeSignalSource(signal: signal, queue: .main)
+            source.setEventHandler { [weak self] in
+                MainActor.assumeIsolated {
+                    guard let self else { return }
+                    self.quit(status: 0)
+                }
+            }
+            sources.append(source)
+        }
+        sources.forEach { $0.resume() }
+        app.onChange = { [weak self] in self?.scheduleRedraw() }
+        app.start()
+        redraw()
+        dispatchMain()
+    }
+
+    private func readInput() {
+        let keys = terminal.readKeys()
+        for key in keys {
+            if key == .control("c") { quit(status: 0) }
+            app.handle(key)
+            if app.shouldQuit { quit(status: 0) }
+        }
+        redraw()
+    }
+
+    private func scheduleRedraw() {
+        guard !redrawScheduled else { return }
+        redrawScheduled = true
+        DispatchQueue.main.async { MainActor.assumeIsolated { self.redraw() } }
+    }
+
+    private func redraw() {
+        redrawScheduled = false
+        let size = terminal.size
+        app.list.pageHeight = ListScreen.pageHeight(forTerminalHeight: size.height)
+        terminal.draw(AppScreen.render(app, width: size.width, height: size.height))
+        updateSpinner()
+        onFrame?()
+    }
+
+    /// A 100 ms timer only while a sync runs, so an idle app uses no CPU.
+    private func updateSpinner() {
+        if app.list.status.syncing, spinner == nil {
+            let timer = DispatchSource.makeTimerSource(queue: .main)
+            timer.schedule(deadline: .now() + .milliseconds(100), repeating: .milliseconds(100))
+            timer.setEventHandler { [weak self] in MainActor.assumeIsolated { self?.app.list.tick() } }
+            timer.resume()
+            spinner = timer
+        } else if !app.list.status.syncing, let timer = spinner {
+            timer.cancel()
+            spinner = nil
+        }
+    }
+
+    private func quit(status: Int32) -> Never {
+        terminal.close()
+        exit(status)
+    }
+}

@@ -1,0 +1,46 @@
+import Foundation
+import OfflineSync
+
+/// What the status bar shows: where the data syncs to, whether that worked, what is waiting.
+public struct SyncStatus: Sendable, Equatable {
+    /// Whether the server answered the last time we tried.
+    public enum Connectivity: Sendable, Equatable { case unknown, online, offline, localOnly }
+
+    /// The server URL, or nil when local only.
+    public var server: String?
+    /// Online or not, as far as we know.
+    public var connectivity: Connectivity
+    /// Queued operations.
+    public var pending = 0
+    /// Lower-cased ids of items with unpushed changes.
+    public var pendingIds: Set<String> = []
+    /// The last successful sync.
+    public var lastSync: Date?
+    /// A sync is running.
+    public var syncing = false
+    /// Which spinner frame to draw while syncing.
+    public var spinnerFrame = 0
+    /// An error or notice in plain words.
+    public var message: String?
+
+    /// A status for a server (or none).
+    public init(server: String?) {
+        self.server = server
+        connectivity = server == nil ? .localOnly : .unknown
+    }
+
+    /// Plain words for a failed sync; never a stack trace.
+    public static func describe(_ error: SyncError, pending: Int) -> String {
+        let later = pending == 1 ? "1 change will sync later" : "\(pending) changes will sync later"
+        switch error.code {
+        case .pushAbortedNetwork: return "Offline — \(later)"
+        case .pushAbortedCancelled: return "Sync cancelled — \(later)"
+        case .pushAbortedAuthentication: return "The server refused our credentials — \(later)"
+        case .pushCompletedWithErrors:
+            let first = error.operationErrors.first.map { ": \($0.message)" } ?? ""
+            return "Some changes could not be saved on the server\(first)"
+        case .pushAbortedDataSource, .localStoreError: return "The local database failed: \(error.message)"
+        default: return error.message
+        }
+    }
+}

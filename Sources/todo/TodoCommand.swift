@@ -1,0 +1,44 @@
+import ArgumentParser
+import Foundation
+import OfflineSync
+import TerminalUI
+import TodoKit
+
+/// `todo`: the full-screen client, and headless subcommands for scripts.
+@main
+struct TodoCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "todo",
+        abstract: "An offline-first todo list for the terminal.",
+        discussion: "Without a subcommand the full-screen list opens. Press ? in it for the keys.",
+        subcommands: [UICommand.self, AddCommand.self, ListCommand.self, EditCommand.self, DoneCommand.self,
+                      RemoveCommand.self, SyncCommand.self, PushCommand.self, PullCommand.self, StatusCommand.self],
+        defaultSubcommand: UICommand.self)
+
+    static func main() {
+        // Before any thread exists, so the UI loop's dispatch sources get these signals.
+        MainLoop.blockSignals()
+        do {
+            var command = try parseAsRoot()
+            try command.run()
+        } catch {
+            exit(withError: error)
+        }
+    }
+}
+
+/// Opens the full-screen list.
+struct UICommand: ParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "ui", abstract: "Open the full-screen list (the default).")
+
+    @OptionGroup var options: ClientOptions
+
+    func run() throws {
+        let service = try TodoService(storePath: try options.storePath(), serverURL: try options.serverURL(), inbox: MainQueueInbox())
+        try MainActor.assumeIsolated {
+            let app = AppViewModel(service: service)
+            let terminal = try NCursesTerminal()
+            MainLoop(app: app, terminal: terminal).run()
+        }
+    }
+}

@@ -1,0 +1,85 @@
+import FilterSQL
+import TableProtocol
+import Testing
+
+/// The typed translator on its own: SQL shape, binds, and the errors both stores rely on.
+@Suite struct FilterSQLTranslatorTests {
+    static let columns: [String: ColumnType] = ["text": .text, "n": .number, "done": .boolean, "updatedAt": .text]
+
+    func translate(_ filter: String, dialect: any SQLDialect = SQLiteDialect()) throws -> (sql: String, binds: [SQLValue]) {
+        var translator = FilterSQLTranslator(dialect: dialect, binds: SQLBinds(dialect: dialect)) { name, _ in
+            Self.columns[name].map { FilterColumn(name: name, type: $0) }
+        }
+        let sql = try translator.condition(try FilterParser.parse(filter))
+        return (sql, translator.binds.values)
+    }
+
+    @Test func valuesAreBoundNeverPasted() throws {
+        let (sql, binds) = try translate("text eq 'x'' OR 1=1 --'")
+        #expect(sql == #"("text" = ?1)"#)
+        #expect(binds == [.text("x' OR 1=1 --")])
+    }
+
+    @Test func postgresUsesDollarPlaceholders() throws {
+        let (sql, _) = try translate("n gt 1 and text eq 'a'", dialect: PostgresDialect())
+        #expect(sql == #"(("n" > $1) AND ("text" = $2))"#)
+    }
+
+    @Test func numbersAreBoundAsDoubles() throws {
+        #expect(try translate("n eq 3").binds == [.real(3)])
+    }
+
+    @Test func eqNullBecomesIsNull() throws {
+        #expect(try translate("text eq null").sql == #"("text" IS NULL)"#)
+        #expect(try translate("null ne text").sql == #"("text" IS NOT NULL)"#)
+    }
+
+    @Test func orderingComparisonWithNullNeverMatches() throws {
+        #expect(try translate("n gt null").sql == "(1 = 0)")
+    }
+
+    @Test func bareBooleanMemberMeansEqualsTrue() throws {
+        #expect(try translate("done").sql == #"("done" = TRUE)"#)
+    }
+
+    @Test func booleanComparedWithFalseFoldsToNot() throws {
+        #expect(try translate("(n gt 1) eq false").sql == #"(NOT ("n" > ?1))"#)
+    }
+
+    @Test func divisionIsNeverIntegerDivision() throws {
+        #expect(try translate("n div 2 eq 1.5").sql.contains("CAST(\"n\" AS REAL) / NULLIF(?1, 0)"))
+    }
+
+    @Test func comparingAStringWithANumberIsAnError() throws {
+        #expect(throws: FilterSQLError.self) { try translate("text eq 1") }
+    }
+
+    @Test func stringFunctionOnANumberIsAnErrorNamingTheFunction() throws {
+        do {
+            _ = try translate("length(n) eq 1")
+            Issue.record("expected an error")
+        } catch let error as FilterSQLError {
+            #expect(error.description.contains("'length'"))
+        }
+    }
+
+    @Test func unknownMemberBehavesAsNull() throws {
+        #expect(try translate("nosuch eq null").sql == "(1 = 1)")
+        #expect(try translate("nosuch eq 'x'").sql == "(?1 IS NULL)")
+    }
+
+    @Test func subMillisecondDateLiteralRoundsTowardsAnExactComparison() throws {
+        // Stored timestamps have milliseconds: ge .1234 means ge .124, gt .1234 means gt .123.
+        #expect(try translate("updatedAt ge datetimeoffset'2026-01-01T00:00:00.1234Z'").binds == [.text("2026-01-01T00:00:00.124Z")])
+        #expect(try translate("updatedAt gt datetimeoffset'2026-01-01T00:00:00.1234Z'").binds == [.text("2026-01-01T00:00:00.123Z")])
+        #expect(try translate("updatedAt eq datetimeoffset'2026-01-01T00:00:00.1234Z'").sql == "(1 = 0)")
+    }
+
+    @Test func dateLiteralWithAnOffsetIsComparedInUTC() throws {
+        #expect(try translate("updatedAt lt datetimeoffset'2026-01-01T02:00:00+02:00'").binds == [.text("2026-01-01T00:00:00.000Z")])
+    }
+
+    @Test func roundIsHalfAwayFromZeroOnPostgres() throws {
+        #expect(try translate("round(n) eq 3", dialect: PostgresDialect()).sql.contains("round(CAST(\"n\" AS numeric))"))
+    }
+}

@@ -1,0 +1,149 @@
+import Foundation
+import ServerTestSupport
+import Testing
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// The full-screen client in a real terminal (tmux) against a real server.
+@Suite(.serialized) struct TerminalEndToEndTests {
+    /// Items on the server (deleted ones included).
+    func serverItems(_ port: Int) async throws -> [[String: Any]] {
+        var request = URLRequest(url: URL(string: "http://127.0.0.1:\(port)/tables/TodoItem?__includeDeleted=true&$top=1000")!)
+        request.setValue("2.0.0", forHTTPHeaderField: "ZUMO-API-VERSION")
+        let (data, _) = try await URLSession.shared.data(for: request)
+        return try JSONSerialization.jsonObject(with: data) as? [[String: Any]] ?? []
+    }
+
+    func ui(home: URL, port: Int, device: String) throws -> TmuxSession {
+        try TmuxSession(
+            command: [TodoCLI.binary, "--server", "http://127.0.0.1:\(port)", "--device", device],
+            environment: ["XDG_DATA_HOME": home.path, "TERM": "xterm-256color", "LANG": "C.UTF-8"])
+    }
+
+    @Test func offlineEditsReachTheServerAfterRefresh() async throws {
+        let home = try TempDir.make()
+        let port = try freePort()
+        let ui = try ui(home: home, port: port, device: "laptop")
+        defer { ui.kill() }
+        try ui.waitFor("0 changes pending")
+        // Add three items with the server down.
+        for text in ["buy milk", "call mum", "write report"] {
+            try ui.send("a")
+            try ui.type(text)
+            try ui.send("Enter")
+            try ui.waitFor(text)
+        }
+        // Edit "buy milk" (first row) in the editor.
+        try ui.send("g", "Enter")
+        try ui.waitFor("Todo Item")
+        try ui.type(" and eggs")
+        try ui.send("Enter")
+        try ui.waitFor("buy milk and eggs")
+        // Complete "call mum" (second row): it leaves the default view.
+        try ui.send("j", "Space")
+        try ui.waitUntil("call mum hidden") { !$0.contains("call mum") }
+        // Delete "write report".
+        try ui.send("G", "d")
+        try ui.waitFor("(y/n)")
+        try ui.send("y")
+        try ui.waitUntil("report deleted") { !$0.contains("write report") }
+        try ui.send("r")
+        try ui.waitFor("Offline — ")
+        // Start the server and refresh.
+        // A later --port wins over the harness's --port 0.
+        let server = try ServerProcess(arguments: ["--port", "\(port)", "--database", home.appendingPathComponent("server.sqlite").path])
+        defer { server.stop() }
+        try ui.send("C-r")
+        try ui.waitFor("0 changes pending")
+        try ui.waitFor("online")
+        let items = try await serverItems(port)
+        let live = items.filter { ($0["deleted"] as? Bool) == false }
+        #expect(Set(live.compactMap { $0["text"] as? String }) == ["buy milk and eggs", "call mum"])
+        #expect(live.first { $0["text"] as? String == "call mum" }?["complete"] as? Bool == true)
+        #expect(!items.contains { $0["text"] as? String == "write report" && ($0["deleted"] as? Bool) == false })
+    }
+
+    /// Device A (headless) and device B (the UI) both change "shared"; B refreshes.
+    func conflict() throws -> (ui: TmuxSession, server: ServerProcess, home: URL) {
+        let home = try TempDir.make()
+        let server = try ServerProcess(arguments: ["--database", home.appendingPathComponent("server.sqlite").path])
+        let url = "http://127.0.0.1:\(server.port)"
+        let id = try TodoCLI.run(["add", "shared", "--server", url, "--device", "a"], home: home).out.trimmingCharacters(in: .whitespacesAndNewlines)
+        try TodoCLI.run(["sync", "--server", url, "--device", "a"], home: home)
+        let ui = try ui(home: home, port: server.port, device: "b")
+        try ui.waitFor("0 changes pending")
+        try ui.send("r")
+        try ui.waitFor("shared")
+        try ui.waitFor("synced")
+        try TodoCLI.run(["edit", id, "--text", "from A", "--server", url, "--device", "a"], home: home)
+        try TodoCLI.run(["sync", "--server", url, "--device", "a"], home: home)
+        try ui.send("Enter")
+        try ui.waitFor("Todo Item")
+        try ui.send("End", "BSpace", "BSpace", "BSpace", "BSpace", "BSpace", "BSpace")
+        try ui.type("from B")
+        try ui.send("Enter")
+        try ui.waitFor("from B")
+        try ui.send("r")
+        try ui.waitFor("Server Conflict")
+        let screen = try ui.screen()
+        #expect(screen.contains("Client value: from B"))
+        #expect(screen.contains("Server value: from A"))
+        #expect(screen.contains("Use Client") && screen.contains("Use Server") && screen.contains("Cancel"))
+        return (ui, server, home)
+    }
+
+    func serverText(_ port: Int) async throws -> String? {
+        try await serverItems(port).first?["text"] as? String
+    }
+
+    @Test func conflictUseClientPutsTheClientValueOnTheServer() async throws {
+        let (ui, server, _) = try conflict()
+        defer { ui.kill(); server.stop() }
+        try ui.send("c")
+        try ui.waitUntil("dialog closed") { !$0.contains("Server Conflict") }
+        try ui.waitFor("0 changes pending")
+        #expect(try await serverText(server.port) == "from B")
+        #expect(try ui.screen().contains("from B"))
+    }
+
+    @Test func conflictUseServerKeepsTheServerValue() async throws {
+        let (ui, server, _) = try conflict()
+        defer { ui.kill(); server.stop() }
+        try ui.send("s")
+        try ui.waitFor("from A")
+        try ui.waitFor("0 changes pending")
+        #expect(try await serverText(server.port) == "from A")
+        #expect(!(try ui.screen().contains("from B")))
+    }
+
+    @Test func conflictCancelLeavesTheChangePending() async throws {
+        let (ui, server, _) = try conflict()
+        defer { ui.kill(); server.stop() }
+        try ui.send("Escape")
+        try ui.waitFor("Sync cancelled")
+        try ui.waitFor("1 change pending")
+        #expect(try await serverText(server.port) == "from A")
+        #expect(try ui.screen().contains("from B"))
+    }
+
+    @Test func resizeRedrawsAndTinyTerminalsGetAMessage() throws {
+        let home = try TempDir.make()
+        let ui = try TmuxSession(command: [TodoCLI.binary, "--device", "solo"], environment: ["XDG_DATA_HOME": home.path, "TERM": "xterm-256color"])
+        defer { ui.kill() }
+        try ui.waitFor("local only")
+        try ui.resize(width: 30, height: 8)
+        try ui.waitFor("Terminal too small")
+        try ui.resize(width: 90, height: 20)
+        try ui.waitFor("local only")
+    }
+
+    @Test func quitRestoresTheTerminal() throws {
+        let home = try TempDir.make()
+        let ui = try TmuxSession(command: [TodoCLI.binary, "--device", "solo"], environment: ["XDG_DATA_HOME": home.path, "TERM": "xterm-256color"])
+        defer { ui.kill() }
+        try ui.waitFor("local only")
+        try ui.send("q")
+        try ui.waitUntil("exit") { _ in !ui.isRunning }
+    }
+}

@@ -1,0 +1,116 @@
+import Foundation
+import ServerTestSupport
+
+/// A real terminal: a detached tmux session running a command, driven with send-keys and read
+/// with capture-pane.
+final class TmuxSession: @unchecked Sendable {
+    let name: String
+    private let socket: String
+
+    /// Starts `command` in a 100×30 session.
+    init(command: [String], environment: [String: String], width: Int = 100, height: Int = 30) throws {
+        name = "todo-e2e-\(UUID().uuidString.prefix(8))"
+        socket = "todo-e2e-\(name)"
+        let env = environment.map { "\($0.key)=\(Self.quote($0.value))" }.joined(separator: " ")
+        let shell = "env \(env) " + command.map(Self.quote).joined(separator: " ")
+        try Self.tmux(socket, ["new-session", "-d", "-s", name, "-x", "\(width)", "-y", "\(height)", shell])
+        try Self.tmux(socket, ["set-option", "-t", name, "remain-on-exit", "on"])
+    }
+
+    /// Types keys: tmux key names ("Enter", "Up", "C-r", "Escape") or literal text with `literal`.
+    func send(_ keys: String..., literal: Bool = false) throws {
+        try Self.tmux(socket, ["send-keys", "-t", name] + (literal ? ["-l"] : []) + keys)
+    }
+
+    /// Types literal text.
+    func type(_ text: String) throws { try send(text, literal: true) }
+
+    /// The screen's text.
+    func screen() throws -> String { try Self.tmux(socket, ["capture-pane", "-p", "-t", name]) }
+
+    /// Waits until the screen contains `text`; throws with the screen when it does not.
+    @discardableResult
+    func waitFor(_ text: String, timeout: Double = 15) throws -> String {
+        try waitUntil("“\(text)”", timeout: timeout) { $0.contains(text) }
+    }
+
+    /// Waits until the screen satisfies a condition.
+    @discardableResult
+    func waitUntil(_ what: String, timeout: Double = 15, _ condition: (String) -> Bool) throws -> String {
+        let deadline = Date().addingTimeInterval(timeout)
+        var last = ""
+        while Date() < deadline {
+            last = try screen()
+            if condition(last) { return last }
+            Thread.sleep(forTimeInterval: 0.05)
+        }
+        throw ServerStartError(description: "timed out waiting for \(what); screen was:\n\(last)")
+    }
+
+    /// Resizes the window (the program gets SIGWINCH).
+    func resize(width: Int, height: Int) throws {
+        try Self.tmux(socket, ["resize-window", "-t", name, "-x", "\(width)", "-y", "\(height)"])
+    }
+
+    /// True while the program runs.
+    var isRunning: Bool {
+        ((try? Self.tmux(socket, ["display-message", "-p", "-t", name, "#{pane_dead}"])) ?? "1").trimmingCharacters(in: .whitespacesAndNewlines) == "0"
+    }
+
+    func kill() { _ = try? Self.tmux(socket, ["kill-server"]) }
+
+    deinit { kill() }
+
+    @discardableResult
+    static func tmux(_ socket: String, _ args: [String]) throws -> String {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = ["tmux", "-L", socket] + args
+        let out = Pipe()
+        process.standardOutput = out
+        process.standardError = Pipe()
+        try process.run()
+        let data = out.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        guard process.terminationStatus == 0 else { throw ServerStartError(description: "tmux \(args.first ?? "") failed") }
+        return String(decoding: data, as: UTF8.self)
+    }
+
+    static func quote(_ s: String) -> String { "'" + s.replacingOccurrences(of: "'", with: "'\\''") + "'" }
+}
+
+/// Runs the `todo` binary headless and returns (status, stdout, stderr).
+enum TodoCLI {
+    static var binary: String { ServerProcess.binary.deletingLastPathComponent().appendingPathComponent("todo").path }
+
+    @discardableResult
+    static func run(_ args: [String], home: URL) throws -> (status: Int32, out: String, err: String) {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: binary)
+        process.arguments = args
+        process.environment = ProcessInfo.processInfo.environment.merging(["XDG_DATA_HOME": home.path]) { $1 }
+        let out = Pipe()
+        let err = Pipe()
+        process.standardOutput = out
+        process.standardError = err
+        try process.run()
+        let o = out.fileHandleForReading.readDataToEndOfFile()
+        let e = err.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return (process.terminationStatus, String(decoding: o, as: UTF8.self), String(decoding: e, as: UTF8.self))
+    }
+}
+
+/// A free loopback port (for a server that starts later).
+func freePort() throws -> Int {
+    let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+    defer { close(fd) }
+    var address = sockaddr_in()
+    address.sin_family = sa_family_t(AF_INET)
+    address.sin_addr.s_addr = inet_addr("127.0.0.1")
+    address.sin_port = 0
+    var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+    _ = withUnsafePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, length) } }
+    _ = withUnsafeMutablePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &length) } }
+    return Int(UInt16(bigEndian: address.sin_port))
+}

@@ -1,0 +1,45 @@
+import Foundation
+import ServerTestSupport
+import TodoKit
+
+/// One shared server for the TodoKit tests.
+actor TodoTestServer {
+    static let shared = TodoTestServer()
+    private var server: ServerProcess?
+
+    func get() throws -> ServerProcess {
+        if let server { return server }
+        let server = try ServerProcess(arguments: ["--database", try TempDir.make().appendingPathComponent("s.sqlite").path])
+        self.server = server
+        return server
+    }
+}
+
+/// A service on a fresh local store (a "device"), optionally syncing with a server.
+func makeService(server: URL? = nil) throws -> TodoService {
+    try TodoService(storePath: try TempDir.make().appendingPathComponent("device.sqlite").path, serverURL: server, inbox: MainQueueInbox())
+}
+
+/// Waits (letting the main queue run) until a condition holds, or fails after a timeout.
+@MainActor
+func eventually(_ what: String = "condition", timeout: Double = 10, _ condition: @MainActor () -> Bool) async throws {
+    let deadline = Date().addingTimeInterval(timeout)
+    while !condition() {
+        if Date() > deadline { throw TimeoutError(description: "timed out waiting for \(what)") }
+        try await Task.sleep(for: .milliseconds(5))
+    }
+}
+
+struct TimeoutError: Error, CustomStringConvertible { var description: String }
+
+extension TodoListViewModel {
+    /// Types text key by key.
+    func type(_ text: String) { for c in text { _ = handle(.character(c)) } }
+
+    /// Texts of the loaded visible rows.
+    var visibleTexts: [String] { visibleRows.compactMap { $0?.text } }
+}
+
+extension AppViewModel {
+    func type(_ text: String) { for c in text { handle(.character(c)) } }
+}
