@@ -18,7 +18,7 @@ import FoundationNetworking
     func ui(home: URL, port: Int, device: String) throws -> TmuxSession {
         try TmuxSession(
             command: [TodoCLI.binary, "--server", "http://127.0.0.1:\(port)", "--device", device],
-            environment: ["XDG_DATA_HOME": home.path, "TERM": "xterm-256color", "LANG": "C.UTF-8"])
+            environment: ["XDG_DATA_HOME": home.path, "LANG": "C.UTF-8"])
     }
 
     @Test func offlineEditsReachTheServerAfterRefresh() async throws {
@@ -129,7 +129,7 @@ import FoundationNetworking
 
     @Test func resizeRedrawsAndTinyTerminalsGetAMessage() throws {
         let home = try TempDir.make()
-        let ui = try TmuxSession(command: [TodoCLI.binary, "--device", "solo"], environment: ["XDG_DATA_HOME": home.path, "TERM": "xterm-256color"])
+        let ui = try TmuxSession(command: [TodoCLI.binary, "--device", "solo"], environment: ["XDG_DATA_HOME": home.path])
         defer { ui.kill() }
         try ui.waitFor("local only")
         try ui.resize(width: 30, height: 8)
@@ -140,7 +140,7 @@ import FoundationNetworking
 
     @Test func quitRestoresTheTerminal() throws {
         let home = try TempDir.make()
-        let ui = try TmuxSession(command: [TodoCLI.binary, "--device", "solo"], environment: ["XDG_DATA_HOME": home.path, "TERM": "xterm-256color"])
+        let ui = try TmuxSession(command: [TodoCLI.binary, "--device", "solo"], environment: ["XDG_DATA_HOME": home.path])
         defer { ui.kill() }
         try ui.waitFor("local only")
         try ui.send("q")

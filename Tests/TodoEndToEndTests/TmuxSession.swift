@@ -7,7 +7,8 @@ final class TmuxSession: @unchecked Sendable {
     let name: String
     private let socket: String
 
-    /// Starts `command` in a 100×30 session.
+    /// Starts `command` in a 100×30 session. TERM is left to tmux: its key sequences must match
+    /// the terminfo entry the program reads.
     init(command: [String], environment: [String: String], width: Int = 100, height: Int = 30) throws {
         name = "todo-e2e-\(UUID().uuidString.prefix(8))"
         socket = "todo-e2e-\(name)"
@@ -61,19 +62,45 @@ final class TmuxSession: @unchecked Sendable {
 
     deinit { kill() }
 
+    /// Runs tmux with posix_spawn and waitpid (Foundation's Process can miss the exit of the
+    /// client that forks the tmux server). Only capture commands get a pipe for stdout.
     @discardableResult
     static func tmux(_ socket: String, _ args: [String]) throws -> String {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["tmux", "-L", socket] + args
-        let out = Pipe()
-        process.standardOutput = out
-        process.standardError = Pipe()
-        try process.run()
-        let data = out.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        guard process.terminationStatus == 0 else { throw ServerStartError(description: "tmux \(args.first ?? "") failed") }
-        return String(decoding: data, as: UTF8.self)
+        let argv = ["tmux", "-L", socket] + args
+        var actions: posix_spawn_file_actions_t = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        var fds: [Int32] = [-1, -1]
+        let captures = ["capture-pane", "display-message"].contains(args.first ?? "")
+        if captures {
+            guard pipe(&fds) == 0 else { throw ServerStartError(description: "pipe failed") }
+            posix_spawn_file_actions_adddup2(&actions, fds[1], 1)
+            posix_spawn_file_actions_addclose(&actions, fds[0])
+        } else {
+            posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
+        }
+        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+        posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
+        var pid: pid_t = 0
+        let cArgs = argv.map { strdup($0) } + [nil]
+        defer { cArgs.forEach { free($0) } }
+        let spawned = posix_spawnp(&pid, "tmux", &actions, nil, cArgs, environ)
+        if captures { close(fds[1]) }
+        guard spawned == 0 else { throw ServerStartError(description: "cannot run tmux (is it installed?)") }
+        var output = Data()
+        if captures {
+            var buffer = [UInt8](repeating: 0, count: 65536)
+            while true {
+                let n = read(fds[0], &buffer, buffer.count)
+                if n <= 0 { break }
+                output.append(buffer, count: n)
+            }
+            close(fds[0])
+        }
+        var status: Int32 = 0
+        while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
+        guard status == 0 else { throw ServerStartError(description: "tmux \(args.first ?? "") failed (status \(status))") }
+        return String(decoding: output, as: UTF8.self)
     }
 
     static func quote(_ s: String) -> String { "'" + s.replacingOccurrences(of: "'", with: "'\\''") + "'" }
