@@ -82,6 +82,12 @@ let package = Package(
             dependencies: ["OfflineSync", "TableProtocol", .product(name: "GRDB", package: "GRDB.swift")],
             path: "Benchmarks/SDKBench"
         ),
+        // `make bench` for the terminal client with 100,000 local items.
+        .executableTarget(
+            name: "todo-bench-client",
+            dependencies: ["TerminalUI", "TodoKit", "OfflineSync", .product(name: "GRDB", package: "GRDB.swift")],
+            path: "Benchmarks/ClientBench"
+        ),
         .testTarget(name: "TableProtocolTests", dependencies: ["TableProtocol"]),
         .testTarget(name: "TodoKitTests", dependencies: ["TodoKit", "OfflineSync", "ServerTestSupport", "todo-server"]),
         .testTarget(name: "TerminalUITests", dependencies: ["TerminalUI", "TodoKit", "ServerTestSupport"]),

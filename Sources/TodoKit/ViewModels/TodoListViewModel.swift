@@ -54,6 +54,9 @@ public final class TodoListViewModel {
     /// True once the first window has arrived.
     public var isLoaded: Bool { window != nil }
 
+    /// True while a window is being read from the store.
+    public var isLoading: Bool { inFlightRequest != nil }
+
     /// Loads the first window and the queue's state.
     public func start() {
         reload()

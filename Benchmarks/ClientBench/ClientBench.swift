@@ -1,0 +1,104 @@
+import Foundation
+import GRDB
+import OfflineSync
+import TerminalUI
+import TodoKit
+
+/// `make bench` for the terminal client with 100,000 local items: cold start to first frame,
+/// keypress-to-frame for scrolling and filtering, resident memory. The frame is rendered into a
+/// `Frame` exactly as for the terminal; copying it to ncurses is left out (no terminal here).
+/// Usage: todo-bench-client seed STORE COUNT | todo-bench-client run STORE
+@main
+struct ClientBench {
+    static func main() async throws {
+        let args = CommandLine.arguments
+        let start = ContinuousClock.now
+        switch (args.count, args.dropFirst().first) {
+        case (4, "seed"): try seed(path: args[2], count: Int(args[3]) ?? 100_000)
+        case (3, "run"): try await run(path: args[2], start: start)
+        default:
+            FileHandle.standardError.write(Data("usage: todo-bench-client seed STORE COUNT | run STORE\n".utf8))
+            exit(2)
+        }
+    }
+
+    /// Fills the store's TodoItem table with raw SQL (not timed).
+    static func seed(path: String, count: Int) throws {
+        _ = try SQLiteSyncStore(path: path, tables: [TodoTable.definition])
+        let db = try DatabaseQueue(path: path)
+        try db.write { db in
+            let statement = try db.makeStatement(sql: "INSERT INTO TodoItem (id, text, complete) VALUES (?, ?, ?)")
+            var generator = SystemRandomNumberGenerator()
+            let words = ["buy", "call", "write", "fix", "plan", "read", "clean", "book", "pay", "send", "check", "review"]
+            for i in 0..<count {
+                let text = "\(words[Int.random(in: 0..<words.count, using: &generator)]) item \(i) \(UUID().uuidString.prefix(6))"
+                try statement.execute(arguments: [UUID().uuidString, text, i % 5 == 0])
+            }
+        }
+    }
+
+    @MainActor
+    static func run(path: String, start: ContinuousClock.Instant) async throws {
+        let service = try TodoService(storePath: path, serverURL: nil, inbox: MainQueueInbox())
+        let app = AppViewModel(service: service)
+        let (width, height) = (100, 30)
+        app.list.pageHeight = ListScreen.pageHeight(forTerminalHeight: height)
+        app.start()
+        var frame = AppScreen.render(app, width: width, height: height)
+        while !ready(app) { await Task.yield() }
+        frame = AppScreen.render(app, width: width, height: height)
+        let coldStart = ms(ContinuousClock.now - start)
+
+        var scroll: [Double] = []
+        for i in 0..<2000 {
+            let key: KeyEvent = i % 400 == 399 ? .pageDown : .down
+            scroll.append(try await timeKey(app, key, width: width, height: height))
+        }
+        var filter: [Double] = []
+        app.handle(.character("/"))
+        for round in 0..<20 {
+            for c in "item \(round)" { filter.append(try await timeKey(app, .character(c), width: width, height: height)) }
+            for _ in 0..<"item \(round)".count { filter.append(try await timeKey(app, .backspace, width: width, height: height)) }
+        }
+        _ = frame
+        let result: [String: Double] = [
+            "items": Double(app.list.total),
+            "cold_start_ms": coldStart,
+            "scroll_p50_ms": percentile(scroll, 50), "scroll_p99_ms": percentile(scroll, 99),
+            "filter_p50_ms": percentile(filter, 50), "filter_p99_ms": percentile(filter, 99),
+            "rss_mb": residentMegabytes(),
+        ]
+        print("{" + result.sorted { $0.key < $1.key }.map { "\"\($0.key)\":\(String(format: "%.3f", $0.value))" }.joined(separator: ",") + "}")
+        exit(0)
+    }
+
+    /// A key, then whatever the view model loads, then the frame; in milliseconds.
+    @MainActor
+    static func timeKey(_ app: AppViewModel, _ key: KeyEvent, width: Int, height: Int) async throws -> Double {
+        let t0 = ContinuousClock.now
+        app.handle(key)
+        while !ready(app) { await Task.yield() }
+        _ = AppScreen.render(app, width: width, height: height)
+        return ms(ContinuousClock.now - t0)
+    }
+
+    /// Every visible row is loaded.
+    @MainActor
+    static func ready(_ app: AppViewModel) -> Bool {
+        app.list.isLoaded && !app.list.isLoading && app.list.visibleRows.allSatisfy { $0 != nil }
+    }
+
+    static func ms(_ d: Duration) -> Double { Double(d.components.seconds) * 1000 + Double(d.components.attoseconds) / 1e15 }
+
+    static func percentile(_ values: [Double], _ p: Double) -> Double {
+        let sorted = values.sorted()
+        return sorted[min(sorted.count - 1, Int((Double(sorted.count) * p / 100).rounded(.up)) - 1)]
+    }
+
+    static func residentMegabytes() -> Double {
+        guard let status = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8),
+              let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmRSS:") }),
+              let kb = Double(line.split(separator: " ").dropFirst().first ?? "") else { return -1 }
+        return kb / 1024
+    }
+}
