@@ -57,7 +57,8 @@ def seed_sql(rows, dialect, table="bench"):
     false = "0" if dialect == "sqlite" else "FALSE"
     return (f'INSERT INTO "{table}" ("id","createdAt","updatedAt","version","deleted","text","complete") '
             f"SELECT 'row-' || n, {ts}, {ts}, 'v' || n, {false}, 'todo number ' || n, {false} FROM ({gen}) AS g;"
-            f""" UPDATE "__sync_clock" SET "last" = 1767225600000 + {rows} WHERE "tbl" = '{table}';""")
+            f""" UPDATE "__sync_clock" SET "last" = 1767225600000 + {rows} WHERE "tbl" = '{table}';"""
+            " ANALYZE;")  # a live database has statistics; a bulk load needs them refreshed
 
 
 def run_backend(name, database, seed):

@@ -1,6 +1,7 @@
 -- PATCH one item per thread (one connection each) with If-Match set to the last ETag seen.
 local threads = {}
-local id = "row-0"
+-- `id` is a global so that setup() can give each thread its own item via thread:set.
+id = "row-0"
 local etag = "*"
 local counter = 0
 function setup(thread)

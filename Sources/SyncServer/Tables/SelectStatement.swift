@@ -38,7 +38,7 @@ struct SelectStatement {
 
         let columns = query.select.map { names in
             Set(["id"] + names.compactMap { schema.column(named: $0)?.name }).map(dialect.quote).joined(separator: ", ")
-        } ?? "*"
+        } ?? schema.columns.map { dialect.quote($0.name) }.joined(separator: ", ")
         let from = " FROM \(dialect.quote(table))"
         countBinds = translator.binds.values
         var binds = translator.binds

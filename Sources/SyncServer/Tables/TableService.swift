@@ -37,9 +37,10 @@ public final class TableService: Sendable {
         return try await database.write { session in
             let rows = RowAccess(dialect: dialect, table: table, schema: schema)
             let now = try TableClock.next(for: table, dialect: dialect, session: session)
-            if let existing = try rows.fetch(id: id, session: session) { throw TableError.conflict(existing) }
-            try rows.insert(id: id, properties: item.properties, timestamp: now, version: Self.newVersion(), session: session)
-            return try rows.fetch(id: id, session: session)!
+            if let stored = try rows.insert(id: id, properties: item.properties, timestamp: now, version: Self.newVersion(), session: session) {
+                return stored
+            }
+            throw TableError.conflict(try rows.fetch(id: id, session: session)!)
         }
     }
 
@@ -54,7 +55,7 @@ public final class TableService: Sendable {
         guard try await schemas.schema(of: table) != nil else { throw notFound() }
         let schema = try await schemas.ensure(table, columns: item.neededColumns)
         return try await modify(table: table, id: id, schema: schema, check: check, requireLive: true) { rows, _, now, session in
-            try rows.update(id: id, properties: item.properties, timestamp: now, version: Self.newVersion(), session: session)
+            return try rows.update(id: id, properties: item.properties, timestamp: now, version: Self.newVersion(), session: session)
         }
     }
 
@@ -64,7 +65,7 @@ public final class TableService: Sendable {
         guard let schema = try await schemas.schema(of: table) else { throw notFound() }
         let check = VersionCheck(ifMatchHeader: ifMatch, bodyVersion: nil)
         return try await modify(table: table, id: id, schema: schema, check: check, requireLive: true) { rows, _, now, session in
-            try rows.setDeleted(true, id: id, timestamp: now, version: Self.newVersion(), session: session)
+            return try rows.setDeleted(true, id: id, timestamp: now, version: Self.newVersion(), session: session)
         }
     }
 
@@ -74,15 +75,15 @@ public final class TableService: Sendable {
         guard let schema = try await schemas.schema(of: table) else { throw notFound() }
         let check = VersionCheck(ifMatchHeader: ifMatch, bodyVersion: nil)
         return try await modify(table: table, id: id, schema: schema, check: check, requireLive: false) { rows, existing, now, session in
-            guard existing.isDeleted else { return }
-            try rows.setDeleted(false, id: id, timestamp: now, version: Self.newVersion(), session: session)
+            guard existing.isDeleted else { return existing }
+            return try rows.setDeleted(false, id: id, timestamp: now, version: Self.newVersion(), session: session)
         }
     }
 
     /// Reads the row under the table's clock lock, checks its version, applies `change`, returns the result.
     private func modify(
         table: String, id: String, schema: TableSchema, check: VersionCheck, requireLive: Bool,
-        _ change: @escaping @Sendable (RowAccess, StoredItem, String, any SQLSession) throws -> Void
+        _ change: @escaping @Sendable (RowAccess, StoredItem, String, any SQLSession) throws -> StoredItem?
     ) async throws -> StoredItem {
         let dialect = database.dialect
         return try await database.write { session in
@@ -91,8 +92,8 @@ public final class TableService: Sendable {
             guard let existing = try rows.fetch(id: id, session: session) else { throw TableError.itemNotFound }
             if requireLive && existing.isDeleted { throw TableError.itemNotFound }
             try check.verify(existing)
-            try change(rows, existing, now, session)
-            return try rows.fetch(id: id, session: session)!
+            guard let changed = try change(rows, existing, now, session) else { throw TableError.itemNotFound }
+            return changed
         }
     }
 
