@@ -15,6 +15,8 @@ public final class TodoService: Sendable {
     private let lastSyncStore: LastSyncStore
     private let storeQueue = DispatchQueue(label: "TodoService.store")
     private let syncQueue = DispatchQueue(label: "TodoService.sync")
+    /// Counting a filtered list scans it: its own queue, so rows never wait behind a count.
+    private let countQueue = DispatchQueue(label: "TodoService.count")
 
     /// Opens the local store at `storePath` and, with a server URL, syncs with it.
     public init(storePath: String, serverURL: URL?, inbox: any UIInbox, conflictPolicy: ConflictPolicy = .fail,
@@ -36,12 +38,22 @@ public final class TodoService: Sendable {
 
     /// One window of the list.
     public func windowNow(_ request: ListWindowRequest) throws -> ListWindow {
-        var query = table.query.order(by: "text").limit(request.limit).offset(request.offset).withTotalCount()
-        if !request.showCompleted { query = query.filter(Field("complete") == false) }
-        let needle = request.filterText.trimmingCharacters(in: .whitespaces)
+        let query = listQuery(filterText: request.filterText, showCompleted: request.showCompleted)
+            .order(by: "text").limit(request.limit).offset(request.offset)
+        return ListWindow(request: request, items: try table.read(query).items.compactMap(TodoItem.init))
+    }
+
+    /// How many rows the list has (a full scan when filtering, so the UI asks for it separately).
+    public func countNow(filterText: String, showCompleted: Bool) throws -> Int {
+        try table.read(listQuery(filterText: filterText, showCompleted: showCompleted).limit(0).withTotalCount()).totalCount ?? 0
+    }
+
+    private func listQuery(filterText: String, showCompleted: Bool) -> SyncQuery {
+        var query = table.query
+        if !showCompleted { query = query.filter(Field("complete") == false) }
+        let needle = filterText.trimmingCharacters(in: .whitespaces)
         if !needle.isEmpty { query = query.filter(Field("text").lowercased().contains(.string(needle.lowercased()))) }
-        let result = try table.read(query)
-        return ListWindow(request: request, items: result.items.compactMap(TodoItem.init), total: result.totalCount ?? 0)
+        return query
     }
 
     /// Adds an item.
@@ -84,6 +96,11 @@ public final class TodoService: Sendable {
         onStore(done) { try self.windowNow(request) }
     }
 
+    /// Counts the list's rows.
+    public func count(filterText: String, showCompleted: Bool, done: @escaping @MainActor @Sendable (Result<Int, SyncError>) -> Void) {
+        onStore(done, queue: countQueue) { try self.countNow(filterText: filterText, showCompleted: showCompleted) }
+    }
+
     /// Adds an item.
     public func add(_ text: String, done: @escaping @MainActor @Sendable (Result<TodoItem, SyncError>) -> Void) {
         onStore(done) { try self.addNow(text) }
@@ -119,9 +136,10 @@ public final class TodoService: Sendable {
         }
     }
 
-    private func onStore<T: Sendable>(_ done: @escaping @MainActor @Sendable (Result<T, SyncError>) -> Void, _ work: @escaping @Sendable () throws -> T) {
+    private func onStore<T: Sendable>(_ done: @escaping @MainActor @Sendable (Result<T, SyncError>) -> Void, queue: DispatchQueue? = nil,
+                                      _ work: @escaping @Sendable () throws -> T) {
         let inbox = self.inbox
-        storeQueue.async {
+        (queue ?? storeQueue).async {
             let result: Result<T, SyncError>
             do { result = .success(try work()) } catch { result = .failure(Self.wrap(error)) }
             inbox.post { done(result) }
@@ -153,14 +171,15 @@ public struct ListWindowRequest: Sendable, Hashable {
     }
 }
 
-/// Rows of the list starting at `request.offset`, and how many rows the list has in all.
+/// Rows of the list starting at `request.offset`.
 public struct ListWindow: Sendable {
     /// What was asked for.
     public var request: ListWindowRequest
     /// The rows.
     public var items: [TodoItem]
-    /// Rows in the whole list.
-    public var total: Int
+
+    /// True when the window reaches the end of the list (it got fewer rows than it asked for).
+    public var reachesEnd: Bool { items.count < request.limit }
 }
 
 /// The queue's state for the status bar.

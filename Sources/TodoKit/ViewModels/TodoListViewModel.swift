@@ -20,8 +20,12 @@ public final class TodoListViewModel {
     public private(set) var mode: Mode = .browsing
     public private(set) var filter = TextField()
     public private(set) var showCompleted = false
-    /// Rows in the whole (filtered) list.
-    public private(set) var total = 0
+    /// Rows in the whole (filtered) list; until the count arrives, the rows known so far.
+    public var total: Int {
+        if let knownTotal { return knownTotal }
+        guard let window else { return 0 }
+        return window.request.offset + window.items.count
+    }
     /// The selected row.
     public private(set) var selected = 0
     /// The first row on screen.
@@ -35,6 +39,8 @@ public final class TodoListViewModel {
     let service: TodoService
     private var window: ListWindow?
     private var inFlightRequest: ListWindowRequest?
+    private var knownTotal: Int?
+    private var countGeneration = 0
 
     /// Creates the list over a service.
     public init(service: TodoService) {
@@ -186,11 +192,22 @@ public final class TodoListViewModel {
         }
     }
 
-    /// Re-reads the rows around the current position (after a write or a sync).
+    /// Re-reads the rows around the current position and the row count (after a write, a sync,
+    /// or a change of filter): rows first, so the frame does not wait for the count.
     public func reload() {
         window = nil
         inFlightRequest = nil
+        knownTotal = nil
+        countGeneration += 1
         ensureLoaded()
+        let generation = countGeneration
+        service.count(filterText: filter.text, showCompleted: showCompleted) { [weak self] result in
+            guard let self, self.countGeneration == generation, case .success(let count) = result else { return }
+            self.knownTotal = count
+            self.clampScroll()
+            self.ensureLoaded()
+            self.onChange()
+        }
     }
 
     // MARK: Rows
@@ -224,7 +241,7 @@ public final class TodoListViewModel {
     private func ensureLoaded() {
         let request = ListWindowRequest(
             filterText: filter.text, showCompleted: showCompleted,
-            offset: max(0, scrollTop - pageHeight), limit: max(pageHeight, 1) * 3)
+            offset: max(0, scrollTop - 2 * pageHeight), limit: max(pageHeight, 1) * 6)
         if let window, window.request.filterText == request.filterText, window.request.showCompleted == request.showCompleted,
            scrollTop >= window.request.offset,
            min(scrollTop + pageHeight, total) <= window.request.offset + window.items.count {
@@ -238,7 +255,7 @@ public final class TodoListViewModel {
             switch result {
             case .success(let loaded):
                 self.window = loaded
-                self.total = loaded.total
+                if loaded.reachesEnd { self.knownTotal = loaded.request.offset + loaded.items.count }
                 self.clampScroll()
                 self.ensureLoaded()
             case .failure(let error):
