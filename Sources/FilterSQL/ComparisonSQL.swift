@@ -22,10 +22,10 @@ struct ComparisonSQL {
         if l.kind == .boolean, op == .eq || op == .ne, let folded = fold(op, l, r) {
             return folded
         }
-        if let t = r.dateTime, l.dateTime == nil {
+        if let t = r.dateTime, l.dateTime == nil, r.sql.isEmpty {
             return dateComparison(op, column: l.sql, literal: t, binds: &binds)
         }
-        if let t = l.dateTime, r.dateTime == nil {
+        if let t = l.dateTime, r.dateTime == nil, l.sql.isEmpty {
             return dateComparison(op.flipped, column: r.sql, literal: t, binds: &binds)
         }
         return TypedSQL(sql: "(\(l.sql) \(op.sqlOperator) \(r.sql))", kind: .boolean)

@@ -46,7 +46,7 @@ public struct FilterSQLTranslator {
             return try binary(op, lhs, rhs, at: e.position)
         case .call(let function, let args):
             var translated: [TypedSQL] = []
-            for arg in args { translated.append(try translate(arg)) }
+            for arg in args { translated.append(materialize(try translate(arg))) }
             return try FunctionSQL(dialect: dialect).call(function, translated, args.map(\.position), at: e.position)
         }
     }
@@ -58,7 +58,8 @@ public struct FilterSQLTranslator {
         case .string(let s): return TypedSQL(sql: binds.bind(.text(s)), kind: .string)
         case .number(let d): return TypedSQL(sql: binds.bind(.real(d)), kind: .number)
         case .dateTime(let t):
-            return TypedSQL(sql: binds.bind(.text(t.isoString)), kind: .string, dateTime: t)
+            // Bound only where used: a comparison with a column binds a millisecond-adjusted value.
+            return TypedSQL(sql: "", kind: .string, dateTime: t)
         }
     }
 
@@ -83,8 +84,19 @@ public struct FilterSQLTranslator {
             }
             return TypedSQL(sql: sql, kind: .number)
         case .eq, .ne, .gt, .ge, .lt, .le:
-            return try ComparisonSQL(dialect: dialect).compare(op, l, r, at: position, binds: &binds)
+            // Only a date literal compared with something that is not a date literal stays unbound.
+            let bothLiterals = l.dateTime != nil && r.dateTime != nil
+            let (a, b) = bothLiterals || l.kind == .null || r.kind == .null ? (materialize(l), materialize(r)) : (l, r)
+            return try ComparisonSQL(dialect: dialect).compare(op, a, b, at: position, binds: &binds)
         }
+    }
+
+    /// Binds a datetime literal that has not been bound yet.
+    mutating func materialize(_ t: TypedSQL) -> TypedSQL {
+        guard let dateTime = t.dateTime, t.sql.isEmpty else { return t }
+        var bound = t
+        bound.sql = binds.bind(.text(dateTime.isoString))
+        return bound
     }
 
     /// A boolean-valued SQL condition for a typed expression.

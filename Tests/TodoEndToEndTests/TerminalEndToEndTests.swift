@@ -26,37 +26,37 @@ import FoundationNetworking
         let port = try freePort()
         let ui = try ui(home: home, port: port, device: "laptop")
         defer { ui.kill() }
-        try ui.waitFor("0 changes pending")
+        try await ui.waitFor("0 changes pending")
         // Add three items with the server down.
         for text in ["buy milk", "call mum", "write report"] {
             try ui.send("a")
             try ui.type(text)
             try ui.send("Enter")
-            try ui.waitFor(text)
+            try await ui.waitFor(text)
         }
         // Edit "buy milk" (first row) in the editor.
         try ui.send("g", "Enter")
-        try ui.waitFor("Todo Item")
+        try await ui.waitFor("Todo Item")
         try ui.type(" and eggs")
         try ui.send("Enter")
-        try ui.waitFor("buy milk and eggs")
+        try await ui.waitFor("buy milk and eggs")
         // Complete "call mum" (second row): it leaves the default view.
         try ui.send("j", "Space")
-        try ui.waitUntil("call mum hidden") { !$0.contains("call mum") }
+        try await ui.waitUntil("call mum hidden") { !$0.contains("call mum") }
         // Delete "write report".
         try ui.send("G", "d")
-        try ui.waitFor("(y/n)")
+        try await ui.waitFor("(y/n)")
         try ui.send("y")
-        try ui.waitUntil("report deleted") { !$0.contains("write report") }
+        try await ui.waitUntil("report deleted") { !$0.contains("write report") }
         try ui.send("r")
-        try ui.waitFor("Offline — ")
+        try await ui.waitFor("Offline — ")
         // Start the server and refresh.
         // A later --port wins over the harness's --port 0.
         let server = try ServerProcess(arguments: ["--port", "\(port)", "--database", home.appendingPathComponent("server.sqlite").path])
         defer { server.stop() }
         try ui.send("C-r")
-        try ui.waitFor("0 changes pending")
-        try ui.waitFor("online")
+        try await ui.waitFor("0 changes pending")
+        try await ui.waitFor("online")
         let items = try await serverItems(port)
         let live = items.filter { ($0["deleted"] as? Bool) == false }
         #expect(Set(live.compactMap { $0["text"] as? String }) == ["buy milk and eggs", "call mum"])
@@ -65,27 +65,27 @@ import FoundationNetworking
     }
 
     /// Device A (headless) and device B (the UI) both change "shared"; B refreshes.
-    func conflict() throws -> (ui: TmuxSession, server: ServerProcess, home: URL) {
+    func conflict() async throws -> (ui: TmuxSession, server: ServerProcess, home: URL) {
         let home = try TempDir.make()
         let server = try ServerProcess(arguments: ["--database", home.appendingPathComponent("server.sqlite").path])
         let url = "http://127.0.0.1:\(server.port)"
         let id = try TodoCLI.run(["add", "shared", "--server", url, "--device", "a"], home: home).out.trimmingCharacters(in: .whitespacesAndNewlines)
         try TodoCLI.run(["sync", "--server", url, "--device", "a"], home: home)
         let ui = try ui(home: home, port: server.port, device: "b")
-        try ui.waitFor("0 changes pending")
+        try await ui.waitFor("0 changes pending")
         try ui.send("r")
-        try ui.waitFor("shared")
-        try ui.waitFor("synced")
+        try await ui.waitFor("shared")
+        try await ui.waitFor("synced")
         try TodoCLI.run(["edit", id, "--text", "from A", "--server", url, "--device", "a"], home: home)
         try TodoCLI.run(["sync", "--server", url, "--device", "a"], home: home)
         try ui.send("Enter")
-        try ui.waitFor("Todo Item")
+        try await ui.waitFor("Todo Item")
         try ui.send("End", "BSpace", "BSpace", "BSpace", "BSpace", "BSpace", "BSpace")
         try ui.type("from B")
         try ui.send("Enter")
-        try ui.waitFor("from B")
+        try await ui.waitFor("from B")
         try ui.send("r")
-        try ui.waitFor("Server Conflict")
+        try await ui.waitFor("Server Conflict")
         let screen = try ui.screen()
         #expect(screen.contains("Client value: from B"))
         #expect(screen.contains("Server value: from A"))
@@ -98,52 +98,52 @@ import FoundationNetworking
     }
 
     @Test func conflictUseClientPutsTheClientValueOnTheServer() async throws {
-        let (ui, server, _) = try conflict()
+        let (ui, server, _) = try await conflict()
         defer { ui.kill(); server.stop() }
         try ui.send("c")
-        try ui.waitUntil("dialog closed") { !$0.contains("Server Conflict") }
-        try ui.waitFor("0 changes pending")
+        try await ui.waitUntil("dialog closed") { !$0.contains("Server Conflict") }
+        try await ui.waitFor("0 changes pending")
         #expect(try await serverText(server.port) == "from B")
         #expect(try ui.screen().contains("from B"))
     }
 
     @Test func conflictUseServerKeepsTheServerValue() async throws {
-        let (ui, server, _) = try conflict()
+        let (ui, server, _) = try await conflict()
         defer { ui.kill(); server.stop() }
         try ui.send("s")
-        try ui.waitFor("from A")
-        try ui.waitFor("0 changes pending")
+        try await ui.waitFor("from A")
+        try await ui.waitFor("0 changes pending")
         #expect(try await serverText(server.port) == "from A")
         #expect(!(try ui.screen().contains("from B")))
     }
 
     @Test func conflictCancelLeavesTheChangePending() async throws {
-        let (ui, server, _) = try conflict()
+        let (ui, server, _) = try await conflict()
         defer { ui.kill(); server.stop() }
         try ui.send("Escape")
-        try ui.waitFor("Sync cancelled")
-        try ui.waitFor("1 change pending")
+        try await ui.waitFor("Sync cancelled")
+        try await ui.waitFor("1 change pending")
         #expect(try await serverText(server.port) == "from A")
         #expect(try ui.screen().contains("from B"))
     }
 
-    @Test func resizeRedrawsAndTinyTerminalsGetAMessage() throws {
+    @Test func resizeRedrawsAndTinyTerminalsGetAMessage() async throws {
         let home = try TempDir.make()
         let ui = try TmuxSession(command: [TodoCLI.binary, "--device", "solo"], environment: ["XDG_DATA_HOME": home.path])
         defer { ui.kill() }
-        try ui.waitFor("local only")
+        try await ui.waitFor("local only")
         try ui.resize(width: 30, height: 8)
-        try ui.waitFor("Terminal too small")
+        try await ui.waitFor("Terminal too small")
         try ui.resize(width: 90, height: 20)
-        try ui.waitFor("local only")
+        try await ui.waitFor("local only")
     }
 
-    @Test func quitRestoresTheTerminal() throws {
+    @Test func quitRestoresTheTerminal() async throws {
         let home = try TempDir.make()
         let ui = try TmuxSession(command: [TodoCLI.binary, "--device", "solo"], environment: ["XDG_DATA_HOME": home.path])
         defer { ui.kill() }
-        try ui.waitFor("local only")
+        try await ui.waitFor("local only")
         try ui.send("q")
-        try ui.waitUntil("exit") { _ in !ui.isRunning }
+        try await ui.waitUntil("exit") { _ in !ui.isRunning }
     }
 }

@@ -31,19 +31,20 @@ final class TmuxSession: @unchecked Sendable {
 
     /// Waits until the screen contains `text`; throws with the screen when it does not.
     @discardableResult
-    func waitFor(_ text: String, timeout: Double = 15) throws -> String {
-        try waitUntil("“\(text)”", timeout: timeout) { $0.contains(text) }
+    func waitFor(_ text: String, timeout: Double = 20) async throws -> String {
+        try await waitUntil("“\(text)”", timeout: timeout) { $0.contains(text) }
     }
 
     /// Waits until the screen satisfies a condition.
     @discardableResult
-    func waitUntil(_ what: String, timeout: Double = 15, _ condition: (String) -> Bool) throws -> String {
+    /// Polls with `Task.sleep`, never blocking a thread of the shared test pool.
+    func waitUntil(_ what: String, timeout: Double = 20, _ condition: (String) -> Bool) async throws -> String {
         let deadline = Date().addingTimeInterval(timeout)
         var last = ""
         while Date() < deadline {
             last = try screen()
             if condition(last) { return last }
-            Thread.sleep(forTimeInterval: 0.05)
+            try await Task.sleep(for: .milliseconds(50))
         }
         throw ServerStartError(description: "timed out waiting for \(what); screen was:\n\(last)")
     }

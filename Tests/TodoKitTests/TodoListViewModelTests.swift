@@ -140,7 +140,7 @@ import Testing
         list.start()
         list.refresh()
         #expect(list.status.syncing)
-        try await eventually("sync finished") { !list.status.syncing }
+        try await eventually("sync finished", timeout: 30) { !list.status.syncing }
         #expect(list.status.message == "Offline — 1 change will sync later")
         #expect(list.status.connectivity == .offline)
     }
