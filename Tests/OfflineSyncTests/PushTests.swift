@@ -59,10 +59,7 @@ import Testing
     @Test func conflictingUpdateReachesTheDelegateWithTheServerItem() async throws {
         let delegate = ConflictDelegate(.fail)
         let f = try await SyncFixture.make(delegate: delegate)
-        try await f.local.insert(todo("a", "original"))
-        try await f.context.push()
-        _ = try await f.remote.update(["id": "a", "text": "server edit"])
-        try await f.local.update(["id": "a", "text": "client edit"])
+        try await f.editedOnBothSides()
         await #expect(throws: SyncError.self) { try await f.context.push() }
         #expect(delegate.conflicts.count == 1)
         #expect(delegate.conflicts.first?.server["text"] == "server edit")
@@ -76,10 +73,7 @@ import Testing
 
     @Test func useClientRetriesWithTheServerVersionAndWins() async throws {
         let f = try await SyncFixture.make(delegate: ConflictDelegate(.useClient))
-        try await f.local.insert(todo("a", "original"))
-        try await f.context.push()
-        _ = try await f.remote.update(["id": "a", "text": "server edit"])
-        try await f.local.update(["id": "a", "text": "client edit"])
+        try await f.editedOnBothSides()
         try await f.context.push()
         #expect(try await f.serverItems()["a"]?["text"] == "client edit")
         #expect(f.context.pendingOperationsCount == 0)
@@ -87,10 +81,7 @@ import Testing
 
     @Test func useServerKeepsTheServerItemLocallyAndDropsTheOperation() async throws {
         let f = try await SyncFixture.make(delegate: ConflictDelegate(.useServer))
-        try await f.local.insert(todo("a", "original"))
-        try await f.context.push()
-        _ = try await f.remote.update(["id": "a", "text": "server edit"])
-        try await f.local.update(["id": "a", "text": "client edit"])
+        try await f.editedOnBothSides()
         try await f.context.push()
         #expect(try f.local.read(id: "a")?["text"] == "server edit")
         #expect(try await f.serverItems()["a"]?["text"] == "server edit")
@@ -99,10 +90,7 @@ import Testing
 
     @Test func cancelStopsThePushAndKeepsTheOperationQueued() async throws {
         let f = try await SyncFixture.make(delegate: ConflictDelegate(.cancel))
-        try await f.local.insert(todo("a", "original"))
-        try await f.context.push()
-        _ = try await f.remote.update(["id": "a", "text": "server edit"])
-        try await f.local.update(["id": "a", "text": "client edit"])
+        try await f.editedOnBothSides()
         try await f.local.insert(todo("b", "after the conflict"))
         do {
             try await f.context.push()
@@ -138,11 +126,8 @@ import Testing
     @Test func resolvingWithCancelAndUpdateKeepsTheGivenItem() async throws {
         let delegate = ConflictDelegate(.fail)
         let f = try await SyncFixture.make(delegate: delegate)
-        try await f.local.insert(todo("a", "original"))
-        try await f.context.push()
-        let serverItem = try await f.remote.update(["id": "a", "text": "server edit"])
+        let serverItem = try await f.editedOnBothSides()
         delegate.resolveInPushCompleted = .cancelOperationAndUpdateItem(serverItem)
-        try await f.local.update(["id": "a", "text": "client edit"])
         try await f.context.push()
         #expect(try f.local.read(id: "a")?["text"] == "server edit")
         #expect(f.context.pendingOperationsCount == 0)
@@ -151,10 +136,7 @@ import Testing
 
     @Test func resolvingWithDiscardRemovesOperationAndItem() async throws {
         let f = try await SyncFixture.make(delegate: ConflictDelegate(.fail))
-        try await f.local.insert(todo("a", "original"))
-        try await f.context.push()
-        _ = try await f.remote.update(["id": "a", "text": "server edit"])
-        try await f.local.update(["id": "a", "text": "client edit"])
+        try await f.editedOnBothSides()
         await #expect(throws: SyncError.self) { try await f.context.push() }
         let error = try #require(try f.context.operationErrors().first)
         try f.context.resolve(error, .cancelOperationAndDiscardItem)
@@ -164,10 +146,7 @@ import Testing
 
     @Test func resolvingWithKeepAndUpdateRetriesOnTheNextPush() async throws {
         let f = try await SyncFixture.make(delegate: ConflictDelegate(.fail))
-        try await f.local.insert(todo("a", "original"))
-        try await f.context.push()
-        _ = try await f.remote.update(["id": "a", "text": "server edit"])
-        try await f.local.update(["id": "a", "text": "client edit"])
+        try await f.editedOnBothSides()
         await #expect(throws: SyncError.self) { try await f.context.push() }
         let error = try #require(try f.context.operationErrors().first)
         var merged = todo("a", "merged")
@@ -233,5 +212,18 @@ final class GateDelegate: SyncContextDelegate, @unchecked Sendable {
         beforeExecute?()
         beforeExecute = nil
         operation.execute(completion: completion)
+    }
+}
+
+extension SyncFixture {
+    /// Item "a" is pushed as "original", then changed to "server edit" on the server and to
+    /// "client edit" here: the next push of "a" conflicts. Answers the server's item.
+    @discardableResult
+    func editedOnBothSides() async throws -> JSONObject {
+        try await local.insert(todo("a", "original"))
+        try await context.push()
+        let serverItem = try await remote.update(["id": "a", "text": "server edit"])
+        try await local.update(["id": "a", "text": "client edit"])
+        return serverItem
     }
 }

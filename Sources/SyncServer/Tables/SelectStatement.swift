@@ -30,7 +30,10 @@ struct SelectStatement {
         for clause in query.orderBy {
             guard let column = try resolve(clause.member, 0) else { continue }
             if column.name == "id" { continue }
-            order.append("\(dialect.quote(column.name)) \(clause.descending ? "DESC NULLS LAST" : "ASC NULLS FIRST")")
+            // Nulls first ascending on both engines; system columns are never null, and leaving the
+            // clause off them lets PostgreSQL walk the (updatedAt, id) index instead of sorting.
+            let nulls = SystemProperty.isSystem(column.name) ? "" : (clause.descending ? " NULLS LAST" : " NULLS FIRST")
+            order.append("\(dialect.quote(column.name)) \(clause.descending ? "DESC" : "ASC")\(nulls)")
         }
         // The id is always the last key, so paging is stable.
         let idDescending = query.orderBy.first(where: { $0.member.lowercased() == "id" })?.descending ?? false
