@@ -32,6 +32,11 @@ public struct JSONObject: Sendable, Hashable, Sequence {
         for (k, v) in members { self[k] = v }
     }
 
+    /// Creates an object from members whose keys the caller knows to be distinct (no checks).
+    public init(uniqueKeysWithValues members: [(String, JSONValue)]) {
+        self.members = members.map { (key: $0.0, value: $0.1) }
+    }
+
     /// The value for a key (exact case), or nil when absent.
     public subscript(key: String) -> JSONValue? {
         get { members.first(where: { $0.key == key })?.value }

@@ -15,12 +15,20 @@ public struct StoredItem: Sendable, Equatable {
 
     /// Decodes one result row using the table's column types.
     init(row: [SQLValue], columns: [String], schema: TableSchema) {
-        var object = JSONObject()
-        for (index, name) in columns.enumerated() {
-            let type = schema.column(named: name)?.type
-            object[name] = Self.json(row[index], as: type)
-        }
-        properties = object
+        self.init(row: row, columns: columns, types: Self.types(of: columns, in: schema))
+    }
+
+    /// Decodes one row with column types resolved once per result set (the hot path of queries).
+    init(row: [SQLValue], columns: [String], types: [ColumnType?]) {
+        var members: [(String, JSONValue)] = []
+        members.reserveCapacity(columns.count)
+        for index in columns.indices { members.append((columns[index], Self.json(row[index], as: types[index]))) }
+        properties = JSONObject(uniqueKeysWithValues: members)
+    }
+
+    /// The type of each result column.
+    static func types(of columns: [String], in schema: TableSchema) -> [ColumnType?] {
+        columns.map { schema.column(named: $0)?.type }
     }
 
     static func json(_ value: SQLValue, as type: ColumnType?) -> JSONValue {

@@ -32,10 +32,11 @@ extension TableService {
         let schemaForRows = schema
         let (rows, count) = try await database.read { session -> ([JSONObject], Int?) in
             let result = try session.query(statement.rowsSQL, statement.rowsBinds)
+            let types = StoredItem.types(of: result.columns, in: schemaForRows)
             var items: [JSONObject] = []
             items.reserveCapacity(result.rows.count)
             for row in result.rows {
-                items.append(StoredItem(row: row, columns: result.columns, schema: schemaForRows).properties)
+                items.append(StoredItem(row: row, columns: result.columns, types: types).properties)
             }
             let count = try statement.countSQL.map { try session.query($0, statement.countBinds).rows.first?.first?.int64 ?? 0 }
             return (items, count.map(Int.init))
