@@ -45,7 +45,11 @@ let package = Package(
             ]
         ),
         // The app without a screen: todo model, TodoService, view models, key table.
-        .target(name: "TodoKit", dependencies: ["OfflineSync", "TableProtocol"]),
+        .target(
+            name: "TodoKit",
+            dependencies: ["OfflineSync", "TableProtocol"],
+            resources: [.copy("Resources/help.txt"), .copy("Resources/sample-todos.json")]
+        ),
         // A C façade over ncursesw; only TerminalUI imports it.
         .target(
             name: "CNCurses",

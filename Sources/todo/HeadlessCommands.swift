@@ -60,6 +60,18 @@ struct AddCommand: ParsableCommand {
     }
 }
 
+struct SampleCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "sample", abstract: "Add the sample list (to try the app).")
+    @OptionGroup var options: ClientOptions
+
+    func run() throws {
+        let service = try openService(options)
+        let items = try BundledText.sampleItems()
+        for item in items { _ = try service.addNow(item) }
+        print("Added \(items.count) sample items.")
+    }
+}
+
 struct ListCommand: ParsableCommand {
     static let configuration = CommandConfiguration(commandName: "list", abstract: "List items (incomplete ones unless --all).")
     @OptionGroup var options: ClientOptions

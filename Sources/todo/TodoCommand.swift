@@ -10,8 +10,8 @@ struct TodoCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "todo",
         abstract: "An offline-first todo list for the terminal.",
-        discussion: "Without a subcommand the full-screen list opens. Press ? in it for the keys.",
-        subcommands: [UICommand.self, AddCommand.self, ListCommand.self, EditCommand.self, DoneCommand.self,
+        discussion: BundledText.help,
+        subcommands: [UICommand.self, AddCommand.self, SampleCommand.self, ListCommand.self, EditCommand.self, DoneCommand.self,
                       RemoveCommand.self, SyncCommand.self, PushCommand.self, PullCommand.self, StatusCommand.self],
         defaultSubcommand: UICommand.self)
 

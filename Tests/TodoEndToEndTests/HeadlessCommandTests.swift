@@ -91,6 +91,17 @@ import Testing
         #expect(try todo("list", device: "a").out.contains("\tB"))
     }
 
+    @Test func sampleAddsTheBundledListAndHelpShowsTheBundledText() throws {
+        let home = try TempDir.make()
+        let sample = try TodoCLI.run(["sample"], home: home)
+        #expect(sample.status == 0)
+        #expect(sample.out.contains("Added 8 sample items."))
+        let all = try TodoCLI.run(["list", "--all"], home: home).out
+        #expect(all.contains("Buy milk"))
+        #expect(all.contains("[x]\tRead chapter 3"))
+        #expect(try TodoCLI.run(["--help"], home: home).out.contains("Use Client keeps yours"))
+    }
+
     @Test func badServerURLIsAClearError() throws {
         let result = try TodoCLI.run(["list", "--server", "ftp://nowhere"], home: try TempDir.make())
         #expect(result.status != 0)

@@ -57,8 +57,11 @@ public final class TodoService: Sendable {
     }
 
     /// Adds an item.
-    public func addNow(_ text: String) throws -> TodoItem {
-        guard let saved = TodoItem(try table.insertNow(TodoItem(text: text).object)) else { throw SyncError(.localStoreError, "not saved") }
+    public func addNow(_ text: String) throws -> TodoItem { try addNow(TodoItem(text: text)) }
+
+    /// Adds a whole item (queued as an insert).
+    public func addNow(_ item: TodoItem) throws -> TodoItem {
+        guard let saved = TodoItem(try table.insertNow(item.object)) else { throw SyncError(.localStoreError, "not saved") }
         return saved
     }
 
