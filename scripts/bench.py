@@ -137,10 +137,15 @@ def write_client_report(r):
         f"| resident memory after both | {r['rss_mb']:.1f} MB | ≤ 150 MB ({verdict(r['rss_mb'] <= 150)}) |",
         "",
     ]
+    replace_section("todo (terminal client)", lines)
+
+
+def replace_section(title, lines):
+    """Puts one `## title` section into BENCHMARKS.md, keeping the others."""
     path = os.path.join(ROOT, "BENCHMARKS.md")
     old = open(path).read() if os.path.exists(path) else "# Benchmarks\n"
     sections = re.split(r"(?m)^## ", old)
-    kept = [sections[0].rstrip() + "\n"] + ["## " + s for s in sections[1:] if not s.startswith("todo (terminal client)")]
+    kept = [sections[0].rstrip() + "\n"] + ["## " + s for s in sections[1:] if not s.startswith(title)]
     open(path, "w").write("\n".join(x.rstrip() + "\n" for x in kept) + "\n" + "\n".join(lines))
     print("\n".join(lines))
 
@@ -179,12 +184,7 @@ def write_sdk_report(r):
         f"push ≤ 1.5× its floor ({r['push_10000_s'] / r['push_10000_floor_s']:.2f}×).",
         "",
     ]
-    path = os.path.join(ROOT, "BENCHMARKS.md")
-    old = open(path).read() if os.path.exists(path) else "# Benchmarks\n"
-    sections = re.split(r"(?m)^## ", old)
-    kept = [sections[0].rstrip() + "\n"] + ["## " + s for s in sections[1:] if not s.startswith("OfflineSync")]
-    open(path, "w").write("\n".join(x.rstrip() + "\n" for x in kept) + "\n" + "\n".join(lines))
-    print("\n".join(lines))
+    replace_section("OfflineSync", lines)
 
 
 def write_report(floor, results):

@@ -1,3 +1,5 @@
+import TableProtocol
+
 /// A translated filter sub-expression: SQL text and what kind of value it yields.
 struct TypedSQL {
     enum Kind: String {
@@ -17,5 +19,3 @@ struct TypedSQL {
     static let alwaysFalse = TypedSQL(sql: "(1 = 0)", kind: .boolean)
     static let alwaysTrue = TypedSQL(sql: "(1 = 1)", kind: .boolean)
 }
-
-import TableProtocol

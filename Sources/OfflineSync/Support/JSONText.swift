@@ -5,7 +5,7 @@ import TableProtocol
 enum JSONText {
     static func encode(_ object: JSONObject) -> String { JSONWriter.string(.object(object)) }
 
-    static func decode(_ data: Data) throws -> JSONValue { try JSONDecoder().decode(JSONValue.self, from: data) }
+    static func decode(_ data: Data) throws -> JSONValue { try JSONValue.parse(data) }
 
     static func decodeObject(_ text: String) -> JSONObject? {
         (try? decode(Data(text.utf8)))?.objectValue

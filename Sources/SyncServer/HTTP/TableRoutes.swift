@@ -84,7 +84,7 @@ struct TableRoutes<Context: RequestContext> {
         if buffer.readableBytes == 0 { return JSONObject() }
         let value: JSONValue
         do {
-            value = try JSONDecoder().decode(JSONValue.self, from: Data(buffer.readableBytesView))
+            value = try JSONValue.parse(Data(buffer.readableBytesView))
         } catch {
             throw TableError.badRequest("The request body is not valid JSON")
         }

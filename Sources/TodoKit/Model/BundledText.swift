@@ -15,7 +15,7 @@ public enum BundledText {
         guard let url = Bundle.module.url(forResource: "sample-todos", withExtension: "json") else {
             throw CocoaError(.fileNoSuchFile)
         }
-        let value = try JSONDecoder().decode(JSONValue.self, from: Data(contentsOf: url))
+        let value = try JSONValue.parse(Data(contentsOf: url))
         guard case .array(let rows) = value else { throw CocoaError(.fileReadCorruptFile) }
         return rows.compactMap { row in
             guard let text = row.objectValue?["text"]?.stringValue else { return nil }

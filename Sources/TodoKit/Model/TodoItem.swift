@@ -1,4 +1,5 @@
 import Foundation
+import OfflineSync
 import TableProtocol
 
 /// One todo, as the seed app's `TodoItem` table holds it (`id`, `text`, `complete`).
@@ -53,5 +54,3 @@ public enum TodoTable {
         name: name, columns: ["text": .text, "complete": .boolean],
         indexes: [["complete", "text", "id"], ["text", "id"]])
 }
-
-import OfflineSync

@@ -1,3 +1,5 @@
+import OfflineSync
+
 /// The whole app without a screen: the list, the editor on top of it, and conflict dialogs on
 /// top of both (one at a time, in arrival order).
 @MainActor
@@ -74,5 +76,3 @@ extension TodoListViewModel {
         onChange()
     }
 }
-
-import OfflineSync
