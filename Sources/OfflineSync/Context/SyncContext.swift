@@ -46,15 +46,7 @@ public final class SyncContext: Sendable {
 
     /// Ids of items with queued operations in one table (lower-cased: ids compare case-insensitively).
     public func pendingItemIds(table: String) throws -> Set<String> {
-        try dataSource.read { session in
-            var ids = Set<String>()
-            var last: Int64 = 0
-            while let operation = try session.operation(after: last) {
-                last = operation.id
-                if operation.table.lowercased() == table.lowercased() { ids.insert(operation.itemId.lowercased()) }
-            }
-            return ids
-        }
+        try dataSource.read { try $0.pendingItemIds(table: table) }
     }
 
     /// Recorded operation errors, oldest first.

@@ -58,7 +58,7 @@ struct PullRun {
             page.parameters["__includeDeleted"] = "true"
             let rows = try await fetch(remote, page, features: "TQ,OL,IP")
             if rows.isEmpty { return }
-            let newest = rows.compactMap { $0["updatedAt"]?.stringValue.flatMap(FilterDateTime.init(iso8601:))?.isoString }.max()
+            let newest = Self.newestTimestamp(rows)
             let advances = newest.map { $0 > token } ?? false
             try apply(rows, token: advances ? newest : nil, queryId: queryId)
             if advances {
@@ -68,6 +68,16 @@ struct PullRun {
                 skip += rows.count
             }
         }
+    }
+
+    /// The page's latest `updatedAt` in the token format. Canonical stamps (what todo-server
+    /// sends) compare as text; anything else is parsed.
+    static func newestTimestamp(_ rows: [JSONObject]) -> String? {
+        let stamps = rows.compactMap { $0["updatedAt"]?.stringValue }
+        if stamps.allSatisfy({ $0.utf8.count == 24 && $0.hasSuffix("Z") }) {
+            return stamps.max().flatMap(FilterDateTime.init(iso8601:))?.isoString
+        }
+        return stamps.compactMap { FilterDateTime(iso8601: $0)?.isoString }.max()
     }
 
     private func plain(_ remote: RemoteTable) async throws {
@@ -100,9 +110,10 @@ struct PullRun {
         try context.dataSource.write { session in
             var upserts: [JSONObject] = []
             var deletes: [String] = []
+            let pending = try session.pendingItemIds(table: query.table)
             for row in rows {
                 guard let id = row["id"]?.stringValue, ItemID.validate(id) == nil else { continue }
-                if try session.operationCount(table: query.table, itemId: id) > 0 { continue }
+                if !pending.isEmpty, pending.contains(id.lowercased()) { continue }
                 if row["deleted"]?.boolValue == true { deletes.append(id) } else { upserts.append(row) }
             }
             try session.deleteItems(ids: deletes, in: query.table)

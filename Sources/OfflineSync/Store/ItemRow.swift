@@ -5,8 +5,13 @@ import TableProtocol
 /// Converts between items and rows of a declared table.
 enum ItemRow {
     static func object(from row: Row, definition: SyncTableDefinition) -> JSONObject {
+        object(from: row, columns: definition.allColumns)
+    }
+
+    /// A row as an item, with the table's columns computed once by the caller.
+    static func object(from row: Row, columns: [(name: String, type: SyncColumnType)]) -> JSONObject {
         var object = JSONObject()
-        for column in definition.allColumns {
+        for column in columns {
             let value: DatabaseValue = row[column.name] ?? .null
             object[column.name] = json(value, type: column.type)
         }
@@ -26,11 +31,12 @@ enum ItemRow {
     }
 
     /// Column values in `allColumns` order; keys match case-insensitively, unknown keys are dropped.
-    static func values(of item: JSONObject, definition: SyncTableDefinition) throws -> [DatabaseValue] {
-        var byName: [String: JSONValue] = [:]
-        for (key, value) in item { byName[key.lowercased()] = value }
-        return try definition.allColumns.map { column in
-            let value = byName[column.name.lowercased()] ?? .null
+    static func values(of item: JSONObject, definition: SyncTableDefinition,
+                       columns: [(name: String, type: SyncColumnType)]? = nil) throws -> [DatabaseValue] {
+        return try (columns ?? definition.allColumns).map { column in
+            // Exact names first (the common case, no allocation), then any letter case.
+            let value = item[column.name]
+                ?? item.first(where: { $0.key.caseInsensitiveCompare(column.name) == .orderedSame })?.value ?? .null
             switch (value, column.type) {
             case (.null, _): return .null
             case (.string(let s), .text): return s.databaseValue

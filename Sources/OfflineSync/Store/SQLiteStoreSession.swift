@@ -29,7 +29,8 @@ struct SQLiteStoreSession: SyncStoreSession {
         let definition = try definition(query.table)
         let statement = try LocalSelect(query: query, definition: definition)
         let rows = try Row.fetchAll(db.cachedStatement(sql: statement.rowsSQL), arguments: StatementArguments(statement.rowsBinds))
-        var items = rows.map { ItemRow.object(from: $0, definition: definition) }
+        let columns = definition.allColumns
+        var items = rows.map { ItemRow.object(from: $0, columns: columns) }
         if let fields = query.selectFields {
             items = items.map { item in JSONObject(fields.map { field in (field, item[definition.column(named: field)?.name ?? field] ?? .null) }) }
         }
@@ -45,7 +46,7 @@ struct SQLiteStoreSession: SyncStoreSession {
         let sql = "INSERT OR REPLACE INTO \(q(definition.name)) (\(columns.map { q($0.name) }.joined(separator: ", "))) VALUES (\(Array(repeating: "?", count: columns.count).joined(separator: ", ")))"
         let statement = try db.cachedStatement(sql: sql)
         for item in items {
-            try statement.execute(arguments: StatementArguments(try ItemRow.values(of: item, definition: definition)))
+            try statement.execute(arguments: StatementArguments(try ItemRow.values(of: item, definition: definition, columns: columns)))
         }
     }
 
@@ -87,6 +88,11 @@ struct SQLiteStoreSession: SyncStoreSession {
             db.cachedStatement(sql: "SELECT * FROM \"MS_TableOperations\" WHERE \"tableName\" = ? AND \"itemId\" = ? ORDER BY \"id\" DESC LIMIT 1"),
             arguments: [table, itemId]
         ).map(operation(from:))
+    }
+
+    func pendingItemIds(table: String) throws -> Set<String> {
+        Set(try String.fetchAll(db.cachedStatement(sql: "SELECT DISTINCT \"itemId\" FROM \"MS_TableOperations\" WHERE \"tableName\" = ?"),
+                                arguments: [table]).map { $0.lowercased() })
     }
 
     func operationCount(table: String, itemId: String) throws -> Int {

@@ -34,6 +34,8 @@ public protocol SyncStoreSession {
     func operation(id: Int64) throws -> QueuedOperation?
     /// The newest operation for an item.
     func newestOperation(table: String, itemId: String) throws -> QueuedOperation?
+    /// Lower-cased ids of the items of a table that have queued operations.
+    func pendingItemIds(table: String) throws -> Set<String>
     /// How many operations exist for an item.
     func operationCount(table: String, itemId: String) throws -> Int
     /// How many operations are queued, for one table or all.
