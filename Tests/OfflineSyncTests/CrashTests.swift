@@ -21,14 +21,10 @@ import Testing
         var generator = SystemRandomNumberGenerator()
         for round in 0..<Self.rounds {
             let seed = UInt64(round + 1) * 7919
-            let worker = Process()
-            worker.executableURL = Self.workerBinary
-            worker.arguments = [storePath, server.baseURL.absoluteString, journalPath, table, String(seed)]
-            worker.standardOutput = FileHandle.nullDevice
-            try worker.run()
+            let worker = try ChildProcess(Self.workerBinary.path, [storePath, server.baseURL.absoluteString, journalPath, table, String(seed)])
             try await Task.sleep(for: .milliseconds(Int.random(in: 40...400, using: &generator)))
-            kill(worker.processIdentifier, SIGKILL)
-            worker.waitUntilExit()
+            worker.signal(SIGKILL)
+            worker.wait()
             let problems = try QueueInvariants.check(storePath: storePath, table: table)
             #expect(problems.isEmpty, "round \(round) (seed \(seed)): \(problems)")
             if !problems.isEmpty { return }

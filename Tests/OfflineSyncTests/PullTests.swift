@@ -136,11 +136,6 @@ import Testing
 /// Writes straight into a server's SQLite file, as an import would.
 enum SQLiteShell {
     static func run(_ path: String, _ sql: String) throws {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["sqlite3", "-cmd", ".timeout 5000", path, sql]
-        try process.run()
-        process.waitUntilExit()
-        guard process.terminationStatus == 0 else { throw SyncError(.localStoreError, "sqlite3 failed") }
+        guard try ChildProcess("sqlite3", ["-cmd", ".timeout 5000", path, sql]).wait() == 0 else { throw SyncError(.localStoreError, "sqlite3 failed") }
     }
 }

@@ -7,16 +7,12 @@ import Testing
     @Test func readmeExampleSyncsAndQueriesLocally() async throws {
         let server = try await SharedSyncServer.shared.get()
         let dir = try TempDir.make()
-        let process = Process()
-        process.executableURL = ServerProcess.binary.deletingLastPathComponent().appendingPathComponent("offline-sync-example")
-        process.arguments = [server.baseURL.absoluteString, dir.appendingPathComponent("notes.sqlite").path]
-        process.environment = ProcessInfo.processInfo.environment.merging(["XDG_DATA_HOME": dir.path]) { $1 }
-        let out = Pipe()
-        process.standardOutput = out
-        try process.run()
-        let text = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        #expect(process.terminationStatus == 0)
+        let example = try ChildProcess(
+            ServerProcess.binary.deletingLastPathComponent().appendingPathComponent("offline-sync-example").path,
+            [server.baseURL.absoluteString, dir.appendingPathComponent("notes.sqlite").path],
+            environment: ["XDG_DATA_HOME": dir.path], captureOutput: true)
+        let text = String(decoding: example.standardOutput!.readDataToEndOfFile(), as: UTF8.self)
+        #expect(example.wait() == 0)
         #expect(text.contains("pending operations: 1"))
         #expect(text.contains("Buy milk 5.0"))
     }

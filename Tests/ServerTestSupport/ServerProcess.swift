@@ -2,25 +2,18 @@ import Foundation
 
 /// A real `todo-server` child process on 127.0.0.1, stopped with SIGTERM.
 public final class ServerProcess: @unchecked Sendable {
-    public let process = Process()
+    /// The running server.
+    public let child: ChildProcess
     public let port: Int
-    private let stderrPipe = Pipe()
     public var baseURL: URL { URL(string: "http://127.0.0.1:\(port)")! }
 
     /// Starts the server and waits for its "listening" line.
     public init(arguments: [String], environment: [String: String] = [:]) throws {
-        process.executableURL = Self.binary
-        process.arguments = ["--port", "0", "--log-level", "warning"] + arguments
-        var env = ProcessInfo.processInfo.environment
-        env.merge(environment) { $1 }
-        process.environment = env
-        let stdout = Pipe()
-        process.standardOutput = stdout
-        process.standardError = stderrPipe
-        try process.run()
-        ChildProcesses.track(process.processIdentifier)
+        child = try ChildProcess(Self.binary.path, ["--port", "0", "--log-level", "warning"] + arguments,
+                                 environment: environment, captureOutput: true)
+        ChildProcesses.track(child.pid)
         var line = Data()
-        let handle = stdout.fileHandleForReading
+        let handle = child.standardOutput!
         while !line.contains(UInt8(ascii: "\n")) {
             let chunk = handle.availableData
             if chunk.isEmpty { break }
@@ -30,34 +23,24 @@ public final class ServerProcess: @unchecked Sendable {
         guard let range = text.range(of: #"127\.0\.0\.1:(\d+)"#, options: .regularExpression),
               let port = Int(text[range].split(separator: ":").last ?? "")
         else {
-            process.waitUntilExit()
-            let err = String(decoding: stderrPipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-            throw ServerStartError(description: "todo-server did not start: \(text) \(err)")
+            child.wait()
+            throw ServerStartError(description: "todo-server did not start: \(text)")
         }
         self.port = port
     }
 
     /// Runs the server binary to completion (for configuration errors) and returns (status, stderr).
     public static func runToExit(arguments: [String], environment: [String: String] = [:]) throws -> (Int32, String) {
-        let process = Process()
-        process.executableURL = binary
-        process.arguments = arguments
-        var env = ProcessInfo.processInfo.environment
-        env.merge(environment) { $1 }
-        process.environment = env
-        let err = Pipe()
-        process.standardError = err
-        process.standardOutput = Pipe()
-        try process.run()
-        let data = err.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return (process.terminationStatus, String(decoding: data, as: UTF8.self))
+        let child = try ChildProcess(binary.path, arguments, environment: environment, captureError: true)
+        let data = child.standardError!.readDataToEndOfFile()
+        return (child.wait(), String(decoding: data, as: UTF8.self))
     }
 
-    public func stop() {
-        guard process.isRunning else { return }
-        process.terminate()
-        process.waitUntilExit()
+    /// Stops the server with SIGTERM and waits for it; answers its exit status.
+    @discardableResult
+    public func stop() -> Int32 {
+        child.signal(SIGTERM)
+        return child.wait()
     }
 
     deinit { stop() }
@@ -112,7 +95,7 @@ public enum TempDir {
 extension ServerProcess {
     /// The `--database` argument the server was started with.
     public var databaseArgument: String? {
-        let args = process.arguments ?? []
+        let args = child.arguments
         return args.firstIndex(of: "--database").map { args[$0 + 1] }
     }
 }

@@ -51,19 +51,13 @@ import Testing
 enum SharedTimestampSeeder {
     static func setAll(table: String, updatedAt: String, backend: Backend, server: ServerProcess) throws {
         let sql = "UPDATE \"\(table)\" SET \"updatedAt\" = '\(updatedAt)'"
-        let process = Process()
+        let child: ChildProcess
         switch backend {
         case .sqlite:
-            let args = server.process.arguments ?? []
-            let path = args[(args.firstIndex(of: "--database") ?? 0) + 1]
-            process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-            process.arguments = ["sqlite3", "-cmd", ".timeout 5000", path, sql]
+            child = try ChildProcess("sqlite3", ["-cmd", ".timeout 5000", server.databaseArgument ?? "", sql])
         case .postgres:
-            process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-            process.arguments = ["psql", try backend.databaseArgument(in: URL(fileURLWithPath: "/tmp")), "-q", "-c", sql]
+            child = try ChildProcess("psql", [try backend.databaseArgument(in: URL(fileURLWithPath: "/tmp")), "-q", "-c", sql])
         }
-        try process.run()
-        process.waitUntilExit()
-        guard process.terminationStatus == 0 else { throw ServerStartError(description: "seeding failed") }
+        guard child.wait() == 0 else { throw ServerStartError(description: "seeding failed") }
     }
 }

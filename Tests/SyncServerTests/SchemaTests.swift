@@ -58,7 +58,6 @@ import Testing
 
     private func sharedSQLitePath() async throws -> String {
         let server = try await SharedServers.shared.server(.sqlite)
-        let args = server.process.arguments ?? []
-        return args[(args.firstIndex(of: "--database") ?? 0) + 1]
+        return server.databaseArgument ?? ""
     }
 }

@@ -113,19 +113,10 @@ enum TodoCLI {
 
     @discardableResult
     static func run(_ args: [String], home: URL) throws -> (status: Int32, out: String, err: String) {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: binary)
-        process.arguments = args
-        process.environment = ProcessInfo.processInfo.environment.merging(["XDG_DATA_HOME": home.path]) { $1 }
-        let out = Pipe()
-        let err = Pipe()
-        process.standardOutput = out
-        process.standardError = err
-        try process.run()
-        let o = out.fileHandleForReading.readDataToEndOfFile()
-        let e = err.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return (process.terminationStatus, String(decoding: o, as: UTF8.self), String(decoding: e, as: UTF8.self))
+        let child = try ChildProcess(binary, args, environment: ["XDG_DATA_HOME": home.path], captureOutput: true, captureError: true)
+        let o = child.standardOutput!.readDataToEndOfFile()
+        let e = child.standardError!.readDataToEndOfFile()
+        return (child.wait(), String(decoding: o, as: UTF8.self), String(decoding: e, as: UTF8.self))
     }
 }
 

@@ -1,0 +1,91 @@
+import Foundation
+
+/// A child process started with posix_spawn and reaped with waitpid.
+///
+/// Foundation's `Process.waitUntilExit` sometimes misses a child's exit on Linux and then spins
+/// forever on a thread of the shared test pool, so the tests never use it.
+public final class ChildProcess: @unchecked Sendable {
+    /// The process id.
+    public let pid: pid_t
+    /// The arguments it was started with (without the executable).
+    public let arguments: [String]
+    /// Its standard output, when captured.
+    public let standardOutput: FileHandle?
+    /// Its standard error, when captured.
+    public let standardError: FileHandle?
+    private let lock = NSLock()
+    private var status: Int32?
+
+    /// Starts `executable` with stdin from /dev/null; stdout and stderr are captured or discarded.
+    public init(_ executable: String, _ arguments: [String], environment: [String: String] = [:],
+                captureOutput: Bool = false, captureError: Bool = false) throws {
+        self.arguments = arguments
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+        var outPipe: [Int32] = [-1, -1]
+        var errPipe: [Int32] = [-1, -1]
+        for (capture, fd) in [(captureOutput, Int32(1)), (captureError, Int32(2))] {
+            if capture {
+                var fds: [Int32] = [-1, -1]
+                guard pipe(&fds) == 0 else { throw ServerStartError(description: "pipe failed") }
+                posix_spawn_file_actions_adddup2(&actions, fds[1], fd)
+                posix_spawn_file_actions_addclose(&actions, fds[0])
+                posix_spawn_file_actions_addclose(&actions, fds[1])
+                if fd == 1 { outPipe = fds } else { errPipe = fds }
+            } else {
+                posix_spawn_file_actions_addopen(&actions, fd, "/dev/null", O_WRONLY, 0)
+            }
+        }
+        var env = ProcessInfo.processInfo.environment
+        env.merge(environment) { $1 }
+        let argv = ([executable] + arguments).map { strdup($0) } + [nil]
+        let envp = env.map { strdup("\($0.key)=\($0.value)") } + [nil]
+        defer {
+            argv.forEach { free($0) }
+            envp.forEach { free($0) }
+        }
+        var pid: pid_t = 0
+        let result = posix_spawnp(&pid, executable, &actions, nil, argv, envp)
+        for fd in [outPipe[1], errPipe[1]] where fd >= 0 { close(fd) }
+        guard result == 0 else {
+            for fd in [outPipe[0], errPipe[0]] where fd >= 0 { close(fd) }
+            throw ServerStartError(description: "cannot start \(executable): error \(result)")
+        }
+        self.pid = pid
+        standardOutput = outPipe[0] >= 0 ? FileHandle(fileDescriptor: outPipe[0], closeOnDealloc: true) : nil
+        standardError = errPipe[0] >= 0 ? FileHandle(fileDescriptor: errPipe[0], closeOnDealloc: true) : nil
+    }
+
+    /// Sends a signal.
+    public func signal(_ signal: Int32) { if isRunning { kill(pid, signal) } }
+
+    /// True until the process has exited (and been reaped).
+    public var isRunning: Bool {
+        lock.withLock {
+            guard status == nil else { return false }
+            var raw: Int32 = 0
+            if waitpid(pid, &raw, WNOHANG) == pid { status = Self.decode(raw) }
+            return status == nil
+        }
+    }
+
+    /// Waits for the exit; answers the exit status (128 + signal number when killed by a signal).
+    @discardableResult
+    public func wait() -> Int32 {
+        lock.withLock {
+            if let status { return status }
+            var raw: Int32 = 0
+            while waitpid(pid, &raw, 0) < 0 && errno == EINTR {}
+            let decoded = Self.decode(raw)
+            status = decoded
+            return decoded
+        }
+    }
+
+    private static func decode(_ raw: Int32) -> Int32 {
+        let signal = raw & 0x7F
+        return signal == 0 ? (raw >> 8) & 0xFF : 128 + signal
+    }
+}
