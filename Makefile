@@ -39,7 +39,7 @@ deps-test:
 	@$(ENSURE) libsqlite3-dev libncurses-dev sqlite3 postgresql python3 tmux
 
 deps-bench:
-	@$(ENSURE) libsqlite3-dev sqlite3 postgresql python3 wrk
+	@$(ENSURE) libsqlite3-dev libncurses-dev sqlite3 postgresql python3 wrk
 
 clean:
 	rm -rf .build

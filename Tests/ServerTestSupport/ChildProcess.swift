@@ -15,11 +15,15 @@ public final class ChildProcess: @unchecked Sendable {
     public let standardError: FileHandle?
     private let lock = NSLock()
     private var status: Int32?
+    private static let spawnLock = NSLock()
 
     /// Starts `executable` with stdin from /dev/null; stdout and stderr are captured or discarded.
     public init(_ executable: String, _ arguments: [String], environment: [String: String] = [:],
                 captureOutput: Bool = false, captureError: Bool = false) throws {
         self.arguments = arguments
+        // One spawn at a time, so no child starts between a pipe's creation and its close-on-exec.
+        Self.spawnLock.lock()
+        defer { Self.spawnLock.unlock() }
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
@@ -29,7 +33,10 @@ public final class ChildProcess: @unchecked Sendable {
         for (capture, fd) in [(captureOutput, Int32(1)), (captureError, Int32(2))] {
             if capture {
                 var fds: [Int32] = [-1, -1]
+                // Close-on-exec: a child spawned meanwhile by another test must not inherit the write end.
                 guard pipe(&fds) == 0 else { throw ServerStartError(description: "pipe failed") }
+                _ = fcntl(fds[0], F_SETFD, FD_CLOEXEC)
+                _ = fcntl(fds[1], F_SETFD, FD_CLOEXEC)
                 posix_spawn_file_actions_adddup2(&actions, fds[1], fd)
                 posix_spawn_file_actions_addclose(&actions, fds[0])
                 posix_spawn_file_actions_addclose(&actions, fds[1])

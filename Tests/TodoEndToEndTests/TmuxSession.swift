@@ -75,6 +75,8 @@ final class TmuxSession: @unchecked Sendable {
         let captures = ["capture-pane", "display-message"].contains(args.first ?? "")
         if captures {
             guard pipe(&fds) == 0 else { throw ServerStartError(description: "pipe failed") }
+                _ = fcntl(fds[0], F_SETFD, FD_CLOEXEC)
+                _ = fcntl(fds[1], F_SETFD, FD_CLOEXEC)
             posix_spawn_file_actions_adddup2(&actions, fds[1], 1)
             posix_spawn_file_actions_addclose(&actions, fds[0])
         } else {

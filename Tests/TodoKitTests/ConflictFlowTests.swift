@@ -6,9 +6,9 @@ import Testing
 /// Two devices change the same item; the second refreshes and the dialog decides.
 @MainActor
 @Suite struct ConflictFlowTests {
-    /// Device A and B share an item; A changes it to "A's text" and syncs; B changes it to
-    /// "B's text" and refreshes: the dialog is on B's screen.
-    func conflictOnDeviceB() async throws -> (app: AppViewModel, a: TodoService, itemId: String) {
+    /// Device A and B share an item; A changes it to `aText` and syncs; B changes it to
+    /// `bText` and refreshes. Answers B's app once the refresh has asked or finished.
+    func bothDevicesEdit(aText: String, bText: String) async throws -> (app: AppViewModel, a: TodoService, itemId: String) {
         let server = try await TodoTestServer.shared.get().baseURL
         let a = try makeService(server: server)
         let b = try makeService(server: server)
@@ -16,17 +16,24 @@ import Testing
         try await a.syncNow()
         try await b.syncNow()
         var onA = try #require(try a.itemNow(id: item.id))
-        onA.text = "A's text"
+        onA.text = aText
         _ = try a.saveNow(onA)
         try await a.syncNow()
         var onB = try #require(try b.itemNow(id: item.id))
-        onB.text = "B's text"
+        onB.text = bText
         _ = try b.saveNow(onB)
         let app = AppViewModel(service: b)
         app.start()
         app.list.refresh()
-        try await eventually("dialog") { app.conflict != nil }
+        try await eventually("dialog or end of sync") { app.conflict != nil || !app.list.status.syncing }
         return (app, a, item.id)
+    }
+
+    /// The dialog is on B's screen.
+    func conflictOnDeviceB() async throws -> (app: AppViewModel, a: TodoService, itemId: String) {
+        let result = try await bothDevicesEdit(aText: "A's text", bText: "B's text")
+        try await eventually("dialog") { result.app.conflict != nil }
+        return result
     }
 
     @Test func dialogShowsBothValues() async throws {
@@ -83,22 +90,7 @@ import Testing
     }
 
     @Test func equalValuesRaiseNoDialog() async throws {
-        let server = try await TodoTestServer.shared.get().baseURL
-        let a = try makeService(server: server)
-        let b = try makeService(server: server)
-        let item = try a.addNow("same")
-        try await a.syncNow()
-        try await b.syncNow()
-        var onA = try #require(try a.itemNow(id: item.id))
-        onA.text = "both wrote this"
-        _ = try a.saveNow(onA)
-        try await a.syncNow()
-        var onB = try #require(try b.itemNow(id: item.id))
-        onB.text = "both wrote this"
-        _ = try b.saveNow(onB)
-        let app = AppViewModel(service: b)
-        app.start()
-        app.list.refresh()
+        let (app, _, _) = try await bothDevicesEdit(aText: "both wrote this", bText: "both wrote this")
         try await eventually("sync done") { !app.list.status.syncing }
         #expect(app.conflict == nil)
         #expect(app.list.status.message == nil)

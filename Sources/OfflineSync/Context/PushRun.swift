@@ -57,7 +57,7 @@ struct PushRun {
             guard let queued = try session.operation(after: id) else { return nil }
             context.inFlightOperation.withLock { $0 = queued.id }
             // A retry replaces the operation's earlier errors.
-            for error in try session.errors() where error.operationId == queued.id { try session.removeError(id: error.id) }
+            try session.removeErrors(operationId: queued.id)
             let item = queued.type == .delete ? (queued.snapshot ?? JSONObject([("id", .string(queued.itemId))]))
                 : try session.item(in: queued.table, id: queued.itemId)
             return (queued, item)

@@ -120,7 +120,7 @@ struct SQLiteStoreSession: SyncStoreSession {
 
     func removeOperation(id: Int64) throws {
         try db.cachedStatement(sql: "DELETE FROM \"MS_TableOperations\" WHERE \"id\" = ?").execute(arguments: [id])
-        try db.cachedStatement(sql: "DELETE FROM \"MS_TableOperationErrors\" WHERE \"operationId\" = ?").execute(arguments: [id])
+        try removeErrors(operationId: id)
     }
 
     func removeOperations(table: String) throws {
@@ -157,6 +157,10 @@ struct SQLiteStoreSession: SyncStoreSession {
 
     func removeError(id: Int64) throws {
         try db.execute(sql: "DELETE FROM \"MS_TableOperationErrors\" WHERE \"id\" = ?", arguments: [id])
+    }
+
+    func removeErrors(operationId: Int64) throws {
+        try db.cachedStatement(sql: "DELETE FROM \"MS_TableOperationErrors\" WHERE \"operationId\" = ?").execute(arguments: [operationId])
     }
 
     // MARK: Tokens

@@ -56,6 +56,8 @@ public protocol SyncStoreSession {
     func errors() throws -> [OperationError]
     /// Removes one error.
     func removeError(id: Int64) throws
+    /// Removes every error of one operation.
+    func removeErrors(operationId: Int64) throws
 
     // Pull tokens (`MS_TableConfig`)
     /// The delta token of a query id.
