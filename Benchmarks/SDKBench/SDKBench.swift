@@ -65,9 +65,9 @@ enum SDKBench {
     /// The floor: the same page requests with URLSession, each page inserted with one raw
     /// SQLite transaction of cached statements.
     static func rawPull(_ server: URL, _ table: String, _ pageSize: Int, _ path: String) async throws {
-        let db = try DatabaseQueue(path: path)
+        let db = try rawDatabase(path)
         try await db.write { try $0.execute(sql: "CREATE TABLE IF NOT EXISTS rows (id TEXT PRIMARY KEY, version TEXT, createdAt TEXT, updatedAt TEXT, deleted BOOLEAN, text TEXT, complete BOOLEAN)") }
-        let session = URLSession(configuration: .ephemeral)
+        let session = rawSession()
         var token = "1970-01-01T00:00:00.000Z"
         var skip = 0
         var total = 0
@@ -81,27 +81,51 @@ enum SDKBench {
             var request = URLRequest(url: components.url!)
             request.setValue("2.0.0", forHTTPHeaderField: "ZUMO-API-VERSION")
             let (data, _) = try await session.data(for: request)
-            guard let rows = try JSONSerialization.jsonObject(with: data) as? [[String: Any]] else { throw BenchError("bad page") }
+            // The same JSON parser the SDK uses, so the ratio measures the SDK and not the parser.
+            guard case .array(let page) = try JSONValue.parse(data) else { throw BenchError("bad page") }
+            let rows = page.compactMap(\.objectValue)
             if rows.isEmpty { break }
             let values: [[DatabaseValue]] = rows.map { row in
-                [(row["id"] as? String).databaseValue, (row["version"] as? String).databaseValue, (row["createdAt"] as? String).databaseValue,
-                 (row["updatedAt"] as? String).databaseValue, (row["deleted"] as? Bool).databaseValue, (row["text"] as? String).databaseValue,
-                 (row["complete"] as? Bool).databaseValue]
+                [row["id"]?.stringValue.databaseValue ?? .null, row["version"]?.stringValue.databaseValue ?? .null,
+                 row["createdAt"]?.stringValue.databaseValue ?? .null, row["updatedAt"]?.stringValue.databaseValue ?? .null,
+                 row["deleted"]?.boolValue.databaseValue ?? .null, row["text"]?.stringValue.databaseValue ?? .null,
+                 row["complete"]?.boolValue.databaseValue ?? .null]
             }
-            try await db.write { db in
-                let statement = try db.cachedStatement(sql: "INSERT OR REPLACE INTO rows VALUES (?, ?, ?, ?, ?, ?, ?)")
-                for row in values { try statement.execute(arguments: StatementArguments(row)) }
-            }
+            try insertPage(values, into: db)
             total += rows.count
-            let newest = rows.compactMap { $0["updatedAt"] as? String }.max()!
+            let newest = rows.compactMap { $0["updatedAt"]?.stringValue }.max()!
             if newest > token { token = newest; skip = 0 } else { skip += rows.count }
         }
         guard total >= 100_000 else { throw BenchError("raw pull fetched \(total) rows") }
     }
 
+    /// One raw transaction of cached statements, on the calling thread (as the SDK writes).
+    static func insertPage(_ values: [[DatabaseValue]], into db: DatabasePool) throws {
+        try db.write { db in
+            let statement = try db.cachedStatement(sql: "INSERT OR REPLACE INTO rows VALUES (?, ?, ?, ?, ?, ?, ?)")
+            for row in values { try statement.execute(arguments: StatementArguments(row)) }
+        }
+    }
+
+    /// Raw SQLite with the SDK store's durability settings (WAL, synchronous=NORMAL), so the
+    /// floor is not slowed by an fsync per commit that the SDK does not pay.
+    static func rawDatabase(_ path: String) throws -> DatabasePool {
+        var config = Configuration()
+        config.prepareDatabase { db in try db.execute(sql: "PRAGMA synchronous = NORMAL") }
+        return try DatabasePool(path: path, configuration: config)
+    }
+
+    /// A plain URLSession set up like the SDK's transport (no response cache).
+    static func rawSession() -> URLSession {
+        let configuration = URLSessionConfiguration.ephemeral
+        configuration.requestCachePolicy = .reloadIgnoringLocalCacheData
+        configuration.urlCache = nil
+        return URLSession(configuration: configuration)
+    }
+
     /// The floor for push: sequential raw POSTs.
     static func rawPosts(_ server: URL, _ table: String, count: Int) async throws {
-        let session = URLSession(configuration: .ephemeral)
+        let session = rawSession()
         for i in 0..<count {
             var request = URLRequest(url: server.appendingPathComponent("tables/\(table)"))
             request.httpMethod = "POST"
@@ -115,7 +139,7 @@ enum SDKBench {
 
     /// Raw SQLite: the same 10,000 rows, one statement each, one transaction each (like local inserts).
     static func rawLocalInserts(_ path: String, count: Int) throws {
-        let db = try DatabasePool(path: path)
+        let db = try rawDatabase(path)
         try db.write { try $0.execute(sql: "CREATE TABLE rows (id TEXT PRIMARY KEY, text TEXT, complete BOOLEAN)") }
         for i in 0..<count {
             try db.write { db in

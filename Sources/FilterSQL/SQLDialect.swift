@@ -29,6 +29,8 @@ public protocol SQLDialect: Sendable {
 extension SQLDialect {
     /// A quoted identifier; names are validated before they get here, quotes are doubled anyway.
     public func quote(_ identifier: String) -> String {
-        "\"" + identifier.replacingOccurrences(of: "\"", with: "\"\"") + "\""
+        // Identifiers are checked names and almost never hold a quote: skip Foundation's replace.
+        guard identifier.utf8.contains(UInt8(ascii: "\"")) else { return "\"" + identifier + "\"" }
+        return "\"" + identifier.replacingOccurrences(of: "\"", with: "\"\"") + "\""
     }
 }

@@ -69,6 +69,7 @@ public final class URLSessionTransport: HTTPTransport {
         configuration.timeoutIntervalForResource = timeout * 2
         configuration.httpMaximumConnectionsPerHost = 4
         configuration.requestCachePolicy = .reloadIgnoringLocalCacheData
+        configuration.urlCache = nil  // sync replies are never reused; storing each page costs time and memory
         session = URLSession(configuration: configuration)
     }
 

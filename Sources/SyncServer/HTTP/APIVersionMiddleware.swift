@@ -22,6 +22,7 @@ struct APIVersionMiddleware<Context: RequestContext>: RouterMiddleware {
     }
 
     static func isValid(_ version: String) -> Bool {
+        if version == "2.0.0" { return true }  // what every client sends; the rest is parsed
         let parts = version.trimmingCharacters(in: .whitespaces).split(separator: ".", omittingEmptySubsequences: false)
         return parts.count == 3 && parts[0] == "2" && parts[1] == "0" && !parts[2].isEmpty && parts[2].allSatisfy(\.isNumber)
     }

@@ -50,7 +50,7 @@ struct TableRoutes<Context: RequestContext> {
         if let next = page.next {
             headers[HTTPField.Name("Link")!] = "\(nextPageURL(request, items: items, top: next.top, skip: next.skip)); rel=next"
         }
-        return JSONResponse.make(.ok, JSONWriter.string(body), headers: headers)
+        return JSONResponse.make(.ok, body, headers: headers)
     }
 
     /// The absolute URL of the next page: the same query with `$top` and `$skip` moved on.
@@ -84,7 +84,7 @@ struct TableRoutes<Context: RequestContext> {
         if buffer.readableBytes == 0 { return JSONObject() }
         let value: JSONValue
         do {
-            value = try JSONValue.parse(Data(buffer.readableBytesView))
+            value = try buffer.withUnsafeReadableBytes { try JSONValue.parse(bytes: $0) }
         } catch {
             throw TableError.badRequest("The request body is not valid JSON")
         }
