@@ -105,7 +105,10 @@ let package = Package(
         .executableTarget(name: "sync-crash-worker", dependencies: ["OfflineSync", "TableProtocol"], path: "Tests/SyncCrashWorker"),
         .testTarget(
             name: "OfflineSyncTests",
-            dependencies: ["OfflineSync", "TableProtocol", "ServerTestSupport", "todo-server", "sync-crash-worker", "offline-sync-example"]
+            dependencies: [
+                "OfflineSync", "TableProtocol", "ServerTestSupport", "todo-server", "sync-crash-worker", "offline-sync-example",
+                .product(name: "GRDB", package: "GRDB.swift"),
+            ]
         ),
     ]
 )

@@ -11,7 +11,8 @@ struct QuickStart {
 
         // 1. Declare the tables you keep offline; the store creates and migrates them.
         let store = try SQLiteSyncStore(path: storePath, tables: [
-            SyncTableDefinition(name: "Note", columns: ["title": .text, "stars": .number, "archived": .boolean]),
+            SyncTableDefinition(name: "Note", columns: ["title": .text, "stars": .number, "archived": .boolean],
+                                indexes: [["archived", "title"]], searchable: ["title"]),
         ])
         let client = SyncClient(serverURL: serverURL)
         let context = SyncContext(client: client, dataSource: store)

@@ -40,9 +40,12 @@ struct ComparisonSQL {
         if let both = expression.literalValue {
             return ((both == literal) == (op == .eq)) ? .alwaysTrue : .alwaysFalse
         }
-        let condition = expression.sql.hasPrefix("(") ? expression.sql : "(\(expression.sql) = TRUE)"
-        return (literal == (op == .eq)) ? TypedSQL(sql: condition, kind: .boolean)
-            : TypedSQL(sql: "(NOT \(condition))", kind: .boolean)
+        let wantsTrue = literal == (op == .eq)
+        guard expression.sql.hasPrefix("(") else {
+            // A bare column: an equality (null never matches either way), so an index on it serves.
+            return TypedSQL(sql: "(\(expression.sql) = \(wantsTrue ? "TRUE" : "FALSE"))", kind: .boolean)
+        }
+        return wantsTrue ? TypedSQL(sql: expression.sql, kind: .boolean) : TypedSQL(sql: "(NOT \(expression.sql))", kind: .boolean)
     }
 
     /// Stored timestamps have millisecond precision; a literal with finer ticks is rounded

@@ -46,6 +46,11 @@ import Testing
         #expect(try translate("(n gt 1) eq false").sql == #"(NOT ("n" > ?1))"#)
     }
 
+    @Test func booleanColumnComparedWithFalseIsAnEqualityAnIndexCanServe() throws {
+        #expect(try translate("done eq false").sql == #"("done" = FALSE)"#)
+        #expect(try translate("done ne true").sql == #"("done" = FALSE)"#)
+    }
+
     @Test func divisionIsNeverIntegerDivision() throws {
         #expect(try translate("n div 2 eq 1.5").sql.contains("CAST(\"n\" AS REAL) / NULLIF(?1, 0)"))
     }

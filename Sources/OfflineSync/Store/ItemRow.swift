@@ -10,12 +10,18 @@ enum ItemRow {
 
     /// A row as an item, with the table's columns computed once by the caller.
     static func object(from row: Row, columns: [(name: String, type: SyncColumnType)]) -> JSONObject {
-        var object = JSONObject()
-        for column in columns {
+        JSONObject(uniqueKeysWithValues: columns.map { column in
             let value: DatabaseValue = row[column.name] ?? .null
-            object[column.name] = json(value, type: column.type)
-        }
-        return object
+            return (column.name, json(value, type: column.type))
+        })
+    }
+
+    /// A row whose columns are exactly `columns`, in order (read by position: no name lookups).
+    static func object(fromSelected row: Row, columns: [(name: String, type: SyncColumnType)]) -> JSONObject {
+        JSONObject(uniqueKeysWithValues: columns.indices.map { index in
+            let value: DatabaseValue = row[index]
+            return (columns[index].name, json(value, type: columns[index].type))
+        })
     }
 
     static func json(_ value: DatabaseValue, type: SyncColumnType) -> JSONValue {

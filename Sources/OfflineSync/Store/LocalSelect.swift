@@ -10,8 +10,22 @@ struct LocalSelect {
     let rowsBinds: [DatabaseValue]
     let countSQL: String?
     let countBinds: [DatabaseValue]
+    /// The same statements over the text-search index's candidates, when the filter has a
+    /// substring test it can serve.
+    let search: Search?
 
-    init(query: SyncQuery, definition: SyncTableDefinition) throws {
+    /// Statements that read only the candidates of a text-search index.
+    struct Search {
+        /// How many candidates there are, up to `TextSearchIndex.maximumCandidates + 1`.
+        let probeSQL: String
+        let matchBind: DatabaseValue
+        let rowsSQL: String
+        let rowsBinds: [DatabaseValue]
+        let countSQL: String?
+        let countBinds: [DatabaseValue]
+    }
+
+    init(query: SyncQuery, definition: SyncTableDefinition, searchIndexed: Bool = false) throws {
         let dialect = SQLiteDialect()
         let table = StoreMigrator.quote(definition.name)
         var translator = FilterSQLTranslator(dialect: dialect, binds: SQLBinds(dialect: dialect)) { name, position in
@@ -37,9 +51,33 @@ struct LocalSelect {
         var binds = translator.binds
         let limit = binds.bind(.integer(Int64(query.fetchLimit ?? -1)))
         let offset = binds.bind(.integer(Int64(max(query.fetchOffset ?? 0, 0))))
-        rowsSQL = "SELECT * FROM \(table)\(whereClause) ORDER BY \(order.joined(separator: ", ")) LIMIT \(limit) OFFSET \(offset)"
+        let orderBy = " ORDER BY \(order.joined(separator: ", ")) LIMIT \(limit) OFFSET \(offset)"
+        // Columns in `allColumns` order, so rows are read by position rather than by name.
+        let selected = definition.allColumns.map { "\(table).\(StoreMigrator.quote($0.name))" }.joined(separator: ", ")
+        rowsSQL = "SELECT \(selected) FROM \(table)\(whereClause)\(orderBy)"
         rowsBinds = binds.values.map(\.databaseValue)
         countSQL = query.includeTotalCount ? "SELECT COUNT(*) FROM \(table)\(whereClause)" : nil
+
+        guard searchIndexed, let match = TextSearchIndex.matchExpression(query.predicate, definition: definition) else {
+            search = nil
+            return
+        }
+        // The candidates drive the join (CROSS JOIN fixes the order), then sort: cheap for a few.
+        let index = StoreMigrator.quote(TextSearchIndex.tableName(definition.name))
+        func from(_ placeholder: String) -> String {
+            "(SELECT rowid AS \"MS_rowid\" FROM \(index) WHERE \(index) MATCH \(placeholder)) AS \"MS_match\" CROSS JOIN \(table) ON \(table).rowid = \"MS_match\".\"MS_rowid\""
+        }
+        var searchRows = binds
+        let rowsMatch = searchRows.bind(.text(match))
+        var searchCount = translator.binds
+        let countMatch = searchCount.bind(.text(match))
+        search = Search(
+            probeSQL: "SELECT COUNT(*) FROM (SELECT 1 FROM \(index) WHERE \(index) MATCH ? LIMIT \(TextSearchIndex.maximumCandidates + 1))",
+            matchBind: match.databaseValue,
+            rowsSQL: "SELECT \(selected) FROM \(from(rowsMatch))\(whereClause)\(orderBy)",
+            rowsBinds: searchRows.values.map(\.databaseValue),
+            countSQL: query.includeTotalCount ? "SELECT COUNT(*) FROM \(from(countMatch))\(whereClause)" : nil,
+            countBinds: searchCount.values.map(\.databaseValue))
     }
 }
 

@@ -7,6 +7,8 @@ import TableProtocol
 struct SQLiteStoreSession: SyncStoreSession {
     let db: Database
     let definitions: [String: SyncTableDefinition]
+    /// Lower-cased names of the tables whose text-search index exists.
+    var searchIndexed: Set<String> = []
 
     private func definition(_ table: String) throws -> SyncTableDefinition {
         guard let definition = definitions[table.lowercased()] else {
@@ -27,16 +29,19 @@ struct SQLiteStoreSession: SyncStoreSession {
 
     func items(_ query: SyncQuery) throws -> SyncQueryResult {
         let definition = try definition(query.table)
-        let statement = try LocalSelect(query: query, definition: definition)
-        let rows = try Row.fetchAll(db.cachedStatement(sql: statement.rowsSQL), arguments: StatementArguments(statement.rowsBinds))
+        let select = try LocalSelect(query: query, definition: definition, searchIndexed: searchIndexed.contains(definition.name.lowercased()))
+        var (rowsSQL, rowsBinds, countSQL, countBinds) = (select.rowsSQL, select.rowsBinds, select.countSQL, select.countBinds)
+        if let search = select.search,
+           try Int.fetchOne(db.cachedStatement(sql: search.probeSQL), arguments: [search.matchBind]) ?? 0 <= TextSearchIndex.maximumCandidates {
+            (rowsSQL, rowsBinds, countSQL, countBinds) = (search.rowsSQL, search.rowsBinds, search.countSQL, search.countBinds)
+        }
+        let rows = try Row.fetchAll(db.cachedStatement(sql: rowsSQL), arguments: StatementArguments(rowsBinds))
         let columns = definition.allColumns
-        var items = rows.map { ItemRow.object(from: $0, columns: columns) }
+        var items = rows.map { ItemRow.object(fromSelected: $0, columns: columns) }
         if let fields = query.selectFields {
             items = items.map { item in JSONObject(fields.map { field in (field, item[definition.column(named: field)?.name ?? field] ?? .null) }) }
         }
-        let count = try statement.countSQL.map {
-            try Int.fetchOne(db.cachedStatement(sql: $0), arguments: StatementArguments(statement.countBinds)) ?? 0
-        }
+        let count = try countSQL.map { try Int.fetchOne(db.cachedStatement(sql: $0), arguments: StatementArguments(countBinds)) ?? 0 }
         return SyncQueryResult(items: items, totalCount: count)
     }
 

@@ -7,6 +7,7 @@ import TableProtocol
 public final class SQLiteSyncStore: SyncDataSource {
     private let pool: DatabasePool
     private let definitions: [String: SyncTableDefinition]
+    private let searchIndexed: Set<String>
 
     /// Opens or creates the store at `path` with the given tables.
     public init(path: String, tables: [SyncTableDefinition]) throws {
@@ -17,6 +18,9 @@ public final class SQLiteSyncStore: SyncDataSource {
             for column in table.columns.keys + table.indexes.flatMap({ $0 }) where !MemberName.isValid(column) {
                 throw SyncError(.invalidParameter, "Invalid column name '\(column)' in table '\(table.name)'")
             }
+            for column in table.searchable where table.column(named: column)?.type != .text {
+                throw SyncError(.invalidParameter, "The searchable column '\(column)' of table '\(table.name)' must be a declared text column")
+            }
         }
         let url = URL(fileURLWithPath: path)
         try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
@@ -24,26 +28,30 @@ public final class SQLiteSyncStore: SyncDataSource {
         config.busyMode = .timeout(10)
         // WAL with synchronous=NORMAL: a commit survives a process crash (kill -9); only an OS
         // crash or power loss can drop the last commits. Saves an fsync per pushed operation.
-        config.prepareDatabase { db in try db.execute(sql: "PRAGMA synchronous = NORMAL") }
+        // Recursive triggers make INSERT OR REPLACE fire delete triggers for the row it replaces,
+        // which keeps text-search indexes exact.
+        config.prepareDatabase { db in try db.execute(sql: "PRAGMA synchronous = NORMAL; PRAGMA recursive_triggers = ON") }
         pool = try DatabasePool(path: path, configuration: config)
         definitions = Dictionary(tables.map { ($0.name.lowercased(), $0) }, uniquingKeysWith: { $1 })
-        try pool.write { db in try StoreMigrator.migrate(db, tables: tables) }
+        searchIndexed = try pool.write { db in try StoreMigrator.migrate(db, tables: tables) }
     }
 
     public func definition(of table: String) -> SyncTableDefinition? { definitions[table.lowercased()] }
 
     public func read<T>(_ body: (any SyncStoreSession) throws -> T) throws -> T {
-        try pool.read { db in try body(SQLiteStoreSession(db: db, definitions: definitions)) }
+        try pool.read { db in try body(SQLiteStoreSession(db: db, definitions: definitions, searchIndexed: searchIndexed)) }
     }
 
     public func write<T>(_ body: (any SyncStoreSession) throws -> T) throws -> T {
-        try pool.write { db in try body(SQLiteStoreSession(db: db, definitions: definitions)) }
+        try pool.write { db in try body(SQLiteStoreSession(db: db, definitions: definitions, searchIndexed: searchIndexed)) }
     }
 }
 
 /// Creates the system tables and the app's tables, and adds declared columns that are missing.
 enum StoreMigrator {
-    static func migrate(_ db: Database, tables: [SyncTableDefinition]) throws {
+    /// Returns the lower-cased names of the tables that have a working text-search index.
+    static func migrate(_ db: Database, tables: [SyncTableDefinition]) throws -> Set<String> {
+        var searchIndexed: Set<String> = []
         try db.execute(sql: """
             CREATE TABLE IF NOT EXISTS "MS_TableOperations" (
                 "id" INTEGER PRIMARY KEY AUTOINCREMENT,
@@ -88,7 +96,9 @@ enum StoreMigrator {
                 let name = quote(([table.name] + columns).joined(separator: "_"))
                 try db.execute(sql: "CREATE INDEX IF NOT EXISTS \(name) ON \(quote(table.name)) (\(columns.map(quote).joined(separator: ", ")))")
             }
+            if try TextSearchIndex.migrate(db, table: table) { searchIndexed.insert(table.name.lowercased()) }
         }
+        return searchIndexed
     }
 
     static func quote(_ name: String) -> String { "\"" + name.replacingOccurrences(of: "\"", with: "\"\"") + "\"" }

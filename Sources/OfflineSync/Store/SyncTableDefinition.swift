@@ -13,12 +13,16 @@ public struct SyncTableDefinition: Sendable, Hashable {
     public var columns: [String: SyncColumnType]
     /// Column lists to index, for the local queries the app runs most (e.g. its list order).
     public var indexes: [[String]]
+    /// Text columns with a trigram index, so filters testing whether they contain a string
+    /// (`contains`, lower-cased or not) stay fast on large tables.
+    public var searchable: [String]
 
     /// Declares a table.
-    public init(name: String, columns: [String: SyncColumnType], indexes: [[String]] = []) {
+    public init(name: String, columns: [String: SyncColumnType], indexes: [[String]] = [], searchable: [String] = []) {
         self.name = name
         self.columns = columns
         self.indexes = indexes
+        self.searchable = searchable
     }
 
     /// Every column with its type, system columns first.

@@ -52,5 +52,5 @@ public enum TodoTable {
     /// Its definition for the local store.
     public static let definition = SyncTableDefinition(
         name: name, columns: ["text": .text, "complete": .boolean],
-        indexes: [["complete", "text", "id"], ["text", "id"]])
+        indexes: [["complete", "text", "id"], ["text", "id"]], searchable: ["text"])
 }

@@ -1,5 +1,6 @@
 import Foundation
 import OfflineSync
+import Synchronization
 import TableProtocol
 
 /// The app's access to its todos: local reads and writes on one serial background queue, sync
@@ -17,6 +18,8 @@ public final class TodoService: Sendable {
     private let syncQueue = DispatchQueue(label: "TodoService.sync")
     /// Counting a filtered list scans it: its own queue, so rows never wait behind a count.
     private let countQueue = DispatchQueue(label: "TodoService.count")
+    /// Numbers the counts asked for; one that is no longer the newest when it starts is skipped.
+    private let countRequests = Atomic<Int>(0)
 
     /// Opens the local store at `storePath` and, with a server URL, syncs with it.
     public init(storePath: String, serverURL: URL?, inbox: any UIInbox, conflictPolicy: ConflictPolicy = .fail,
@@ -99,9 +102,22 @@ public final class TodoService: Sendable {
         onStore(done) { try self.windowNow(request) }
     }
 
-    /// Counts the list's rows.
-    public func count(filterText: String, showCompleted: Bool, done: @escaping @MainActor @Sendable (Result<Int, SyncError>) -> Void) {
-        onStore(done, queue: countQueue) { try self.countNow(filterText: filterText, showCompleted: showCompleted) }
+    /// Counts the list's rows, after `delay` seconds. While someone types, each key asks for a
+    /// count that may scan the table: the caller delays it, and a count superseded before it
+    /// starts fails at once instead of competing with the rows of the newest filter.
+    public func count(filterText: String, showCompleted: Bool, after delay: Double = 0,
+                      done: @escaping @MainActor @Sendable (Result<Int, SyncError>) -> Void) {
+        let request = countRequests.add(1, ordering: .relaxed).newValue
+        let inbox = self.inbox
+        countQueue.asyncAfter(deadline: .now() + delay) {
+            let result: Result<Int, SyncError>
+            if self.countRequests.load(ordering: .relaxed) != request {
+                result = .failure(SyncError(.invalidAction, "A newer count was asked for"))
+            } else {
+                do { result = .success(try self.countNow(filterText: filterText, showCompleted: showCompleted)) } catch { result = .failure(Self.wrap(error)) }
+            }
+            inbox.post { done(result) }
+        }
     }
 
     /// Adds an item.
@@ -139,10 +155,10 @@ public final class TodoService: Sendable {
         }
     }
 
-    private func onStore<T: Sendable>(_ done: @escaping @MainActor @Sendable (Result<T, SyncError>) -> Void, queue: DispatchQueue? = nil,
+    private func onStore<T: Sendable>(_ done: @escaping @MainActor @Sendable (Result<T, SyncError>) -> Void,
                                       _ work: @escaping @Sendable () throws -> T) {
         let inbox = self.inbox
-        (queue ?? storeQueue).async {
+        storeQueue.async {
             let result: Result<T, SyncError>
             do { result = .success(try work()) } catch { result = .failure(Self.wrap(error)) }
             inbox.post { done(result) }

@@ -193,15 +193,16 @@ public final class TodoListViewModel {
     }
 
     /// Re-reads the rows around the current position and the row count (after a write, a sync,
-    /// or a change of filter): rows first, so the frame does not wait for the count.
-    public func reload() {
+    /// or a change of filter): rows first, so the frame does not wait for the count; the count
+    /// waits `countDelay` seconds (while typing a filter, only the last key's count runs).
+    public func reload(countDelay: Double = 0) {
         window = nil
         inFlightRequest = nil
         knownTotal = nil
         countGeneration += 1
         ensureLoaded()
         let generation = countGeneration
-        service.count(filterText: filter.text, showCompleted: showCompleted) { [weak self] result in
+        service.count(filterText: filter.text, showCompleted: showCompleted, after: countDelay) { [weak self] result in
             guard let self, self.countGeneration == generation, case .success(let count) = result else { return }
             self.knownTotal = count
             self.clampScroll()
@@ -234,8 +235,11 @@ public final class TodoListViewModel {
         filter = field
         selected = 0
         scrollTop = 0
-        reload()
+        reload(countDelay: Self.filterCountDelay)
     }
+
+    /// Typing pauses longer than this get a count; faster keys only get rows.
+    static let filterCountDelay = 0.15
 
     /// Asks for a window of three pages around the screen unless the screen is covered.
     private func ensureLoaded() {
