@@ -78,6 +78,14 @@ import Testing
         #expect(list.filter.text.isEmpty)
     }
 
+    @Test func aFilterMatchingMoreRowsThanTheWindowGetsItsCountWhenTypingPauses() async throws {
+        let list = try await list(with: (0..<40).map { "task \($0)" } + ["other"], pageHeight: 2)
+        _ = list.handle(.character("/"))
+        list.type("task")
+        try await eventually("count") { list.total == 40 }
+        #expect(list.visibleTexts == ["task 0", "task 1"])
+    }
+
     @Test func movementKeysMoveTheSelectionAndScroll() async throws {
         let list = try await list(with: (0..<30).map { String(format: "item %02d", $0) })
         _ = list.handle(.character("j"))
