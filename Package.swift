@@ -71,12 +71,14 @@ let package = Package(
             dependencies: [
                 "SyncServer",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
             ]
         ),
         // `make bench` floor: a trivial Hummingbird route with a pre-built page.
         .executableTarget(
             name: "todo-bench-floor",
-            dependencies: [.product(name: "Hummingbird", package: "hummingbird")],
+            dependencies: [.product(name: "Hummingbird", package: "hummingbird"), .product(name: "NIOPosix", package: "swift-nio")],
             path: "Benchmarks/FloorServer"
         ),
         // The README's SDK example.

@@ -1,12 +1,15 @@
 import Foundation
 import Hummingbird
 import NIOCore
+import NIOPosix
 
 /// The benchmark floor: a trivial Hummingbird route returning a pre-built 50-item JSON page,
 /// so `make bench` can set todo-server's figures beside the framework's own ceiling.
 @main
 enum FloorServer {
     static func main() async throws {
+        // The same runtime set-up as todo-server: handlers run on NIO's event loops.
+        NIOSingletons.unsafeTryInstallSingletonPosixEventLoopGroupAsConcurrencyGlobalExecutor()
         let port = CommandLine.arguments.dropFirst().first.flatMap(Int.init) ?? 0
         let page = ByteBuffer(string: samplePage(count: 50))
         let router = Router()

@@ -1,6 +1,8 @@
 import ArgumentParser
 import Foundation
 import Logging
+import NIOCore
+import NIOPosix
 import SyncServer
 
 /// `todo-server`: the OfflineTodo sync backend (table protocol over HTTP).
@@ -34,6 +36,18 @@ struct TodoServerCommand: AsyncParsableCommand {
 
     @Option(help: "trace, debug, info, notice, warning, error or critical. [env: TODO_SERVER_LOG_LEVEL] (default: info)")
     var logLevel: String?
+
+    /// Installs NIO's event loops as Swift's global executor first, so request handlers run on
+    /// the threads that own their sockets instead of hopping to the cooperative pool and back.
+    static func main() async {
+        NIOSingletons.unsafeTryInstallSingletonPosixEventLoopGroupAsConcurrencyGlobalExecutor()
+        do {
+            var command = try parseAsRoot()
+            if var asyncCommand = command as? AsyncParsableCommand { try await asyncCommand.run() } else { try command.run() }
+        } catch {
+            exit(withError: error)
+        }
+    }
 
     func run() async throws {
         let configuration: ServerConfiguration

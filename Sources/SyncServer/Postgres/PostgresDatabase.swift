@@ -26,6 +26,10 @@ public final class PostgresDatabase: SQLDatabase {
         try await run(begin: "BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY", body)
     }
 
+    public func readStatement<T: Sendable>(_ body: @escaping @Sendable (any SQLSession) throws -> T) async throws -> T {
+        try await run(begin: nil, body)
+    }
+
     public func write<T: Sendable>(_ body: @escaping @Sendable (any SQLSession) throws -> T) async throws -> T {
         try await run(begin: "BEGIN", body)
     }
@@ -42,7 +46,8 @@ public final class PostgresDatabase: SQLDatabase {
         await pool.close()
     }
 
-    private func run<T: Sendable>(begin: String, _ body: @escaping @Sendable (any SQLSession) throws -> T) async throws -> T {
+    /// Runs `body` on a pooled connection, inside a transaction opened by `begin` (or none).
+    private func run<T: Sendable>(begin: String?, _ body: @escaping @Sendable (any SQLSession) throws -> T) async throws -> T {
         let slot = try await pool.acquire()
         let logger = self.logger
         do {
@@ -50,12 +55,12 @@ public final class PostgresDatabase: SQLDatabase {
                 slot.queue.async {
                     let session = PostgresSession(connection: slot.connection, logger: logger)
                     do {
-                        try session.execute(begin, [])
+                        if let begin { try session.execute(begin, []) }
                         let value = try body(session)
-                        try session.execute("COMMIT", [])
+                        if begin != nil { try session.execute("COMMIT", []) }
                         continuation.resume(returning: value)
                     } catch {
-                        try? session.execute("ROLLBACK", [])
+                        if begin != nil { try? session.execute("ROLLBACK", []) }
                         continuation.resume(throwing: error)
                     }
                 }

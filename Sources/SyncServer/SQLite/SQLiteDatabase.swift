@@ -23,10 +23,14 @@ public final class SQLiteDatabase: SQLDatabase {
         try readOnCallingThread(body)
     }
 
+    public func readStatement<T: Sendable>(_ body: @escaping @Sendable (any SQLSession) throws -> T) async throws -> T {
+        try readOnCallingThread(snapshot: false, body)
+    }
+
     /// Reads are short and CPU-bound, and WAL readers never wait for the writer: running them on
     /// the request's own thread saves the two thread hops of GRDB's async read on every request.
-    private func readOnCallingThread<T>(_ body: (any SQLSession) throws -> T) throws -> T {
-        try pool.read { db in try body(SQLiteSession(db: db)) }
+    private func readOnCallingThread<T>(snapshot: Bool = true, _ body: (any SQLSession) throws -> T) throws -> T {
+        snapshot ? try pool.read { db in try body(SQLiteSession(db: db)) } : try pool.unsafeRead { db in try body(SQLiteSession(db: db)) }
     }
 
     public func write<T: Sendable>(_ body: @escaping @Sendable (any SQLSession) throws -> T) async throws -> T {
@@ -47,25 +51,61 @@ struct SQLiteSession: SQLSession {
     let db: Database
 
     func query(_ sql: String, _ binds: [SQLValue]) throws -> SQLRows {
-        let statement = try db.cachedStatement(sql: sql)
-        statement.arguments = StatementArguments(binds.map(\.databaseValue))
-        let columns = statement.columnNames
-        // Stepped with the C API: GRDB's generic row decoding cost more than the query itself.
-        let handle = statement.sqliteStatement
+        // Bound and stepped with the C API: GRDB's generic arguments and row decoding cost
+        // more than the query itself on the hot path.
+        let handle = try prepared(sql, binds)
         defer { sqlite3_reset(handle) }
+        let count = sqlite3_column_count(handle)
+        let columns = (0..<count).map { String(cString: sqlite3_column_name(handle, $0)) }
         var rows: [[SQLValue]] = []
         while true {
             let code = sqlite3_step(handle)
             if code == SQLITE_DONE { break }
-            guard code == SQLITE_ROW else {
-                throw DatabaseError(resultCode: ResultCode(rawValue: code), message: String(cString: sqlite3_errmsg(db.sqliteConnection)), sql: sql)
-            }
+            guard code == SQLITE_ROW else { throw error(code, sql) }
             var values: [SQLValue] = []
-            values.reserveCapacity(columns.count)
-            for index in 0..<Int32(columns.count) { values.append(Self.value(handle, index)) }
+            values.reserveCapacity(Int(count))
+            for index in 0..<count { values.append(Self.value(handle, index)) }
             rows.append(values)
         }
         return SQLRows(columns: columns, rows: rows)
+    }
+
+    func execute(_ sql: String, _ binds: [SQLValue]) throws {
+        let handle = try prepared(sql, binds)
+        defer { sqlite3_reset(handle) }
+        var code = sqlite3_step(handle)
+        while code == SQLITE_ROW { code = sqlite3_step(handle) }
+        guard code == SQLITE_DONE else { throw error(code, sql) }
+    }
+
+    /// The cached statement for `sql`, reset and bound to `binds` (numbered placeholders).
+    private func prepared(_ sql: String, _ binds: [SQLValue]) throws -> SQLiteStatement {
+        let handle = try db.cachedStatement(sql: sql).sqliteStatement
+        sqlite3_reset(handle)
+        sqlite3_clear_bindings(handle)
+        guard Int(sqlite3_bind_parameter_count(handle)) == binds.count else {
+            throw DatabaseError(message: "\(binds.count) values for \(sqlite3_bind_parameter_count(handle)) placeholders", sql: sql)
+        }
+        for (offset, value) in binds.enumerated() {
+            let index = Int32(offset + 1)
+            let code: Int32
+            switch value {
+            case .null: code = sqlite3_bind_null(handle, index)
+            case .integer(let i): code = sqlite3_bind_int64(handle, index, i)
+            case .real(let d): code = sqlite3_bind_double(handle, index, d)
+            case .boolean(let b): code = sqlite3_bind_int64(handle, index, b ? 1 : 0)
+            case .text(let s): code = sqlite3_bind_text(handle, index, s, Int32(s.utf8.count), Self.transient)
+            }
+            guard code == SQLITE_OK else { throw error(code, sql) }
+        }
+        return handle
+    }
+
+    /// SQLite copies bound text (the Swift string's buffer does not outlive the call).
+    private static let transient = unsafeBitCast(-1, to: sqlite3_destructor_type.self)
+
+    private func error(_ code: Int32, _ sql: String) -> DatabaseError {
+        DatabaseError(resultCode: ResultCode(rawValue: code), message: String(cString: sqlite3_errmsg(db.sqliteConnection)), sql: sql)
     }
 
     private static func value(_ handle: SQLiteStatement, _ index: Int32) -> SQLValue {
@@ -80,30 +120,4 @@ struct SQLiteSession: SQLSession {
         }
     }
 
-    func execute(_ sql: String, _ binds: [SQLValue]) throws {
-        let statement = try db.cachedStatement(sql: sql)
-        try statement.execute(arguments: StatementArguments(binds.map(\.databaseValue)))
-    }
-}
-
-extension SQLValue {
-    init(_ value: DatabaseValue) {
-        switch value.storage {
-        case .null: self = .null
-        case .int64(let i): self = .integer(i)
-        case .double(let d): self = .real(d)
-        case .string(let s): self = .text(s)
-        case .blob(let data): self = .text(String(decoding: data, as: UTF8.self))
-        }
-    }
-
-    var databaseValue: DatabaseValue {
-        switch self {
-        case .null: return .null
-        case .integer(let i): return i.databaseValue
-        case .real(let d): return d.databaseValue
-        case .text(let s): return s.databaseValue
-        case .boolean(let b): return b.databaseValue
-        }
-    }
 }

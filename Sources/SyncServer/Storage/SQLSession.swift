@@ -16,6 +16,9 @@ public protocol SQLDatabase: Sendable {
     var dialect: any SQLDialect { get }
     /// Runs `body` on a read-only snapshot.
     func read<T: Sendable>(_ body: @escaping @Sendable (any SQLSession) throws -> T) async throws -> T
+    /// Runs `body`, which reads with a single statement, outside any transaction (a statement
+    /// is consistent on its own; this saves the BEGIN/COMMIT of a snapshot).
+    func readStatement<T: Sendable>(_ body: @escaping @Sendable (any SQLSession) throws -> T) async throws -> T
     /// Runs `body` in one write transaction: committed if it returns, rolled back if it throws.
     func write<T: Sendable>(_ body: @escaping @Sendable (any SQLSession) throws -> T) async throws -> T
     /// Runs schema changes serialised across every process sharing the database.

@@ -30,7 +30,7 @@ extension TableService {
             dialect: database.dialect, table: table, schema: schema, fixedSchema: schemas.isFixed, query: query, top: top, skip: skip)
         let selected = query.select
         let schemaForRows = schema
-        let (rows, count) = try await database.read { session -> ([JSONObject], Int?) in
+        let read: @Sendable (any SQLSession) throws -> ([JSONObject], Int?) = { session in
             let result = try session.query(statement.rowsSQL, statement.rowsBinds)
             let types = StoredItem.types(of: result.columns, in: schemaForRows)
             var items: [JSONObject] = []
@@ -41,6 +41,8 @@ extension TableService {
             let count = try statement.countSQL.map { try session.query($0, statement.countBinds).rows.first?.first?.int64 ?? 0 }
             return (items, count.map(Int.init))
         }
+        // Rows and count must come from one snapshot; rows alone are one statement.
+        let (rows, count) = statement.countSQL == nil ? try await database.readStatement(read) : try await database.read(read)
         var items = Array(rows.prefix(top))
         if let selected {
             items = items.map { item in JSONObject(selected.map { name in (schema.column(named: name)?.name ?? name, item[schema.column(named: name)?.name ?? name] ?? .null) }) }

@@ -22,7 +22,7 @@ public final class TableService: Sendable {
         let table = try TableName.physical(table)
         guard let schema = try await schemas.schema(of: table) else { throw notFound() }
         let dialect = database.dialect
-        let item = try await database.read { try RowAccess(dialect: dialect, table: table, schema: schema).fetch(id: id, session: $0) }
+        let item = try await database.readStatement { try RowAccess(dialect: dialect, table: table, schema: schema).fetch(id: id, session: $0) }
         guard let item, !item.isDeleted else { throw TableError.itemNotFound }
         return item
     }

@@ -9,7 +9,8 @@ public enum JSONWriter {
     /// The JSON text of a value as UTF-8 bytes.
     public static func bytes(_ value: JSONValue) -> [UInt8] {
         var out: [UInt8] = []
-        out.reserveCapacity(256)
+        // A page of items is most bodies: room for a typical row each, so the buffer rarely regrows.
+        if case .array(let items) = value { out.reserveCapacity(64 + items.count * 256) } else { out.reserveCapacity(256) }
         write(value, into: &out)
         return out
     }
@@ -68,7 +69,7 @@ public enum JSONWriter {
     public static func writeString(_ s: String, into out: inout [UInt8]) {
         out.append(UInt8(ascii: "\""))
         var s = s
-        s.withUTF8 { utf8 in
+        s.withUTF8 { utf8 in  // native strings (all parsed or read from a database) need no copy
             var clean = utf8.startIndex
             for i in utf8.indices {
                 let byte = utf8[i]

@@ -82,8 +82,16 @@ public struct TableQuery: Sendable, Equatable {
 
     /// ASCII digits (surrounding whitespace allowed); too large a value clamps to `Int.max`.
     private static func nonNegativeInteger(_ text: String) -> Int? {
-        let digits = text.trimmingCharacters(in: .whitespaces)
-        guard !digits.isEmpty, digits.utf8.allSatisfy({ $0 >= 48 && $0 <= 57 }) else { return nil }
-        return Int(digits) ?? Int.max
+        // Byte-level (every page request has two): spaces around, ASCII digits inside.
+        let digits = text.utf8.drop { $0 == 0x20 || $0 == 0x09 }.reversed().drop { $0 == 0x20 || $0 == 0x09 }.reversed()
+        guard !digits.isEmpty, digits.allSatisfy({ $0 >= 48 && $0 <= 57 }) else { return nil }
+        var value = 0
+        for digit in digits {
+            let (times10, overflow1) = value.multipliedReportingOverflow(by: 10)
+            let (sum, overflow2) = times10.addingReportingOverflow(Int(digit - 48))
+            if overflow1 || overflow2 { return Int.max }
+            value = sum
+        }
+        return value
     }
 }
