@@ -14,6 +14,11 @@ enum JSONResponse {
         make(status, buffer: ByteBuffer(bytes: JSONWriter.bytes(body)), headers: extra)
     }
 
+    /// JSON text already encoded.
+    static func make(_ status: HTTPResponse.Status, bytes: [UInt8], headers extra: HTTPFields = [:]) -> Response {
+        make(status, buffer: ByteBuffer(bytes: bytes), headers: extra)
+    }
+
     private static func make(_ status: HTTPResponse.Status, buffer: ByteBuffer, headers extra: HTTPFields) -> Response {
         var headers: HTTPFields = [.contentType: "application/json; charset=utf-8"]
         headers.append(contentsOf: extra)

@@ -44,13 +44,17 @@ struct TableRoutes<Context: RequestContext> {
         }
         let table = try table(context)
         let page = try await service.query(table: table, query)
-        let rows = JSONValue.array(page.items.map(JSONValue.object))
-        let body = page.totalCount.map { JSONValue.object(JSONObject([("results", rows), ("count", .number(Double($0)))])) } ?? rows
+        var body = page.itemsJSON
+        if let count = page.totalCount {
+            body = Array(#"{"results":"#.utf8) + body + Array(#","count":"#.utf8)
+            JSONWriter.writeInteger(Int64(count), into: &body)
+            body.append(UInt8(ascii: "}"))
+        }
         var headers: HTTPFields = [:]
         if let next = page.next {
             headers[HTTPField.Name("Link")!] = "\(nextPageURL(request, items: items, top: next.top, skip: next.skip)); rel=next"
         }
-        return JSONResponse.make(.ok, body, headers: headers)
+        return JSONResponse.make(.ok, bytes: body, headers: headers)
     }
 
     /// The absolute URL of the next page: the same query with `$top` and `$skip` moved on.

@@ -2,6 +2,7 @@ import FilterSQL
 import Foundation
 import GRDB
 import GRDBSQLite
+import TableProtocol
 
 /// The embedded store: one SQLite file in WAL mode through a GRDB pool
 /// (concurrent readers, one serialised writer).
@@ -68,6 +69,66 @@ struct SQLiteSession: SQLSession {
             rows.append(values)
         }
         return SQLRows(columns: columns, rows: rows)
+    }
+
+    /// Column values go from SQLite's buffers into the JSON bytes: no strings, rows or objects
+    /// in between (this is every pull page).
+    func queryJSONArray(_ sql: String, _ binds: [SQLValue], schema: TableSchema, limit: Int) throws -> (json: [UInt8], rows: Int) {
+        let handle = try prepared(sql, binds)
+        defer { sqlite3_reset(handle) }
+        let count = sqlite3_column_count(handle)
+        var keys: [[UInt8]] = []
+        var booleans: [Bool] = []
+        for index in 0..<count {
+            let name = String(cString: sqlite3_column_name(handle, index))
+            var key: [UInt8] = []
+            JSONWriter.writeString(name, into: &key)
+            key.append(UInt8(ascii: ":"))
+            keys.append(key)
+            booleans.append(schema.column(named: name)?.type == .boolean)
+        }
+        var out: [UInt8] = [UInt8(ascii: "[")]
+        out.reserveCapacity(64 + limit * 256)
+        var rows = 0
+        while rows <= limit {
+            let code = sqlite3_step(handle)
+            if code == SQLITE_DONE { break }
+            guard code == SQLITE_ROW else { throw error(code, sql) }
+            rows += 1
+            if rows > limit { break }  // the extra row only says that more remain
+            if rows > 1 { out.append(UInt8(ascii: ",")) }
+            out.append(UInt8(ascii: "{"))
+            for index in 0..<count {
+                if index > 0 { out.append(UInt8(ascii: ",")) }
+                out.append(contentsOf: keys[Int(index)])
+                Self.writeJSON(handle, index, boolean: booleans[Int(index)], into: &out)
+            }
+            out.append(UInt8(ascii: "}"))
+        }
+        out.append(UInt8(ascii: "]"))
+        return (out, rows)
+    }
+
+    /// One column as JSON, with the same typing as `StoredItem`.
+    private static func writeJSON(_ handle: SQLiteStatement, _ index: Int32, boolean: Bool, into out: inout [UInt8]) {
+        switch sqlite3_column_type(handle, index) {
+        case SQLITE_NULL: JSONWriter.append(raw: "null", to: &out)
+        case SQLITE_INTEGER:
+            let value = sqlite3_column_int64(handle, index)
+            if boolean { JSONWriter.append(raw: value != 0 ? "true" : "false", to: &out) } else { JSONWriter.writeNumber(Double(value), into: &out) }
+        case SQLITE_FLOAT:
+            let value = sqlite3_column_double(handle, index)
+            if boolean { JSONWriter.append(raw: value != 0 ? "true" : "false", to: &out) } else { JSONWriter.writeNumber(value, into: &out) }
+        default:
+            guard let text = sqlite3_column_text(handle, index) else { JSONWriter.append(raw: "\"\"", to: &out); return }
+            let bytes = UnsafeBufferPointer(start: text, count: Int(sqlite3_column_bytes(handle, index)))
+            if bytes.allSatisfy({ $0 < 0x80 }) {
+                JSONWriter.writeString(utf8: bytes, into: &out)
+            } else {
+                // SQLite does not check UTF-8: decoding repairs what another writer may have stored.
+                JSONWriter.writeString(String(decoding: bytes, as: UTF8.self), into: &out)
+            }
+        }
     }
 
     func execute(_ sql: String, _ binds: [SQLValue]) throws {

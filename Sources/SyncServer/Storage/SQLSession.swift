@@ -1,4 +1,6 @@
 import FilterSQL
+import TableProtocol
+
 /// One connection's worth of synchronous SQL access, valid only inside a `SQLDatabase` call.
 ///
 /// Synchronous on purpose: SQLite (GRDB) hands out connections only inside synchronous
@@ -8,6 +10,20 @@ public protocol SQLSession {
     func query(_ sql: String, _ binds: [SQLValue]) throws -> SQLRows
     /// Runs a statement that returns no rows.
     func execute(_ sql: String, _ binds: [SQLValue]) throws
+    /// Runs a query and writes its first `limit` rows as a JSON array of objects (keys are the
+    /// column names, values typed by `schema`); also says how many rows it read, at most
+    /// `limit + 1`, so the caller learns whether more remain.
+    func queryJSONArray(_ sql: String, _ binds: [SQLValue], schema: TableSchema, limit: Int) throws -> (json: [UInt8], rows: Int)
+}
+
+extension SQLSession {
+    /// Through `query` and `StoredItem`; a store may write the bytes more directly.
+    public func queryJSONArray(_ sql: String, _ binds: [SQLValue], schema: TableSchema, limit: Int) throws -> (json: [UInt8], rows: Int) {
+        let result = try query(sql, binds)
+        let types = StoredItem.types(of: result.columns, in: schema)
+        let items = result.rows.prefix(limit).map { JSONValue.object(StoredItem(row: $0, columns: result.columns, types: types).properties) }
+        return (JSONWriter.bytes(.array(items)), result.rows.count)
+    }
 }
 
 /// A database the table service runs its statements on.

@@ -2,8 +2,9 @@ import TableProtocol
 
 /// One page of a query.
 public struct QueryPage: Sendable {
-    /// The rows, reduced to `$select` when given.
-    public var items: [JSONObject]
+    /// The rows as a JSON array, reduced to `$select` when given (encoded by the store: pages
+    /// are the hot path, and building objects only to print them cost more than the query).
+    public var itemsJSON: [UInt8]
     /// Total matching rows ignoring top/skip, when `$inlinecount=allpages` asked for it.
     public var totalCount: Int?
     /// The `$top` and `$skip` of the next page, when more rows remain.
@@ -19,7 +20,7 @@ extension TableService {
         let skip = max(query.skip ?? 0, 0)
         guard var schema = try await schemas.schema(of: table) else {
             if schemas.isFixed { throw TableError.tableNotFound }
-            return QueryPage(items: [], totalCount: query.includeTotalCount ? 0 : nil, next: nil)
+            return QueryPage(itemsJSON: Array("[]".utf8), totalCount: query.includeTotalCount ? 0 : nil, next: nil)
         }
         // Another server process may have added a column the cache has not seen yet.
         if !query.referencedMembers.allSatisfy({ schema.column(named: $0) != nil }),
@@ -30,25 +31,36 @@ extension TableService {
             dialect: database.dialect, table: table, schema: schema, fixedSchema: schemas.isFixed, query: query, top: top, skip: skip)
         let selected = query.select
         let schemaForRows = schema
-        let read: @Sendable (any SQLSession) throws -> ([JSONObject], Int?) = { session in
-            let result = try session.query(statement.rowsSQL, statement.rowsBinds)
-            let types = StoredItem.types(of: result.columns, in: schemaForRows)
-            var items: [JSONObject] = []
-            items.reserveCapacity(result.rows.count)
-            for row in result.rows {
-                items.append(StoredItem(row: row, columns: result.columns, types: types).properties)
+        let read: @Sendable (any SQLSession) throws -> ([UInt8], Int, Int?) = { session in
+            let json: [UInt8]
+            let rows: Int
+            if let selected {
+                (json, rows) = try Self.selectedJSON(session, statement, schema: schemaForRows, select: selected, top: top)
+            } else {
+                (json, rows) = try session.queryJSONArray(statement.rowsSQL, statement.rowsBinds, schema: schemaForRows, limit: top)
             }
             let count = try statement.countSQL.map { try session.query($0, statement.countBinds).rows.first?.first?.int64 ?? 0 }
-            return (items, count.map(Int.init))
+            return (json, rows, count.map(Int.init))
         }
         // Rows and count must come from one snapshot; rows alone are one statement.
-        let (rows, count) = statement.countSQL == nil ? try await database.readStatement(read) : try await database.read(read)
-        var items = Array(rows.prefix(top))
-        if let selected {
-            items = items.map { item in JSONObject(selected.map { name in (schema.column(named: name)?.name ?? name, item[schema.column(named: name)?.name ?? name] ?? .null) }) }
+        let (json, rows, count) = statement.countSQL == nil ? try await database.readStatement(read) : try await database.read(read)
+        let more = top > 0 && rows > top
+        return QueryPage(itemsJSON: json, totalCount: count, next: more ? (top, skip + top) : nil)
+    }
+
+    /// `$select` pages: members in the order asked for, null for names with no column yet.
+    private static func selectedJSON(_ session: any SQLSession, _ statement: SelectStatement, schema: TableSchema,
+                                     select: [String], top: Int) throws -> ([UInt8], Int) {
+        let result = try session.query(statement.rowsSQL, statement.rowsBinds)
+        let types = StoredItem.types(of: result.columns, in: schema)
+        let items = result.rows.prefix(top).map { row -> JSONValue in
+            let item = StoredItem(row: row, columns: result.columns, types: types).properties
+            return .object(JSONObject(select.map { name in
+                let column = schema.column(named: name)?.name ?? name
+                return (column, item[column] ?? .null)
+            }))
         }
-        let more = top > 0 && rows.count > top
-        return QueryPage(items: items, totalCount: count, next: more ? (top, skip + top) : nil)
+        return (JSONWriter.bytes(.array(items)), result.rows.count)
     }
 }
 

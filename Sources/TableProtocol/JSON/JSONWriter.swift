@@ -67,31 +67,37 @@ public enum JSONWriter {
 
     /// A quoted, escaped JSON string.
     public static func writeString(_ s: String, into out: inout [UInt8]) {
-        out.append(UInt8(ascii: "\""))
         var s = s
-        s.withUTF8 { utf8 in  // native strings (all parsed or read from a database) need no copy
-            var clean = utf8.startIndex
-            for i in utf8.indices {
-                let byte = utf8[i]
-                guard byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") else { continue }
-                out.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[clean..<i]))
-                clean = i + 1
-                out.append(UInt8(ascii: "\\"))
-                switch byte {
-                case UInt8(ascii: "\""), UInt8(ascii: "\\"): out.append(byte)
-                case 0x0A: out.append(UInt8(ascii: "n"))
-                case 0x0D: out.append(UInt8(ascii: "r"))
-                case 0x09: out.append(UInt8(ascii: "t"))
-                default:
-                    append("u00", to: &out)
-                    out.append(hexDigit(byte >> 4))
-                    out.append(hexDigit(byte & 0xF))
-                }
+        s.withUTF8 { writeString(utf8: $0, into: &out) }  // native strings need no copy
+    }
+
+    /// A quoted, escaped JSON string from UTF-8 bytes the caller has validated.
+    public static func writeString(utf8: UnsafeBufferPointer<UInt8>, into out: inout [UInt8]) {
+        out.append(UInt8(ascii: "\""))
+        var clean = utf8.startIndex
+        for i in utf8.indices {
+            let byte = utf8[i]
+            guard byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") else { continue }
+            out.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[clean..<i]))
+            clean = i + 1
+            out.append(UInt8(ascii: "\\"))
+            switch byte {
+            case UInt8(ascii: "\""), UInt8(ascii: "\\"): out.append(byte)
+            case 0x0A: out.append(UInt8(ascii: "n"))
+            case 0x0D: out.append(UInt8(ascii: "r"))
+            case 0x09: out.append(UInt8(ascii: "t"))
+            default:
+                append("u00", to: &out)
+                out.append(hexDigit(byte >> 4))
+                out.append(hexDigit(byte & 0xF))
             }
-            out.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[clean...]))
         }
+        out.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[clean...]))
         out.append(UInt8(ascii: "\""))
     }
+
+    /// Appends raw JSON text (a literal the caller knows is valid).
+    public static func append(raw text: StaticString, to out: inout [UInt8]) { append(text, to: &out) }
 
     private static func hexDigit(_ nibble: UInt8) -> UInt8 {
         nibble < 10 ? UInt8(ascii: "0") + nibble : UInt8(ascii: "a") + nibble - 10
