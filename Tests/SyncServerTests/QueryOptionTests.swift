@@ -1,4 +1,5 @@
 import Foundation
+import TableProtocol
 import Testing
 
 /// An `$orderby` and the ids it must return from the ordering fixture, in order.
@@ -27,6 +28,31 @@ struct OrderByCase: Sendable, CustomTestStringConvertible {
     }
 
     static func ids(_ range: Range<Int>) -> [String] { range.map(numberedRowID) }
+
+    // MARK: - Values
+
+    @Test(arguments: Backend.allCases)
+    func aPageCarriesEveryValueExactlyAsReadingTheItemDoes(_ backend: Backend) async throws {
+        let c = try await client(backend)
+        let table = uniqueTable("v")
+        let text = "quote \" backslash \\ newline \n tab \t bell \u{7} é 日本 🎉"
+        let items: [[String: Any]] = [
+            ["id": "a", "text": text, "n": 2.5, "big": 9_007_199_254_740_993.0, "done": true],
+            ["id": "b", "text": "", "n": -7, "big": 0, "done": false],
+        ]
+        _ = try await c.insertAll(table, items)
+        guard case .array(let page) = try JSONValue.parse(try await c.get("tables/\(table)").data) else {
+            Issue.record("the page is not an array")
+            return
+        }
+        for row in page {
+            let id = try #require(row.objectValue?["id"]?.stringValue)
+            #expect(row == (try JSONValue.parse(try await c.get("tables/\(table)/\(id)").data)))
+        }
+        #expect(page.first?.objectValue?["text"] == .string(text))
+        #expect(page.first?.objectValue?["done"] == .bool(true))
+        #expect(page.first?.objectValue?["big"] == .number(9_007_199_254_740_993.0))
+    }
 
     // MARK: - Paging
 

@@ -61,12 +61,21 @@ public final class MainLoop {
 
     private func readInput() {
         let keys = terminal.readKeys()
+        // Readable but no keys: the terminal may be gone (its window closed, tmux killed). Quit
+        // rather than spin on a source that stays readable forever.
+        if keys.isEmpty, Self.inputHungUp() { quit(status: 0) }
         for key in keys {
             if key == .control("c") { quit(status: 0) }
             app.handle(key)
             if app.shouldQuit { quit(status: 0) }
         }
         redraw()
+    }
+
+    private static func inputHungUp() -> Bool {
+        var descriptor = pollfd(fd: STDIN_FILENO, events: Int16(POLLIN), revents: 0)
+        guard poll(&descriptor, 1, 0) > 0 else { return false }
+        return descriptor.revents & Int16(POLLHUP | POLLERR | POLLNVAL) != 0
     }
 
     private func scheduleRedraw() {
