@@ -54,7 +54,7 @@ public final class ChildProcess: @unchecked Sendable {
             envp.forEach { free($0) }
         }
         var pid: pid_t = 0
-        let result = posix_spawnp(&pid, executable, &actions, nil, argv, envp)
+        let result = spawnCleanly(&pid, executable, &actions, argv, envp)
         for fd in [outPipe[1], errPipe[1]] where fd >= 0 { close(fd) }
         guard result == 0 else {
             for fd in [outPipe[0], errPipe[0]] where fd >= 0 { close(fd) }

@@ -87,7 +87,7 @@ final class TmuxSession: @unchecked Sendable {
         var pid: pid_t = 0
         let cArgs = argv.map { strdup($0) } + [nil]
         defer { cArgs.forEach { free($0) } }
-        let spawned = posix_spawnp(&pid, "tmux", &actions, nil, cArgs, environ)
+        let spawned = spawnCleanly(&pid, "tmux", &actions, cArgs, Array(UnsafeBufferPointer(start: environ, count: environCount())))
         if captures { close(fds[1]) }
         guard spawned == 0 else { throw ServerStartError(description: "cannot run tmux (is it installed?)") }
         var output = Data()
@@ -104,6 +104,13 @@ final class TmuxSession: @unchecked Sendable {
         while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
         guard status == 0 else { throw ServerStartError(description: "tmux \(args.first ?? "") failed (status \(status))") }
         return String(decoding: output, as: UTF8.self)
+    }
+
+    /// The entries of `environ`, with its terminating nil.
+    private static func environCount() -> Int {
+        var count = 0
+        while environ[count] != nil { count += 1 }
+        return count + 1
     }
 
     static func quote(_ s: String) -> String { "'" + s.replacingOccurrences(of: "'", with: "'\\''") + "'" }
