@@ -9,6 +9,7 @@ import TableProtocol
 public final class SQLiteDatabase: SQLDatabase {
     public let dialect: any SQLDialect = SQLiteDialect()
     private let pool: DatabasePool
+    private let readers: SQLiteReaderPool
 
     /// Opens (creating if needed) the database file, and its folder.
     public init(path: String) throws {
@@ -17,7 +18,8 @@ public final class SQLiteDatabase: SQLDatabase {
         var config = Configuration()
         config.busyMode = .timeout(10)
         config.maximumReaderCount = 8
-        pool = try DatabasePool(path: path, configuration: config)
+        pool = try DatabasePool(path: path, configuration: config)  // creates the file in WAL mode
+        readers = SQLiteReaderPool(path: path)
     }
 
     public func read<T: Sendable>(_ body: @escaping @Sendable (any SQLSession) throws -> T) async throws -> T {
@@ -28,10 +30,21 @@ public final class SQLiteDatabase: SQLDatabase {
         try readOnCallingThread(snapshot: false, body)
     }
 
-    /// Reads are short and CPU-bound, and WAL readers never wait for the writer: running them on
-    /// the request's own thread saves the two thread hops of GRDB's async read on every request.
+    /// Reads are short and CPU-bound, and WAL readers never wait for the writer: they run on the
+    /// request's own thread, on a plain reader connection (GRDB only writes).
     private func readOnCallingThread<T>(snapshot: Bool = true, _ body: (any SQLSession) throws -> T) throws -> T {
-        snapshot ? try pool.read { db in try body(SQLiteSession(db: db)) } : try pool.unsafeRead { db in try body(SQLiteSession(db: db)) }
+        try readers.withReader { reader in
+            guard snapshot else { return try body(SQLiteSession(reader: reader)) }
+            try reader.execute("BEGIN")
+            do {
+                let value = try body(SQLiteSession(reader: reader))
+                try reader.execute("COMMIT")
+                return value
+            } catch {
+                try? reader.execute("ROLLBACK")
+                throw error
+            }
+        }
     }
 
     public func write<T: Sendable>(_ body: @escaping @Sendable (any SQLSession) throws -> T) async throws -> T {
@@ -43,13 +56,25 @@ public final class SQLiteDatabase: SQLDatabase {
     }
 
     public func close() async {
+        readers.close()
         try? pool.close()
     }
 }
 
-/// Statements on one GRDB connection, using its statement cache.
+/// Statements on one connection (GRDB's writer, or a reader), through its statement cache.
 struct SQLiteSession: SQLSession {
-    let db: Database
+    private let connection: OpaquePointer?
+    private let statement: (String) throws -> SQLiteStatement
+
+    init(db: Database) {
+        connection = db.sqliteConnection
+        statement = { try db.cachedStatement(sql: $0).sqliteStatement }
+    }
+
+    init(reader: SQLiteReader) {
+        connection = reader.handle
+        statement = { try reader.statement($0) }
+    }
 
     func query(_ sql: String, _ binds: [SQLValue]) throws -> SQLRows {
         // Bound and stepped with the C API: GRDB's generic arguments and row decoding cost
@@ -141,7 +166,7 @@ struct SQLiteSession: SQLSession {
 
     /// The cached statement for `sql`, reset and bound to `binds` (numbered placeholders).
     private func prepared(_ sql: String, _ binds: [SQLValue]) throws -> SQLiteStatement {
-        let handle = try db.cachedStatement(sql: sql).sqliteStatement
+        let handle = try statement(sql)
         sqlite3_reset(handle)
         sqlite3_clear_bindings(handle)
         guard Int(sqlite3_bind_parameter_count(handle)) == binds.count else {
@@ -166,7 +191,7 @@ struct SQLiteSession: SQLSession {
     private static let transient = unsafeBitCast(-1, to: sqlite3_destructor_type.self)
 
     private func error(_ code: Int32, _ sql: String) -> DatabaseError {
-        DatabaseError(resultCode: ResultCode(rawValue: code), message: String(cString: sqlite3_errmsg(db.sqliteConnection)), sql: sql)
+        DatabaseError(resultCode: ResultCode(rawValue: code), message: String(cString: sqlite3_errmsg(connection)), sql: sql)
     }
 
     private static func value(_ handle: SQLiteStatement, _ index: Int32) -> SQLValue {
