@@ -4,10 +4,7 @@ extension JSONValue {
     /// Parses JSON text (RFC 8259, any top-level value) straight into `JSONValue`s, keeping
     /// object key order; a repeated key keeps its last value.
     public static func parse(_ data: Data) throws -> JSONValue {
-        try data.withUnsafeBytes { raw in
-            var parser = JSONParser(raw.bindMemory(to: UInt8.self))
-            return try parser.parseDocument()
-        }
+        try data.withUnsafeBytes { try parse(bytes: $0) }
     }
 
     /// Parses JSON text held in memory the caller owns (a request body, say) without copying it.

@@ -108,15 +108,11 @@ public final class TodoService: Sendable {
     public func count(filterText: String, showCompleted: Bool, after delay: Double = 0,
                       done: @escaping @MainActor @Sendable (Result<Int, SyncError>) -> Void) {
         let request = countRequests.add(1, ordering: .relaxed).newValue
-        let inbox = self.inbox
-        countQueue.asyncAfter(deadline: .now() + delay) {
-            let result: Result<Int, SyncError>
-            if self.countRequests.load(ordering: .relaxed) != request {
-                result = .failure(SyncError(.invalidAction, "A newer count was asked for"))
-            } else {
-                do { result = .success(try self.countNow(filterText: filterText, showCompleted: showCompleted)) } catch { result = .failure(Self.wrap(error)) }
+        onStore(done, queue: countQueue, after: delay) {
+            guard self.countRequests.load(ordering: .relaxed) == request else {
+                throw SyncError(.invalidAction, "A newer count was asked for")
             }
-            inbox.post { done(result) }
+            return try self.countNow(filterText: filterText, showCompleted: showCompleted)
         }
     }
 
@@ -156,13 +152,16 @@ public final class TodoService: Sendable {
     }
 
     private func onStore<T: Sendable>(_ done: @escaping @MainActor @Sendable (Result<T, SyncError>) -> Void,
+                                      queue: DispatchQueue? = nil, after delay: Double = 0,
                                       _ work: @escaping @Sendable () throws -> T) {
         let inbox = self.inbox
-        storeQueue.async {
+        let run: @Sendable () -> Void = {
             let result: Result<T, SyncError>
             do { result = .success(try work()) } catch { result = .failure(Self.wrap(error)) }
             inbox.post { done(result) }
         }
+        // A delay goes through a dispatch timer; everything else (every window the list loads) must not.
+        if delay > 0 { (queue ?? storeQueue).asyncAfter(deadline: .now() + delay, execute: run) } else { (queue ?? storeQueue).async(execute: run) }
     }
 
     static func wrap(_ error: any Error) -> SyncError {
