@@ -49,6 +49,26 @@ import Testing
         #expect(list.visibleRows.first??.complete == true)
     }
 
+    @Test func keysTypedWhileTheListReloadsActOnTheRowsShown() async throws {
+        let list = try await list(with: ["a", "b", "c"])
+        list.reload()
+        _ = list.handle(.character("j"))
+        _ = list.handle(.character(" "))
+        try await eventually("b completed") { list.visibleTexts == ["a", "c"] }
+    }
+
+    @Test func spaceOnARowOlderThanTheStoreKeepsTheNewerEdit() async throws {
+        let list = try await list(with: ["old text"])
+        var newer = try #require(list.selectedItem)
+        newer.text = "new text"
+        _ = try list.service.saveNow(newer)
+        _ = list.handle(.character(" "))
+        try await eventually("item hidden") { list.total == 0 }
+        let stored = try #require(try list.service.itemNow(id: newer.id))
+        #expect(stored.text == "new text")
+        #expect(stored.complete)
+    }
+
     @Test func deleteAsksAndYesDeletes() async throws {
         let list = try await list(with: ["doomed", "kept"])
         _ = list.handle(.character("d"))

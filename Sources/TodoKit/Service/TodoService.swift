@@ -74,6 +74,16 @@ public final class TodoService: Sendable {
         return saved
     }
 
+    /// Sets one item's completion, on its current stored version (the caller's copy may be
+    /// older: the list shows rows until their reload arrives, and a save of that copy would undo
+    /// newer edits). Unknown ids are an error; an item already in that state is left alone.
+    public func setCompleteNow(id: String, to complete: Bool) throws -> TodoItem {
+        guard var item = try itemNow(id: id) else { throw SyncError(.invalidParameter, "The item no longer exists") }
+        guard item.complete != complete else { return item }
+        item.complete = complete
+        return try saveNow(item)
+    }
+
     /// Deletes an item.
     public func deleteNow(_ item: TodoItem) throws { try table.deleteNow(item.object) }
 
@@ -124,6 +134,11 @@ public final class TodoService: Sendable {
     /// Saves an item.
     public func save(_ item: TodoItem, done: @escaping @MainActor @Sendable (Result<TodoItem, SyncError>) -> Void) {
         onStore(done) { try self.saveNow(item) }
+    }
+
+    /// Sets one item's completion (see `setCompleteNow`).
+    public func setComplete(id: String, to complete: Bool, done: @escaping @MainActor @Sendable (Result<TodoItem, SyncError>) -> Void) {
+        onStore(done) { try self.setCompleteNow(id: id, to: complete) }
     }
 
     /// Deletes an item.

@@ -38,6 +38,8 @@ public final class TodoListViewModel {
 
     let service: TodoService
     private var window: ListWindow?
+    /// The window shows the list as it was before a write or sync; its reload is on its way.
+    private var windowIsStale = false
     private var inFlightRequest: ListWindowRequest?
     private var knownTotal: Int?
     private var countGeneration = 0
@@ -126,9 +128,8 @@ public final class TodoListViewModel {
         case .open: if let item = selectedItem { return .openEditor(item) }
         case .add: mode = .adding(TextField())
         case .toggleComplete:
-            if var item = selectedItem {
-                item.complete.toggle()
-                service.save(item) { [weak self] in self?.afterWrite($0.map { _ in () }) }
+            if let item = selectedItem {
+                service.setComplete(id: item.id, to: !item.complete) { [weak self] in self?.afterWrite($0.map { _ in () }) }
             }
         case .delete: if let item = selectedItem { mode = .confirmingDelete(item) }
         case .filter: mode = .filtering
@@ -195,10 +196,16 @@ public final class TodoListViewModel {
     /// Re-reads the rows around the current position and the row count (after a write, a sync,
     /// or a change of filter): rows first, so the frame does not wait for the count; the count
     /// waits `countDelay` seconds (while typing a filter, only the last key's count runs).
+    /// Until the new rows arrive, the old ones of the same list stay on screen and keys act on
+    /// them, so keys typed right after a write are not lost to an empty window.
     public func reload(countDelay: Double = 0) {
-        window = nil
+        if let window, window.request.filterText == filter.text, window.request.showCompleted == showCompleted {
+            windowIsStale = true
+        } else {
+            window = nil
+            knownTotal = nil
+        }
         inFlightRequest = nil
-        knownTotal = nil
         countGeneration += 1
         ensureLoaded()
         let generation = countGeneration
@@ -246,7 +253,7 @@ public final class TodoListViewModel {
         let request = ListWindowRequest(
             filterText: filter.text, showCompleted: showCompleted,
             offset: max(0, scrollTop - 2 * pageHeight), limit: max(pageHeight, 1) * 6)
-        if let window, window.request.filterText == request.filterText, window.request.showCompleted == request.showCompleted,
+        if !windowIsStale, let window, window.request.filterText == request.filterText, window.request.showCompleted == request.showCompleted,
            scrollTop >= window.request.offset,
            min(scrollTop + pageHeight, total) <= window.request.offset + window.items.count {
             return
@@ -259,6 +266,7 @@ public final class TodoListViewModel {
             switch result {
             case .success(let loaded):
                 self.window = loaded
+                self.windowIsStale = false
                 if loaded.reachesEnd { self.knownTotal = loaded.request.offset + loaded.items.count }
                 self.clampScroll()
                 self.ensureLoaded()
