@@ -17,4 +17,14 @@ import Testing
         #expect(error.code == .invalidAction)
         #expect(try results[1].get() == 1)
     }
+
+    @Test func aSyncPushesEveryWriteAskedForBeforeIt() async throws {
+        let service = try makeService(server: try await TodoTestServer.shared.get().baseURL)
+        for n in 0..<100 { service.add("item \(n)") { _ in } }
+        var synced: Result<Void, SyncError>?
+        service.sync { synced = $0 }
+        try await eventually("sync done") { synced != nil }
+        try synced?.get()
+        #expect(service.statusNow().pending == 0)
+    }
 }

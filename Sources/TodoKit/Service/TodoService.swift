@@ -151,10 +151,12 @@ public final class TodoService: Sendable {
         onStore(done) { self.statusNow() }
     }
 
-    /// Pushes then pulls on the sync queue.
+    /// Pushes then pulls on the sync queue, after every write asked for before it (a save made
+    /// just before `r` must be in the push).
     public func sync(done: @escaping @MainActor @Sendable (Result<Void, SyncError>) -> Void) {
         let inbox = self.inbox
-        syncQueue.async {
+        let syncQueue = self.syncQueue
+        storeQueue.async { syncQueue.async {
             let finished = DispatchSemaphore(value: 0)
             Task {
                 let result: Result<Void, SyncError>
@@ -163,7 +165,7 @@ public final class TodoService: Sendable {
                 finished.signal()
             }
             finished.wait()  // one sync at a time
-        }
+        } }
     }
 
     private func onStore<T: Sendable>(_ done: @escaping @MainActor @Sendable (Result<T, SyncError>) -> Void,
