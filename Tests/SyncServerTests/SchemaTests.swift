@@ -17,6 +17,34 @@ import Testing
     }
 
     @Test(arguments: Backend.allCases)
+    func aColumnAddedAfterEveryReaderHasReadIsReadAsThatColumn(_ backend: Backend) async throws {
+        let c = TableClient(try await SharedServers.shared.server(backend))
+        let table = uniqueTable()
+        try await c.insertAll(table, [["id": "a", "text": "x"]])
+        // Concurrent reads, so that several reader connections know the table without the column.
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            for _ in 0..<16 { group.addTask { _ = try await c.get("tables/\(table)", [("$filter", "text eq 'x'")]) } }
+            try await group.waitForAll()
+        }
+        try await c.insertAll(table, [["id": "b", "priority": 3]])
+        // Each page read concurrently: its rows' keys, and the priority of "b".
+        let pages = try await withThrowingTaskGroup(of: ([[String]], Int?).self) { group in
+            for _ in 0..<16 {
+                group.addTask {
+                    let page = try await c.get("tables/\(table)", [("$orderby", "id")]).array
+                    return (page.map { $0.keys.sorted() }, page.last?["priority"] as? Int)
+                }
+            }
+            return try await group.reduce(into: []) { $0.append($1) }
+        }
+        let columns = ["createdAt", "deleted", "id", "priority", "text", "updatedAt", "version"]
+        for (keys, priority) in pages {
+            #expect(keys == [columns, columns])
+            #expect(priority == 3)
+        }
+    }
+
+    @Test(arguments: Backend.allCases)
     func nullForAPropertyWithNoColumnYetIsAccepted(_ backend: Backend) async throws {
         let c = TableClient(try await SharedServers.shared.server(backend))
         let table = uniqueTable()

@@ -55,6 +55,10 @@ final class SQLiteReader {
         }
         self.handle = handle
         sqlite3_busy_timeout(handle, 10_000)
+        // A reader's schema is only re-read when a statement fails to resolve a name. With
+        // double-quoted string literals allowed, a column another connection just added would
+        // silently read as the text of its own name instead.
+        _disableDoubleQuotedStringLiterals(handle)
         guard sqlite3_exec(handle, "PRAGMA query_only = ON", nil, nil, nil) == SQLITE_OK else {
             sqlite3_close_v2(handle)
             throw SQLiteReaderError(message: "cannot set up a reader on \(path)")
