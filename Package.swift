@@ -81,6 +81,7 @@ let package = Package(
             dependencies: [.product(name: "Hummingbird", package: "hummingbird"), .product(name: "NIOPosix", package: "swift-nio")],
             path: "Benchmarks/FloorServer"
         ),
+        .executableTarget(name: "todo-bench-handler", dependencies: ["SyncServer", "TableProtocol"], path: "Benchmarks/HandlerBench"),
         // The README's SDK example.
         .executableTarget(name: "offline-sync-example", dependencies: ["OfflineSync", "TableProtocol"], path: "Examples/QuickStart"),
         // `make bench` for the SDK: pull, push and local inserts beside raw floors.

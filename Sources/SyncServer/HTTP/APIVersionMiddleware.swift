@@ -16,7 +16,7 @@ struct APIVersionMiddleware<Context: RequestContext>: RouterMiddleware {
     }
 
     static func hasValidVersion(_ request: Request) -> Bool {
-        if let header = request.headers[HTTPField.Name("ZUMO-API-VERSION")!] { return isValid(header) }
+        if let header = request.headers[.zumoAPIVersion] { return isValid(header) }
         let parameter = QueryString.items(request.uri.query).first { $0.name.lowercased() == "zumo-api-version" }
         return parameter.map { isValid($0.value ?? "") } ?? false
     }

@@ -1,7 +1,7 @@
 import Foundation
 
 /// Splits a raw query string into decoded items (`+` is a space, as browsers and OData clients
-/// send it), and encodes them back. Byte-level: every pull request goes through here.
+/// send it), and drops items from it for the next page's link. Byte-level: every pull request goes through here.
 enum QueryString {
     static func items(_ query: String?) -> [URLQueryItem] {
         guard let query, !query.isEmpty else { return [] }
@@ -36,34 +36,40 @@ enum QueryString {
         return String(decoding: bytes, as: UTF8.self)
     }
 
-    /// Encodes items for a URL: everything but letters, digits and `-._~$` is escaped.
-    static func encode(_ items: [URLQueryItem]) -> String {
+    /// The raw query without the items whose (decoded, lower-cased) name is in `names`, as the
+    /// client spelled it; bytes a URL may not hold are percent-encoded on the way.
+    static func removing(_ names: Set<String>, from query: String?) -> String {
+        guard let query, !query.isEmpty else { return "" }
         var out: [UInt8] = []
-        for (n, item) in items.enumerated() {
-            if n > 0 { out.append(UInt8(ascii: "&")) }
-            escape(item.name, into: &out)
-            if let value = item.value {
-                out.append(UInt8(ascii: "="))
-                escape(value, into: &out)
+        out.reserveCapacity(query.utf8.count + 8)
+        for pair in query.utf8.split(separator: UInt8(ascii: "&")) {
+            let name = pair.firstIndex(of: UInt8(ascii: "=")).map { pair[..<$0] } ?? pair
+            if names.contains(decode(name).caseFolded) { continue }
+            if !out.isEmpty { out.append(UInt8(ascii: "&")) }
+            for byte in pair {
+                if isQueryByte(byte) {
+                    out.append(byte)
+                } else {
+                    out.append(UInt8(ascii: "%"))
+                    out.append(hexDigits[Int(byte >> 4)])
+                    out.append(hexDigits[Int(byte & 0xF)])
+                }
             }
         }
         return String(decoding: out, as: UTF8.self)
     }
 
-    private static func escape(_ text: String, into out: inout [UInt8]) {
-        let hex = Array("0123456789ABCDEF".utf8)
-        for byte in text.utf8 {
-            switch byte {
-            case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "0")...UInt8(ascii: "9"),
-                 UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"), UInt8(ascii: "~"), UInt8(ascii: "$"):
-                out.append(byte)
-            default:
-                out.append(UInt8(ascii: "%"))
-                out.append(hex[Int(byte >> 4)])
-                out.append(hex[Int(byte & 0xF)])
-            }
+    /// RFC 3986 query characters, `%` included (escapes are kept as the client sent them).
+    private static func isQueryByte(_ byte: UInt8) -> Bool {
+        switch byte {
+        case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "0")...UInt8(ascii: "9"):
+            return true
+        default:
+            return "-._~!$&'()*+,;=:@/?%".utf8.contains(byte)
         }
     }
+
+    private static let hexDigits = Array("0123456789ABCDEF".utf8)
 
     private static func hexValue(_ byte: UInt8) -> UInt8? {
         switch byte {

@@ -52,18 +52,18 @@ struct TableRoutes<Context: RequestContext> {
         }
         var headers: HTTPFields = [:]
         if let next = page.next {
-            headers[HTTPField.Name("Link")!] = "\(nextPageURL(request, items: items, top: next.top, skip: next.skip)); rel=next"
+            headers[.link] = "\(nextPageURL(request, top: next.top, skip: next.skip)); rel=next"
         }
         return JSONResponse.make(.ok, bytes: body, headers: headers)
     }
 
     /// The absolute URL of the next page: the same query with `$top` and `$skip` moved on.
-    private func nextPageURL(_ request: Request, items: [URLQueryItem], top: Int, skip: Int) -> String {
-        var kept = items.filter { $0.name != "$top" && $0.name != "$skip" }
-        kept.append(URLQueryItem(name: "$top", value: String(top)))
-        kept.append(URLQueryItem(name: "$skip", value: String(skip)))
+    private func nextPageURL(_ request: Request, top: Int, skip: Int) -> String {
+        var query = QueryString.removing(["$top", "$skip"], from: request.uri.query)
+        if !query.isEmpty { query += "&" }
+        query += "$top=\(top)&$skip=\(skip)"
         let host = request.head.authority ?? "localhost"
-        return "http://\(host)\(request.uri.path)?\(QueryString.encode(kept))"
+        return "http://\(host)\(request.uri.path)?\(query)"
     }
 
     private func table(_ context: Context) throws -> String {

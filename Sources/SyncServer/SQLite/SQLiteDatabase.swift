@@ -101,60 +101,83 @@ struct SQLiteSession: SQLSession {
     func queryJSONArray(_ sql: String, _ binds: [SQLValue], schema: TableSchema, limit: Int) throws -> (json: [UInt8], rows: Int) {
         let handle = try prepared(sql, binds)
         defer { sqlite3_reset(handle) }
-        let count = sqlite3_column_count(handle)
-        var keys: [[UInt8]] = []
-        var booleans: [Bool] = []
-        for index in 0..<count {
+        // Each column's `{"name":` or `,"name":`, laid end to end in one buffer.
+        var keyBytes: [UInt8] = []
+        var columns: [(key: Range<Int>, boolean: Bool)] = []
+        for index in 0..<sqlite3_column_count(handle) {
             let name = String(cString: sqlite3_column_name(handle, index))
-            var key: [UInt8] = []
-            JSONWriter.writeString(name, into: &key)
-            key.append(UInt8(ascii: ":"))
-            keys.append(key)
-            booleans.append(schema.column(named: name)?.type == .boolean)
+            let start = keyBytes.count
+            keyBytes.append(UInt8(ascii: index == 0 ? "{" : ","))
+            JSONWriter.writeString(name, into: &keyBytes)
+            keyBytes.append(UInt8(ascii: ":"))
+            columns.append((start..<keyBytes.count, schema.column(named: name)?.type == .boolean))
         }
-        var out: [UInt8] = [UInt8(ascii: "[")]
-        out.reserveCapacity(64 + limit * 256)
+        var out = JSONPageBuffer(capacity: 64 + min(limit, 1_000) * 256)
+        out.reserve(1)
+        out.append(UInt8(ascii: "["))
         var rows = 0
-        while rows <= limit {
-            let code = sqlite3_step(handle)
-            if code == SQLITE_DONE { break }
-            guard code == SQLITE_ROW else { throw error(code, sql) }
-            rows += 1
-            if rows > limit { break }  // the extra row only says that more remain
-            if rows > 1 { out.append(UInt8(ascii: ",")) }
-            out.append(UInt8(ascii: "{"))
-            for index in 0..<count {
-                if index > 0 { out.append(UInt8(ascii: ",")) }
-                out.append(contentsOf: keys[Int(index)])
-                Self.writeJSON(handle, index, boolean: booleans[Int(index)], into: &out)
+        try keyBytes.withUnsafeBufferPointer { keys in
+            while rows <= limit {
+                let code = sqlite3_step(handle)
+                if code == SQLITE_DONE { break }
+                guard code == SQLITE_ROW else { throw error(code, sql) }
+                rows += 1
+                if rows > limit { break }  // the extra row only says that more remain
+                if rows > 1 {
+                    out.reserve(1)
+                    out.append(UInt8(ascii: ","))
+                }
+                for (index, column) in columns.enumerated() {
+                    let key = UnsafeBufferPointer(rebasing: keys[column.key])
+                    out.reserve(key.count)
+                    out.append(key)
+                    // The value API skips the statement checks each sqlite3_column_* call repeats.
+                    Self.writeJSON(sqlite3_column_value(handle, Int32(index)), boolean: column.boolean, into: &out)
+                }
+                out.reserve(1)
+                out.append(UInt8(ascii: "}"))
             }
-            out.append(UInt8(ascii: "}"))
         }
+        out.reserve(1)
         out.append(UInt8(ascii: "]"))
-        return (out, rows)
+        return (out.bytes, rows)
     }
 
     /// One column as JSON, with the same typing as `StoredItem`.
-    private static func writeJSON(_ handle: SQLiteStatement, _ index: Int32, boolean: Bool, into out: inout [UInt8]) {
-        switch sqlite3_column_type(handle, index) {
-        case SQLITE_NULL: JSONWriter.append(raw: "null", to: &out)
+    private static func writeJSON(_ value: OpaquePointer?, boolean: Bool, into out: inout JSONPageBuffer) {
+        switch sqlite3_value_type(value) {
+        case SQLITE_NULL: out.append(reserving: Self.null)
         case SQLITE_INTEGER:
-            let value = sqlite3_column_int64(handle, index)
-            if boolean { JSONWriter.append(raw: value != 0 ? "true" : "false", to: &out) } else { JSONWriter.writeNumber(Double(value), into: &out) }
+            let number = sqlite3_value_int64(value)
+            if boolean { out.append(reserving: number != 0 ? Self.true : Self.false) } else { writeNumber(Double(number), into: &out) }
         case SQLITE_FLOAT:
-            let value = sqlite3_column_double(handle, index)
-            if boolean { JSONWriter.append(raw: value != 0 ? "true" : "false", to: &out) } else { JSONWriter.writeNumber(value, into: &out) }
+            let number = sqlite3_value_double(value)
+            if boolean { out.append(reserving: number != 0 ? Self.true : Self.false) } else { writeNumber(number, into: &out) }
         default:
-            guard let text = sqlite3_column_text(handle, index) else { JSONWriter.append(raw: "\"\"", to: &out); return }
-            let bytes = UnsafeBufferPointer(start: text, count: Int(sqlite3_column_bytes(handle, index)))
-            if bytes.allSatisfy({ $0 < 0x80 }) {
-                JSONWriter.writeString(utf8: bytes, into: &out)
-            } else {
+            guard let text = sqlite3_value_text(value) else { out.append(reserving: Self.emptyString); return }
+            let bytes = UnsafeBufferPointer(start: text, count: Int(sqlite3_value_bytes(value)))
+            if !out.appendASCIIString(bytes) {
                 // SQLite does not check UTF-8: decoding repairs what another writer may have stored.
-                JSONWriter.writeString(String(decoding: bytes, as: UTF8.self), into: &out)
+                var string: [UInt8] = []
+                JSONWriter.writeString(String(decoding: bytes, as: UTF8.self), into: &string)
+                out.append(reserving: string)
             }
         }
     }
+
+    /// Numbers print as `JSONWriter` prints them (integral values without a fraction).
+    private static func writeNumber(_ number: Double, into out: inout JSONPageBuffer) {
+        if number.isFinite, number == number.rounded(), abs(number) < 9_007_199_254_740_992 {
+            out.appendInteger(Int64(number))
+        } else {
+            var text: [UInt8] = []
+            JSONWriter.writeNumber(number, into: &text)
+            out.append(reserving: text)
+        }
+    }
+
+    private static let null = Array("null".utf8), `true` = Array("true".utf8), `false` = Array("false".utf8)
+    private static let emptyString = Array("\"\"".utf8)
 
     func execute(_ sql: String, _ binds: [SQLValue]) throws {
         let handle = try prepared(sql, binds)

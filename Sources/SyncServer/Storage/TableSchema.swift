@@ -33,12 +33,12 @@ public struct TableSchema: Sendable {
 
     /// The column with this name in any letter case.
     public func column(named name: String) -> Column? {
-        byLowercasedName[name.lowercased()].map { columns[$0] }
+        byLowercasedName[name.caseFolded].map { columns[$0] }
     }
 
     mutating func append(_ column: Column) {
-        guard byLowercasedName[column.name.lowercased()] == nil else { return }
-        byLowercasedName[column.name.lowercased()] = columns.count
+        guard byLowercasedName[column.name.caseFolded] == nil else { return }
+        byLowercasedName[column.name.caseFolded] = columns.count
         columns.append(column)
     }
 }

@@ -36,7 +36,7 @@ struct SelectStatement {
             order.append("\(dialect.quote(column.name)) \(clause.descending ? "DESC" : "ASC")\(nulls)")
         }
         // The id is always the last key, so paging is stable.
-        let idDescending = query.orderBy.first(where: { $0.member.lowercased() == "id" })?.descending ?? false
+        let idDescending = query.orderBy.first(where: { $0.member.caseFolded == "id" })?.descending ?? false
         order.append("\"id\" \(idDescending ? "DESC" : "ASC")")
 
         let columns = query.select.map { names in

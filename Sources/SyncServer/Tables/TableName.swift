@@ -4,7 +4,7 @@ enum TableName {
     /// (SQLite ignores case in names, PostgreSQL does not).
     static func physical(_ name: String) throws -> String {
         try ItemBody.checkName(name, what: "table")
-        let lower = name.lowercased()
+        let lower = name.caseFolded
         guard !lower.hasPrefix("__"), !lower.hasPrefix("sqlite_"), !lower.hasPrefix("pg_") else {
             throw TableError.badRequest("Invalid table name '\(name)': names starting with '__', 'sqlite_' or 'pg_' are reserved")
         }

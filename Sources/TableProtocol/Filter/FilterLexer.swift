@@ -21,7 +21,7 @@ public enum FilterLexer {
         }
 
         mutating func next() throws(FilterParseError) -> FilterToken? {
-            while let c = peek(), c.properties.isWhitespace { index += 1 }
+            while let c = peek(), isWhitespace(c) { index += 1 }
             guard let c = peek() else { return nil }
             let start = index
             switch c {
@@ -50,6 +50,11 @@ public enum FilterLexer {
         /// Reads `'…'` from the opening quote; `''` stands for one quote. Errors point at `start`.
         mutating func quoted(what: String, from start: Int) throws(FilterParseError) -> String {
             index += 1
+            // Most literals have no doubled quote: one slice, no scalar-by-scalar building.
+            if let close = chars[index...].firstIndex(of: "'"), close + 1 == chars.count || chars[close + 1] != "'" {
+                defer { index = close + 1 }
+                return makeString(chars[index..<close])
+            }
             var result = String.UnicodeScalarView()
             while let c = peek() {
                 index += 1
@@ -102,7 +107,7 @@ public enum FilterLexer {
         mutating func word() throws(FilterParseError) -> FilterToken {
             let start = index
             while let c = peek(), isIdentifierPart(c) { index += 1 }
-            let name = String(String.UnicodeScalarView(chars[start..<index]))
+            let name = makeString(chars[start..<index])
             if let keyword = FilterKeyword(rawValue: name) { return FilterToken(.keyword(keyword), at: start) }
             guard peek() == "'" else { return FilterToken(.identifier(name), at: start) }
             guard name == "datetime" || name == "datetimeoffset" else {
@@ -116,6 +121,21 @@ public enum FilterLexer {
         }
     }
 
+}
+
+/// A string of scalars; ASCII (every identifier, most literals) is copied byte by byte
+/// rather than appended scalar by scalar.
+private func makeString(_ scalars: ArraySlice<Unicode.Scalar>) -> String {
+    guard scalars.allSatisfy(\.isASCII) else { return String(String.UnicodeScalarView(scalars)) }
+    return String(unsafeUninitializedCapacity: scalars.count) { buffer in
+        for (offset, scalar) in scalars.enumerated() { buffer[offset] = UInt8(scalar.value) }
+        return scalars.count
+    }
+}
+
+/// ASCII is decided without a Unicode property lookup (the common case, on every token).
+func isWhitespace(_ c: Unicode.Scalar) -> Bool {
+    c.isASCII ? (c == " " || (c.value >= 9 && c.value <= 13)) : c.properties.isWhitespace
 }
 
 private func isDigit(_ c: Unicode.Scalar) -> Bool { c.value >= 48 && c.value <= 57 }

@@ -22,7 +22,7 @@ public struct OrderByClause: Sendable, Hashable, CustomStringConvertible {
             var descending = false
             if item.words.count > 1 {
                 let direction = item.words[1]
-                switch direction.text.lowercased() {
+                switch direction.text.caseFolded {
                 case "asc": descending = false
                 case "desc": descending = true
                 default: throw FilterParseError("'asc', 'desc' or ',' expected", at: direction.position)

@@ -26,7 +26,7 @@ enum QueryListSyntax {
                 endWord()
                 items.append(current)
                 current = Item(position: offset + 1, words: [])
-            } else if c.properties.isWhitespace {
+            } else if isWhitespace(c) {
                 endWord()
             } else {
                 if word.isEmpty { wordStart = offset }

@@ -32,8 +32,9 @@ public struct TableQuery: Sendable, Equatable {
     /// Parses URL query items (names case-insensitive, first occurrence wins, unknown names ignored).
     public init(queryItems: [URLQueryItem], maxFilterDepth: Int = 64) throws(TableQueryError) {
         var values: [String: String] = [:]
-        for item in queryItems where values[item.name.lowercased()] == nil {
-            values[item.name.lowercased()] = item.value ?? ""
+        for item in queryItems {
+            let name = item.name.caseFolded
+            if values[name] == nil { values[name] = item.value ?? "" }
         }
         self.init()
         if let text = values["$filter"], !Self.isBlank(text) {
@@ -52,13 +53,13 @@ public struct TableQuery: Sendable, Equatable {
         if let text = values["$select"], !Self.isBlank(text), text.trimmingCharacters(in: .whitespaces) != "*" {
             do { select = try SelectList.parse(text) } catch { throw Self.invalid("$select", error) }
         }
-        switch values["$inlinecount"]?.lowercased() {
+        switch values["$inlinecount"]?.caseFolded {
         case nil, "", "none": includeTotalCount = false
         case "allpages": includeTotalCount = true
         default:
             throw TableQueryError(parameter: "$inlinecount", message: "Invalid $inlinecount: expected 'allpages' or 'none'")
         }
-        includeDeleted = values["__includedeleted"]?.lowercased() == "true"
+        includeDeleted = values["__includedeleted"]?.caseFolded == "true"
     }
 
     /// Canonical query items (filter printed by `FilterPrinter`); parsing them gives back this query.
@@ -78,7 +79,7 @@ public struct TableQuery: Sendable, Equatable {
         TableQueryError(parameter: parameter, message: "Invalid \(parameter): \(error)")
     }
 
-    private static func isBlank(_ text: String) -> Bool { text.unicodeScalars.allSatisfy(\.properties.isWhitespace) }
+    private static func isBlank(_ text: String) -> Bool { text.unicodeScalars.allSatisfy(isWhitespace) }
 
     /// ASCII digits (surrounding whitespace allowed); too large a value clamps to `Int.max`.
     private static func nonNegativeInteger(_ text: String) -> Int? {

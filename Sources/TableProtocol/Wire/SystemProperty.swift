@@ -4,10 +4,11 @@ public enum SystemProperty: String, Sendable, Hashable, CaseIterable {
 
     /// The property whose name matches in any letter case, if any.
     public init?(caseInsensitive name: String) {
-        let lower = name.lowercased()
-        guard let match = Self.allCases.first(where: { $0.rawValue.lowercased() == lower }) else { return nil }
+        guard let match = Self.byFoldedName[name.caseFolded] else { return nil }
         self = match
     }
+
+    private static let byFoldedName = Dictionary(uniqueKeysWithValues: allCases.map { ($0.rawValue.caseFolded, $0) })
 
     /// True for `createdAt`, `updatedAt`, `deleted` in any case: clients may not send these.
     public static func isReserved(_ name: String) -> Bool {

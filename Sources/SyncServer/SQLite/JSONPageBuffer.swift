@@ -1,0 +1,118 @@
+import TableProtocol
+
+/// The bytes of a JSON page, written with plain pointer stores: a page is thousands of small
+/// writes, and `[UInt8]`'s append checks uniqueness and capacity on every one of them.
+/// Callers `reserve` room before each run of writes.
+struct JSONPageBuffer: ~Copyable {
+    private var base: UnsafeMutablePointer<UInt8>
+    private var capacity: Int
+    private(set) var count = 0
+
+    init(capacity: Int) {
+        self.capacity = max(capacity, 64)
+        base = .allocate(capacity: self.capacity)
+    }
+
+    deinit { base.deallocate() }
+
+    /// Makes room for `extra` more bytes.
+    @inline(__always) mutating func reserve(_ extra: Int) {
+        if count + extra > capacity { grow(count + extra) }
+    }
+
+    private mutating func grow(_ needed: Int) {
+        let grown = max(capacity * 2, needed)
+        let moved = UnsafeMutablePointer<UInt8>.allocate(capacity: grown)
+        moved.update(from: base, count: count)
+        base.deallocate()
+        base = moved
+        capacity = grown
+    }
+
+    /// One byte (room reserved).
+    mutating func append(_ byte: UInt8) {
+        base[count] = byte
+        count += 1
+    }
+
+    /// Raw bytes (room reserved).
+    mutating func append(_ bytes: UnsafeBufferPointer<UInt8>) {
+        guard let start = bytes.baseAddress else { return }
+        (base + count).update(from: start, count: bytes.count)
+        count += bytes.count
+    }
+
+    /// Raw bytes, reserving room for them.
+    mutating func append(reserving bytes: [UInt8]) {
+        reserve(bytes.count)
+        bytes.withUnsafeBufferPointer { append($0) }
+    }
+
+    /// ASCII text as a quoted, escaped JSON string, reserving room for it. Returns false, having
+    /// written nothing, when the text has a byte above 0x7F: the caller must check its UTF-8.
+    mutating func appendASCIIString(_ text: UnsafeBufferPointer<UInt8>) -> Bool {
+        reserve(text.count * 6 + 2)  // every byte escaped as \u00XX at worst
+        let start = count
+        append(UInt8(ascii: "\""))
+        var clean = 0  // start of the run of bytes that need no escape
+        for i in 0..<text.count {
+            let byte = text[i]
+            guard byte < 0x20 || byte >= 0x80 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") else { continue }
+            if byte >= 0x80 {
+                count = start
+                return false
+            }
+            append(UnsafeBufferPointer(rebasing: text[clean..<i]))
+            clean = i + 1
+            append(UInt8(ascii: "\\"))
+            switch byte {
+            case 0x0A: append(UInt8(ascii: "n"))
+            case 0x0D: append(UInt8(ascii: "r"))
+            case 0x09: append(UInt8(ascii: "t"))
+            case ..<0x20:
+                append(UInt8(ascii: "u"))
+                append(UInt8(ascii: "0"))
+                append(UInt8(ascii: "0"))
+                append(Self.hexDigit(byte >> 4))
+                append(Self.hexDigit(byte & 0xF))
+            default: append(byte)  // a quote or a backslash
+            }
+        }
+        append(UnsafeBufferPointer(rebasing: text[clean...]))
+        append(UInt8(ascii: "\""))
+        return true
+    }
+
+    /// A decimal integer, reserving room for it.
+    mutating func appendInteger(_ value: Int64) {
+        reserve(20)
+        if value < 0 { append(UInt8(ascii: "-")) }
+        var magnitude = value.magnitude
+        let start = count
+        repeat {
+            append(UInt8(ascii: "0") + UInt8(magnitude % 10))
+            magnitude /= 10
+        } while magnitude > 0
+        var (low, high) = (start, count - 1)
+        while low < high {
+            base.swapAt(low, high)
+            low += 1
+            high -= 1
+        }
+    }
+
+    /// The written bytes.
+    var bytes: [UInt8] { Array(UnsafeBufferPointer(start: base, count: count)) }
+
+    private static func hexDigit(_ nibble: UInt8) -> UInt8 {
+        nibble < 10 ? UInt8(ascii: "0") + nibble : UInt8(ascii: "a") + nibble - 10
+    }
+}
+
+extension UnsafeMutablePointer where Pointee == UInt8 {
+    fileprivate func swapAt(_ i: Int, _ j: Int) {
+        let held = self[i]
+        self[i] = self[j]
+        self[j] = held
+    }
+}
