@@ -88,6 +88,18 @@ struct OrderByCase: Sendable, CustomTestStringConvertible {
     }
 
     @Test(arguments: Backend.allCases)
+    func aRepeatedQuerySeesEveryWriteMadeSinceItsLastAnswer(_ backend: Backend) async throws {
+        let c = TableClient(try await SharedServers.shared.server(backend))
+        let table = uniqueTable()
+        try await c.insertAll(table, [["id": "a", "text": "one"]])
+        let query = [("$filter", "text ne 'none'"), ("$orderby", "text")]
+        #expect(try await c.get("tables/\(table)", query).array.compactMap { $0["text"] as? String } == ["one"])
+        try await c.insertAll(table, [["id": "b", "text": "two"]])
+        _ = try await c.patch("tables/\(table)/a", ["text": "three"])
+        #expect(try await c.get("tables/\(table)", query).array.compactMap { $0["text"] as? String } == ["three", "two"])
+    }
+
+    @Test(arguments: Backend.allCases)
     func skipPastTheEndIsAnEmptyArrayWithoutLink(_ backend: Backend) async throws {
         let (c, table) = try await numberedTable(backend, count: 5)
         let reply = try await c.get("tables/\(table)", [("$skip", "10")])

@@ -45,6 +45,19 @@ import Testing
     }
 
     @Test(arguments: Backend.allCases)
+    func aRepeatedQueryShowsAColumnAddedSinceItsLastAnswer(_ backend: Backend) async throws {
+        let c = TableClient(try await SharedServers.shared.server(backend))
+        let table = uniqueTable()
+        try await c.insertAll(table, [["id": "a", "text": "x"]])
+        let query = [("$filter", "text eq 'x' or priority eq 3"), ("$orderby", "id")]
+        #expect(try await c.get("tables/\(table)", query).array.map(\.count) == [6])
+        try await c.insertAll(table, [["id": "b", "priority": 3]])
+        let page = try await c.get("tables/\(table)", query).array
+        #expect(page.map { $0["id"] as? String } == ["a", "b"])
+        #expect(page.allSatisfy { $0.keys.contains("priority") })
+    }
+
+    @Test(arguments: Backend.allCases)
     func nullForAPropertyWithNoColumnYetIsAccepted(_ backend: Backend) async throws {
         let c = TableClient(try await SharedServers.shared.server(backend))
         let table = uniqueTable()

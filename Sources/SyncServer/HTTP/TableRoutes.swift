@@ -35,15 +35,7 @@ struct TableRoutes<Context: RequestContext> {
     }
 
     private func query(_ request: Request, _ context: Context) async throws -> Response {
-        let items = QueryString.items(request.uri.query)
-        let query: TableQuery
-        do {
-            query = try TableQuery(queryItems: items)
-        } catch {
-            throw TableError.badRequest("\(error)")
-        }
-        let table = try table(context)
-        let page = try await service.query(table: table, query)
+        let page = try await service.query(table: try table(context), queryString: request.uri.query ?? "")
         var body = page.itemsJSON
         if let count = page.totalCount {
             body = Array(#"{"results":"#.utf8) + body + Array(#","count":"#.utf8)

@@ -2,7 +2,7 @@ import FilterSQL
 import TableProtocol
 
 /// The columns of one table, looked up case-insensitively (SQLite identifiers are).
-public struct TableSchema: Sendable {
+public struct TableSchema: Sendable, Equatable {
     /// One column.
     public struct Column: Sendable, Hashable {
         /// The name as stored.
@@ -21,6 +21,9 @@ public struct TableSchema: Sendable {
         self.byLowercasedName = [:]
         for c in columns { append(c) }
     }
+
+    /// Schemas are equal when their columns are (the lookup table follows from them).
+    public static func == (a: TableSchema, b: TableSchema) -> Bool { a.columns == b.columns }
 
     /// The system columns every table starts with.
     static let systemColumns: [Column] = [

@@ -2,7 +2,7 @@ import FilterSQL
 import TableProtocol
 
 /// The SQL for one query page (one extra row to learn whether more remain) and its count.
-struct SelectStatement {
+struct SelectStatement: Sendable {
     let rowsSQL: String
     let rowsBinds: [SQLValue]
     let countSQL: String?

@@ -12,15 +12,38 @@ public struct QueryPage: Sendable {
 }
 
 extension TableService {
+    /// `GET /tables/{t}?…`: the page for a raw query string, through the plan cache.
+    public func query(table: String, queryString: String) async throws -> QueryPage {
+        let table = try TableName.physical(table)
+        if let plan = plans.plan(table: table, query: queryString), try await schemas.schema(of: table) == plan.schema {
+            return try await run(plan)
+        }
+        let query: TableQuery
+        do {
+            query = try TableQuery(queryItems: QueryString.items(queryString))
+        } catch {
+            throw TableError.badRequest("\(error)")
+        }
+        guard let plan = try await plan(table: table, query) else { return Self.emptyPage(query) }
+        plans.remember(plan, table: table, query: queryString)
+        return try await run(plan)
+    }
+
     /// `GET /tables/{t}`: filtered, ordered, paged rows (soft-deleted ones only on request).
     public func query(table: String, _ query: TableQuery) async throws -> QueryPage {
         let table = try TableName.physical(table)
+        guard let plan = try await plan(table: table, query) else { return Self.emptyPage(query) }
+        return try await run(plan)
+    }
+
+    /// The statement for a query; nil when the table does not exist yet.
+    private func plan(table: String, _ query: TableQuery) async throws -> QueryPlan? {
         let top = query.top ?? limits.pageSize
         guard top <= limits.maxTop else { throw TableError.badRequest("You cannot request more than \(limits.maxTop) records") }
         let skip = max(query.skip ?? 0, 0)
         guard var schema = try await schemas.schema(of: table) else {
             if schemas.isFixed { throw TableError.tableNotFound }
-            return QueryPage(itemsJSON: Array("[]".utf8), totalCount: query.includeTotalCount ? 0 : nil, next: nil)
+            return nil
         }
         // Another server process may have added a column the cache has not seen yet.
         if !query.referencedMembers.allSatisfy({ schema.column(named: $0) != nil }),
@@ -29,23 +52,31 @@ extension TableService {
         }
         let statement = try SelectStatement(
             dialect: database.dialect, table: table, schema: schema, fixedSchema: schemas.isFixed, query: query, top: top, skip: skip)
-        let selected = query.select
-        let schemaForRows = schema
+        return QueryPlan(schema: schema, statement: statement, select: query.select, top: top, skip: skip)
+    }
+
+    private static func emptyPage(_ query: TableQuery) -> QueryPage {
+        QueryPage(itemsJSON: Array("[]".utf8), totalCount: query.includeTotalCount ? 0 : nil, next: nil)
+    }
+
+    /// Reads one page with a plan's statement.
+    private func run(_ plan: QueryPlan) async throws -> QueryPage {
         let read: @Sendable (any SQLSession) throws -> ([UInt8], Int, Int?) = { session in
+            let statement = plan.statement
             let json: [UInt8]
             let rows: Int
-            if let selected {
-                (json, rows) = try Self.selectedJSON(session, statement, schema: schemaForRows, select: selected, top: top)
+            if let selected = plan.select {
+                (json, rows) = try Self.selectedJSON(session, statement, schema: plan.schema, select: selected, top: plan.top)
             } else {
-                (json, rows) = try session.queryJSONArray(statement.rowsSQL, statement.rowsBinds, schema: schemaForRows, limit: top)
+                (json, rows) = try session.queryJSONArray(statement.rowsSQL, statement.rowsBinds, schema: plan.schema, limit: plan.top)
             }
             let count = try statement.countSQL.map { try session.query($0, statement.countBinds).rows.first?.first?.int64 ?? 0 }
             return (json, rows, count.map(Int.init))
         }
         // Rows and count must come from one snapshot; rows alone are one statement.
-        let (json, rows, count) = statement.countSQL == nil ? try await database.readStatement(read) : try await database.read(read)
-        let more = top > 0 && rows > top
-        return QueryPage(itemsJSON: json, totalCount: count, next: more ? (top, skip + top) : nil)
+        let (json, rows, count) = plan.statement.countSQL == nil ? try await database.readStatement(read) : try await database.read(read)
+        let more = plan.top > 0 && rows > plan.top
+        return QueryPage(itemsJSON: json, totalCount: count, next: more ? (plan.top, plan.skip + plan.top) : nil)
     }
 
     /// `$select` pages: members in the order asked for, null for names with no column yet.

@@ -6,6 +6,7 @@ public final class TableService: Sendable {
     let database: any SQLDatabase
     let schemas: SchemaRegistry
     let limits: QueryLimits
+    let plans = QueryPlanCache()
 
     /// Creates the service; call `bootstrap()` before use.
     public init(database: any SQLDatabase, fixedSchema: Bool, limits: QueryLimits, schemaCacheTTL: TimeInterval) {
