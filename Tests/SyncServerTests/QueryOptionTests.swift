@@ -40,7 +40,11 @@ struct OrderByCase: Sendable, CustomTestStringConvertible {
             ["id": "a", "text": text, "n": 2.5, "big": 9_007_199_254_740_993.0, "done": true],
             ["id": "b", "text": "", "n": -7, "big": 0, "done": false],
         ]
-        _ = try await c.insertAll(table, items)
+        // ASCII texts whose escapes fall at and across eight-byte boundaries, and long clean ones.
+        let asciiTexts = ["0123456789abcdef\"tail", "ab\\cd\u{1}ef\r\n", "12345678", "\u{1F}",
+                          String(repeating: "long clean text ", count: 5), String(repeating: "x", count: 31) + "\\"]
+        let asciiItems: [[String: Any]] = asciiTexts.enumerated().map { ["id": "t\($0.offset)", "text": $0.element] }
+        _ = try await c.insertAll(table, items + asciiItems)
         guard case .array(let page) = try JSONValue.parse(try await c.get("tables/\(table)").data) else {
             Issue.record("the page is not an array")
             return
@@ -50,6 +54,7 @@ struct OrderByCase: Sendable, CustomTestStringConvertible {
             #expect(row == (try JSONValue.parse(try await c.get("tables/\(table)/\(id)").data)))
         }
         #expect(page.first?.objectValue?["text"] == .string(text))
+        #expect(page.dropFirst(2).map { $0.objectValue?["text"] } == asciiTexts.map { .string($0) })
         #expect(page.first?.objectValue?["done"] == .bool(true))
         #expect(page.first?.objectValue?["big"] == .number(9_007_199_254_740_993.0))
     }

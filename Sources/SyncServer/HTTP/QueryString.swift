@@ -60,12 +60,14 @@ enum QueryString {
     }
 
     /// RFC 3986 query characters, `%` included (escapes are kept as the client sent them).
-    private static func isQueryByte(_ byte: UInt8) -> Bool {
-        switch byte {
+    private static func isQueryByte(_ byte: UInt8) -> Bool { queryBytes[Int(byte)] }
+
+    private static let queryBytes: [Bool] = (0...255).map { byte in
+        switch UInt8(byte) {
         case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "0")...UInt8(ascii: "9"):
             return true
         default:
-            return "-._~!$&'()*+,;=:@/?%".utf8.contains(byte)
+            return "-._~!$&'()*+,;=:@/?%".utf8.contains(UInt8(byte))
         }
     }
 

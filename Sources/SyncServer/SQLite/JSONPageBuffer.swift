@@ -35,11 +35,27 @@ struct JSONPageBuffer: ~Copyable {
         count += 1
     }
 
-    /// Raw bytes (room reserved).
-    mutating func append(_ bytes: UnsafeBufferPointer<UInt8>) {
+    /// Raw bytes (room reserved). Keys and values are mostly under 32 bytes, where a call to
+    /// memmove costs more than copying eight bytes at a time.
+    @inline(__always) mutating func append(_ bytes: UnsafeBufferPointer<UInt8>) {
         guard let start = bytes.baseAddress else { return }
-        (base + count).update(from: start, count: bytes.count)
-        count += bytes.count
+        let length = bytes.count
+        let target = base + count
+        if length > 32 {
+            target.update(from: start, count: length)
+        } else {
+            var offset = 0
+            while offset + 8 <= length {
+                UnsafeMutableRawPointer(target).storeBytes(
+                    of: UnsafeRawPointer(start).loadUnaligned(fromByteOffset: offset, as: UInt64.self), toByteOffset: offset, as: UInt64.self)
+                offset += 8
+            }
+            while offset < length {
+                target[offset] = start[offset]
+                offset += 1
+            }
+        }
+        count += length
     }
 
     /// Raw bytes, reserving room for them.
@@ -54,8 +70,14 @@ struct JSONPageBuffer: ~Copyable {
         reserve(text.count * 6 + 2)  // every byte escaped as \u00XX at worst
         let start = count
         append(UInt8(ascii: "\""))
+        let plain = Self.plainPrefix(text)
+        if plain == text.count {
+            append(text)
+            append(UInt8(ascii: "\""))
+            return true
+        }
         var clean = 0  // start of the run of bytes that need no escape
-        for i in 0..<text.count {
+        for i in plain..<text.count {
             let byte = text[i]
             guard byte < 0x20 || byte >= 0x80 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") else { continue }
             if byte >= 0x80 {
@@ -81,6 +103,30 @@ struct JSONPageBuffer: ~Copyable {
         append(UnsafeBufferPointer(rebasing: text[clean...]))
         append(UInt8(ascii: "\""))
         return true
+    }
+
+    /// How many leading bytes need no escape and are ASCII, tested eight at a time.
+    private static func plainPrefix(_ text: UnsafeBufferPointer<UInt8>) -> Int {
+        guard let start = text.baseAddress else { return 0 }
+        let ones: UInt64 = 0x0101_0101_0101_0101, highs: UInt64 = 0x8080_8080_8080_8080
+        /// High bit of each byte of `word` that is zero (exact for the first such byte).
+        func zeroBytes(_ word: UInt64) -> UInt64 { (word &- ones) & ~word & highs }
+        var offset = 0
+        while offset + 8 <= text.count {
+            let word = UnsafeRawPointer(start).loadUnaligned(fromByteOffset: offset, as: UInt64.self)
+            let special = (word & highs)  // above 0x7F
+                | ((word &- ones &* 0x20) & ~word & highs)  // below 0x20
+                | zeroBytes(word ^ (ones &* 0x22))  // a quote
+                | zeroBytes(word ^ (ones &* 0x5C))  // a backslash
+            if special != 0 { break }
+            offset += 8
+        }
+        while offset < text.count {
+            let byte = text[offset]
+            if byte < 0x20 || byte >= 0x80 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") { break }
+            offset += 1
+        }
+        return offset
     }
 
     /// A decimal integer, reserving room for it.
