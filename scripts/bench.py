@@ -196,6 +196,7 @@ def write_sdk_report(r):
         "",
         f"Measured by `make bench` on {datetime.date.today().isoformat()} against a release todo-server on SQLite (loopback), "
         f"release builds of the SDK and of its floors, in the same run. Pull is an incremental pull (query id) of {ROWS:,} rows into an empty store. "
+        "Push and local inserts run three rounds, each beside its floor in the same round; the table shows the medians. "
         "The floors use what the SDK uses below its own logic: a URLSession without a response cache, SQLite in WAL mode with "
         "synchronous=NORMAL, and the same JSON parser.",
         "",
