@@ -1,5 +1,3 @@
-import TableProtocol
-
 /// The bytes of a JSON page, written with plain pointer stores: a page is thousands of small
 /// writes, and `[UInt8]`'s append checks uniqueness and capacity on every one of them.
 /// Callers `reserve` room before each run of writes.
@@ -129,36 +127,10 @@ struct JSONPageBuffer: ~Copyable {
         return offset
     }
 
-    /// A decimal integer, reserving room for it.
-    mutating func appendInteger(_ value: Int64) {
-        reserve(20)
-        if value < 0 { append(UInt8(ascii: "-")) }
-        var magnitude = value.magnitude
-        let start = count
-        repeat {
-            append(UInt8(ascii: "0") + UInt8(magnitude % 10))
-            magnitude /= 10
-        } while magnitude > 0
-        var (low, high) = (start, count - 1)
-        while low < high {
-            base.swapAt(low, high)
-            low += 1
-            high -= 1
-        }
-    }
-
     /// The written bytes.
     var bytes: [UInt8] { Array(UnsafeBufferPointer(start: base, count: count)) }
 
     private static func hexDigit(_ nibble: UInt8) -> UInt8 {
         nibble < 10 ? UInt8(ascii: "0") + nibble : UInt8(ascii: "a") + nibble - 10
-    }
-}
-
-extension UnsafeMutablePointer where Pointee == UInt8 {
-    fileprivate func swapAt(_ i: Int, _ j: Int) {
-        let held = self[i]
-        self[i] = self[j]
-        self[j] = held
     }
 }

@@ -167,13 +167,9 @@ struct SQLiteSession: SQLSession {
 
     /// Numbers print as `JSONWriter` prints them (integral values without a fraction).
     private static func writeNumber(_ number: Double, into out: inout JSONPageBuffer) {
-        if number.isFinite, number == number.rounded(), abs(number) < 9_007_199_254_740_992 {
-            out.appendInteger(Int64(number))
-        } else {
-            var text: [UInt8] = []
-            JSONWriter.writeNumber(number, into: &text)
-            out.append(reserving: text)
-        }
+        var text: [UInt8] = []
+        JSONWriter.writeNumber(number, into: &text)
+        out.append(reserving: text)
     }
 
     private static let null = Array("null".utf8), `true` = Array("true".utf8), `false` = Array("false".utf8)

@@ -12,7 +12,8 @@ public struct QueryPage: Sendable {
 }
 
 extension TableService {
-    /// `GET /tables/{t}?…`: the page for a raw query string, through the plan cache.
+    /// `GET /tables/{t}?…`: filtered, ordered, paged rows (soft-deleted ones only on request)
+    /// for a raw query string, through the plan cache.
     public func query(table: String, queryString: String) async throws -> QueryPage {
         let table = try TableName.physical(table)
         if let plan = plans.plan(table: table, query: queryString), try await schemas.schema(of: table) == plan.schema {
@@ -26,13 +27,6 @@ extension TableService {
         }
         guard let plan = try await plan(table: table, query) else { return Self.emptyPage(query) }
         plans.remember(plan, table: table, query: queryString)
-        return try await run(plan)
-    }
-
-    /// `GET /tables/{t}`: filtered, ordered, paged rows (soft-deleted ones only on request).
-    public func query(table: String, _ query: TableQuery) async throws -> QueryPage {
-        let table = try TableName.physical(table)
-        guard let plan = try await plan(table: table, query) else { return Self.emptyPage(query) }
         return try await run(plan)
     }
 
