@@ -97,8 +97,10 @@ let package = Package(
             path: "Benchmarks/ClientBench"
         ),
         .testTarget(name: "TableProtocolTests", dependencies: ["TableProtocol"]),
-        .testTarget(name: "TodoKitTests", dependencies: ["TodoKit", "OfflineSync", "ServerTestSupport", "todo-server"]),
-        .testTarget(name: "TerminalUITests", dependencies: ["TerminalUI", "TodoKit", "ServerTestSupport"]),
+        // Drives the app's state in pure tests, with store reads answered from memory.
+        .target(name: "TodoKitTestSupport", dependencies: ["TodoKit"], path: "Tests/TodoKitTestSupport"),
+        .testTarget(name: "TodoKitTests", dependencies: ["TodoKit", "TodoKitTestSupport", "OfflineSync", "ServerTestSupport", "todo-server"]),
+        .testTarget(name: "TerminalUITests", dependencies: ["TerminalUI", "TodoKit", "TodoKitTestSupport"]),
         .testTarget(name: "TodoEndToEndTests", dependencies: ["ServerTestSupport", "todo", "todo-server"]),
         .testTarget(name: "FilterSQLTests", dependencies: ["FilterSQL", "TableProtocol"]),
         // Starts real todo-server processes for the integration tests.

@@ -39,15 +39,15 @@ struct ClientBench {
 
     @MainActor
     static func run(path: String, start: ContinuousClock.Instant) async throws {
-        let service = try TodoService(storePath: path, serverURL: nil, inbox: MainQueueInbox())
-        let app = AppViewModel(service: service)
+        let service = try TodoService(storePath: path, serverURL: nil)
+        let app = AppStore(service: service)
         app.onChange = { Waiter.shared.wake() }
         let (width, height) = (100, 30)
-        app.list.pageHeight = ListScreen.pageHeight(forTerminalHeight: height)
+        app.send(.list(.resized(pageHeight: ListScreen.pageHeight(forTerminalHeight: height))))
         app.start()
-        var frame = AppScreen.render(app, width: width, height: height)
+        var frame = AppScreen.render(app.state, width: width, height: height)
         await waitUntilReady(app)
-        frame = AppScreen.render(app, width: width, height: height)
+        frame = AppScreen.render(app.state, width: width, height: height)
         let coldStart = ms(ContinuousClock.now - start)
 
         var scroll: [Double] = []
@@ -56,18 +56,18 @@ struct ClientBench {
             scroll.append(try await timeKey(app, key, width: width, height: height))
         }
         var filter: [Double] = []
-        app.handle(.character("/"))
+        app.send(.key(.character("/")))
         let trace = ProcessInfo.processInfo.environment["BENCH_TRACE"] != nil
         for round in 0..<20 {
             let keys = "item \(round)".map { KeyEvent.character($0) } + Array(repeating: KeyEvent.backspace, count: "item \(round)".count)
             for key in keys {
                 filter.append(try await timeKey(app, key, width: width, height: height))
-                if trace, filter.last! > 5 { print("slow key \(key) -> filter '\(app.list.filter.text)': \(filter.last!) ms") }
+                if trace, filter.last! > 5 { print("slow key \(key) -> filter '\(app.state.list.filter.text)': \(filter.last!) ms") }
             }
         }
         _ = frame
         let result: [String: Double] = [
-            "items": Double(try service.countNow(filterText: "", showCompleted: false)),
+            "items": Double(try service.count(filterText: "", showCompleted: false)),
             "cold_start_ms": coldStart,
             "scroll_p50_ms": percentile(scroll, 50), "scroll_p99_ms": percentile(scroll, 99),
             "filter_p50_ms": percentile(filter, 50), "filter_p99_ms": percentile(filter, 99),
@@ -79,25 +79,26 @@ struct ClientBench {
 
     /// A key, then whatever the view model loads, then the frame; in milliseconds.
     @MainActor
-    static func timeKey(_ app: AppViewModel, _ key: KeyEvent, width: Int, height: Int) async throws -> Double {
+    static func timeKey(_ app: AppStore, _ key: KeyEvent, width: Int, height: Int) async throws -> Double {
         let t0 = ContinuousClock.now
-        app.handle(key)
+        app.send(.key(key))
         await waitUntilReady(app)
-        _ = AppScreen.render(app, width: width, height: height)
+        _ = AppScreen.render(app.state, width: width, height: height)
         return ms(ContinuousClock.now - t0)
     }
 
     /// Sleeps until the view models say every visible row is loaded, as the UI loop would:
     /// results reach the main queue and wake it; nothing spins.
     @MainActor
-    static func waitUntilReady(_ app: AppViewModel) async {
+    static func waitUntilReady(_ app: AppStore) async {
         while !ready(app) { await Waiter.shared.wait() }
     }
 
     /// Every visible row is loaded.
     @MainActor
-    static func ready(_ app: AppViewModel) -> Bool {
-        app.list.isLoaded && !app.list.isLoading && app.list.visibleRows.allSatisfy { $0 != nil }
+    static func ready(_ app: AppStore) -> Bool {
+        let list = app.state.list
+        return list.isLoaded && !list.isLoading && list.visibleRows.allSatisfy { $0 != nil }
     }
 
     static func ms(_ d: Duration) -> Double { Double(d.components.seconds) * 1000 + Double(d.components.attoseconds) / 1e15 }

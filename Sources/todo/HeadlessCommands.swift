@@ -6,33 +6,19 @@ import TodoKit
 
 /// Opens the service for a headless command.
 func openService(_ options: ClientOptions, policy: ConflictPolicy = .fail) throws -> TodoService {
-    try TodoService(storePath: try options.storePath(), serverURL: try options.serverURL(), inbox: MainQueueInbox(), conflictPolicy: policy)
+    try TodoService(storePath: try options.storePath(), serverURL: try options.serverURL(), conflictPolicy: policy)
 }
 
 /// Finds an item by id or unique id prefix.
 func findItem(_ service: TodoService, _ id: String) throws -> TodoItem {
-    if let item = try service.itemNow(id: id) { return item }
-    let matches = try service.windowNow(ListWindowRequest(showCompleted: true, offset: 0, limit: Int.max))
+    if let item = try service.item(id: id) { return item }
+    let matches = try service.window(ListWindowRequest(showCompleted: true, offset: 0, limit: Int.max))
         .items.filter { $0.id.lowercased().hasPrefix(id.lowercased()) }
     guard matches.count == 1 else {
         throw ValidationError(matches.isEmpty ? "No item has the id '\(id)'." : "The id '\(id)' matches \(matches.count) items; give more of it.")
     }
     return matches[0]
 }
-
-/// Runs async work from a synchronous command and waits for it.
-func waitFor(_ work: @escaping @Sendable () async throws -> Void) throws {
-    let done = DispatchSemaphore(value: 0)
-    let box = ErrorBox()
-    Task {
-        do { try await work() } catch { box.error = error }
-        done.signal()
-    }
-    done.wait()
-    if let error = box.error { throw error }
-}
-
-final class ErrorBox: @unchecked Sendable { var error: (any Error)? }
 
 /// A sync failure in plain words, as a command-line error.
 struct SyncFailure: Error, CustomStringConvertible {
@@ -45,43 +31,43 @@ func explain(_ error: any Error, service: TodoService) -> any Error {
         return SyncFailure(description: "The item \(conflict.itemId) was changed on the server too (HTTP \(conflict.statusCode ?? 0)). "
             + "Run `todo sync --on-conflict client|server|cancel` to choose which version wins.")
     }
-    return SyncFailure(description: SyncStatus.describe(error, pending: service.context.pendingOperationsCount))
+    return SyncFailure(description: SyncStatus.describe(error, pending: service.pendingCount))
 }
 
-struct AddCommand: ParsableCommand {
+struct AddCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(commandName: "add", abstract: "Add an item; prints its id.")
     @OptionGroup var options: ClientOptions
     @Argument(help: "What to do.") var text: [String]
 
-    func run() throws {
+    func run() async throws {
         let text = self.text.joined(separator: " ").trimmingCharacters(in: .whitespaces)
         guard !text.isEmpty else { throw ValidationError("The text must not be empty.") }
-        print(try openService(options).addNow(text).id)
+        print(try openService(options).add(text).id)
     }
 }
 
-struct SampleCommand: ParsableCommand {
+struct SampleCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(commandName: "sample", abstract: "Add the sample list (to try the app).")
     @OptionGroup var options: ClientOptions
 
-    func run() throws {
+    func run() async throws {
         let service = try openService(options)
         let items = try BundledText.sampleItems()
-        for item in items { _ = try service.addNow(item) }
+        for item in items { _ = try service.add(item) }
         print("Added \(items.count) sample items.")
     }
 }
 
-struct ListCommand: ParsableCommand {
+struct ListCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(commandName: "list", abstract: "List items (incomplete ones unless --all).")
     @OptionGroup var options: ClientOptions
     @Flag(help: "Include completed items.") var all = false
     @Flag(help: "Print JSON.") var json = false
 
-    func run() throws {
+    func run() async throws {
         let service = try openService(options)
-        let items = try service.windowNow(ListWindowRequest(showCompleted: all, offset: 0, limit: Int.max)).items
-        let pending = service.statusNow().pendingIds
+        let items = try service.window(ListWindowRequest(showCompleted: all, offset: 0, limit: Int.max)).items
+        let pending = service.status().pendingIds
         if json {
             let rows = items.map { item -> JSONValue in
                 ["id": .string(item.id), "text": .string(item.text), "complete": .bool(item.complete), "pending": .bool(pending.contains(item.id.lowercased()))]
@@ -95,7 +81,7 @@ struct ListCommand: ParsableCommand {
     }
 }
 
-struct EditCommand: ParsableCommand {
+struct EditCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(commandName: "edit", abstract: "Change an item's text or completion.")
     @OptionGroup var options: ClientOptions
     @Argument(help: "The item's id (or a unique prefix).") var id: String
@@ -107,36 +93,36 @@ struct EditCommand: ParsableCommand {
         if let text, text.trimmingCharacters(in: .whitespaces).isEmpty { throw ValidationError("The text must not be empty.") }
     }
 
-    func run() throws {
+    func run() async throws {
         let service = try openService(options)
         var item = try findItem(service, id)
         if let text { item.text = text }
         if let complete { item.complete = complete }
-        _ = try service.saveNow(item)
+        _ = try service.save(item)
     }
 }
 
-struct DoneCommand: ParsableCommand {
+struct DoneCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(commandName: "done", abstract: "Mark an item complete.")
     @OptionGroup var options: ClientOptions
     @Argument(help: "The item's id (or a unique prefix).") var id: String
 
-    func run() throws {
+    func run() async throws {
         let service = try openService(options)
         var item = try findItem(service, id)
         item.complete = true
-        _ = try service.saveNow(item)
+        _ = try service.save(item)
     }
 }
 
-struct RemoveCommand: ParsableCommand {
+struct RemoveCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(commandName: "rm", abstract: "Delete an item.")
     @OptionGroup var options: ClientOptions
     @Argument(help: "The item's id (or a unique prefix).") var id: String
 
-    func run() throws {
+    func run() async throws {
         let service = try openService(options)
-        try service.deleteNow(try findItem(service, id))
+        try service.delete(try findItem(service, id))
     }
 }
 
@@ -146,46 +132,46 @@ enum ConflictOption: String, ExpressibleByArgument, CaseIterable {
     var choice: ConflictChoice { self == .client ? .useClient : self == .server ? .useServer : .cancel }
 }
 
-struct SyncCommand: ParsableCommand {
+struct SyncCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(commandName: "sync", abstract: "Push local changes, then pull remote ones.")
     @OptionGroup var options: ClientOptions
     @Option(help: "How to settle a conflict: client, server or cancel (default: fail with a message).") var onConflict: ConflictOption?
 
-    func run() throws {
+    func run() async throws {
         let service = try openService(options, policy: onConflict.map { .always($0.choice) } ?? .fail)
-        do { try waitFor { try await service.syncNow() } } catch { throw explain(error, service: service) }
-        print("Synced. \(service.context.pendingOperationsCount) changes pending.")
+        do { try await service.sync() } catch { throw explain(error, service: service) }
+        print("Synced. \(service.pendingCount) changes pending.")
     }
 }
 
-struct PushCommand: ParsableCommand {
+struct PushCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(commandName: "push", abstract: "Push local changes.")
     @OptionGroup var options: ClientOptions
 
-    func run() throws {
+    func run() async throws {
         let service = try openService(options)
-        do { try waitFor { try await service.syncNow(push: true, pull: false) } } catch { throw explain(error, service: service) }
+        do { try await service.sync(push: true, pull: false) } catch { throw explain(error, service: service) }
     }
 }
 
-struct PullCommand: ParsableCommand {
+struct PullCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(commandName: "pull", abstract: "Pull remote changes (pushes pending ones first).")
     @OptionGroup var options: ClientOptions
 
-    func run() throws {
+    func run() async throws {
         let service = try openService(options)
-        do { try waitFor { try await service.syncNow(push: false, pull: true) } } catch { throw explain(error, service: service) }
+        do { try await service.sync(push: false, pull: true) } catch { throw explain(error, service: service) }
     }
 }
 
-struct StatusCommand: ParsableCommand {
+struct StatusCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(commandName: "status", abstract: "Show the server, pending changes and last sync.")
     @OptionGroup var options: ClientOptions
     @Flag(help: "Print JSON.") var json = false
 
-    func run() throws {
+    func run() async throws {
         let service = try openService(options)
-        let snapshot = service.statusNow()
+        let snapshot = service.status()
         let server = service.serverURL?.absoluteString
         let lastSync = snapshot.lastSync.map(SyncDateFormat.string(from:))
         if json {

@@ -15,12 +15,24 @@ struct TodoCommand: ParsableCommand {
                       RemoveCommand.self, SyncCommand.self, PushCommand.self, PullCommand.self, StatusCommand.self],
         defaultSubcommand: UICommand.self)
 
-    static func main() {
+    @MainActor static func main() {
         // Before any thread exists, so the UI loop's dispatch sources get these signals.
         MainLoop.blockSignals()
         do {
             var command = try parseAsRoot()
-            try command.run()
+            guard let parsed = command as? AsyncParsableCommand else { return try command.run() }
+            // Only the task below touches the parsed command after this point.
+            nonisolated(unsafe) var headless = parsed
+            // Headless commands run on Swift concurrency while the main queue serves it.
+            Task {
+                do {
+                    try await headless.run()
+                    Self.exit()
+                } catch {
+                    Self.exit(withError: error)
+                }
+            }
+            dispatchMain()
         } catch {
             exit(withError: error)
         }
@@ -34,9 +46,9 @@ struct UICommand: ParsableCommand {
     @OptionGroup var options: ClientOptions
 
     func run() throws {
-        let service = try TodoService(storePath: try options.storePath(), serverURL: try options.serverURL(), inbox: MainQueueInbox())
+        let service = try TodoService(storePath: try options.storePath(), serverURL: try options.serverURL())
         try MainActor.assumeIsolated {
-            let app = AppViewModel(service: service)
+            let app = AppStore(service: service)
             let terminal = try NCursesTerminal()
             MainLoop(app: app, terminal: terminal).run()
         }

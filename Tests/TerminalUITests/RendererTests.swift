@@ -1,28 +1,21 @@
 import Foundation
-import ServerTestSupport
 import Testing
 @testable import TerminalUI
-@testable import TodoKit
+import TodoKit
+import TodoKitTestSupport
 
-/// Rendered frames compared with the expected screen, written inline.
-@MainActor
+/// Rendered frames compared with the expected screen, written inline; states are plain values.
 @Suite struct RendererTests {
-    func app(_ texts: [String], height: Int = 10) async throws -> AppViewModel {
-        let service = try TodoService(storePath: try TempDir.make().appendingPathComponent("r.sqlite").path, serverURL: nil, inbox: MainQueueInbox())
-        for text in texts { _ = try service.addNow(text) }
-        let app = AppViewModel(service: service)
-        app.list.pageHeight = ListScreen.pageHeight(forTerminalHeight: height)
-        app.start()
-        let deadline = Date().addingTimeInterval(5)
-        while !(app.list.isLoaded && app.list.total == texts.count && app.list.status.pending == texts.count) && Date() < deadline {
-            try await Task.sleep(for: .milliseconds(5))
-        }
+    /// The app over `texts`, every item pending, sized for a terminal `height` rows high.
+    func app(_ texts: [String], height: Int = 10) -> ListFixture {
+        var app = ListFixture(texts, pageHeight: ListScreen.pageHeight(forTerminalHeight: height))
+        app.send(.statusLoaded(SyncSnapshot(pending: texts.count, pendingIds: Set(app.items.map(\.id)), lastSync: nil)))
         return app
     }
 
-    @Test func listScreenShowsRowsStatusAndHints() async throws {
-        let app = try await app(["milk", "bread"])
-        let frame = AppScreen.render(app, width: 60, height: 10)
+    @Test func listScreenShowsRowsStatusAndHints() {
+        let app = app(["milk", "bread"])
+        let frame = AppScreen.render(app.state, width: 60, height: 10)
         let expected = [
             " OfflineTodo".padded(to: 50) + "to do · 2",
             " [ ] bread".padded(to: 58) + "↑",
@@ -34,63 +27,94 @@ import Testing
         #expect(frame.text == expected.joined(separator: "\n"))
     }
 
-    @Test func selectedRowIsReversed() async throws {
-        let app = try await app(["a", "b"])
-        app.handle(.down)
-        let frame = AppScreen.render(app, width: 40, height: 10)
+    @Test func theSyncHintIsDimWhenLocalOnly() {
+        let frame = AppScreen.render(app([]).state, width: 120, height: 10)
+        let line = String(frame.text.split(separator: "\n", omittingEmptySubsequences: false)[9])
+        let key = try! #require(line.range(of: " r sync"))
+        let column = line.distance(from: line.startIndex, to: key.lowerBound)  // ASCII up to here
+        #expect(frame[column + 1, 9].style.contains(.dim))
+        #expect(!frame[1, 9].style.contains(.dim))
+    }
+
+    @Test func selectedRowIsReversed() {
+        var app = app(["a", "b"])
+        app.press(.down)
+        let frame = AppScreen.render(app.state, width: 40, height: 10)
         #expect(frame[3, 2].style.contains(.reverse))
         #expect(!frame[3, 1].style.contains(.reverse))
     }
 
-    @Test func wideCharactersAndEmojiKeepTheRowAligned() async throws {
-        let app = try await app(["日本語のタスク", "🍰 cake"])
-        let frame = AppScreen.render(app, width: 40, height: 10)
+    @Test func rowsStillLoadingShowAnEllipsis() {
+        var app = app((0..<100).map { "item \($0 < 10 ? "0" : "")\($0)" })
+        app.send(.key(.character("G")), answerReads: false)
+        let rows = AppScreen.render(app.state, width: 40, height: 10).text.split(separator: "\n", omittingEmptySubsequences: false)
+        #expect(rows[1] == "  …")
+    }
+
+    @Test func wideCharactersAndEmojiKeepTheRowAligned() {
+        let app = app(["日本語のタスク", "🍰 cake"])
+        let frame = AppScreen.render(app.state, width: 40, height: 10)
         let rows = frame.text.split(separator: "\n", omittingEmptySubsequences: false)
-        // Sorted byte-wise: 日 (U+65E5) before 🍰 (U+1F370). The marker sits in the same column.
+        // 日 (U+65E5) sorts before 🍰 (U+1F370). The marker sits in the same column.
         #expect(rows[1] == " [ ] 日本語のタスク" + String(repeating: " ", count: 19) + "↑")
         #expect(rows[2] == " [ ] 🍰 cake" + String(repeating: " ", count: 26) + "↑")
         #expect(DisplayWidth.of(String(rows[1])) == 39)
         #expect(DisplayWidth.of(String(rows[2])) == 39)
     }
 
-    @Test func tinyTerminalGetsAClearMessage() async throws {
-        let app = try await app([])
-        #expect(AppScreen.render(app, width: 30, height: 8).text == "Terminal too small\nneeds 40×10, has 30×8" + String(repeating: "\n", count: 6))
+    @Test func anEmptyListSaysHowToAdd() {
+        let rows = AppScreen.render(app([]).state, width: 50, height: 10).text.split(separator: "\n", omittingEmptySubsequences: false)
+        #expect(rows[2] == "  Nothing to do. Press a to add an item.")
     }
 
-    @Test func editorShowsTitleFieldsAndCursor() async throws {
-        let app = try await app(["milk"])
-        app.handle(.enter)
-        let frame = AppScreen.render(app, width: 50, height: 10)
-        let lines = frame.text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
-        #expect(lines[0] == " Todo Item")
-        #expect(lines[2] == "  Text:      milk")
-        #expect(lines[4] == "  Complete:  ◀ No ▶")
+    @Test func tinyTerminalGetsAClearMessage() {
+        #expect(AppScreen.render(app([]).state, width: 30, height: 8).text == "Terminal too small\nneeds 40×10, has 30×8" + String(repeating: "\n", count: 6))
+    }
+
+    @Test func editorShowsTitleFieldsCursorAndItsOwnHints() {
+        var app = app(["milk"])
+        app.press(.enter)
+        let frame = AppScreen.render(app.state, width: 60, height: 10)
+        let expected = [
+            " Todo Item",
+            "",
+            "  Text:      milk",
+            "",
+            "  Complete:  ◀ No ▶",
+            "", "", "",
+            " local only · 1 change pending",
+            " Tab next field  ← toggle  Enter save  Esc back",
+        ]
+        #expect(frame.text == expected.joined(separator: "\n"))
         #expect(frame[17, 2].style.contains(.reverse))  // the cursor after "milk"
+        #expect(frame[1, 9].style.contains(.reverse))
     }
 
-    @Test func conflictDialogShowsBothValuesAndButtons() async throws {
-        let app = try await app([])
-        app.present(ConflictPrompt(itemId: "x", differences: [.init(field: "text", client: "mine", server: "theirs")], answer: { _ in }))
-        let text = AppScreen.render(app, width: 60, height: 14).text
+    @Test func conflictDialogShowsBothValuesAndButtons() {
+        var app = app([])
+        app.send(.conflictRaised(ConflictPrompt(itemId: "x", differences: [.init(field: "text", client: "mine", server: "theirs")], answer: { _ in })))
+        let text = AppScreen.render(app.state, width: 60, height: 14).text
         #expect(text.contains("Server Conflict"))
         #expect(text.contains("Client value: mine"))
         #expect(text.contains("Server value: theirs"))
         #expect(text.contains("[ Use Client ]  [ Use Server ]  [ Cancel ]"))
     }
 
-    @Test func helpOverlayListsEveryBindingOfTheKeyTable() async throws {
-        let app = try await app([])
-        app.handle(.character("?"))
-        let text = AppScreen.render(app, width: 80, height: 24).text
-        for binding in KeyMap.list { #expect(text.contains(binding.title), "missing \(binding.title)") }
+    @Test func helpOverlayListsEveryBindingOfTheListAndGlobalTables() {
+        var app = app([])
+        app.press(.character("?"))
+        let text = AppScreen.render(app.state, width: 80, height: 24).text
+        for row in KeyTables.list.helpRows + KeyTables.global.helpRows {
+            #expect(text.contains(row.title), "missing \(row.title)")
+            #expect(text.contains(row.keys), "missing \(row.keys)")
+        }
     }
 
-    @Test func addPromptReplacesTheHintBar() async throws {
-        let app = try await app([])
-        app.handle(.character("a"))
-        for c in "eggs" { app.handle(.character(c)) }
-        let last = AppScreen.render(app, width: 40, height: 10).text.split(separator: "\n", omittingEmptySubsequences: false).last!
+    @Test func addPromptReplacesTheHintBar() {
+        var app = app([])
+        app.press(.character("a"))
+        app.type("eggs")
+        let last = AppScreen.render(app.state, width: 40, height: 10).text.split(separator: "\n", omittingEmptySubsequences: false).last!
         #expect(last == "New item: eggs")
     }
 

@@ -2,125 +2,149 @@ import Foundation
 import OfflineSync
 import Testing
 @testable import TodoKit
+import TodoKitTestSupport
 
 /// Two devices change the same item; the second refreshes and the dialog decides.
 @MainActor
 @Suite struct ConflictFlowTests {
     /// Device A and B share an item; A changes it to `aText` and syncs; B changes it to
     /// `bText` and refreshes. Answers B's app once the refresh has asked or finished.
-    func bothDevicesEdit(aText: String, bText: String) async throws -> (app: AppViewModel, a: TodoService, itemId: String) {
+    func bothDevicesEdit(aText: String, bText: String) async throws -> (app: AppStore, b: TodoService, a: TodoService, itemId: String) {
         let server = try await TodoTestServer.shared.get().baseURL
         let a = try makeService(server: server)
         let b = try makeService(server: server)
-        let item = try a.addNow("shared")
-        try await a.syncNow()
-        try await b.syncNow()
-        var onA = try #require(try a.itemNow(id: item.id))
+        let item = try a.add("shared")
+        try await a.sync()
+        try await b.sync()
+        var onA = try #require(try a.item(id: item.id))
         onA.text = aText
-        _ = try a.saveNow(onA)
-        try await a.syncNow()
-        var onB = try #require(try b.itemNow(id: item.id))
+        _ = try a.save(onA)
+        try await a.sync()
+        var onB = try #require(try b.item(id: item.id))
         onB.text = bText
-        _ = try b.saveNow(onB)
-        let app = AppViewModel(service: b)
+        _ = try b.save(onB)
+        let app = AppStore(service: b)
         app.start()
-        app.list.refresh()
-        try await eventually("dialog or end of sync") { app.conflict != nil || !app.list.status.syncing }
-        return (app, a, item.id)
+        app.send(.syncRequested)
+        try await eventually("dialog or end of sync") { app.state.conflict != nil || !app.state.status.syncing }
+        return (app, b, a, item.id)
     }
 
     /// The dialog is on B's screen.
-    func conflictOnDeviceB() async throws -> (app: AppViewModel, a: TodoService, itemId: String) {
+    func conflictOnDeviceB() async throws -> (app: AppStore, b: TodoService, a: TodoService, itemId: String) {
         let result = try await bothDevicesEdit(aText: "A's text", bText: "B's text")
-        try await eventually("dialog") { result.app.conflict != nil }
+        try await eventually("dialog") { result.app.state.conflict != nil }
         return result
     }
 
     @Test func dialogShowsBothValues() async throws {
-        let (app, _, _) = try await conflictOnDeviceB()
-        let differences = try #require(app.conflict?.prompt.differences)
+        let (app, _, _, _) = try await conflictOnDeviceB()
+        let differences = try #require(app.state.conflict?.prompt.differences)
         #expect(differences == [ConflictPrompt.Difference(field: "text", client: "B's text", server: "A's text")])
     }
 
     @Test func useClientPutsThisDevicesValueOnTheServer() async throws {
-        let (app, a, id) = try await conflictOnDeviceB()
-        app.handle(.character("c"))
-        try await eventually("sync done") { !app.list.status.syncing }
-        #expect(app.conflict == nil)
-        #expect(app.list.status.message == nil)
-        try await a.syncNow()
-        #expect(try a.itemNow(id: id)?.text == "B's text")
-        #expect(app.list.status.pending == 0)
+        let (app, _, a, id) = try await conflictOnDeviceB()
+        app.key(.character("c"))
+        try await eventually("sync done") { !app.state.status.syncing }
+        #expect(app.state.conflict == nil)
+        #expect(app.state.status.message == nil)
+        try await a.sync()
+        #expect(try a.item(id: id)?.text == "B's text")
+        #expect(app.state.status.pending == 0)
     }
 
     @Test func useServerKeepsTheServersValueHere() async throws {
-        let (app, _, id) = try await conflictOnDeviceB()
-        app.handle(.right)
-        app.handle(.enter)
-        try await eventually("sync done") { !app.list.status.syncing }
-        #expect(try app.list.service.itemNow(id: id)?.text == "A's text")
-        try await eventually("status") { app.list.status.pending == 0 }
+        let (app, b, _, id) = try await conflictOnDeviceB()
+        app.key(.right)
+        app.key(.enter)
+        try await eventually("sync done") { !app.state.status.syncing }
+        #expect(try b.item(id: id)?.text == "A's text")
+        try await eventually("status") { app.state.status.pending == 0 }
     }
 
     @Test func cancelLeavesTheChangeQueued() async throws {
-        let (app, a, id) = try await conflictOnDeviceB()
-        app.handle(.escape)
-        try await eventually("sync done") { !app.list.status.syncing }
-        #expect(app.list.status.message == "Sync cancelled — 1 change will sync later")
-        #expect(try app.list.service.itemNow(id: id)?.text == "B's text")
-        try await eventually("status") { app.list.status.pending == 1 }
-        try await a.syncNow()
-        #expect(try a.itemNow(id: id)?.text == "A's text")
+        let (app, b, a, id) = try await conflictOnDeviceB()
+        app.key(.escape)
+        try await eventually("sync done") { !app.state.status.syncing }
+        #expect(app.state.status.message == "Sync cancelled — 1 change will sync later")
+        #expect(try b.item(id: id)?.text == "B's text")
+        try await eventually("status") { app.state.status.pending == 1 }
+        try await a.sync()
+        #expect(try a.item(id: id)?.text == "A's text")
     }
 
     @Test func useClientAsksAgainWhenTheServerChangesMeanwhile() async throws {
-        let (app, a, id) = try await conflictOnDeviceB()
+        let (app, _, a, id) = try await conflictOnDeviceB()
         // The server moves on again before the person answers.
-        var onA = try #require(try a.itemNow(id: id))
+        var onA = try #require(try a.item(id: id))
         onA.text = "A again"
-        _ = try a.saveNow(onA)
-        try await a.syncNow()
-        app.handle(.enter)  // Use Client is selected first
-        try await eventually("second dialog") { app.conflict != nil }
-        #expect(app.conflict?.prompt.differences.first?.server == "A again")
-        app.handle(.character("c"))
-        try await eventually("sync done") { !app.list.status.syncing }
-        try await a.syncNow()
-        #expect(try a.itemNow(id: id)?.text == "B's text")
+        _ = try a.save(onA)
+        try await a.sync()
+        app.key(.enter)  // Use Client is selected first
+        try await eventually("second dialog") { app.state.conflict != nil }
+        #expect(app.state.conflict?.prompt.differences.first?.server == "A again")
+        app.key(.character("c"))
+        try await eventually("sync done") { !app.state.status.syncing }
+        try await a.sync()
+        #expect(try a.item(id: id)?.text == "B's text")
     }
 
     @Test func equalValuesRaiseNoDialog() async throws {
-        let (app, _, _) = try await bothDevicesEdit(aText: "both wrote this", bText: "both wrote this")
-        try await eventually("sync done") { !app.list.status.syncing }
-        #expect(app.conflict == nil)
-        #expect(app.list.status.message == nil)
+        let (app, _, _, _) = try await bothDevicesEdit(aText: "both wrote this", bText: "both wrote this")
+        try await eventually("sync done") { !app.state.status.syncing }
+        #expect(app.state.conflict == nil)
+        #expect(app.state.status.message == nil)
     }
 }
 
-/// The dialog's keys.
-@MainActor
-@Suite struct ConflictDialogViewModelTests {
+/// The dialog's keys, through the app's key routing.
+@Suite struct ConflictDialogKeyTests {
     let prompt = ConflictPrompt(itemId: "x", differences: [], answer: { _ in })
 
+    func showing() -> ListFixture {
+        var app = ListFixture()
+        app.send(.conflictRaised(prompt))
+        return app
+    }
+
     @Test func arrowsAndTabMoveBetweenButtons() {
-        let dialog = ConflictDialogViewModel(prompt: prompt)
-        #expect(dialog.selected == .useClient)
-        _ = dialog.handle(.right)
-        #expect(dialog.selected == .useServer)
-        _ = dialog.handle(.tab)
-        #expect(dialog.selected == .cancel)
-        _ = dialog.handle(.right)
-        #expect(dialog.selected == .useClient)
-        _ = dialog.handle(.left)
-        #expect(dialog.selected == .cancel)
-        #expect(dialog.handle(.enter) == .cancel)
+        var app = showing()
+        #expect(app.state.conflict?.selected == .useClient)
+        app.press(.right)
+        #expect(app.state.conflict?.selected == .useServer)
+        app.press(.tab)
+        #expect(app.state.conflict?.selected == .cancel)
+        app.press(.right)
+        #expect(app.state.conflict?.selected == .useClient)
+        app.press(.left)
+        #expect(app.state.conflict?.selected == .cancel)
+        #expect(app.send(.key(.enter)) == [.answer(prompt, .cancel)])
+        #expect(app.state.conflict == nil)
     }
 
     @Test func letterKeysChooseDirectly() {
-        let dialog = ConflictDialogViewModel(prompt: prompt)
-        #expect(dialog.handle(.character("s")) == .useServer)
-        #expect(dialog.handle(.character("c")) == .useClient)
-        #expect(dialog.handle(.escape) == .cancel)
-        #expect(dialog.handle(.character("x")) == nil)
+        for (key, choice) in [("s", ConflictChoice.useServer), ("c", .useClient), ("C", .useClient)] {
+            var app = showing()
+            #expect(app.send(.key(.character(Character(key)))) == [.answer(prompt, choice)])
+        }
+        var app = showing()
+        #expect(app.send(.key(.escape)) == [.answer(prompt, .cancel)])
+    }
+
+    @Test func otherKeysDoNothingWhileTheDialogIsUp() {
+        var app = showing()
+        #expect(app.send(.key(.character("x"))) == [])
+        #expect(app.send(.key(.character("q"))) == [])
+        #expect(!app.state.shouldQuit)
+        #expect(app.state.conflict != nil)
+    }
+
+    @Test func conflictsAreAskedOneAtATimeInArrivalOrder() {
+        let second = ConflictPrompt(itemId: "y", differences: [], answer: { _ in })
+        var app = showing()
+        app.send(.conflictRaised(second))
+        app.press(.character("s"))
+        #expect(app.state.conflict?.prompt == second)
     }
 }

@@ -1,68 +1,85 @@
 import Testing
-@testable import TodoKit
+import TodoKit
+import TodoKitTestSupport
 
-/// The editor's fields and keys.
-@MainActor
+/// The editor's fields and keys, through the app's key routing.
 @Suite struct TodoEditorViewModelTests {
-    let item = TodoItem(id: "1", text: "milk", complete: false)
+    /// The app with "milk" open in the editor.
+    func editing(_ text: String = "milk") -> ListFixture {
+        var app = ListFixture([text])
+        app.press(.enter)
+        return app
+    }
 
     @Test func typingInsertsAtTheCursor() {
-        let editor = TodoEditorViewModel(item: item)
-        _ = editor.handle(.home)
-        for c in "oat " { _ = editor.handle(.character(c)) }
-        #expect(editor.text.text == "oat milk")
+        var app = editing()
+        app.press(.home)
+        app.type("oat ")
+        #expect(app.state.editor?.text.text == "oat milk")
     }
 
     @Test func arrowsBackspaceAndDeleteEdit() {
-        let editor = TodoEditorViewModel(item: item)
-        _ = editor.handle(.left)
-        _ = editor.handle(.backspace)
-        #expect(editor.text.text == "mik")
-        _ = editor.handle(.home)
-        _ = editor.handle(.delete)
-        #expect(editor.text.text == "ik")
-        _ = editor.handle(.end)
-        _ = editor.handle(.character("!"))
-        #expect(editor.text.text == "ik!")
+        var app = editing()
+        app.press(.left, .backspace)
+        #expect(app.state.editor?.text.text == "mik")
+        app.press(.home, .delete)
+        #expect(app.state.editor?.text.text == "ik")
+        app.press(.end, .character("!"))
+        #expect(app.state.editor?.text.text == "ik!")
     }
 
     @Test func utf8TextIsEditedByCharacter() {
-        let editor = TodoEditorViewModel(item: TodoItem(text: "café 🍰"))
-        _ = editor.handle(.backspace)
-        _ = editor.handle(.backspace)
-        #expect(editor.text.text == "café")
-        _ = editor.handle(.character("ñ"))
-        #expect(editor.text.text == "caféñ")
+        var app = editing("café 🍰")
+        app.press(.backspace, .backspace)
+        #expect(app.state.editor?.text.text == "café")
+        app.press(.character("ñ"))
+        #expect(app.state.editor?.text.text == "caféñ")
+    }
+
+    @Test func spaceAndYAreTextInTheTextField() {
+        var app = editing()
+        app.type(" y n")
+        #expect(app.state.editor?.text.text == "milk y n")
+        #expect(app.state.editor?.complete == false)
     }
 
     @Test func tabMovesToCompleteAndArrowsToggleIt() {
-        let editor = TodoEditorViewModel(item: item)
-        _ = editor.handle(.tab)
-        #expect(editor.focus == .complete)
-        _ = editor.handle(.right)
-        #expect(editor.complete)
-        _ = editor.handle(.character(" "))
-        #expect(!editor.complete)
-        _ = editor.handle(.tab)
-        #expect(editor.focus == .text)
+        var app = editing()
+        app.press(.tab)
+        #expect(app.state.editor?.focus == .complete)
+        app.press(.right)
+        #expect(app.state.editor?.complete == true)
+        app.press(.character(" "))
+        #expect(app.state.editor?.complete == false)
+        app.press(.character("y"))
+        #expect(app.state.editor?.complete == true)
+        app.press(.tab)
+        #expect(app.state.editor?.focus == .text)
     }
 
     @Test func enterWithoutChangesJustCloses() {
-        #expect(TodoEditorViewModel(item: item).handle(.enter) == .close)
+        var app = editing()
+        #expect(app.send(.key(.enter)) == [])
+        #expect(app.state.editor == nil)
     }
 
-    @Test func enterWithChangesSaves() {
-        let editor = TodoEditorViewModel(item: item)
-        _ = editor.handle(.tab)
-        _ = editor.handle(.left)
-        var expected = item
-        expected.complete = true
-        #expect(editor.handle(.enter) == .save(expected))
+    @Test func enterWithChangesAsksToSave() {
+        var app = editing()
+        app.press(.tab, .left)
+        #expect(app.send(.key(.enter)) == [.save(TodoItem(id: "0", text: "milk", complete: true))])
+        #expect(app.state.editor == nil)
+    }
+
+    @Test func enterOnBlankTextDoesNotSave() {
+        var app = editing("x")
+        app.press(.backspace)
+        #expect(app.send(.key(.enter)) == [])
     }
 
     @Test func escapeClosesWithoutSaving() {
-        let editor = TodoEditorViewModel(item: item)
-        _ = editor.handle(.character("x"))
-        #expect(editor.handle(.escape) == .close)
+        var app = editing()
+        app.press(.character("x"))
+        #expect(app.send(.key(.escape)) == [])
+        #expect(app.state.editor == nil)
     }
 }

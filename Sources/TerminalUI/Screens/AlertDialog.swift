@@ -1,7 +1,6 @@
 import TodoKit
 
 /// Draws the "Server Conflict" dialog on top of a frame.
-@MainActor
 public enum AlertDialog {
     /// Draws the dialog centred.
     public static func draw(_ dialog: ConflictDialogViewModel, over frame: inout Frame) {

@@ -1,13 +1,12 @@
 import TodoKit
 
 /// Composes the whole screen from the app's state: list or editor, then overlays.
-@MainActor
 public enum AppScreen {
     /// The smallest terminal the app draws in.
     public static let minimumSize = (width: 40, height: 10)
 
     /// Renders everything for a terminal size.
-    public static func render(_ app: AppViewModel, width: Int, height: Int) -> Frame {
+    public static func render(_ app: AppState, width: Int, height: Int) -> Frame {
         guard width >= minimumSize.width, height >= minimumSize.height else {
             var frame = Frame(width: width, height: height)
             frame.put("Terminal too small", x: 0, y: 0, style: .bold)
@@ -16,10 +15,10 @@ public enum AppScreen {
         }
         var frame: Frame
         if let editor = app.editor {
-            frame = EditorScreen.render(editor, status: app.list.status, width: width, height: height)
+            frame = EditorScreen.render(editor, status: app.status, hints: KeyTables.editor.hints(in: app), width: width, height: height)
         } else {
-            frame = ListScreen.render(app.list, width: width, height: height)
-            if app.list.mode == .help { HelpOverlay.draw(over: &frame) }
+            frame = ListScreen.render(app.list, status: app.status, hints: KeyTables.list.hints(in: app), width: width, height: height)
+            if app.list.mode == .help { HelpOverlay.draw(KeyTables.list.helpRows + KeyTables.global.helpRows, over: &frame) }
         }
         if let dialog = app.conflict { AlertDialog.draw(dialog, over: &frame) }
         return frame

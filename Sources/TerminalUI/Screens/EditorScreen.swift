@@ -1,10 +1,9 @@
 import TodoKit
 
 /// Draws the "Todo Item" editor.
-@MainActor
 public enum EditorScreen {
-    /// Renders the editor over the status bar of the list.
-    public static func render(_ editor: TodoEditorViewModel, status: SyncStatus, width: Int, height: Int) -> Frame {
+    /// Renders the editor, the status bar and the editor's hints.
+    public static func render(_ editor: TodoEditorViewModel, status: SyncStatus, hints: [Hint], width: Int, height: Int) -> Frame {
         var frame = Frame(width: width, height: height)
         frame.clear(x: 0, y: 0, width: width, height: 1, style: [.reverse, .accent])
         frame.put(" Todo Item", x: 0, y: 0, style: [.reverse, .bold, .accent])
@@ -20,7 +19,7 @@ public enum EditorScreen {
         let choice = editor.complete ? "◀ Yes ▶" : "◀ No ▶"
         frame.put(choice, x: fieldX, y: 4, style: editor.focus == .complete ? .reverse : [])
         StatusBar.draw(status, into: &frame, y: height - 2)
-        frame.put(" Tab next field · ←/→ or Space toggles Complete · Enter save · Esc back", x: 0, y: height - 1, maxWidth: width)
+        HintBar.draw(hints, into: &frame, y: height - 1)
         return frame
     }
 }

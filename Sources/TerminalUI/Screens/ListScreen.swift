@@ -1,18 +1,17 @@
 import TodoKit
 
 /// Draws the list screen: title, rows with checkbox and pending marker, status bar, hint bar.
-@MainActor
 public enum ListScreen {
     /// Rows of the list area for a terminal height (title, status and hint bars excluded).
     public static func pageHeight(forTerminalHeight height: Int) -> Int { max(1, height - 3) }
 
     /// Renders the list into a frame of the given size.
-    public static func render(_ list: TodoListViewModel, width: Int, height: Int) -> Frame {
+    public static func render(_ list: TodoListViewModel, status: SyncStatus, hints: [Hint], width: Int, height: Int) -> Frame {
         var frame = Frame(width: width, height: height)
         drawTitle(list, into: &frame)
-        drawRows(list, into: &frame)
-        StatusBar.draw(list.status, into: &frame, y: height - 2)
-        drawBottomLine(list, into: &frame, y: height - 1)
+        drawRows(list, pendingIds: status.pendingIds, into: &frame)
+        StatusBar.draw(status, into: &frame, y: height - 2)
+        drawBottomLine(list, hints: hints, into: &frame, y: height - 1)
         return frame
     }
 
@@ -26,7 +25,7 @@ public enum ListScreen {
         if w < frame.width - 14 { frame.put(right, x: frame.width - w, y: 0, style: [.reverse, .accent]) }
     }
 
-    static func drawRows(_ list: TodoListViewModel, into frame: inout Frame) {
+    static func drawRows(_ list: TodoListViewModel, pendingIds: Set<String>, into frame: inout Frame) {
         let top = 1
         let rows = list.visibleRows
         if list.isLoaded && list.total == 0 {
@@ -41,7 +40,7 @@ public enum ListScreen {
                 frame.put("  …", x: 0, y: y, style: .dim)
                 continue
             }
-            let pending = list.status.pendingIds.contains(item.id.lowercased())
+            let pending = pendingIds.contains(item.id.lowercased())
             frame.put(item.complete ? " [x] " : " [ ] ", x: 0, y: y)
             frame.put(item.text, x: 5, y: y, style: item.complete ? .dim : [], maxWidth: frame.width - 8)
             if pending { frame.put("↑", x: frame.width - 2, y: y, style: .warning) }
@@ -49,7 +48,7 @@ public enum ListScreen {
         }
     }
 
-    static func drawBottomLine(_ list: TodoListViewModel, into frame: inout Frame, y: Int) {
+    static func drawBottomLine(_ list: TodoListViewModel, hints: [Hint], into frame: inout Frame, y: Int) {
         switch list.mode {
         case .adding(let field):
             let label = "New item: "
@@ -62,41 +61,7 @@ public enum ListScreen {
         case .confirmingDelete(let item):
             frame.put("Delete “\(item.text)”? (y/n)", x: 0, y: y, style: [.bold, .warning])
         case .browsing, .help:
-            HintBar.draw(into: &frame, y: y)
+            HintBar.draw(hints, into: &frame, y: y)
         }
-    }
-}
-
-/// The hint bar: the main keys, from the key table.
-public enum HintBar {
-    /// Draws the hints that fit.
-    public static func draw(into frame: inout Frame, y: Int) {
-        var x = 0
-        for binding in KeyMap.list {
-            guard let hint = binding.hint, let key = binding.keys.first else { continue }
-            let keyText = " \(key.label) "
-            let needed = DisplayWidth.of(keyText) + DisplayWidth.of(hint) + 1
-            guard x + needed <= frame.width else { break }
-            x += frame.put(keyText, x: x, y: y, style: .reverse)
-            x += frame.put(hint + " ", x: x, y: y)
-        }
-    }
-}
-
-/// Draws a text field with its cursor cell in reverse video, scrolled to keep the cursor in view.
-public enum TextFieldView {
-    /// Draws `field` in `width` columns at (x, y).
-    public static func draw(_ field: TextField, into frame: inout Frame, x: Int, y: Int, width: Int) {
-        guard width > 1 else { return }
-        var start = 0
-        while DisplayWidth.of(String(field.characters[start..<field.cursor])) >= width - 1 { start += 1 }
-        var column = x
-        for (index, character) in field.characters.enumerated().dropFirst(start) {
-            let w = DisplayWidth.of(character)
-            guard column + w <= x + width else { break }
-            frame.put(String(character), x: column, y: y, style: index == field.cursor ? .reverse : .underline)
-            column += w
-        }
-        if field.cursor == field.characters.count, column < x + width { frame.put(" ", x: column, y: y, style: .reverse) }
     }
 }

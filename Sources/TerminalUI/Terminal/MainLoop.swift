@@ -6,10 +6,9 @@ import TodoKit
 /// it wakes at once for keys, resizes and posted results and sleeps otherwise (no polling).
 @MainActor
 public final class MainLoop {
-    private let app: AppViewModel
+    private let app: AppStore
     private let terminal: NCursesTerminal
     private var sources: [any DispatchSourceProtocol] = []
-    private var spinner: (any DispatchSourceTimer)?
     private var redrawScheduled = false
     /// Called after each frame is drawn (for measurements).
     public var onFrame: (() -> Void)?
@@ -24,7 +23,7 @@ public final class MainLoop {
     }
 
     /// Creates the loop over an app and a terminal.
-    public init(app: AppViewModel, terminal: NCursesTerminal) {
+    public init(app: AppStore, terminal: NCursesTerminal) {
         self.app = app
         self.terminal = terminal
     }
@@ -65,9 +64,8 @@ public final class MainLoop {
         // rather than spin on a source that stays readable forever.
         if keys.isEmpty, Self.inputHungUp() { quit(status: 0) }
         for key in keys {
-            if key == .control("c") { quit(status: 0) }
-            app.handle(key)
-            if app.shouldQuit { quit(status: 0) }
+            app.send(.key(key))
+            if app.state.shouldQuit { quit(status: 0) }
         }
         redraw()
     }
@@ -85,26 +83,12 @@ public final class MainLoop {
     }
 
     private func redraw() {
-        redrawScheduled = false
         let size = terminal.size
-        app.list.pageHeight = ListScreen.pageHeight(forTerminalHeight: size.height)
-        terminal.draw(AppScreen.render(app, width: size.width, height: size.height))
-        updateSpinner()
+        let pageHeight = ListScreen.pageHeight(forTerminalHeight: size.height)
+        if pageHeight != app.state.list.pageHeight { app.send(.list(.resized(pageHeight: pageHeight))) }
+        redrawScheduled = false
+        terminal.draw(AppScreen.render(app.state, width: size.width, height: size.height))
         onFrame?()
-    }
-
-    /// A 100 ms timer only while a sync runs, so an idle app uses no CPU.
-    private func updateSpinner() {
-        if app.list.status.syncing, spinner == nil {
-            let timer = DispatchSource.makeTimerSource(queue: .main)
-            timer.schedule(deadline: .now() + .milliseconds(100), repeating: .milliseconds(100))
-            timer.setEventHandler { [weak self] in MainActor.assumeIsolated { self?.app.list.tick() } }
-            timer.resume()
-            spinner = timer
-        } else if !app.list.status.syncing, let timer = spinner {
-            timer.cancel()
-            spinner = nil
-        }
     }
 
     private func quit(status: Int32) -> Never {

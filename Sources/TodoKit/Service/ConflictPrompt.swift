@@ -1,7 +1,9 @@
+import Foundation
 import TableProtocol
 
 /// A version conflict to show the person: what this device has and what the server has.
-public struct ConflictPrompt: Sendable {
+/// Two prompts are equal when they are the same question (same `id`).
+public struct ConflictPrompt: Sendable, Equatable {
     /// One field whose values differ.
     public struct Difference: Sendable, Hashable {
         /// The field's name.
@@ -10,14 +12,32 @@ public struct ConflictPrompt: Sendable {
         public var client: String
         /// The server's value, as text.
         public var server: String
+
+        /// A difference of one field.
+        public init(field: String, client: String, server: String) {
+            self.field = field
+            self.client = client
+            self.server = server
+        }
     }
 
+    /// Tells this question from every other.
+    public let id = UUID()
     /// The item's id.
     public var itemId: String
     /// The fields that differ.
     public var differences: [Difference]
     /// Delivers the person's choice to the waiting push.
     public let answer: @Sendable (ConflictChoice) -> Void
+
+    /// Creates a prompt; `answer` delivers the choice to the waiting push.
+    public init(itemId: String, differences: [Difference], answer: @escaping @Sendable (ConflictChoice) -> Void) {
+        self.itemId = itemId
+        self.differences = differences
+        self.answer = answer
+    }
+
+    public static func == (a: ConflictPrompt, b: ConflictPrompt) -> Bool { a.id == b.id }
 
     /// Compares the app's fields of both sides; empty when they agree.
     static func differences(client: JSONObject, server: JSONObject) -> [Difference] {

@@ -1,19 +1,19 @@
 import Foundation
 import OfflineSync
+import Synchronization
 import TableProtocol
 
 /// The sync context's delegate: runs each operation and, on a version conflict with real
 /// differences, answers by the current `ConflictPolicy` — asking again while the server keeps
 /// answering 412. Equal sides never reach the person.
-final class TodoConflictResolver: SyncContextDelegate, @unchecked Sendable {
-    private let lock = NSLock()
-    private var _policy: ConflictPolicy
+final class TodoConflictResolver: SyncContextDelegate, Sendable {
+    private let current: Mutex<ConflictPolicy>
 
-    init(policy: ConflictPolicy) { _policy = policy }
+    init(policy: ConflictPolicy) { current = Mutex(policy) }
 
     var policy: ConflictPolicy {
-        get { lock.withLock { _policy } }
-        set { lock.withLock { _policy = newValue } }
+        get { current.withLock { $0 } }
+        set { current.withLock { $0 = newValue } }
     }
 
     func tableOperation(_ operation: TableOperation, completion: @escaping @Sendable (Result<JSONObject?, SyncError>) -> Void) {
@@ -34,10 +34,8 @@ final class TodoConflictResolver: SyncContextDelegate, @unchecked Sendable {
                 case .always(let fixed): choice = fixed
                 case .ask(let present):
                     choice = await withCheckedContinuation { continuation in
-                        let once = OnceFlag()
-                        present(ConflictPrompt(itemId: operation.itemId, differences: differences) { answer in
-                            if once.claim() { continuation.resume(returning: answer) }
-                        })
+                        let waiting = WaitingAnswer(continuation)
+                        present(ConflictPrompt(itemId: operation.itemId, differences: differences) { waiting.resume($0) })
                     }
                 }
                 switch choice {
@@ -59,15 +57,13 @@ final class TodoConflictResolver: SyncContextDelegate, @unchecked Sendable {
     }
 }
 
-/// True the first time only.
-final class OnceFlag: @unchecked Sendable {
-    private let lock = NSLock()
-    private var used = false
+/// The push waiting for the person's answer; only the first answer resumes it.
+final class WaitingAnswer: Sendable {
+    private let continuation: Mutex<CheckedContinuation<ConflictChoice, Never>?>
 
-    func claim() -> Bool {
-        lock.withLock {
-            defer { used = true }
-            return !used
-        }
+    init(_ continuation: CheckedContinuation<ConflictChoice, Never>) { self.continuation = Mutex(continuation) }
+
+    func resume(_ choice: ConflictChoice) {
+        continuation.withLock { $0.take() }?.resume(returning: choice)
     }
 }

@@ -1,10 +1,11 @@
-/// The "Server Conflict" dialog: client and server values side by side and three buttons.
-@MainActor
-public final class ConflictDialogViewModel {
+/// The "Server Conflict" dialog as a value: client and server values side by side and three buttons.
+public struct ConflictDialogViewModel: Sendable, Equatable {
     /// The conflict being shown.
     public let prompt: ConflictPrompt
     /// The button under the cursor.
     public private(set) var selected: ConflictChoice = .useClient
+    /// The person's answer, once given; the app then closes the dialog.
+    public private(set) var answer: ConflictChoice?
 
     /// Buttons in order, with their titles.
     public static let buttons: [(choice: ConflictChoice, title: String)] = [
@@ -14,18 +15,16 @@ public final class ConflictDialogViewModel {
     /// Shows a conflict.
     public init(prompt: ConflictPrompt) { self.prompt = prompt }
 
-    /// Handles one key; answers the choice once the person has made one.
-    public func handle(_ key: KeyEvent) -> ConflictChoice? {
+    /// Applies a key of the dialog's table; once answered, asks for the answer to be delivered.
+    public mutating func update(_ action: DialogAction) -> [Effect] {
         let index = Self.buttons.firstIndex { $0.choice == selected }!
-        switch key {
-        case .left, .backTab: selected = Self.buttons[(index + Self.buttons.count - 1) % Self.buttons.count].choice
-        case .right, .tab: selected = Self.buttons[(index + 1) % Self.buttons.count].choice
-        case .enter: return selected
-        case .character("c"), .character("C"): return .useClient
-        case .character("s"), .character("S"): return .useServer
-        case .escape: return .cancel
-        default: break
+        let count = Self.buttons.count
+        switch action {
+        case .previous: selected = Self.buttons[(index + count - 1) % count].choice
+        case .next: selected = Self.buttons[(index + 1) % count].choice
+        case .choose: answer = selected
+        case .choice(let choice): answer = choice
         }
-        return nil
+        return answer.map { [.answer(prompt, $0)] } ?? []
     }
 }

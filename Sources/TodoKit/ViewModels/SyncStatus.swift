@@ -29,6 +29,12 @@ public struct SyncStatus: Sendable, Equatable {
         connectivity = server == nil ? .localOnly : .unknown
     }
 
+    /// How often the spinner turns while a sync runs.
+    public static let spinnerInterval = 0.1
+
+    /// What a sync key says when there is no server.
+    public static let localOnlyNotice = "Local only — start with --server URL to sync"
+
     /// Plain words for a failed sync; never a stack trace.
     public static func describe(_ error: SyncError, pending: Int) -> String {
         let later = pending == 1 ? "1 change will sync later" : "\(pending) changes will sync later"

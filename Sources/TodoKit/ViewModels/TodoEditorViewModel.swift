@@ -1,18 +1,26 @@
-/// The "Todo Item" editor: a text field and a Complete Yes/No field; Enter saves (only when
-/// something changed, like the seed app), Esc returns without saving.
-@MainActor
-public final class TodoEditorViewModel {
+import Foundation
+
+/// The "Todo Item" editor as a value: a text field and a Complete Yes/No field; Enter saves (only
+/// when something changed, like the seed app), Esc returns without saving.
+public struct TodoEditorViewModel: Sendable, Equatable {
     /// The two fields, in Tab order.
     public enum Focus: Sendable, Equatable { case text, complete }
 
-    /// What the app must do after a key.
-    public enum Outcome: Equatable { case none, save(TodoItem), close }
+    /// Everything the editor's `update` takes.
+    public enum Message: Sendable, Equatable {
+        /// A key of the editor's table.
+        case action(EditorAction)
+        /// A key for the text field.
+        case typed(KeyEvent)
+    }
 
     /// The item as it was opened.
     public let original: TodoItem
     public private(set) var text: TextField
     public private(set) var complete: Bool
     public private(set) var focus: Focus = .text
+    /// Set once the editor is done; the app closes it.
+    public private(set) var isClosed = false
 
     /// Opens an item.
     public init(item: TodoItem) {
@@ -29,25 +37,20 @@ public final class TodoEditorViewModel {
         return item
     }
 
-    /// Handles one key.
-    public func handle(_ key: KeyEvent) -> Outcome {
-        switch key {
-        case .escape: return .close
-        case .enter:
+    /// Applies one message.
+    public mutating func update(_ message: Message) -> [Effect] {
+        switch message {
+        case .typed(let key): if focus == .text { text.handle(key) }
+        case .action(.nextField): focus = focus == .text ? .complete : .text
+        case .action(.toggleComplete): complete.toggle()
+        case .action(.setComplete(let value)): complete = value
+        case .action(.back): isClosed = true
+        case .action(.save):
+            isClosed = true
             let item = edited
             let changed = item.text != original.text || item.complete != original.complete
-            return changed && !item.text.trimmingCharacters(in: .whitespaces).isEmpty ? .save(item) : .close
-        case .tab, .backTab:
-            focus = focus == .text ? .complete : .text
-        default:
-            switch focus {
-            case .text: text.handle(key)
-            case .complete:
-                if key == .left || key == .right || key == .character(" ") { complete.toggle() }
-                if key == .character("y") { complete = true }
-                if key == .character("n") { complete = false }
-            }
+            if changed && !item.text.trimmingCharacters(in: .whitespaces).isEmpty { return [.save(item)] }
         }
-        return .none
+        return []
     }
 }

@@ -17,7 +17,7 @@ actor TodoTestServer {
 
 /// A service on a fresh local store (a "device"), optionally syncing with a server.
 func makeService(server: URL? = nil) throws -> TodoService {
-    try TodoService(storePath: try TempDir.make().appendingPathComponent("device.sqlite").path, serverURL: server, inbox: MainQueueInbox())
+    try TodoService(storePath: try TempDir.make().appendingPathComponent("device.sqlite").path, serverURL: server)
 }
 
 /// Waits (letting the main queue run) until a condition holds, or fails after a timeout.
@@ -32,14 +32,7 @@ func eventually(_ what: String = "condition", timeout: Double = 10, _ condition:
 
 struct TimeoutError: Error, CustomStringConvertible { var description: String }
 
-extension TodoListViewModel {
-    /// Types text key by key.
-    func type(_ text: String) { for c in text { _ = handle(.character(c)) } }
-
-    /// Texts of the loaded visible rows.
-    var visibleTexts: [String] { visibleRows.compactMap { $0?.text } }
-}
-
-extension AppViewModel {
-    func type(_ text: String) { for c in text { handle(.character(c)) } }
+extension AppStore {
+    /// Presses one key.
+    func key(_ key: KeyEvent) { send(.key(key)) }
 }

@@ -1,0 +1,37 @@
+import Foundation
+
+/// Everything that changes the app's state: keys, and results the sync service posts back.
+public enum AppMessage: Sendable, Equatable {
+    /// The app opened: load the list and the queue's state.
+    case started
+    /// A key press.
+    case key(KeyEvent)
+    /// A message for the list.
+    case list(TodoListViewModel.Message)
+    /// Open an item in the editor.
+    case openEditor(TodoItem)
+    /// The person asked for a sync (a key, or ↑ on the first row).
+    case syncRequested
+    /// A sync finished.
+    case synced(SyncOutcome)
+    /// A local write finished; `error` in plain words if it failed.
+    case written(error: String?)
+    /// The queue's state, read from the store.
+    case statusLoaded(SyncSnapshot)
+    /// A notice for the status bar.
+    case notice(String)
+    /// A push met a conflict that needs the person.
+    case conflictRaised(ConflictPrompt)
+    /// The spinner's timer fired.
+    case tick
+    /// Quit the app.
+    case quit
+}
+
+/// How a sync ended, in the words the status bar needs.
+public enum SyncOutcome: Sendable, Equatable {
+    /// Push and pull both succeeded, at this time.
+    case succeeded(at: Date)
+    /// It failed; `offline` when the server could not be reached.
+    case failed(message: String, offline: Bool)
+}

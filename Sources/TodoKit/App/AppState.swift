@@ -1,0 +1,124 @@
+/// The whole app without a screen, as one value: the list, the editor on top of it, conflict
+/// dialogs on top of both (one at a time, in arrival order), and the status bar.
+public struct AppState: Sendable, Equatable {
+    /// The list screen.
+    public private(set) var list = TodoListViewModel()
+    /// The open editor, if any.
+    public private(set) var editor: TodoEditorViewModel?
+    /// Conflicts waiting for an answer; the first is on screen.
+    public private(set) var conflicts: [ConflictDialogViewModel] = []
+    /// The status bar.
+    public private(set) var status: SyncStatus
+    /// Set when the person asked to quit.
+    public private(set) var shouldQuit = false
+
+    /// The app for a server URL (nil: local only).
+    public init(server: String?) { status = SyncStatus(server: server) }
+
+    /// The dialog on screen, if any.
+    public var conflict: ConflictDialogViewModel? { conflicts.first }
+
+    /// Applies a message and every message its effects send to the app itself; answers the
+    /// effects left for the sync service.
+    public mutating func update(_ message: AppMessage) -> [Effect] {
+        var messages = [message]
+        var effects: [Effect] = []
+        while !messages.isEmpty {
+            for effect in apply(messages.removeFirst()) {
+                if case .send(let next) = effect { messages.append(next) } else { effects.append(effect) }
+            }
+        }
+        return effects
+    }
+
+    private mutating func apply(_ message: AppMessage) -> [Effect] {
+        switch message {
+        case .started: return list.update(.reload(countDelay: 0)) + [.loadStatus]
+        case .key(let key): return route(key)
+        case .list(let message): return list.update(message)
+        case .openEditor(let item): editor = TodoEditorViewModel(item: item)
+        case .syncRequested:
+            guard !status.syncing else { return [] }
+            guard status.server != nil else { return apply(.notice(SyncStatus.localOnlyNotice)) }
+            status.syncing = true
+            status.message = nil
+            return [.sync, .after(seconds: SyncStatus.spinnerInterval, .tick)]
+        case .synced(let outcome):
+            status.syncing = false
+            switch outcome {
+            case .succeeded(let date):
+                status.connectivity = .online
+                status.lastSync = date
+            case .failed(let text, let offline):
+                status.connectivity = offline ? .offline : .online
+                status.message = text
+            }
+            return afterWrite()
+        case .written(let error):
+            if let error { status.message = error }
+            return afterWrite()
+        case .statusLoaded(let snapshot):
+            status.pending = snapshot.pending
+            status.pendingIds = snapshot.pendingIds
+            if status.lastSync == nil { status.lastSync = snapshot.lastSync }
+        case .notice(let text): status.message = text
+        case .conflictRaised(let prompt): conflicts.append(ConflictDialogViewModel(prompt: prompt))
+        case .tick:
+            guard status.syncing else { return [] }
+            status.spinnerFrame += 1
+            return [.after(seconds: SyncStatus.spinnerInterval, .tick)]
+        case .quit: shouldQuit = true
+        }
+        return []
+    }
+
+    /// A write or a sync changed the store: re-read the rows and the queue's state.
+    private mutating func afterWrite() -> [Effect] {
+        list.update(.reload(countDelay: 0)) + [.loadStatus]
+    }
+
+    /// Sends a key to the topmost view through its key table.
+    private mutating func route(_ key: KeyEvent) -> [Effect] {
+        if case .action(.quit) = KeyTables.global.lookup(key, in: self) { return apply(.quit) }
+        if !conflicts.isEmpty {
+            guard case .action(let action) = KeyTables.dialog.lookup(key, in: self) else { return [] }
+            let effects = conflicts[0].update(action)
+            if conflicts[0].answer != nil { conflicts.removeFirst() }
+            return effects
+        }
+        if var editor {
+            let effects: [Effect]
+            switch KeyTables.editor.lookup(key, in: self) {
+            case .action(let action): effects = editor.update(.action(action))
+            case .disabled, .unbound: effects = editor.update(.typed(key))
+            }
+            self.editor = editor.isClosed ? nil : editor
+            return effects
+        }
+        if list.mode == .browsing {
+            switch KeyTables.list.lookup(key, in: self) {
+            case .action(let action): return list.update(.action(action))
+            case .disabled(let reason): return apply(.notice(reason))
+            case .unbound: return []
+            }
+        }
+        return list.update(promptMessage(for: key))
+    }
+
+    /// The list's message for a key while a prompt or overlay is up, by that mode's table.
+    private func promptMessage(for key: KeyEvent) -> TodoListViewModel.Message {
+        switch list.mode {
+        case .adding: return Self.message(KeyTables.addPrompt.lookup(key, in: self), key, TodoListViewModel.Message.addPrompt)
+        case .filtering: return Self.message(KeyTables.filterPrompt.lookup(key, in: self), key, TodoListViewModel.Message.filterPrompt)
+        case .confirmingDelete: return Self.message(KeyTables.confirm.lookup(key, in: self), key, TodoListViewModel.Message.confirm)
+        case .help: return Self.message(KeyTables.help.lookup(key, in: self), key, TodoListViewModel.Message.help)
+        case .browsing: return .typed(key)
+        }
+    }
+
+    private static func message<Action>(_ lookup: KeyLookup<Action>, _ key: KeyEvent,
+                                        _ wrap: (Action) -> TodoListViewModel.Message) -> TodoListViewModel.Message {
+        if case .action(let action) = lookup { return wrap(action) }
+        return .typed(key)
+    }
+}

@@ -1,0 +1,36 @@
+/// Work an `update` asks for: run by the sync service on its background queue (or, for `send`,
+/// at once by the app), each answered by a message on the UI loop.
+public enum Effect: Sendable, Equatable {
+    /// Another message for the app, handled right after the current one.
+    case send(AppMessage)
+    /// Deliver a message after a delay (debounces and the spinner).
+    case after(seconds: Double, AppMessage)
+    /// Read a window of the list → `.list(.windowLoaded)` or `.list(.windowFailed)`.
+    case loadWindow(ListWindowRequest)
+    /// Count the list's rows → `.list(.counted)`.
+    case count(CountRequest)
+    /// Add an item with this text → `.written`.
+    case add(String)
+    /// Save an edited item → `.written`.
+    case save(TodoItem)
+    /// Set one stored item's completion → `.written`.
+    case setComplete(id: String, complete: Bool)
+    /// Delete an item → `.written`.
+    case delete(TodoItem)
+    /// Read the queue's state → `.statusLoaded`.
+    case loadStatus
+    /// Push then pull → `.synced`.
+    case sync
+    /// Give the waiting push the person's answer to a conflict.
+    case answer(ConflictPrompt, ConflictChoice)
+}
+
+/// Which count of the list to make; `generation` tells whether it is still the newest asked for.
+public struct CountRequest: Sendable, Hashable {
+    /// Text the items must contain.
+    public var filterText: String
+    /// Whether completed items count.
+    public var showCompleted: Bool
+    /// The list's count generation when it was asked for.
+    public var generation: Int
+}

@@ -1,0 +1,113 @@
+/// The key table of every view. Adding a key is one line here plus its case in the view's `update`.
+public enum KeyTables {
+    /// Keys that work everywhere, before any view sees them.
+    public static let global = KeyTable<GlobalAction>([
+        KeyBinding([.control("c")], .quit, "Quit from anywhere"),
+    ])
+
+    /// The list while browsing.
+    public static let list = KeyTable<ListAction>([
+        KeyBinding([.up, .character("k")], .moveUp, "Move up (↑ on the first row refreshes)"),
+        KeyBinding([.down, .character("j")], .moveDown, "Move down"),
+        KeyBinding([.pageUp], .pageUp, "Page up"),
+        KeyBinding([.pageDown], .pageDown, "Page down"),
+        KeyBinding([.home, .character("g")], .first, "First item"),
+        KeyBinding([.end, .character("G")], .last, "Last item"),
+        KeyBinding([.enter], .open, "Open the item in the editor", hint: "open"),
+        KeyBinding([.character("a")], .add, "Add an item", hint: "add"),
+        KeyBinding([.character(" ")], .toggleComplete, "Toggle complete", hint: "done"),
+        KeyBinding([.character("d")], .delete, "Delete the item (asks first)", hint: "delete"),
+        KeyBinding([.character("/")], .filter, "Filter by text as you type (Esc clears)", hint: "filter"),
+        KeyBinding([.character("c")], .toggleShowCompleted, "Show or hide completed items", hint: "completed"),
+        KeyBinding([.character("r"), .control("r")], .refresh, "Refresh: push local changes, pull remote ones", hint: "sync",
+                   disabledReason: { $0.status.server == nil ? SyncStatus.localOnlyNotice : nil }),
+        KeyBinding([.character("?")], .help, "Show this help", hint: "help"),
+        KeyBinding([.character("q")], .quit, "Quit", hint: "quit"),
+    ])
+
+    /// The "New item:" prompt at the bottom of the list; other keys edit its text.
+    public static let addPrompt = KeyTable<AddPromptAction>([
+        KeyBinding([.enter], .submit, "Add the item", hint: "add"),
+        KeyBinding([.escape], .cancel, "Cancel", hint: "cancel"),
+    ])
+
+    /// The "Filter:" prompt; other keys edit the filter text.
+    public static let filterPrompt = KeyTable<FilterAction>([
+        KeyBinding([.enter], .keep, "Keep the filter and browse", hint: "keep"),
+        KeyBinding([.escape], .clear, "Clear the filter", hint: "clear"),
+        KeyBinding([.up], .move(.moveUp), "Move up"),
+        KeyBinding([.down], .move(.moveDown), "Move down"),
+        KeyBinding([.pageUp], .move(.pageUp), "Page up"),
+        KeyBinding([.pageDown], .move(.pageDown), "Page down"),
+    ])
+
+    /// The delete confirmation.
+    public static let confirm = KeyTable<ConfirmAction>([
+        KeyBinding([.character("y"), .character("Y")], .yes, "Delete it", hint: "yes"),
+        KeyBinding([.character("n"), .character("N"), .escape], .no, "Keep it", hint: "no"),
+    ])
+
+    /// The help overlay: these keys, and any other, close it.
+    public static let help = KeyTable<HelpAction>([
+        KeyBinding([.escape, .character("?")], .close, "Close the help (any key does)", hint: "close"),
+    ])
+
+    /// The editor. Keys not bound here, or bound but disabled, edit the text field when it has focus.
+    public static let editor = KeyTable<EditorAction>([
+        KeyBinding([.tab, .backTab], .nextField, "Next field", hint: "next field"),
+        KeyBinding([.left, .right, .character(" ")], .toggleComplete, "Toggle Complete (on the Complete field)",
+                   hint: "toggle", disabledReason: completeFieldOnly),
+        KeyBinding([.character("y")], .setComplete(true), "Complete: Yes (on the Complete field)", disabledReason: completeFieldOnly),
+        KeyBinding([.character("n")], .setComplete(false), "Complete: No (on the Complete field)", disabledReason: completeFieldOnly),
+        KeyBinding([.enter], .save, "Save (when something changed) and go back", hint: "save"),
+        KeyBinding([.escape], .back, "Back to the list without saving", hint: "back"),
+    ])
+
+    /// The conflict dialog.
+    public static let dialog = KeyTable<DialogAction>([
+        KeyBinding([.left, .backTab], .previous, "Previous button"),
+        KeyBinding([.right, .tab], .next, "Next button"),
+        KeyBinding([.enter], .choose, "Choose the selected button"),
+        KeyBinding([.character("c"), .character("C")], .choice(.useClient), "Use Client: keep this device's values"),
+        KeyBinding([.character("s"), .character("S")], .choice(.useServer), "Use Server: keep the server's values"),
+        KeyBinding([.escape], .choice(.cancel), "Cancel: stop the sync, keep the change pending"),
+    ])
+
+    private static let completeFieldOnly: @Sendable (AppState) -> String? = { state in
+        state.editor?.focus == .complete ? nil : "Tab to the Complete field first"
+    }
+}
+
+/// Keys that work in every view.
+public enum GlobalAction: Sendable, Equatable { case quit }
+
+/// What a key does on the list.
+public enum ListAction: Sendable, Equatable {
+    case moveUp, moveDown, pageUp, pageDown, first, last
+    case open, add, toggleComplete, delete, filter, toggleShowCompleted, refresh, help, quit
+}
+
+/// What a key does in the "New item:" prompt.
+public enum AddPromptAction: Sendable, Equatable { case submit, cancel }
+
+/// What a key does in the "Filter:" prompt.
+public enum FilterAction: Sendable, Equatable {
+    case keep, clear
+    /// A movement of the list below the prompt.
+    case move(ListAction)
+}
+
+/// What a key does in the delete confirmation.
+public enum ConfirmAction: Sendable, Equatable { case yes, no }
+
+/// What a key does in the help overlay.
+public enum HelpAction: Sendable, Equatable { case close }
+
+/// What a key does in the editor.
+public enum EditorAction: Sendable, Equatable { case nextField, toggleComplete, setComplete(Bool), save, back }
+
+/// What a key does in the conflict dialog.
+public enum DialogAction: Sendable, Equatable {
+    case previous, next, choose
+    case choice(ConflictChoice)
+}

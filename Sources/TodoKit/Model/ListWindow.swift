@@ -1,0 +1,55 @@
+import Foundation
+
+/// What part of the list to load.
+public struct ListWindowRequest: Sendable, Hashable {
+    /// Text the item must contain (case-insensitive); empty for all.
+    public var filterText: String
+    /// Whether completed items are shown.
+    public var showCompleted: Bool
+    /// First row.
+    public var offset: Int
+    /// How many rows.
+    public var limit: Int
+
+    /// Creates a request.
+    public init(filterText: String = "", showCompleted: Bool = false, offset: Int = 0, limit: Int = 100) {
+        self.filterText = filterText
+        self.showCompleted = showCompleted
+        self.offset = offset
+        self.limit = limit
+    }
+}
+
+/// Rows of the list starting at `request.offset`.
+public struct ListWindow: Sendable, Equatable {
+    /// What was asked for.
+    public var request: ListWindowRequest
+    /// The rows.
+    public var items: [TodoItem]
+
+    /// Rows read for a request.
+    public init(request: ListWindowRequest, items: [TodoItem]) {
+        self.request = request
+        self.items = items
+    }
+
+    /// True when the window reaches the end of the list (it got fewer rows than it asked for).
+    public var reachesEnd: Bool { items.count < request.limit }
+}
+
+/// The queue's state for the status bar.
+public struct SyncSnapshot: Sendable, Equatable {
+    /// Queued operations.
+    public var pending: Int
+    /// Lower-cased ids of items with unpushed changes.
+    public var pendingIds: Set<String>
+    /// When the last full sync succeeded.
+    public var lastSync: Date?
+
+    /// A snapshot of the queue.
+    public init(pending: Int, pendingIds: Set<String>, lastSync: Date?) {
+        self.pending = pending
+        self.pendingIds = pendingIds
+        self.lastSync = lastSync
+    }
+}

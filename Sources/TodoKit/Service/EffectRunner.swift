@@ -1,0 +1,95 @@
+import Dispatch
+import Foundation
+import OfflineSync
+
+/// Runs the effects of `update` against the `TodoService` on one background serial queue and
+/// posts each answer to the UI loop's inbox as a message. Local work keeps its order; a sync
+/// starts after every write asked for before it (a save made just before `r` is in the push),
+/// then runs on the SDK's async API while later local work goes on.
+public final class EffectRunner: Sendable {
+    private let service: TodoService
+    private let inbox: any UIInbox
+    private let queue = DispatchQueue(label: "TodoKit.EffectRunner")
+
+    /// Runs effects on `service`, answering through `inbox` to `deliver` (on the UI loop).
+    public init(service: TodoService, inbox: any UIInbox) {
+        self.service = service
+        self.inbox = inbox
+    }
+
+    /// Starts every effect; each answer reaches `deliver` on the UI loop.
+    public func run(_ effects: [Effect], deliver: @escaping @MainActor @Sendable (AppMessage) -> Void) {
+        for effect in effects { run(effect, deliver: deliver) }
+    }
+
+    private func run(_ effect: Effect, deliver: @escaping @MainActor @Sendable (AppMessage) -> Void) {
+        let service = self.service
+        switch effect {
+        case .send(let message):
+            inbox.post { deliver(message) }
+        case .after(let seconds, let message):
+            let inbox = self.inbox
+            // Not on the serial queue: a timer must not wait behind local work.
+            DispatchQueue.global().asyncAfter(deadline: .now() + seconds) { inbox.post { deliver(message) } }
+        case .loadWindow(let request):
+            onQueue(deliver) {
+                do { return .list(.windowLoaded(try service.window(request))) } catch {
+                    return .list(.windowFailed(request, message: SyncStatus.describe(Self.wrap(error), pending: service.pendingCount)))
+                }
+            }
+        case .count(let request):
+            onQueue(deliver) {
+                guard let total = try? service.count(filterText: request.filterText, showCompleted: request.showCompleted) else { return nil }
+                return .list(.counted(total: total, generation: request.generation))
+            }
+        case .add(let text): write(deliver) { _ = try service.add(text) }
+        case .save(let item): write(deliver) { _ = try service.save(item) }
+        case .setComplete(let id, let complete): write(deliver) { _ = try service.setComplete(id: id, to: complete) }
+        case .delete(let item): write(deliver) { try service.delete(item) }
+        case .loadStatus: onQueue(deliver) { .statusLoaded(service.status()) }
+        case .answer(let prompt, let choice): prompt.answer(choice)
+        case .sync:
+            let inbox = self.inbox
+            queue.async {
+                Task {
+                    let outcome: SyncOutcome
+                    do {
+                        try await service.sync()
+                        outcome = .succeeded(at: Date())
+                    } catch {
+                        let error = Self.wrap(error)
+                        outcome = .failed(message: SyncStatus.describe(error, pending: service.pendingCount),
+                                          offline: error.code == .pushAbortedNetwork)
+                    }
+                    inbox.post { deliver(.synced(outcome)) }
+                }
+            }
+        }
+    }
+
+    /// Runs local work on the queue and posts its message, if any.
+    private func onQueue(_ deliver: @escaping @MainActor @Sendable (AppMessage) -> Void,
+                         _ work: @escaping @Sendable () -> AppMessage?) {
+        let inbox = self.inbox
+        queue.async {
+            guard let message = work() else { return }
+            inbox.post { deliver(message) }
+        }
+    }
+
+    /// Runs a local write and answers `.written`, with the failure in plain words.
+    private func write(_ deliver: @escaping @MainActor @Sendable (AppMessage) -> Void, _ work: @escaping @Sendable () throws -> Void) {
+        onQueue(deliver) {
+            do {
+                try work()
+                return .written(error: nil)
+            } catch {
+                return .written(error: Self.wrap(error).message)
+            }
+        }
+    }
+
+    static func wrap(_ error: any Error) -> SyncError {
+        error as? SyncError ?? SyncError(.localStoreError, "\(error)")
+    }
+}

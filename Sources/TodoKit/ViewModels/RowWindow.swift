@@ -1,0 +1,80 @@
+/// The list's rows as far as the store has answered: a window of rows around the screen, the
+/// row count once known, and the window request on its way.
+public struct RowWindow: Sendable, Equatable {
+    /// The newest window that arrived.
+    public private(set) var loaded: ListWindow?
+    /// The window shows the list as it was before a write or sync; its reload is on its way.
+    private var isStale = false
+    /// The window asked for and not yet answered.
+    public private(set) var inFlight: ListWindowRequest?
+    /// The count, when it arrived for the current list.
+    private var knownTotal: Int?
+    /// Numbers the counts asked for; an answer for an older one is ignored.
+    public private(set) var countGeneration = 0
+
+    /// Rows in the whole list; until the count arrives, the rows known so far.
+    public var total: Int {
+        if let knownTotal { return knownTotal }
+        guard let loaded else { return 0 }
+        return loaded.request.offset + loaded.items.count
+    }
+
+    /// The row at `index`, when loaded.
+    public func row(at index: Int) -> TodoItem? {
+        guard let loaded, index >= loaded.request.offset, index - loaded.request.offset < loaded.items.count else { return nil }
+        return loaded.items[index - loaded.request.offset]
+    }
+
+    /// Starts over for a list: rows of the same list stay on screen (marked stale) until the new
+    /// ones arrive, so keys typed meanwhile act on what is shown; another list starts empty.
+    /// Answers the new count generation.
+    mutating func invalidate(filterText: String, showCompleted: Bool) -> Int {
+        if let loaded, loaded.request.filterText == filterText, loaded.request.showCompleted == showCompleted {
+            isStale = true
+        } else {
+            loaded = nil
+            knownTotal = nil
+        }
+        inFlight = nil
+        countGeneration += 1
+        return countGeneration
+    }
+
+    /// The request to send so rows `top..<top+height` are covered, or nil when they are (or
+    /// the same request is already on its way). Marks it in flight.
+    mutating func request(filterText: String, showCompleted: Bool, top: Int, height: Int) -> ListWindowRequest? {
+        let request = ListWindowRequest(filterText: filterText, showCompleted: showCompleted,
+                                        offset: max(0, top - 2 * height), limit: max(height, 1) * 6)
+        if !isStale, let loaded, loaded.request.filterText == filterText, loaded.request.showCompleted == showCompleted,
+           top >= loaded.request.offset, min(top + height, total) <= loaded.request.offset + loaded.items.count {
+            return nil
+        }
+        if inFlight == request { return nil }
+        inFlight = request
+        return request
+    }
+
+    /// Takes a window that arrived; false when it was no longer wanted.
+    mutating func receive(_ window: ListWindow) -> Bool {
+        guard inFlight == window.request else { return false }
+        inFlight = nil
+        loaded = window
+        isStale = false
+        if window.reachesEnd { knownTotal = window.request.offset + window.items.count }
+        return true
+    }
+
+    /// A window request failed; false when it was no longer wanted.
+    mutating func fail(_ request: ListWindowRequest) -> Bool {
+        guard inFlight == request else { return false }
+        inFlight = nil
+        return true
+    }
+
+    /// Takes a count that arrived; false when a newer one was asked for since.
+    mutating func receiveCount(_ total: Int, generation: Int) -> Bool {
+        guard generation == countGeneration else { return false }
+        knownTotal = total
+        return true
+    }
+}

@@ -1,0 +1,80 @@
+import Foundation
+import TodoKit
+
+/// Drives an `AppState` in pure tests: messages in, effects out, with store reads answered from
+/// an in-memory list (sorted by text, filtered like the store), so no database and no waiting.
+public struct ListFixture {
+    /// The items "in the store".
+    public var items: [TodoItem]
+    /// The app under test.
+    public var state: AppState
+    /// Effects the fixture did not answer (writes, syncs, timers…), in order.
+    public private(set) var effects: [Effect] = []
+    /// Store reads started but not answered (`send(_:answerReads: false)`).
+    public private(set) var unansweredReads: [Effect] = []
+
+    /// An app over `texts` (incomplete items with ids "0", "1", …), started with its first
+    /// window and count answered.
+    public init(_ texts: [String] = [], server: String? = nil, pageHeight: Int = 10) {
+        items = texts.enumerated().map { TodoItem(id: String($0.offset), text: $0.element) }
+        state = AppState(server: server)
+        send(.list(.resized(pageHeight: pageHeight)))
+        send(.started)
+    }
+
+    /// Sends a message; store reads it starts are answered at once unless `answerReads` is false.
+    /// Answers the effects left over from this message alone.
+    @discardableResult
+    public mutating func send(_ message: AppMessage, answerReads: Bool = true) -> [Effect] {
+        var left: [Effect] = []
+        var queue = state.update(message)
+        while !queue.isEmpty {
+            let effect = queue.removeFirst()
+            guard answerReads, let answer = answer(effect) else {
+                if case .loadWindow = effect { unansweredReads.append(effect) } else if case .count = effect { unansweredReads.append(effect) } else { left.append(effect) }
+                continue
+            }
+            queue += state.update(answer)
+        }
+        effects += left
+        return left
+    }
+
+    /// Answers the reads held back by `send(_:answerReads: false)`, oldest first.
+    public mutating func answerHeldReads() {
+        let held = unansweredReads
+        unansweredReads = []
+        for effect in held {
+            if let answer = answer(effect) { send(answer) }
+        }
+    }
+
+    /// Types keys one by one.
+    public mutating func press(_ keys: KeyEvent...) { for key in keys { send(.key(key)) } }
+
+    /// Types text character by character.
+    public mutating func type(_ text: String) { for c in text { send(.key(.character(c))) } }
+
+    /// Texts of the loaded rows on screen.
+    public var visibleTexts: [String] { state.list.visibleRows.compactMap { $0?.text } }
+
+    private func answer(_ effect: Effect) -> AppMessage? {
+        switch effect {
+        case .loadWindow(let request):
+            let rows = matching(request.filterText, showCompleted: request.showCompleted)
+            let slice = Array(rows.dropFirst(request.offset).prefix(request.limit))
+            return .list(.windowLoaded(ListWindow(request: request, items: slice)))
+        case .count(let request):
+            return .list(.counted(total: matching(request.filterText, showCompleted: request.showCompleted).count, generation: request.generation))
+        default:
+            return nil
+        }
+    }
+
+    private func matching(_ filter: String, showCompleted: Bool) -> [TodoItem] {
+        let needle = filter.trimmingCharacters(in: .whitespaces).lowercased()
+        return items
+            .filter { (showCompleted || !$0.complete) && (needle.isEmpty || $0.text.lowercased().contains(needle)) }
+            .sorted { ($0.text, $0.id) < ($1.text, $1.id) }
+    }
+}

@@ -1,0 +1,229 @@
+import Testing
+import TodoKit
+import TodoKitTestSupport
+
+/// Every key path of the list screen, as pure updates: keys in, state and effects out.
+@Suite struct ListUpdateTests {
+    @Test func rowsShowInTheStoresOrder() {
+        let app = ListFixture(["pear", "apple", "fig"])
+        #expect(app.visibleTexts == ["apple", "fig", "pear"])
+        #expect(app.state.list.total == 3)
+    }
+
+    @Test func addPromptTypesAndAsksToAddTheText() {
+        var app = ListFixture()
+        app.press(.character("a"))
+        app.type("buy milk")
+        #expect(app.state.list.mode == .adding(TextField("buy milk")))
+        #expect(app.send(.key(.enter)) == [.add("buy milk")])
+        #expect(app.state.list.mode == .browsing)
+    }
+
+    @Test func aBlankNewItemIsNotAdded() {
+        var app = ListFixture()
+        app.press(.character("a"))
+        app.type("   ")
+        #expect(app.send(.key(.enter)) == [])
+    }
+
+    @Test func escapeCancelsTheAddPrompt() {
+        var app = ListFixture()
+        app.press(.character("a"))
+        app.type("never")
+        #expect(app.send(.key(.escape)) == [])
+        #expect(app.state.list.mode == .browsing)
+    }
+
+    @Test func spaceAsksToCompleteTheSelectedItemById() {
+        var app = ListFixture(["only"])
+        #expect(app.send(.key(.character(" "))) == [.setComplete(id: "0", complete: true)])
+    }
+
+    @Test func aWriteReloadsRowsAndTheQueuesState() {
+        var app = ListFixture(["a"])
+        app.items[0].text = "changed"
+        #expect(app.send(.written(error: nil)) == [.loadStatus])
+        #expect(app.visibleTexts == ["changed"])
+    }
+
+    @Test func aFailedWriteSaysWhyInTheStatusBar() {
+        var app = ListFixture(["a"])
+        app.send(.written(error: "disk full"))
+        #expect(app.state.status.message == "disk full")
+    }
+
+    @Test func keysTypedWhileTheListReloadsActOnTheRowsShown() {
+        var app = ListFixture(["a", "b", "c"])
+        app.send(.written(error: nil), answerReads: false)
+        app.press(.character("j"))
+        #expect(app.send(.key(.character(" "))) == [.setComplete(id: "1", complete: true)])
+    }
+
+    @Test func deleteAsksAndYesAsksToDelete() {
+        var app = ListFixture(["doomed", "kept"])
+        app.press(.character("d"))
+        #expect(app.state.list.mode == .confirmingDelete(TodoItem(id: "0", text: "doomed")))
+        #expect(app.send(.key(.character("y"))) == [.delete(TodoItem(id: "0", text: "doomed"))])
+        #expect(app.state.list.mode == .browsing)
+    }
+
+    @Test func deleteAnsweredNoKeepsTheItem() {
+        var app = ListFixture(["kept"])
+        app.press(.character("d"))
+        #expect(app.send(.key(.character("n"))) == [])
+        #expect(app.state.list.mode == .browsing)
+    }
+
+    @Test func filterNarrowsAsYouTypeAndEscapeClears() {
+        var app = ListFixture(["Apple pie", "banana", "pineapple"])
+        app.press(.character("/"))
+        app.type("APP")
+        #expect(app.visibleTexts == ["Apple pie", "pineapple"])
+        app.press(.escape)
+        #expect(app.visibleTexts == ["Apple pie", "banana", "pineapple"])
+        #expect(app.state.list.filter.text.isEmpty)
+        #expect(app.state.list.mode == .browsing)
+    }
+
+    @Test func whileTypingAFilterOnlyTheLastKeysCountRuns() {
+        var app = ListFixture((0..<40).map { "task \($0)" } + ["other"], pageHeight: 2)
+        app.press(.character("/"))
+        let timers = "task".map { app.send(.key(.character($0))) }.flatMap { $0 }
+        let dues = timers.compactMap { effect -> AppMessage? in
+            guard case .after(0.15, let message) = effect else { return nil }
+            return message
+        }
+        #expect(dues.count == 4)
+        for stale in dues.dropLast() {
+            app.send(stale)
+            #expect(app.state.list.total == 12)  // the six-page window only: no count yet
+        }
+        app.send(dues.last!)
+        #expect(app.state.list.total == 40)
+        #expect(app.visibleTexts == ["task 0", "task 1"])
+    }
+
+    @Test func aCountForAnOlderListIsIgnored() {
+        var app = ListFixture(["a", "b"])
+        let generation = app.state.list.rows.countGeneration
+        app.send(.written(error: nil))
+        app.send(.list(.counted(total: 99, generation: generation)))
+        #expect(app.state.list.total == 2)
+    }
+
+    @Test func movementKeysMoveTheSelectionAndScroll() {
+        var app = ListFixture((0..<30).map { "item \($0 < 10 ? "0" : "")\($0)" })
+        app.press(.character("j"), .down)
+        #expect(app.state.list.selected == 2)
+        app.press(.character("k"))
+        #expect(app.state.list.selected == 1)
+        app.press(.pageDown)
+        #expect(app.state.list.selected == 10)
+        #expect(app.state.list.scrollTop == 1)
+        app.press(.character("G"))
+        #expect(app.state.list.selected == 29)
+        #expect(app.state.list.scrollTop == 20)
+        #expect(app.state.list.selectedItem?.text == "item 29")
+        app.press(.pageUp)
+        #expect(app.state.list.selected == 20)
+        app.press(.home)
+        #expect(app.state.list.selected == 0)
+        #expect(app.state.list.scrollTop == 0)
+        app.press(.end, .character("g"))
+        #expect(app.state.list.selected == 0)
+    }
+
+    @Test func rowsBeyondTheWindowAreLoadedWhenScrolledTo() {
+        var app = ListFixture((0..<100).map { "item \($0 < 10 ? "0" : "")\($0)" }, pageHeight: 5)
+        app.send(.key(.character("G")), answerReads: false)
+        #expect(app.state.list.visibleRows.allSatisfy { $0 == nil })
+        #expect(app.state.list.isLoading)
+        app.answerHeldReads()
+        #expect(app.visibleTexts == ["item 95", "item 96", "item 97", "item 98", "item 99"])
+    }
+
+    @Test func enterOpensTheSelectedItemInTheEditor() {
+        var app = ListFixture(["open me"])
+        app.press(.enter)
+        #expect(app.state.editor == TodoEditorViewModel(item: TodoItem(id: "0", text: "open me")))
+    }
+
+    @Test func upOnTheFirstRowAsksForASync() {
+        var app = ListFixture(["x"], server: "http://127.0.0.1:9")
+        #expect(app.send(.key(.up)) == [.sync, .after(seconds: 0.1, .tick)])
+        #expect(app.state.status.syncing)
+    }
+
+    @Test func syncWithoutAServerSaysLocalOnly() {
+        var app = ListFixture(["x"])
+        #expect(app.send(.key(.character("r"))) == [])
+        #expect(app.state.status.message == SyncStatus.localOnlyNotice)
+    }
+
+    @Test func theSyncHintIsDimWithoutAServer() {
+        let local = ListFixture()
+        let remote = ListFixture(server: "http://127.0.0.1:9")
+        #expect(KeyTables.list.hints(in: local.state).first { $0.word == "sync" }?.isDisabled == true)
+        #expect(KeyTables.list.hints(in: remote.state).first { $0.word == "sync" }?.isDisabled == false)
+    }
+
+    @Test func aSecondSyncKeyWhileSyncingIsIgnored() {
+        var app = ListFixture(server: "http://127.0.0.1:9")
+        app.press(.character("r"))
+        #expect(app.send(.key(.character("r"))) == [])
+    }
+
+    @Test func aFailedSyncShowsItsWordsAndOfflineState() {
+        var app = ListFixture(server: "http://127.0.0.1:9")
+        app.press(.character("r"))
+        app.send(.synced(.failed(message: "Offline — 1 change will sync later", offline: true)))
+        #expect(!app.state.status.syncing)
+        #expect(app.state.status.connectivity == .offline)
+        #expect(app.state.status.message == "Offline — 1 change will sync later")
+    }
+
+    @Test func theSpinnerTurnsOnlyWhileSyncing() {
+        var app = ListFixture(server: "http://127.0.0.1:9")
+        app.press(.character("r"))
+        #expect(app.send(.tick) == [.after(seconds: 0.1, .tick)])
+        #expect(app.state.status.spinnerFrame == 1)
+        app.send(.synced(.succeeded(at: .init(timeIntervalSince1970: 0))))
+        #expect(app.send(.tick) == [])
+    }
+
+    @Test func helpOpensAndAnyKeyCloses() {
+        var app = ListFixture()
+        app.press(.character("?"))
+        #expect(app.state.list.mode == .help)
+        app.press(.character("x"))
+        #expect(app.state.list.mode == .browsing)
+    }
+
+    @Test func qQuits() {
+        var app = ListFixture()
+        app.press(.character("q"))
+        #expect(app.state.shouldQuit)
+    }
+
+    @Test func ctrlCQuitsFromTheEditorToo() {
+        var app = ListFixture(["x"])
+        app.press(.enter, .control("c"))
+        #expect(app.state.shouldQuit)
+    }
+
+    @Test func theQueuesStateMarksPendingItems() {
+        var app = ListFixture(["new"])
+        app.send(.statusLoaded(SyncSnapshot(pending: 1, pendingIds: ["0"], lastSync: nil)))
+        #expect(app.state.status.pending == 1)
+        #expect(app.state.status.pendingIds == ["0"])
+    }
+
+    @Test func aWindowThatCannotBeReadSaysSo() {
+        var app = ListFixture()
+        app.send(.written(error: nil), answerReads: false)
+        guard case .loadWindow(let request) = app.unansweredReads.first else { Issue.record("no read"); return }
+        app.send(.list(.windowFailed(request, message: "The local database failed: gone")))
+        #expect(app.state.status.message == "The local database failed: gone")
+        #expect(!app.state.list.isLoading)
+    }
+}
