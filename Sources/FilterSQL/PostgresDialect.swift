@@ -22,6 +22,10 @@ public struct PostgresDialect: SQLDialect {
         """
     }
 
+    public var listTablesSQL: String {
+        #"SELECT table_name::text FROM information_schema.tables WHERE table_schema = current_schema() AND table_type = 'BASE TABLE' AND table_name NOT LIKE '\_\_%'"#
+    }
+
     public var listColumnsSQL: String {
         """
         SELECT column_name::text, data_type::text FROM information_schema.columns

@@ -9,6 +9,8 @@ public protocol SQLDialect: Sendable {
     var advanceClockSQL: String { get }
     /// SQL that lists a table's columns as (name, declared type); bind 1 = table name.
     var listColumnsSQL: String { get }
+    /// SQL that lists the names of the tables clients made (none starting with `__`).
+    var listTablesSQL: String { get }
     /// Maps a declared type back to a column type.
     func columnType(declared: String) -> ColumnType?
     /// `instr`-style position (1-based, 0 when absent) of `needle` in `haystack`.

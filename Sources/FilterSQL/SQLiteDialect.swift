@@ -23,6 +23,10 @@ public struct SQLiteDialect: SQLDialect {
 
     public var listColumnsSQL: String { "SELECT name, type FROM pragma_table_info(?1)" }
 
+    public var listTablesSQL: String {
+        #"SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite\_%' ESCAPE '\' AND name NOT LIKE '\_\_%' ESCAPE '\'"#
+    }
+
     public func columnType(declared: String) -> ColumnType? {
         switch declared.uppercased() {
         case "TEXT": return .text

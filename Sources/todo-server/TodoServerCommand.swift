@@ -5,12 +5,40 @@ import NIOCore
 import NIOPosix
 import SyncServer
 
-/// `todo-server`: the OfflineTodo sync backend (table protocol over HTTP).
+/// `todo-server`: the OfflineTodo sync backend (table protocol over HTTP) and its accounts.
 @main
 struct TodoServerCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "todo-server",
-        abstract: "Serve the OfflineTodo table protocol over HTTP.",
+        abstract: "The OfflineTodo sync server.",
+        subcommands: [ServeCommand.self, UsersCommand.self],
+        defaultSubcommand: ServeCommand.self)
+
+    /// Installs NIO's event loops as Swift's global executor first, so request handlers run on
+    /// the threads that own their sockets instead of hopping to the cooperative pool and back.
+    static func main() async {
+        NIOSingletons.unsafeTryInstallSingletonPosixEventLoopGroupAsConcurrencyGlobalExecutor()
+        do {
+            var command = try parseAsRoot()
+            if var asyncCommand = command as? AsyncParsableCommand { try await asyncCommand.run() } else { try command.run() }
+        } catch {
+            exit(withError: error)
+        }
+    }
+}
+
+/// Prints one line and exits 1: configuration and account errors never show a stack trace.
+func fail(_ error: any Error) -> Never {
+    let message = "\(error)".replacingOccurrences(of: "\n", with: " ")
+    FileHandle.standardError.write(Data("todo-server: error: \(message)\n".utf8))
+    Foundation.exit(1)
+}
+
+/// `todo-server serve` (the default): serve the table protocol.
+struct ServeCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "serve",
+        abstract: "Serve the OfflineTodo table protocol over HTTP (the default).",
         discussion: "Every option can also be set with an environment variable TODO_SERVER_<NAME> (e.g. TODO_SERVER_PORT=9000); flags win.")
 
     @Option(help: "Address to listen on. [env: TODO_SERVER_HOST]")
@@ -37,17 +65,17 @@ struct TodoServerCommand: AsyncParsableCommand {
     @Option(help: "trace, debug, info, notice, warning, error or critical. [env: TODO_SERVER_LOG_LEVEL] (default: info)")
     var logLevel: String?
 
-    /// Installs NIO's event loops as Swift's global executor first, so request handlers run on
-    /// the threads that own their sockets instead of hopping to the cooperative pool and back.
-    static func main() async {
-        NIOSingletons.unsafeTryInstallSingletonPosixEventLoopGroupAsConcurrencyGlobalExecutor()
-        do {
-            var command = try parseAsRoot()
-            if var asyncCommand = command as? AsyncParsableCommand { try await asyncCommand.run() } else { try command.run() }
-        } catch {
-            exit(withError: error)
-        }
-    }
+    @Option(help: "required: every table request needs an access token; off: anonymous (loopback only). [env: TODO_SERVER_AUTH] (default: off)")
+    var auth: String?
+
+    @Flag(help: "Allow --auth off on an address other machines can reach. [env: TODO_SERVER_ALLOW_ANONYMOUS=true]")
+    var allowAnonymous = false
+
+    @Option(help: "How long access tokens last: seconds, or a number with s, m, h or d. [env: TODO_SERVER_TOKEN_TTL] (default: 30d)")
+    var tokenTtl: String?
+
+    @Option(help: "A file with the token signing secret (default: one made once and kept in the database). [env: TODO_SERVER_TOKEN_SECRET_FILE]")
+    var tokenSecretFile: String?
 
     func run() async throws {
         let configuration: ServerConfiguration
@@ -73,12 +101,6 @@ struct TodoServerCommand: AsyncParsableCommand {
         }
     }
 
-    private func fail(_ error: any Error) -> Never {
-        let message = "\(error)".replacingOccurrences(of: "\n", with: " ")
-        FileHandle.standardError.write(Data("todo-server: error: \(message)\n".utf8))
-        Foundation.exit(1)
-    }
-
     /// Flags first, then `TODO_SERVER_*` variables, then defaults.
     func makeConfiguration(environment env: [String: String]) throws -> (ServerConfiguration, Logger.Level) {
         func int(_ flag: Int?, _ name: String) throws -> Int? {
@@ -94,19 +116,48 @@ struct TodoServerCommand: AsyncParsableCommand {
         if let value = try int(pageSize, "TODO_SERVER_PAGE_SIZE") { configuration.pageSize = value }
         if let value = try int(maxTop, "TODO_SERVER_MAX_TOP") { configuration.maxTop = value }
         if let value = try int(maxBody, "TODO_SERVER_MAX_BODY") { configuration.maxBodyBytes = value }
-        if fixedSchema {
-            configuration.fixedSchema = true
-        } else if let text = env["TODO_SERVER_FIXED_SCHEMA"], !text.isEmpty {
-            guard let value = ["true": true, "1": true, "false": false, "0": false][text.lowercased()] else {
-                throw ServerConfigurationError("TODO_SERVER_FIXED_SCHEMA must be true or false, not '\(text)'")
+        configuration.fixedSchema = try fixedSchema || Self.bool(env, "TODO_SERVER_FIXED_SCHEMA")
+        if let text = auth ?? env["TODO_SERVER_AUTH"], !text.isEmpty {
+            guard let mode = ServerConfiguration.AuthMode(rawValue: text.lowercased()) else {
+                throw ServerConfigurationError("--auth must be required or off, not '\(text)'")
             }
-            configuration.fixedSchema = value
+            configuration.auth = mode
         }
+        configuration.allowAnonymous = try allowAnonymous || Self.bool(env, "TODO_SERVER_ALLOW_ANONYMOUS")
+        if let text = tokenTtl ?? env["TODO_SERVER_TOKEN_TTL"], !text.isEmpty {
+            guard let seconds = Self.duration(text) else {
+                throw ServerConfigurationError("--token-ttl must be a duration such as 3600, 90m, 12h or 30d, not '\(text)'")
+            }
+            configuration.tokenLifetime = seconds
+        }
+        if let file = tokenSecretFile ?? env["TODO_SERVER_TOKEN_SECRET_FILE"], !file.isEmpty { configuration.tokenSecretFile = file }
         let levelText = logLevel ?? env["TODO_SERVER_LOG_LEVEL"] ?? "info"
         guard let level = Logger.Level(rawValue: levelText.lowercased()) else {
             throw ServerConfigurationError("log level must be one of trace, debug, info, notice, warning, error, critical; not '\(levelText)'")
         }
         try configuration.validate()
         return (configuration, level)
+    }
+
+    /// A true/false environment variable (unset is false).
+    static func bool(_ env: [String: String], _ name: String) throws -> Bool {
+        guard let text = env[name], !text.isEmpty else { return false }
+        guard let value = ["true": true, "1": true, "false": false, "0": false][text.lowercased()] else {
+            throw ServerConfigurationError("\(name) must be true or false, not '\(text)'")
+        }
+        return value
+    }
+
+    /// Seconds from `3600`, `45s`, `90m`, `12h` or `30d`; nil for anything else.
+    static func duration(_ text: String) -> TimeInterval? {
+        let units: [Character: Double] = ["s": 1, "m": 60, "h": 3600, "d": 86400]
+        var number = text.trimmingCharacters(in: .whitespaces).lowercased()
+        var unit = 1.0
+        if let last = number.last, let scale = units[last] {
+            unit = scale
+            number.removeLast()
+        }
+        guard let value = Double(number), value > 0, value.isFinite else { return nil }
+        return value * unit
     }
 }

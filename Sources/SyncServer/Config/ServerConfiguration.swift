@@ -16,6 +16,17 @@ public struct ServerConfiguration: Sendable {
     public var maxBodyBytes = 1 << 20
     /// When set, tables and columns are never created: unknown ones are 404 / 400.
     public var fixedSchema = false
+    /// Whether table requests need an access token.
+    public var auth = AuthMode.off
+    /// Serve without accounts on a non-loopback address anyway.
+    public var allowAnonymous = false
+    /// How long an access token stays valid, in seconds.
+    public var tokenLifetime: TimeInterval = 30 * 24 * 3600
+    /// A file holding the token signing secret (default: one kept in the database).
+    public var tokenSecretFile: String?
+
+    /// `--auth`: `required` (every table request needs a token) or `off` (loopback only).
+    public enum AuthMode: String, Sendable, CaseIterable { case required, off }
 
     /// Creates a configuration with defaults for everything but the database.
     public init(database: String = ServerConfiguration.defaultDatabasePath) {
@@ -41,6 +52,19 @@ public struct ServerConfiguration: Sendable {
         guard pageSize <= maxTop else { throw ServerConfigurationError("page size (\(pageSize)) must not exceed max top (\(maxTop))") }
         guard maxBodyBytes > 0 else { throw ServerConfigurationError("max body must be positive, not \(maxBodyBytes)") }
         guard !database.isEmpty else { throw ServerConfigurationError("database must not be empty") }
+        guard tokenLifetime > 0 else { throw ServerConfigurationError("token lifetime must be positive") }
+        if auth == .off, !allowAnonymous, !Self.isLoopback(host) {
+            throw ServerConfigurationError(
+                "refusing to serve \(host) with --auth off: anyone who can reach it could read and change every list; use --auth required (or --allow-anonymous if that is really meant)")
+        }
+    }
+}
+
+extension ServerConfiguration {
+    /// True for addresses only this machine can reach.
+    static func isLoopback(_ host: String) -> Bool {
+        let host = host.lowercased()
+        return host == "localhost" || host == "::1" || host == "[::1]" || host.hasPrefix("127.")
     }
 }
 

@@ -11,6 +11,14 @@ struct ErrorMiddleware<Context: RequestContext>: RouterMiddleware {
             switch error {
             case .conflict(let item), .preconditionFailed(let item):
                 return JSONResponse.item(item, status: .init(code: error.status))
+            case .unauthorized:
+                var response = JSONResponse.error(.unauthorized, error.message)
+                response.headers[.wwwAuthenticate] = "Bearer"
+                return response
+            case .tooManyRequests(let seconds):
+                var response = JSONResponse.error(.tooManyRequests, error.message)
+                response.headers[.retryAfter] = String(seconds)
+                return response
             default:
                 return JSONResponse.error(.init(code: error.status), error.message)
             }

@@ -7,4 +7,6 @@ extension HTTPField.Name {
     static let zumoAPIVersion = HTTPField.Name("ZUMO-API-VERSION")!
     /// `Link`, the next page of a query.
     static let link = HTTPField.Name("Link")!
+    /// `X-ZUMO-AUTH`, the reference client's access-token header.
+    static let zumoAuth = HTTPField.Name("X-ZUMO-AUTH")!
 }

@@ -16,19 +16,28 @@ public enum SyncServerApplication {
             limits: QueryLimits(pageSize: configuration.pageSize, maxTop: configuration.maxTop),
             // One process owns a SQLite file; PostgreSQL may be shared, so look again soon.
             schemaCacheTTL: configuration.usesPostgres ? 1 : .infinity)
+        let users = UserStore(database: database)
+        let authenticator: Authenticator
         do {
             try await service.bootstrap()
+            try await users.bootstrap()
+            let tokens = try await TokenService.open(users: users, lifetime: configuration.tokenLifetime, secretFile: configuration.tokenSecretFile)
+            authenticator = try Authenticator(users: users, tokens: tokens, required: configuration.auth == .required)
+        } catch let error as ServerConfigurationError {
+            await database.close()
+            throw error
         } catch {
             await database.close()
             throw ServerConfigurationError("cannot prepare the database: \(error)")
         }
 
-        let router = Router(context: BasicRequestContext.self)
+        let router = Router(context: TableRequestContext.self)
         router.add(middleware: TableCORSMiddleware())
         router.add(middleware: ErrorMiddleware())
         router.add(middleware: LogRequestsMiddleware(.info))
         router.add(middleware: APIVersionMiddleware())
-        TableRoutes(service: service, maxBodyBytes: configuration.maxBodyBytes).register(on: router)
+        AuthRoutes(authenticator: authenticator, maxBodyBytes: configuration.maxBodyBytes).register(on: router)
+        TableRoutes(service: service, authenticator: authenticator, maxBodyBytes: configuration.maxBodyBytes).register(on: router)
 
         let app = Application(
             router: router,
@@ -45,6 +54,19 @@ public enum SyncServerApplication {
             throw error
         }
         await database.close()
+    }
+
+    /// Opens the configured database for account commands (`todo-server users …`).
+    public static func openUsers(_ configuration: ServerConfiguration, logger: Logger) async throws -> (UserStore, close: @Sendable () async -> Void) {
+        let database = try await openDatabase(configuration, logger: logger)
+        let users = UserStore(database: database)
+        do {
+            try await users.bootstrap()
+        } catch {
+            await database.close()
+            throw ServerConfigurationError("cannot prepare the database: \(error)")
+        }
+        return (users, { await database.close() })
     }
 
     private static func openDatabase(_ configuration: ServerConfiguration, logger: Logger) async throws -> any SQLDatabase {

@@ -5,37 +5,40 @@ import NIOCore
 import TableProtocol
 
 /// The table protocol's routes over a `TableService`.
-struct TableRoutes<Context: RequestContext> {
+struct TableRoutes {
     let service: TableService
+    let authenticator: Authenticator
     let maxBodyBytes: Int
 
-    func register(on router: Router<Context>) {
+    func register(on router: Router<TableRequestContext>) {
         router.get("/health") { _, _ in JSONResponse.make(.ok, #"{"status":"ok"}"#) }
-        let tables = router.group("tables")
+        let tables = router.group("tables").add(middleware: OwnerMiddleware(authenticator: authenticator))
         tables.get(":table") { request, context in try await query(request, context) }
         tables.post(":table") { request, context in
-            let item = try await service.insert(table: try table(context), body: try await body(request))
+            let item = try await service.insert(table: try table(context), body: try await body(request), owner: context.owner)
             return JSONResponse.item(item, status: .created)
         }
         tables.get(":table/:id") { _, context in
-            JSONResponse.item(try await service.read(table: try table(context), id: try id(context)))
+            JSONResponse.item(try await service.read(table: try table(context), id: try id(context), owner: context.owner))
         }
         tables.patch(":table/:id") { request, context in
             let item = try await service.update(
-                table: try table(context), id: try id(context), body: try await body(request), ifMatch: request.headers[.ifMatch])
+                table: try table(context), id: try id(context), body: try await body(request), ifMatch: request.headers[.ifMatch], owner: context.owner)
             return JSONResponse.item(item)
         }
         tables.delete(":table/:id") { request, context in
-            JSONResponse.item(try await service.delete(table: try table(context), id: try id(context), ifMatch: request.headers[.ifMatch]))
+            JSONResponse.item(try await service.delete(
+                table: try table(context), id: try id(context), ifMatch: request.headers[.ifMatch], owner: context.owner))
         }
         tables.post(":table/:id") { request, context in
-            let item = try await service.undelete(table: try table(context), id: try id(context), ifMatch: request.headers[.ifMatch])
+            let item = try await service.undelete(
+                table: try table(context), id: try id(context), ifMatch: request.headers[.ifMatch], owner: context.owner)
             return JSONResponse.item(item, status: .created)
         }
     }
 
-    private func query(_ request: Request, _ context: Context) async throws -> Response {
-        let page = try await service.query(table: try table(context), queryString: request.uri.query ?? "")
+    private func query(_ request: Request, _ context: TableRequestContext) async throws -> Response {
+        let page = try await service.query(table: try table(context), queryString: request.uri.query ?? "", owner: context.owner)
         var body = page.itemsJSON
         if let count = page.totalCount {
             body = Array(#"{"results":"#.utf8) + body + Array(#","count":"#.utf8)
@@ -58,33 +61,18 @@ struct TableRoutes<Context: RequestContext> {
         return "http://\(host)\(request.uri.path)?\(query)"
     }
 
-    private func table(_ context: Context) throws -> String {
+    private func body(_ request: Request) async throws -> JSONObject {
+        try await RequestBody.object(request, maxBytes: maxBodyBytes)
+    }
+
+    private func table(_ context: TableRequestContext) throws -> String {
         try context.parameters.require("table")
     }
 
-    private func id(_ context: Context) throws -> String {
+    private func id(_ context: TableRequestContext) throws -> String {
         let raw = try context.parameters.require("id")
         let id = raw.removingPercentEncoding ?? raw
         if let problem = ItemID.validate(id) { throw TableError.badRequest("Invalid id: \(problem)") }
         return id
-    }
-
-    /// The request body as a JSON object (a missing Content-Type is read as JSON).
-    private func body(_ request: Request) async throws -> JSONObject {
-        let buffer: ByteBuffer
-        do {
-            buffer = try await request.body.collect(upTo: maxBodyBytes)
-        } catch is NIOTooManyBytesError {
-            throw TableError.payloadTooLarge(maxBodyBytes)
-        }
-        if buffer.readableBytes == 0 { return JSONObject() }
-        let value: JSONValue
-        do {
-            value = try buffer.withUnsafeReadableBytes { try JSONValue.parse(bytes: $0) }
-        } catch {
-            throw TableError.badRequest("The request body is not valid JSON")
-        }
-        guard case .object(let object) = value else { throw TableError.badRequest("The request body must be a JSON object") }
-        return object
     }
 }

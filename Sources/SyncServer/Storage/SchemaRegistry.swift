@@ -23,11 +23,20 @@ final class SchemaRegistry: Sendable {
 
     var isFixed: Bool { fixed }
 
-    /// Creates the server's own bookkeeping tables.
+    /// Creates the server's own bookkeeping tables and gives tables made before accounts
+    /// existed their owner column (their rows become the anonymous owner's).
     func bootstrap() async throws {
+        let dialect = database.dialect
         _ = try await database.migrate { session in
             try session.execute(
                 #"CREATE TABLE IF NOT EXISTS "__sync_clock" ("tbl" TEXT PRIMARY KEY NOT NULL, "last" BIGINT NOT NULL)"#, [])
+            for row in try session.query(dialect.listTablesSQL, []).rows {
+                guard let table = row[0].text else { continue }
+                let names = try session.query(dialect.listColumnsSQL, [.text(table)]).rows.compactMap { $0[0].text }
+                if !names.contains(TableSchema.ownerColumnName), let schema = try Self.load(table, dialect: dialect, session: session) {
+                    try Self.addOwner(to: table, schema: schema, dialect: dialect, session: session)
+                }
+            }
         }
     }
 
@@ -57,14 +66,8 @@ final class SchemaRegistry: Sendable {
         let schema = try await database.migrate { session in
             var schema = try Self.load(table, dialect: dialect, session: session)
             if schema == nil {
-                let system = TableSchema.systemColumns.map { column -> String in
-                    let key = column.name == SystemProperty.id.rawValue ? " PRIMARY KEY NOT NULL" : " NOT NULL"
-                    return dialect.quote(column.name) + " " + dialect.columnDefinition(column.type) + key
-                }
-                try session.execute("CREATE TABLE \(dialect.quote(table)) (\(system.joined(separator: ", ")))", [])
-                try session.execute(
-                    "CREATE INDEX \(dialect.quote(table + "_updatedAt_id")) ON \(dialect.quote(table)) (\"updatedAt\", \"id\")", [])
                 schema = TableSchema(columns: TableSchema.systemColumns)
+                try Self.create(table, schema: schema!, dialect: dialect, session: session)
             }
             var result = schema!
             for (name, type) in needed where result.column(named: name) == nil {
@@ -100,11 +103,37 @@ final class SchemaRegistry: Sendable {
         return complete
     }
 
+    /// A table with the owner column first, `schema`'s columns (system ones NOT NULL), the
+    /// primary key (owner, id) and the incremental-pull index.
+    private static func create(_ table: String, schema: TableSchema, dialect: any SQLDialect, session: any SQLSession) throws {
+        let columns = schema.columns.map { column -> String in
+            dialect.quote(column.name) + " " + dialect.columnDefinition(column.type) + (SystemProperty.isSystem(column.name) ? " NOT NULL" : "")
+        }
+        let definitions = ["\(TableSchema.ownerColumn) TEXT NOT NULL DEFAULT ''"] + columns + ["PRIMARY KEY (\(TableSchema.ownerColumn), \"id\")"]
+        try session.execute("CREATE TABLE \(dialect.quote(table)) (\(definitions.joined(separator: ", ")))", [])
+        try session.execute(
+            "CREATE INDEX \(dialect.quote(table + "_updatedAt_id")) ON \(dialect.quote(table)) (\(TableSchema.ownerColumn), \"updatedAt\", \"id\")", [])
+    }
+
+    /// Rebuilds a table made before accounts with the owner column (a primary key cannot be
+    /// changed in place on SQLite): its rows keep every value and belong to the anonymous owner.
+    private static func addOwner(to table: String, schema: TableSchema, dialect: any SQLDialect, session: any SQLSession) throws {
+        let legacy = dialect.quote(table + "__before_owner")
+        let names = schema.columns.map { dialect.quote($0.name) }.joined(separator: ", ")
+        try session.execute("ALTER TABLE \(dialect.quote(table)) RENAME TO \(legacy)", [])
+        // The old index moves with the renamed table; drop it first so the new one can take its name.
+        try session.execute("DROP INDEX IF EXISTS \(dialect.quote(table + "_updatedAt_id"))", [])
+        try create(table, schema: schema, dialect: dialect, session: session)
+        try session.execute("INSERT INTO \(dialect.quote(table)) (\(names)) SELECT \(names) FROM \(legacy)", [])
+        try session.execute("DROP TABLE \(legacy)", [])
+    }
+
     private static func load(_ table: String, dialect: any SQLDialect, session: any SQLSession) throws -> TableSchema? {
         let rows = try session.query(dialect.listColumnsSQL, [.text(table)]).rows
         guard !rows.isEmpty else { return nil }
         return TableSchema(columns: rows.compactMap { row in
-            guard let name = row[0].text, let declared = row[1].text, let type = dialect.columnType(declared: declared) else { return nil }
+            guard let name = row[0].text, name != TableSchema.ownerColumnName,
+                  let declared = row[1].text, let type = dialect.columnType(declared: declared) else { return nil }
             return TableSchema.Column(name: name, type: type)
         })
     }

@@ -34,6 +34,13 @@ public struct TableSchema: Sendable, Equatable {
         Column(name: SystemProperty.deleted.rawValue, type: .boolean),
     ]
 
+    /// The quoted column holding each row's owner (the user who inserted it; "" without
+    /// accounts). It is part of the primary key and never part of `columns`, so it is never
+    /// returned, filtered, sorted or selected by clients.
+    static let ownerColumn = "\"\(ownerColumnName)\""
+    /// The owner column's name.
+    static let ownerColumnName = "__owner"
+
     /// The column with this name in any letter case.
     public func column(named name: String) -> Column? {
         byLowercasedName[name.caseFolded].map { columns[$0] }

@@ -21,7 +21,7 @@ struct ItemBody {
             guard seen.insert(name.lowercased()).inserted else {
                 throw TableError.badRequest("The property '\(name)' appears more than once (names ignore letter case)")
             }
-            if SystemProperty.isReserved(name) {
+            if SystemProperty.isReserved(name) || name.hasPrefix("__") {
                 throw TableError.badRequest("Cannot update item with property '\(name)' as it is reserved")
             }
             switch name.lowercased() {

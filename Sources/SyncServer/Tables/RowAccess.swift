@@ -1,11 +1,13 @@
 import FilterSQL
 import TableProtocol
 
-/// The row-level statements of one table.
+/// The row-level statements of one table, within one owner's rows: every statement matches
+/// `__owner` as well as `id`, so ids are a namespace per user.
 struct RowAccess {
     let dialect: any SQLDialect
     let table: String
     let schema: TableSchema
+    let owner: String
 
     private var quotedTable: String { dialect.quote(table) }
     /// An explicit column list: with `*`, a statement prepared before an ALTER TABLE can keep
@@ -13,14 +15,16 @@ struct RowAccess {
     private var columnList: String { schema.columns.map { dialect.quote($0.name) }.joined(separator: ", ") }
 
     func fetch(id: String, session: any SQLSession) throws -> StoredItem? {
-        let result = try session.query("SELECT \(columnList) FROM \(quotedTable) WHERE \"id\" = \(dialect.placeholder(1))", [.text(id)])
+        let result = try session.query(
+            "SELECT \(columnList) FROM \(quotedTable) WHERE \(TableSchema.ownerColumn) = \(dialect.placeholder(1)) AND \"id\" = \(dialect.placeholder(2))",
+            [.text(owner), .text(id)])
         return result.rows.first.map { StoredItem(row: $0, columns: result.columns, schema: schema) }
     }
 
     /// Inserts the row and answers it, or nil when the id exists already.
     func insert(id: String, properties: [(name: String, value: JSONScalar)], timestamp: String, version: String, session: any SQLSession) throws -> StoredItem? {
-        var names = ["id", "createdAt", "updatedAt", "version", "deleted"].map(dialect.quote)
-        var values: [SQLValue] = [.text(id), .text(timestamp), .text(timestamp), .text(version), .boolean(false)]
+        var names = [TableSchema.ownerColumn] + ["id", "createdAt", "updatedAt", "version", "deleted"].map(dialect.quote)
+        var values: [SQLValue] = [.text(owner), .text(id), .text(timestamp), .text(timestamp), .text(version), .boolean(false)]
         for (name, value) in properties {
             guard let column = schema.column(named: name) else { continue }
             names.append(dialect.quote(column.name))
@@ -28,7 +32,7 @@ struct RowAccess {
         }
         let placeholders = (1...values.count).map(dialect.placeholder).joined(separator: ", ")
         return try returning(session.query(
-            "INSERT INTO \(quotedTable) (\(names.joined(separator: ", "))) VALUES (\(placeholders)) ON CONFLICT (\"id\") DO NOTHING RETURNING \(columnList)", values))
+            "INSERT INTO \(quotedTable) (\(names.joined(separator: ", "))) VALUES (\(placeholders)) ON CONFLICT (\(TableSchema.ownerColumn), \"id\") DO NOTHING RETURNING \(columnList)", values))
     }
 
     /// Changes the sent properties and answers the row as it now is.
@@ -39,16 +43,18 @@ struct RowAccess {
             guard let column = schema.column(named: name) else { continue }
             sets.append("\(dialect.quote(column.name)) = \(binds.bind(SQLValue(value)))")
         }
+        let ownerPlaceholder = binds.bind(.text(owner))
         let idPlaceholder = binds.bind(.text(id))
         return try returning(session.query(
-            "UPDATE \(quotedTable) SET \(sets.joined(separator: ", ")) WHERE \"id\" = \(idPlaceholder) RETURNING \(columnList)", binds.values))
+            "UPDATE \(quotedTable) SET \(sets.joined(separator: ", ")) WHERE \(TableSchema.ownerColumn) = \(ownerPlaceholder) AND \"id\" = \(idPlaceholder) RETURNING \(columnList)",
+            binds.values))
     }
 
     /// Soft-deletes or restores the row and answers it as it now is.
     func setDeleted(_ deleted: Bool, id: String, timestamp: String, version: String, session: any SQLSession) throws -> StoredItem? {
         try returning(session.query(
-            "UPDATE \(quotedTable) SET \"deleted\" = \(deleted ? "TRUE" : "FALSE"), \"updatedAt\" = \(dialect.placeholder(1)), \"version\" = \(dialect.placeholder(2)) WHERE \"id\" = \(dialect.placeholder(3)) RETURNING \(columnList)",
-            [.text(timestamp), .text(version), .text(id)]))
+            "UPDATE \(quotedTable) SET \"deleted\" = \(deleted ? "TRUE" : "FALSE"), \"updatedAt\" = \(dialect.placeholder(1)), \"version\" = \(dialect.placeholder(2)) WHERE \(TableSchema.ownerColumn) = \(dialect.placeholder(3)) AND \"id\" = \(dialect.placeholder(4)) RETURNING \(columnList)",
+            [.text(timestamp), .text(version), .text(owner), .text(id)]))
     }
 
     private func returning(_ result: SQLRows) -> StoredItem? {

@@ -1,12 +1,26 @@
 import FilterSQL
 import TableProtocol
 
-/// The SQL for one query page (one extra row to learn whether more remain) and its count.
+/// The SQL for one query page (one extra row to learn whether more remain) and its count,
+/// for any owner: the owner is the first bind of both, filled in per request, so one plan
+/// serves every user.
 struct SelectStatement: Sendable {
     let rowsSQL: String
-    let rowsBinds: [SQLValue]
+    private let rowsBindsTemplate: [SQLValue]
     let countSQL: String?
-    let countBinds: [SQLValue]
+    private let countBindsTemplate: [SQLValue]
+
+    /// The page's binds for `owner`'s rows.
+    func rowsBinds(owner: String) -> [SQLValue] { Self.fill(rowsBindsTemplate, owner: owner) }
+
+    /// The count's binds for `owner`'s rows.
+    func countBinds(owner: String) -> [SQLValue] { Self.fill(countBindsTemplate, owner: owner) }
+
+    private static func fill(_ template: [SQLValue], owner: String) -> [SQLValue] {
+        var binds = template
+        binds[0] = .text(owner)
+        return binds
+    }
 
     init(dialect: any SQLDialect, table: String, schema: TableSchema, fixedSchema: Bool, query: TableQuery, top: Int, skip: Int) throws {
         func resolve(_ name: String, _ position: Int) throws -> FilterColumn? {
@@ -14,9 +28,10 @@ struct SelectStatement: Sendable {
             if fixedSchema { throw TableError.badRequest("Invalid query: '\(name)' is not a column of this table (at index \(position))") }
             return nil
         }
-        var conditions: [String] = []
+        var ownerBinds = SQLBinds(dialect: dialect)
+        var conditions = ["\(TableSchema.ownerColumn) = \(ownerBinds.bind(.text("")))"]
         if !query.includeDeleted { conditions.append("\"deleted\" = FALSE") }
-        var translator = FilterSQLTranslator(dialect: dialect, binds: SQLBinds(dialect: dialect), resolve: resolve)
+        var translator = FilterSQLTranslator(dialect: dialect, binds: ownerBinds, resolve: resolve)
         if let filter = query.filter {
             do {
                 conditions.append(try translator.condition(filter))
@@ -24,7 +39,7 @@ struct SelectStatement: Sendable {
                 throw TableError.badRequest("Invalid $filter: \(error)")
             }
         }
-        let whereClause = conditions.isEmpty ? "" : " WHERE " + conditions.joined(separator: " AND ")
+        let whereClause = " WHERE " + conditions.joined(separator: " AND ")
 
         var order: [String] = []
         for clause in query.orderBy {
@@ -43,12 +58,12 @@ struct SelectStatement: Sendable {
             Set(["id"] + names.compactMap { schema.column(named: $0)?.name }).map(dialect.quote).joined(separator: ", ")
         } ?? schema.columns.map { dialect.quote($0.name) }.joined(separator: ", ")
         let from = " FROM \(dialect.quote(table))"
-        countBinds = translator.binds.values
+        countBindsTemplate = translator.binds.values
         var binds = translator.binds
         let limit = binds.bind(.integer(Int64(top) + 1))
         let offset = binds.bind(.integer(Int64(skip)))
         rowsSQL = "SELECT \(columns)\(from)\(whereClause) ORDER BY \(order.joined(separator: ", ")) LIMIT \(limit) OFFSET \(offset)"
         countSQL = query.includeTotalCount ? "SELECT COUNT(*)\(from)\(whereClause)" : nil
-        rowsBinds = binds.values
+        rowsBindsTemplate = binds.values
     }
 }

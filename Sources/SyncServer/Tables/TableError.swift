@@ -9,6 +9,10 @@ public enum TableError: Error, Sendable, Equatable {
     case conflict(StoredItem)
     case preconditionFailed(StoredItem)
     case payloadTooLarge(Int)
+    /// No valid access token (answered with `WWW-Authenticate: Bearer`).
+    case unauthorized(String)
+    /// Too many failed logins; try again after this many seconds.
+    case tooManyRequests(retryAfter: Int)
 
     /// The HTTP status code.
     public var status: Int {
@@ -18,13 +22,16 @@ public enum TableError: Error, Sendable, Equatable {
         case .conflict: return 409
         case .preconditionFailed: return 412
         case .payloadTooLarge: return 413
+        case .unauthorized: return 401
+        case .tooManyRequests: return 429
         }
     }
 
     /// The human-readable message.
     public var message: String {
         switch self {
-        case .badRequest(let m), .notFound(let m): return m
+        case .badRequest(let m), .notFound(let m), .unauthorized(let m): return m
+        case .tooManyRequests(let seconds): return "Too many failed sign-ins; try again in \(seconds) seconds"
         case .tableNotFound: return "The table does not exist"
         case .conflict: return "The item already exists or its version does not match"
         case .preconditionFailed: return "The item has been changed since the given version"

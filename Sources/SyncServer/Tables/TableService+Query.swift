@@ -14,10 +14,10 @@ public struct QueryPage: Sendable {
 extension TableService {
     /// `GET /tables/{t}?…`: filtered, ordered, paged rows (soft-deleted ones only on request)
     /// for a raw query string, through the plan cache.
-    public func query(table: String, queryString: String) async throws -> QueryPage {
+    public func query(table: String, queryString: String, owner: String = "") async throws -> QueryPage {
         let table = try TableName.physical(table)
         if let plan = plans.plan(table: table, query: queryString), try await schemas.schema(of: table) == plan.schema {
-            return try await run(plan)
+            return try await run(plan, owner: owner)
         }
         let query: TableQuery
         do {
@@ -27,7 +27,7 @@ extension TableService {
         }
         guard let plan = try await plan(table: table, query) else { return Self.emptyPage(query) }
         plans.remember(plan, table: table, query: queryString)
-        return try await run(plan)
+        return try await run(plan, owner: owner)
     }
 
     /// The statement for a query; nil when the table does not exist yet.
@@ -53,18 +53,18 @@ extension TableService {
         QueryPage(itemsJSON: Array("[]".utf8), totalCount: query.includeTotalCount ? 0 : nil, next: nil)
     }
 
-    /// Reads one page with a plan's statement.
-    private func run(_ plan: QueryPlan) async throws -> QueryPage {
+    /// Reads one page of `owner`'s rows with a plan's statement.
+    private func run(_ plan: QueryPlan, owner: String) async throws -> QueryPage {
         let read: @Sendable (any SQLSession) throws -> ([UInt8], Int, Int?) = { session in
             let statement = plan.statement
             let json: [UInt8]
             let rows: Int
             if let selected = plan.select {
-                (json, rows) = try Self.selectedJSON(session, statement, schema: plan.schema, select: selected, top: plan.top)
+                (json, rows) = try Self.selectedJSON(session, statement, owner: owner, schema: plan.schema, select: selected, top: plan.top)
             } else {
-                (json, rows) = try session.queryJSONArray(statement.rowsSQL, statement.rowsBinds, schema: plan.schema, limit: plan.top)
+                (json, rows) = try session.queryJSONArray(statement.rowsSQL, statement.rowsBinds(owner: owner), schema: plan.schema, limit: plan.top)
             }
-            let count = try statement.countSQL.map { try session.query($0, statement.countBinds).rows.first?.first?.int64 ?? 0 }
+            let count = try statement.countSQL.map { try session.query($0, statement.countBinds(owner: owner)).rows.first?.first?.int64 ?? 0 }
             return (json, rows, count.map(Int.init))
         }
         // Rows and count must come from one snapshot; rows alone are one statement.
@@ -74,9 +74,9 @@ extension TableService {
     }
 
     /// `$select` pages: members in the order asked for, null for names with no column yet.
-    private static func selectedJSON(_ session: any SQLSession, _ statement: SelectStatement, schema: TableSchema,
+    private static func selectedJSON(_ session: any SQLSession, _ statement: SelectStatement, owner: String, schema: TableSchema,
                                      select: [String], top: Int) throws -> ([UInt8], Int) {
-        let result = try session.query(statement.rowsSQL, statement.rowsBinds)
+        let result = try session.query(statement.rowsSQL, statement.rowsBinds(owner: owner))
         let types = StoredItem.types(of: result.columns, in: schema)
         let items = result.rows.prefix(top).map { row -> JSONValue in
             let item = StoredItem(row: row, columns: result.columns, types: types).properties

@@ -19,24 +19,24 @@ public final class TableService: Sendable {
     public func bootstrap() async throws { try await schemas.bootstrap() }
 
     /// `GET /tables/{t}/{id}`: the live item, or 404.
-    public func read(table: String, id: String) async throws -> StoredItem {
+    public func read(table: String, id: String, owner: String = "") async throws -> StoredItem {
         let table = try TableName.physical(table)
         guard let schema = try await schemas.schema(of: table) else { throw notFound() }
         let dialect = database.dialect
-        let item = try await database.readStatement { try RowAccess(dialect: dialect, table: table, schema: schema).fetch(id: id, session: $0) }
+        let item = try await database.readStatement { try RowAccess(dialect: dialect, table: table, schema: schema, owner: owner).fetch(id: id, session: $0) }
         guard let item, !item.isDeleted else { throw TableError.itemNotFound }
         return item
     }
 
     /// `POST /tables/{t}`: stores a new item (201) or answers 409 with the existing one.
-    public func insert(table: String, body: JSONObject) async throws -> StoredItem {
+    public func insert(table: String, body: JSONObject, owner: String = "") async throws -> StoredItem {
         let table = try TableName.physical(table)
         let item = try ItemBody(body)
         let id = item.id ?? UUID().uuidString.lowercased()
         let schema = try await schemas.ensure(table, columns: item.neededColumns)
         let dialect = database.dialect
         return try await database.write { session in
-            let rows = RowAccess(dialect: dialect, table: table, schema: schema)
+            let rows = RowAccess(dialect: dialect, table: table, schema: schema, owner: owner)
             let now = try TableClock.next(for: table, dialect: dialect, session: session)
             if let stored = try rows.insert(id: id, properties: item.properties, timestamp: now, version: Self.newVersion(), session: session) {
                 return stored
@@ -46,7 +46,7 @@ public final class TableService: Sendable {
     }
 
     /// `PATCH /tables/{t}/{id}`: changes only the sent properties.
-    public func update(table: String, id: String, body: JSONObject, ifMatch: String?) async throws -> StoredItem {
+    public func update(table: String, id: String, body: JSONObject, ifMatch: String?, owner: String = "") async throws -> StoredItem {
         let table = try TableName.physical(table)
         let item = try ItemBody(body)
         if let bodyID = item.id, bodyID != id {
@@ -55,27 +55,27 @@ public final class TableService: Sendable {
         let check = VersionCheck(ifMatchHeader: ifMatch, bodyVersion: item.version)
         guard try await schemas.schema(of: table) != nil else { throw notFound() }
         let schema = try await schemas.ensure(table, columns: item.neededColumns)
-        return try await modify(table: table, id: id, schema: schema, check: check, requireLive: true) { rows, _, now, session in
+        return try await modify(table: table, id: id, owner: owner, schema: schema, check: check, requireLive: true) { rows, _, now, session in
             return try rows.update(id: id, properties: item.properties, timestamp: now, version: Self.newVersion(), session: session)
         }
     }
 
     /// `DELETE /tables/{t}/{id}`: soft-deletes the item and returns it as it now is.
-    public func delete(table: String, id: String, ifMatch: String?) async throws -> StoredItem {
+    public func delete(table: String, id: String, ifMatch: String?, owner: String = "") async throws -> StoredItem {
         let table = try TableName.physical(table)
         guard let schema = try await schemas.schema(of: table) else { throw notFound() }
         let check = VersionCheck(ifMatchHeader: ifMatch, bodyVersion: nil)
-        return try await modify(table: table, id: id, schema: schema, check: check, requireLive: true) { rows, _, now, session in
+        return try await modify(table: table, id: id, owner: owner, schema: schema, check: check, requireLive: true) { rows, _, now, session in
             return try rows.setDeleted(true, id: id, timestamp: now, version: Self.newVersion(), session: session)
         }
     }
 
     /// `POST /tables/{t}/{id}`: restores a soft-deleted item (a live item is returned unchanged).
-    public func undelete(table: String, id: String, ifMatch: String?) async throws -> StoredItem {
+    public func undelete(table: String, id: String, ifMatch: String?, owner: String = "") async throws -> StoredItem {
         let table = try TableName.physical(table)
         guard let schema = try await schemas.schema(of: table) else { throw notFound() }
         let check = VersionCheck(ifMatchHeader: ifMatch, bodyVersion: nil)
-        return try await modify(table: table, id: id, schema: schema, check: check, requireLive: false) { rows, existing, now, session in
+        return try await modify(table: table, id: id, owner: owner, schema: schema, check: check, requireLive: false) { rows, existing, now, session in
             guard existing.isDeleted else { return existing }
             return try rows.setDeleted(false, id: id, timestamp: now, version: Self.newVersion(), session: session)
         }
@@ -83,12 +83,12 @@ public final class TableService: Sendable {
 
     /// Reads the row under the table's clock lock, checks its version, applies `change`, returns the result.
     private func modify(
-        table: String, id: String, schema: TableSchema, check: VersionCheck, requireLive: Bool,
+        table: String, id: String, owner: String, schema: TableSchema, check: VersionCheck, requireLive: Bool,
         _ change: @escaping @Sendable (RowAccess, StoredItem, String, any SQLSession) throws -> StoredItem?
     ) async throws -> StoredItem {
         let dialect = database.dialect
         return try await database.write { session in
-            let rows = RowAccess(dialect: dialect, table: table, schema: schema)
+            let rows = RowAccess(dialect: dialect, table: table, schema: schema, owner: owner)
             let now = try TableClock.next(for: table, dialect: dialect, session: session)
             guard let existing = try rows.fetch(id: id, session: session) else { throw TableError.itemNotFound }
             if requireLive && existing.isDeleted { throw TableError.itemNotFound }

@@ -1,0 +1,73 @@
+import Foundation
+import JWTKit
+
+/// The claims of an access token: who, which password generation, until when.
+struct AccessTokenClaims: JWTPayload {
+    /// The user name.
+    var sub: SubjectClaim
+    /// The user's password generation when the token was issued.
+    var gen: Int64
+    var iat: IssuedAtClaim
+    var exp: ExpirationClaim
+
+    func verify(using algorithm: some JWTAlgorithm) throws {
+        try exp.verifyNotExpired()
+    }
+}
+
+/// Issues and checks signed, expiring tokens (HS256 via jwt-kit). A check needs no database
+/// round trip: the signature and expiry are verified in memory, and whether the user still
+/// exists with the same password comes from a copy of the users' generations at most half a
+/// second old, so removing a user or changing a password ends their tokens within a second.
+public final class TokenService: Sendable {
+    private let keys: JWTKeyCollection
+    private let users: UserStore
+    private let lifetime: TimeInterval
+    private let generations: RefreshingValue<[String: Int64]>
+
+    /// How old the copy of the users' generations may get.
+    static let revocationDelay: TimeInterval = 0.5
+
+    /// A service signing with `secret` (at least 32 bytes of key material).
+    init(secret: String, users: UserStore, lifetime: TimeInterval) async {
+        keys = JWTKeyCollection()
+        await keys.add(hmac: HMACKey(from: Array(secret.utf8)), digestAlgorithm: .sha256)
+        self.users = users
+        self.lifetime = lifetime
+        generations = RefreshingValue(maxAge: Self.revocationDelay) { try await users.generations() }
+    }
+
+    /// A service whose key is kept in the database (made the first time), so every process on
+    /// that database accepts the others' tokens; `secretFile` overrides it.
+    public static func open(users: UserStore, lifetime: TimeInterval, secretFile: String?) async throws -> TokenService {
+        let secret: String
+        if let secretFile {
+            guard let text = try? String(contentsOfFile: secretFile, encoding: .utf8) else {
+                throw ServerConfigurationError("cannot read the token secret file '\(secretFile)'")
+            }
+            secret = text.trimmingCharacters(in: .whitespacesAndNewlines)
+            guard secret.utf8.count >= 32 else { throw ServerConfigurationError("the token secret in '\(secretFile)' must be at least 32 characters") }
+        } else {
+            secret = try await users.secret(named: "token-signing-key") {
+                var generator = SystemRandomNumberGenerator()
+                return Data((0..<48).map { _ in UInt8.random(in: 0...255, using: &generator) }).base64EncodedString()
+            }
+        }
+        return await TokenService(secret: secret, users: users, lifetime: lifetime)
+    }
+
+    /// A token for `user` at password generation `generation`.
+    func issue(user: String, generation: Int64) async throws -> String {
+        let now = Date()
+        let claims = AccessTokenClaims(sub: SubjectClaim(value: user), gen: generation, iat: IssuedAtClaim(value: now),
+                                       exp: ExpirationClaim(value: now.addingTimeInterval(lifetime)))
+        return try await keys.sign(claims)
+    }
+
+    /// The user a token speaks for, or nil when it is forged, damaged, expired or revoked.
+    func user(for token: String) async -> String? {
+        guard token.utf8.count <= 4096, let claims = try? await keys.verify(token, as: AccessTokenClaims.self) else { return nil }
+        guard let current = try? await generations.value(), current[claims.sub.value] == claims.gen else { return nil }
+        return claims.sub.value
+    }
+}

@@ -1,0 +1,62 @@
+import Foundation
+import HTTPTypes
+
+/// Logins and the identity of table requests: passwords checked against `UserStore`, tokens
+/// issued and checked by `TokenService`, guessing slowed by `LoginThrottle`.
+public final class Authenticator: Sendable {
+    let users: UserStore
+    let tokens: TokenService
+    /// With `true`, table requests without a valid token are refused.
+    let required: Bool
+    private let throttle = LoginThrottle()
+    /// Checked when the user does not exist, so a wrong name costs as long as a wrong password.
+    private let decoy: PasswordHash
+
+    /// Authenticates against `users` with `tokens`.
+    public init(users: UserStore, tokens: TokenService, required: Bool) throws {
+        self.users = users
+        self.tokens = tokens
+        self.required = required
+        decoy = try PasswordHash(password: UUID().uuidString)
+    }
+
+    /// The message of every failed login: the same for an unknown user and a wrong password.
+    static let loginFailed = "The user name or password is wrong"
+
+    /// A token for a correct name and password; 401 otherwise, 429 while throttled.
+    func login(user: String, password: String, address: String) async throws -> String {
+        let key = LoginThrottle.Key(user: user, address: address)
+        if let wait = throttle.retryAfter(key) { throw TableError.tooManyRequests(retryAfter: wait) }
+        let credentials = try await users.credentials(of: user)
+        let hash = credentials?.hash ?? decoy
+        guard hash.matches(password), let credentials else {
+            throttle.fail(key)
+            throw TableError.unauthorized(Self.loginFailed)
+        }
+        throttle.succeed(key)
+        return try await tokens.issue(user: user, generation: credentials.generation)
+    }
+
+    /// The owner of a table request's rows: the token's user, "" for no token when auth is
+    /// off; 401 for a bad token, or for none when auth is required.
+    func owner(of headers: HTTPFields) async throws -> String {
+        guard let token = Self.token(in: headers) else {
+            if required { throw TableError.unauthorized("Sign in first: this server requires an access token") }
+            return ""
+        }
+        guard let user = await tokens.user(for: token) else {
+            throw TableError.unauthorized("The access token is not valid (expired, revoked or damaged); sign in again")
+        }
+        return user
+    }
+
+    /// `X-ZUMO-AUTH: token` (the reference client's header) or `Authorization: Bearer token`.
+    static func token(in headers: HTTPFields) -> String? {
+        if let token = headers[.zumoAuth], !token.isEmpty { return token }
+        guard let value = headers[.authorization] else { return nil }
+        let parts = value.split(separator: " ", maxSplits: 1)
+        guard parts.count == 2, parts[0].lowercased() == "bearer" else { return nil }
+        let token = parts[1].trimmingCharacters(in: .whitespaces)
+        return token.isEmpty ? nil : token
+    }
+}

@@ -1,0 +1,34 @@
+import Hummingbird
+import NIOCore
+import TableProtocol
+
+/// `POST /.auth/login` and the middleware that gives every table request its owner.
+struct AuthRoutes {
+    let authenticator: Authenticator
+    let maxBodyBytes: Int
+
+    func register(on router: Router<TableRequestContext>) {
+        router.post("/.auth/login") { request, context in
+            let body = try await RequestBody.object(request, maxBytes: maxBodyBytes)
+            guard case .string(let user)? = body["username"], case .string(let password)? = body["password"] else {
+                throw TableError.badRequest(#"Send {"username": "…", "password": "…"}"#)
+            }
+            let token = try await authenticator.login(user: user, password: password, address: context.clientAddress)
+            return JSONResponse.make(.ok, .object([
+                "authenticationToken": .string(token), "user": .object(["userId": .string(user)]),
+            ]))
+        }
+    }
+}
+
+/// Sets the request's owner from its token (see `Authenticator.owner(of:)`).
+struct OwnerMiddleware: RouterMiddleware {
+    let authenticator: Authenticator
+
+    func handle(_ request: Request, context: TableRequestContext,
+                next: (Request, TableRequestContext) async throws -> Response) async throws -> Response {
+        var context = context
+        context.owner = try await authenticator.owner(of: request.headers)
+        return try await next(request, context)
+    }
+}

@@ -1,0 +1,116 @@
+import ArgumentParser
+import Foundation
+import Logging
+import SyncServer
+
+/// `todo-server users …`: manage accounts in the server's database.
+struct UsersCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "users", abstract: "Add, remove and list accounts.",
+        subcommands: [AddUser.self, RemoveUser.self, SetPassword.self, ListUsers.self])
+}
+
+/// The database the account commands work on (the same `--database` as `serve`).
+struct UserDatabaseOptions: ParsableArguments {
+    @Option(help: "A SQLite file path, or postgres://user:pass@host:port/db. [env: TODO_SERVER_DATABASE] (default: $XDG_DATA_HOME/offline-todo/server.sqlite)")
+    var database: String?
+
+    /// Runs `body` on the accounts, closing the database after; any failure is one line, exit 1.
+    func withUsers(_ body: (UserStore) async throws -> Void) async {
+        var configuration = ServerConfiguration()
+        if let value = database ?? ProcessInfo.processInfo.environment["TODO_SERVER_DATABASE"], !value.isEmpty { configuration.database = value }
+        var logger = Logger(label: "todo-server")
+        logger.logLevel = .error
+        do {
+            let (users, close) = try await SyncServerApplication.openUsers(configuration, logger: logger)
+            do {
+                try await body(users)
+                await close()
+            } catch {
+                await close()
+                throw error
+            }
+        } catch {
+            fail(error)
+        }
+    }
+}
+
+/// Where a new password comes from.
+struct PasswordOptions: ParsableArguments {
+    @Flag(help: "Read the password from the first line of standard input instead of prompting.")
+    var passwordStdin = false
+
+    /// The password: stdin's first line, or asked twice on the terminal with echo off.
+    func read() throws -> String {
+        if passwordStdin {
+            guard let line = readLine(strippingNewline: true) else { throw PasswordInputError(description: "no password on standard input") }
+            return line
+        }
+        let first = try PasswordPrompt.ask("Password: ")
+        let second = try PasswordPrompt.ask("Password again: ")
+        guard first == second else { throw PasswordInputError(description: "the two passwords differ; nothing was changed") }
+        return first
+    }
+}
+
+struct AddUser: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "add", abstract: "Add an account.")
+    @OptionGroup var database: UserDatabaseOptions
+    @OptionGroup var password: PasswordOptions
+    @Argument(help: "The user name.") var name: String
+
+    func run() async throws {
+        let secret: String
+        do {
+            try UserStore.validate(name: name)
+            secret = try password.read()
+        } catch {
+            fail(error)
+        }
+        await database.withUsers { try await $0.add(name: name, password: secret) }
+        print("Added user \(name).")
+    }
+}
+
+struct RemoveUser: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "remove", abstract: "Remove an account; its tokens stop working (its items stay in the database).")
+    @OptionGroup var database: UserDatabaseOptions
+    @Argument(help: "The user name.") var name: String
+
+    func run() async throws {
+        await database.withUsers { try await $0.remove(name: name) }
+        print("Removed user \(name).")
+    }
+}
+
+struct SetPassword: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "passwd", abstract: "Set an account's password; its tokens stop working.")
+    @OptionGroup var database: UserDatabaseOptions
+    @OptionGroup var password: PasswordOptions
+    @Argument(help: "The user name.") var name: String
+
+    func run() async throws {
+        let secret: String
+        do { secret = try password.read() } catch { fail(error) }
+        await database.withUsers { try await $0.setPassword(name: name, password: secret) }
+        print("Changed the password of \(name).")
+    }
+}
+
+struct ListUsers: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "list", abstract: "List the accounts.")
+    @OptionGroup var database: UserDatabaseOptions
+
+    func run() async throws {
+        await database.withUsers { users in
+            for user in try await users.list() { print("\(user.name)\t\(user.createdAt)") }
+        }
+    }
+}
+
+/// A password that could not be read, in one line.
+struct PasswordInputError: Error, CustomStringConvertible {
+    var description: String
+}
