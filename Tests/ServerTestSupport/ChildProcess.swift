@@ -17,9 +17,10 @@ public final class ChildProcess: @unchecked Sendable {
     private var status: Int32?
     private static let spawnLock = NSLock()
 
-    /// Starts `executable` with stdin from /dev/null; stdout and stderr are captured or discarded.
+    /// Starts `executable` with stdin from `inputFile` (default /dev/null); stdout and stderr
+    /// are captured or discarded.
     public init(_ executable: String, _ arguments: [String], environment: [String: String] = [:],
-                captureOutput: Bool = false, captureError: Bool = false) throws {
+                captureOutput: Bool = false, captureError: Bool = false, inputFile: String? = nil) throws {
         self.arguments = arguments
         // One spawn at a time, so no child starts between a pipe's creation and its close-on-exec.
         Self.spawnLock.lock()
@@ -27,7 +28,7 @@ public final class ChildProcess: @unchecked Sendable {
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
-        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+        posix_spawn_file_actions_addopen(&actions, 0, inputFile ?? "/dev/null", O_RDONLY, 0)
         var outPipe: [Int32] = [-1, -1]
         var errPipe: [Int32] = [-1, -1]
         for (capture, fd) in [(captureOutput, Int32(1)), (captureError, Int32(2))] {

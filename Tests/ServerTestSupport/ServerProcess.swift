@@ -29,9 +29,16 @@ public final class ServerProcess: @unchecked Sendable {
         self.port = port
     }
 
-    /// Runs the server binary to completion (for configuration errors) and returns (status, stderr).
-    public static func runToExit(arguments: [String], environment: [String: String] = [:]) throws -> (Int32, String) {
-        let child = try ChildProcess(binary.path, arguments, environment: environment, captureError: true)
+    /// Runs the server binary to completion (for configuration errors and account commands,
+    /// with `input` on its stdin) and returns (status, stderr).
+    public static func runToExit(arguments: [String], environment: [String: String] = [:], input: String? = nil) throws -> (Int32, String) {
+        var inputFile: String?
+        if let input {
+            let file = try TempDir.make().appendingPathComponent("stdin")
+            try Data(input.utf8).write(to: file)
+            inputFile = file.path
+        }
+        let child = try ChildProcess(binary.path, arguments, environment: environment, captureError: true, inputFile: inputFile)
         let data = child.standardError!.readDataToEndOfFile()
         return (child.wait(), String(decoding: data, as: UTF8.self))
     }
