@@ -56,6 +56,8 @@ let package = Package(
             dependencies: ["OfflineSync", "TableProtocol"],
             resources: [.copy("Resources/help.txt"), .copy("Resources/sample-todos.json")]
         ),
+        // Asks for a password with echo off (todo login, todo-server users).
+        .target(name: "PasswordPrompt"),
         // A C façade over ncursesw; only TerminalUI imports it.
         .target(
             name: "CNCurses",
@@ -67,14 +69,14 @@ let package = Package(
         .executableTarget(
             name: "todo",
             dependencies: [
-                "TerminalUI", "TodoKit", "OfflineSync", "TableProtocol",
+                "TerminalUI", "TodoKit", "OfflineSync", "TableProtocol", "PasswordPrompt",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
         .executableTarget(
             name: "todo-server",
             dependencies: [
-                "SyncServer",
+                "SyncServer", "PasswordPrompt",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),

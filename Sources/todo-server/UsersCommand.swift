@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import Logging
+import PasswordPrompt
 import SyncServer
 
 /// `todo-server users …`: manage accounts in the server's database.
@@ -43,13 +44,10 @@ struct PasswordOptions: ParsableArguments {
 
     /// The password: stdin's first line, or asked twice on the terminal with echo off.
     func read() throws -> String {
-        if passwordStdin {
-            guard let line = readLine(strippingNewline: true) else { throw PasswordInputError(description: "no password on standard input") }
-            return line
-        }
+        if passwordStdin { return try PasswordPrompt.readStandardInput() }
         let first = try PasswordPrompt.ask("Password: ")
         let second = try PasswordPrompt.ask("Password again: ")
-        guard first == second else { throw PasswordInputError(description: "the two passwords differ; nothing was changed") }
+        guard first == second else { throw PasswordPrompt.Failure(description: "the two passwords differ; nothing was changed") }
         return first
     }
 }
@@ -108,9 +106,4 @@ struct ListUsers: AsyncParsableCommand {
             for user in try await users.list() { print("\(user.name)\t\(user.createdAt)") }
         }
     }
-}
-
-/// A password that could not be read, in one line.
-struct PasswordInputError: Error, CustomStringConvertible {
-    var description: String
 }

@@ -6,7 +6,8 @@ import TodoKit
 
 /// Opens the service for a headless command.
 func openService(_ options: ClientOptions, policy: ConflictPolicy = .fail) throws -> TodoService {
-    try TodoService(storePath: try options.storePath(), serverURL: try options.serverURL(), conflictPolicy: policy)
+    try TodoService(storePath: try options.storePath(), serverURL: try options.serverURL(), conflictPolicy: policy,
+                    client: options.clientConfiguration())
 }
 
 /// Finds an item by id or unique id prefix.
@@ -27,6 +28,11 @@ struct SyncFailure: Error, CustomStringConvertible {
 
 func explain(_ error: any Error, service: TodoService) -> any Error {
     guard let error = error as? SyncError else { return error }
+    if error.isAuthenticationFailure {
+        let server = service.serverURL?.absoluteString ?? "URL"
+        return SyncFailure(description: "The server refused the sign-in (\(error.message)). Your \(service.pendingCount) pending changes are kept. "
+            + "Run `todo login --server \(server) --user NAME`, then sync again.")
+    }
     if error.code == .pushCompletedWithErrors, let conflict = error.operationErrors.first(where: \.isConflict) {
         return SyncFailure(description: "The item \(conflict.itemId) was changed on the server too (HTTP \(conflict.statusCode ?? 0)). "
             + "Run `todo sync --on-conflict client|server|cancel` to choose which version wins.")

@@ -12,7 +12,8 @@ struct TodoCommand: ParsableCommand {
         abstract: "An offline-first todo list for the terminal.",
         discussion: BundledText.help,
         subcommands: [UICommand.self, AddCommand.self, SampleCommand.self, ListCommand.self, EditCommand.self, DoneCommand.self,
-                      RemoveCommand.self, SyncCommand.self, PushCommand.self, PullCommand.self, StatusCommand.self],
+                      RemoveCommand.self, SyncCommand.self, PushCommand.self, PullCommand.self, StatusCommand.self,
+                      LoginCommand.self, LogoutCommand.self],
         defaultSubcommand: UICommand.self)
 
     @MainActor static func main() {
@@ -46,7 +47,7 @@ struct UICommand: ParsableCommand {
     @OptionGroup var options: ClientOptions
 
     func run() throws {
-        let service = try TodoService(storePath: try options.storePath(), serverURL: try options.serverURL())
+        let service = try TodoService(storePath: try options.storePath(), serverURL: try options.serverURL(), client: options.clientConfiguration())
         try MainActor.assumeIsolated {
             let app = AppStore(service: service)
             let terminal = try NCursesTerminal()

@@ -9,12 +9,16 @@ public struct SyncClientConfiguration: Sendable {
     public var installationID: String?
     /// How requests travel; by default URLSession.
     public var transport: (any HTTPTransport)?
+    /// Where the access token sent with every request comes from; nil sends none.
+    public var authentication: (any AuthenticationProvider)?
 
     /// Default settings.
-    public init(timeout: TimeInterval = 30, installationID: String? = nil, transport: (any HTTPTransport)? = nil) {
+    public init(timeout: TimeInterval = 30, installationID: String? = nil, transport: (any HTTPTransport)? = nil,
+                authentication: (any AuthenticationProvider)? = nil) {
         self.timeout = timeout
         self.installationID = installationID
         self.transport = transport
+        self.authentication = authentication
     }
 }
 
@@ -25,12 +29,14 @@ public final class SyncClient: Sendable {
     /// The installation id sent with every request.
     public let installationID: String
     let transport: any HTTPTransport
+    let authentication: (any AuthenticationProvider)?
 
     /// Creates a client for the server at `serverURL`.
     public init(serverURL: URL, configuration: SyncClientConfiguration = SyncClientConfiguration()) {
         self.serverURL = serverURL
         self.installationID = configuration.installationID ?? InstallationID.load()
         self.transport = configuration.transport ?? URLSessionTransport(timeout: configuration.timeout)
+        self.authentication = configuration.authentication
     }
 
     /// Online access to one table.
@@ -55,6 +61,7 @@ public final class SyncClient: Sendable {
             "Accept": "application/json",
         ]
         if let ifMatch { headers["If-Match"] = ifMatch }
+        if let token = authentication?.accessToken(for: serverURL) { headers["X-ZUMO-AUTH"] = token }
         var data: Data?
         if let body {
             data = Data(JSONText.encode(body).utf8)

@@ -126,7 +126,7 @@ public struct RemoteTable: Sendable {
         let message = body?.objectValue?["error"]?.stringValue ?? "The server answered \(reply.status)"
         let object = body?.objectValue
         let serverItem = (reply.status == 409 || reply.status == 412) && object?["id"] != nil ? object : nil
-        let code: SyncErrorCode = reply.status == 412 ? .preconditionFailed : .httpError
+        let code: SyncErrorCode = reply.status == 412 ? .preconditionFailed : reply.status == 401 ? .authenticationFailed : .httpError
         return SyncError(code, message, statusCode: reply.status, serverItem: serverItem)
     }
 }

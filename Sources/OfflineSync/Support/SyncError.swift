@@ -14,6 +14,8 @@ public enum SyncErrorCode: Int, Sendable, Hashable {
     case pullCancelled = -1190
     case httpError = -1302
     case preconditionFailed = -1303
+    /// The server answered 401: no valid access token (sign in again).
+    case authenticationFailed = -1305
     case invalidParameter = -1401
 }
 
@@ -42,6 +44,9 @@ public struct SyncError: Error, Sendable, CustomStringConvertible {
         self.operationErrors = operationErrors
         self.underlying = underlying
     }
+
+    /// True when the server refused the access token (401), in a push, a pull or a table call.
+    public var isAuthenticationFailure: Bool { statusCode == 401 }
 
     /// True for a 409 or 412 answer carrying the server's item.
     public var isConflict: Bool { serverItem != nil && (statusCode == 409 || statusCode == 412) }

@@ -1,0 +1,50 @@
+import ArgumentParser
+import Foundation
+import OfflineSync
+import PasswordPrompt
+import TodoKit
+
+/// `todo login`: signs in and keeps the token (never the password) for that server.
+struct LoginCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "login", abstract: "Sign in to the server; the token is kept in $XDG_CONFIG_HOME/offline-todo/tokens.json (mode 0600).")
+    @OptionGroup var options: ClientOptions
+    @Option(help: "The user name.") var user: String
+    @Flag(help: "Read the password from the first line of standard input instead of prompting.") var passwordStdin = false
+
+    func run() async throws {
+        guard let server = try options.serverURL() else { throw ValidationError("Give --server URL (or set TODO_SERVER).") }
+        let password: String
+        do {
+            password = passwordStdin ? try PasswordPrompt.readStandardInput() : try PasswordPrompt.ask("Password for \(user) at \(server.absoluteString): ")
+        } catch let error as PasswordPrompt.Failure {
+            throw SyncFailure(description: "\(error)")
+        }
+        let client = SyncClient(serverURL: server, configuration: SyncClientConfiguration(timeout: 10))
+        let result: LoginResult
+        do {
+            result = try await client.login(username: user, password: password)
+        } catch let error as SyncError {
+            throw SyncFailure(description: "Sign-in failed: \(error.message)")
+        }
+        try TokenStore().set(TokenStore.Entry(user: result.userId, token: result.token), for: server)
+        print("Signed in to \(server.absoluteString) as \(result.userId).")
+    }
+}
+
+/// `todo logout`: forgets the token for a server.
+struct LogoutCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "logout", abstract: "Forget the sign-in for the server (pending changes stay).")
+    @OptionGroup var options: ClientOptions
+
+    func run() async throws {
+        guard let server = try options.serverURL() else { throw ValidationError("Give --server URL (or set TODO_SERVER).") }
+        let store = TokenStore()
+        guard store.entry(for: server) != nil else {
+            print("Not signed in to \(server.absoluteString).")
+            return
+        }
+        try store.set(nil, for: server)
+        print("Signed out of \(server.absoluteString).")
+    }
+}
