@@ -69,16 +69,10 @@ struct PushRun {
         guard let delegate = context.delegate else {
             do { return .success(try await operation.execute()) } catch { return .failure(Self.syncError(error)) }
         }
-        let queue = context.callbackQueue
-        return await withCheckedContinuation { continuation in
-            let once = Locked(false)
-            queue.async {
-                delegate.tableOperation(operation) { result in
-                    guard once.withLock({ done in defer { done = true }; return !done }) else { return }
-                    continuation.resume(returning: result.mapError(Self.syncError))
-                }
-            }
+        let result = await Callback.awaitCompletion(on: context.callbackQueue) { done in
+            delegate.tableOperation(operation, completion: done)
         }
+        return result.mapError(Self.syncError)
     }
 
     /// Success: drop the operation and keep the server's item (or, when a newer change is
@@ -122,10 +116,8 @@ struct PushRun {
         let errors = try remaining()
         if let delegate = context.delegate, !errors.isEmpty {
             let context = self.context
-            await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-                context.callbackQueue.async {
-                    delegate.pushCompleted(errors: errors, context: context) { continuation.resume() }
-                }
+            await Callback.awaitCompletion(on: context.callbackQueue) { done in
+                delegate.pushCompleted(errors: errors, context: context) { done(()) }
             }
         }
         let left = try remaining()

@@ -115,7 +115,7 @@ public struct SyncTable: Sendable {
     public func forcePurge() async throws {
         let (context, name) = (self.context, self.name)
         try await context.work.run {
-            guard context.inFlightOperation.current == nil else {
+            guard context.inFlightOperation.withLock({ $0 }) == nil else {
                 throw SyncError.invalid("Force purge refused: an operation is being pushed")
             }
             try context.dataSource.write { session in
