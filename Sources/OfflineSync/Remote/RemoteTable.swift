@@ -77,11 +77,7 @@ public struct RemoteTable: Sendable {
         try await client.send(method, url: client.url(path), body: body, ifMatch: ifMatch, features: features)
     }
 
-    func itemPath(_ id: String) -> String {
-        var allowed = CharacterSet.alphanumerics
-        allowed.insert(charactersIn: "-._~")
-        return "tables/\(name)/\(id.addingPercentEncoding(withAllowedCharacters: allowed) ?? id)"
-    }
+    func itemPath(_ id: String) -> String { "tables/\(name)/\(PercentEncoding.pathSegment(id))" }
 
     static func withConcurrency(_ features: String) -> String { features.contains("OC") ? features : "OC," + features }
 
