@@ -1,3 +1,4 @@
+import FilterSQL
 import GRDB
 import TableProtocol
 
@@ -29,13 +30,8 @@ enum StoreMigrator {
         return searchIndexed
     }
 
-    static func quote(_ name: String) -> String { "\"" + name.replacingOccurrences(of: "\"", with: "\"\"") + "\"" }
+    /// A quoted identifier, as the filter translator quotes them (one SQL dialect for the store).
+    static func quote(_ name: String) -> String { SQLiteDialect().quote(name) }
 
-    static func sqlType(_ type: SyncColumnType) -> String {
-        switch type {
-        case .text: return "TEXT"
-        case .number: return "REAL"
-        case .boolean: return "BOOLEAN"
-        }
-    }
+    static func sqlType(_ type: SyncColumnType) -> String { SQLiteDialect().columnDefinition(type.columnType) }
 }
