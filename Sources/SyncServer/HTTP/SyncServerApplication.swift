@@ -24,7 +24,8 @@ public enum SyncServerApplication {
         }
 
         let router = Router(context: BasicRequestContext.self)
-        router.add(middleware: TableCORSMiddleware())
+        router.add(middleware: TableCORS.middleware())
+        router.add(middleware: CORSExposeHeadersMiddleware())
         router.add(middleware: ErrorMiddleware())
         router.add(middleware: LogRequestsMiddleware(.info))
         router.add(middleware: APIVersionMiddleware())
