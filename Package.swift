@@ -3,7 +3,7 @@ import PackageDescription
 
 let package = Package(
     name: "OfflineTodo",
-    platforms: [.macOS(.v14)],
+    platforms: [.macOS(.v15)],  // Synchronization.Mutex
     products: [
         .library(name: "TableProtocol", targets: ["TableProtocol"]),
         .library(name: "OfflineSync", targets: ["OfflineSync"]),

@@ -92,14 +92,14 @@ enum SDKBench {
             let rows = page.compactMap(\.objectValue)
             if rows.isEmpty { break }
             let values: [[DatabaseValue]] = rows.map { row in
-                [row["id"]?.stringValue.databaseValue ?? .null, row["version"]?.stringValue.databaseValue ?? .null,
-                 row["createdAt"]?.stringValue.databaseValue ?? .null, row["updatedAt"]?.stringValue.databaseValue ?? .null,
-                 row["deleted"]?.boolValue.databaseValue ?? .null, row["text"]?.stringValue.databaseValue ?? .null,
+                [row[SystemProperty.id]?.stringValue.databaseValue ?? .null, row[SystemProperty.version]?.stringValue.databaseValue ?? .null,
+                 row[SystemProperty.createdAt]?.stringValue.databaseValue ?? .null, row[SystemProperty.updatedAt]?.stringValue.databaseValue ?? .null,
+                 row[SystemProperty.deleted]?.boolValue.databaseValue ?? .null, row["text"]?.stringValue.databaseValue ?? .null,
                  row["complete"]?.boolValue.databaseValue ?? .null]
             }
             try insertPage(values, into: db)
             total += rows.count
-            let newest = rows.compactMap { $0["updatedAt"]?.stringValue }.max()!
+            let newest = rows.compactMap { $0[SystemProperty.updatedAt]?.stringValue }.max()!
             if newest > token { token = newest; skip = 0 } else { skip += rows.count }
         }
         guard total >= 100_000 else { throw BenchError("raw pull fetched \(total) rows") }

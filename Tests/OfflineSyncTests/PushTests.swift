@@ -1,6 +1,7 @@
 import Foundation
 import OfflineSync
 import ServerTestSupport
+import Synchronization
 import TableProtocol
 import Testing
 
@@ -205,12 +206,17 @@ import Testing
 }
 
 /// Runs a hook just before each operation executes.
-final class GateDelegate: SyncContextDelegate, @unchecked Sendable {
-    var beforeExecute: (@Sendable () -> Void)?
+final class GateDelegate: SyncContextDelegate, Sendable {
+    private let hook = Mutex<(@Sendable () -> Void)?>(nil)
+
+    /// Runs once, just before the next operation executes.
+    var beforeExecute: (@Sendable () -> Void)? {
+        get { hook.withLock { $0 } }
+        set { hook.withLock { $0 = newValue } }
+    }
 
     func tableOperation(_ operation: TableOperation, completion: @escaping @Sendable (Result<JSONObject?, SyncError>) -> Void) {
-        beforeExecute?()
-        beforeExecute = nil
+        hook.withLock { $0.take() }?()
         operation.execute(completion: completion)
     }
 }

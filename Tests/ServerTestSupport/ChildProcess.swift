@@ -1,10 +1,11 @@
 import Foundation
+import Synchronization
 
 /// A child process started with posix_spawn and reaped with waitpid.
 ///
 /// Foundation's `Process.waitUntilExit` sometimes misses a child's exit on Linux and then spins
 /// forever on a thread of the shared test pool, so the tests never use it.
-public final class ChildProcess: @unchecked Sendable {
+public final class ChildProcess: Sendable {
     /// The process id.
     public let pid: pid_t
     /// The arguments it was started with (without the executable).
@@ -13,9 +14,9 @@ public final class ChildProcess: @unchecked Sendable {
     public let standardOutput: FileHandle?
     /// Its standard error, when captured.
     public let standardError: FileHandle?
-    private let lock = NSLock()
-    private var status: Int32?
-    private static let spawnLock = NSLock()
+    /// The exit status once reaped; waitpid runs under this lock so the pid is reaped only once.
+    private let status = Mutex<Int32?>(nil)
+    private static let spawnLock = Mutex(())
 
     /// Starts `executable` with stdin from `inputFile` (default /dev/null); stdout and stderr
     /// are captured or discarded.
@@ -23,8 +24,18 @@ public final class ChildProcess: @unchecked Sendable {
                 captureOutput: Bool = false, captureError: Bool = false, inputFile: String? = nil) throws {
         self.arguments = arguments
         // One spawn at a time, so no child starts between a pipe's creation and its close-on-exec.
-        Self.spawnLock.lock()
-        defer { Self.spawnLock.unlock() }
+        let (pid, output, error) = try Self.spawnLock.withLock { _ in
+            try Self.spawn(executable, arguments, environment: environment, captureOutput: captureOutput, captureError: captureError,
+                           inputFile: inputFile)
+        }
+        self.pid = pid
+        standardOutput = output >= 0 ? FileHandle(fileDescriptor: output, closeOnDealloc: true) : nil
+        standardError = error >= 0 ? FileHandle(fileDescriptor: error, closeOnDealloc: true) : nil
+    }
+
+    /// Spawns the child; answers its pid and the read ends of the captured pipes (-1 when not captured).
+    private static func spawn(_ executable: String, _ arguments: [String], environment: [String: String],
+                              captureOutput: Bool, captureError: Bool, inputFile: String?) throws -> (pid: pid_t, output: Int32, error: Int32) {
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
@@ -61,9 +72,7 @@ public final class ChildProcess: @unchecked Sendable {
             for fd in [outPipe[0], errPipe[0]] where fd >= 0 { close(fd) }
             throw ServerStartError(description: "cannot start \(executable): error \(result)")
         }
-        self.pid = pid
-        standardOutput = outPipe[0] >= 0 ? FileHandle(fileDescriptor: outPipe[0], closeOnDealloc: true) : nil
-        standardError = errPipe[0] >= 0 ? FileHandle(fileDescriptor: errPipe[0], closeOnDealloc: true) : nil
+        return (pid, outPipe[0], errPipe[0])
     }
 
     /// Sends a signal.
@@ -71,7 +80,7 @@ public final class ChildProcess: @unchecked Sendable {
 
     /// True until the process has exited (and been reaped).
     public var isRunning: Bool {
-        lock.withLock {
+        status.withLock { status in
             guard status == nil else { return false }
             var raw: Int32 = 0
             if waitpid(pid, &raw, WNOHANG) == pid { status = Self.decode(raw) }
@@ -82,7 +91,7 @@ public final class ChildProcess: @unchecked Sendable {
     /// Waits for the exit; answers the exit status (128 + signal number when killed by a signal).
     @discardableResult
     public func wait() -> Int32 {
-        lock.withLock {
+        status.withLock { status in
             if let status { return status }
             var raw: Int32 = 0
             while waitpid(pid, &raw, 0) < 0 && errno == EINTR {}

@@ -1,7 +1,8 @@
 import Foundation
+import Synchronization
 
 /// A real `todo-server` child process on 127.0.0.1, stopped with SIGTERM.
-public final class ServerProcess: @unchecked Sendable {
+public final class ServerProcess: Sendable {
     /// The running server.
     public let child: ChildProcess
     public let port: Int
@@ -72,21 +73,18 @@ public struct ServerStartError: Error, CustomStringConvertible {
 
 /// Server processes still running when the test process exits are terminated, never orphaned.
 public enum ChildProcesses {
-    nonisolated(unsafe) private static var pids: [Int32] = []
-    private static let lock = NSLock()
+    private static let pids = Mutex<[Int32]>([])
     private static let installed: Void = {
         atexit {
-            ChildProcesses.lock.lock()
-            for pid in ChildProcesses.pids { kill(pid, SIGTERM) }
-            ChildProcesses.lock.unlock()
+            ChildProcesses.pids.withLock { pids in
+                for pid in pids { kill(pid, SIGTERM) }
+            }
         }
     }()
 
     public static func track(_ pid: Int32) {
         _ = installed
-        lock.lock()
-        pids.append(pid)
-        lock.unlock()
+        pids.withLock { $0.append(pid) }
     }
 }
 

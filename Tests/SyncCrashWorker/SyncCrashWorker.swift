@@ -34,7 +34,7 @@ enum SyncCrashWorker {
         var recent: [String] = []
         while true {
             try? await Task.sleep(for: .milliseconds(Int(random.next() % 4)))
-            let all = try local.read(local.query).items.compactMap { $0["id"]?.stringValue }
+            let all = try local.read(local.query).items.compactMap { $0[SystemProperty.id]?.stringValue }
             // Mostly touch items written moments ago: those are the ones whose operations are in flight.
             let fresh = recent.filter(all.contains)
             let existing = !fresh.isEmpty && random.next() % 4 != 0 ? fresh : all
@@ -81,7 +81,7 @@ final class UseClientDelegate: SyncContextDelegate {
                 completion(.success(try await operation.execute()))
             } catch let error as SyncError where error.statusCode == 412 {
                 var item = operation.item
-                item["version"] = error.serverItem?["version"]
+                item[SystemProperty.version] = error.serverItem?[SystemProperty.version]
                 operation.item = item
                 do { completion(.success(try await operation.execute())) } catch { completion(.failure(SyncErrorBox.wrap(error))) }
             } catch {

@@ -50,6 +50,15 @@ import Testing
     }
 
     @Test(arguments: Backend.allCases)
+    func crossOriginResponsesLetTheBrowserReadETagAndLink(_ backend: Backend) async throws {
+        let c = try await client(backend)
+        let reply = try await c.send("GET", "tables/\(uniqueTable())", headers: ["Origin": "http://example.test"])
+        #expect(reply.status == 200)
+        #expect(reply.header("Access-Control-Allow-Origin") == "http://example.test")
+        #expect(reply.header("Access-Control-Expose-Headers") == "ETag, Link")
+    }
+
+    @Test(arguments: Backend.allCases)
     func insertReturns201WithTheFullStoredItemAndETag(_ backend: Backend) async throws {
         let c = try await client(backend)
         let reply = try await c.post("tables/\(uniqueTable())", ["id": "a1", "text": "milk", "count": 2, "done": false])

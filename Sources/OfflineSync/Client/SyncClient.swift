@@ -47,7 +47,7 @@ public final class SyncClient: Sendable {
         var components = URLComponents(url: serverURL, resolvingAgainstBaseURL: false)!
         let base = components.percentEncodedPath.hasSuffix("/") ? String(components.percentEncodedPath.dropLast()) : components.percentEncodedPath
         components.percentEncodedPath = base + "/" + path
-        if !query.isEmpty { components.percentEncodedQuery = QueryEncoding.encode(query) }
+        if !query.isEmpty { components.percentEncodedQuery = PercentEncoding.query(query) }
         return components.url!
     }
 
@@ -68,15 +68,5 @@ public final class SyncClient: Sendable {
             headers["Content-Type"] = "application/json"
         }
         return try await transport.send(HTTPRequestSpec(method: method, url: url, headers: headers, body: data))
-    }
-}
-
-/// Query-string encoding that escapes everything OData servers may read specially.
-enum QueryEncoding {
-    static func encode(_ items: [URLQueryItem]) -> String {
-        var allowed = CharacterSet.alphanumerics
-        allowed.insert(charactersIn: "-._~$")
-        func escape(_ s: String) -> String { s.addingPercentEncoding(withAllowedCharacters: allowed) ?? s }
-        return items.map { escape($0.name) + ($0.value.map { "=" + escape($0) } ?? "") }.joined(separator: "&")
     }
 }

@@ -58,7 +58,7 @@ struct PushRun {
             context.inFlightOperation.withLock { $0 = queued.id }
             // A retry replaces the operation's earlier errors.
             try session.removeErrors(operationId: queued.id)
-            let item = queued.type == .delete ? (queued.snapshot ?? JSONObject([("id", .string(queued.itemId))]))
+            let item = queued.type == .delete ? (queued.snapshot ?? JSONObject([(SystemProperty.id.rawValue, .string(queued.itemId))]))
                 : try session.item(in: queued.table, id: queued.itemId)
             return (queued, item)
         }
@@ -69,16 +69,10 @@ struct PushRun {
         guard let delegate = context.delegate else {
             do { return .success(try await operation.execute()) } catch { return .failure(Self.syncError(error)) }
         }
-        let queue = context.callbackQueue
-        return await withCheckedContinuation { continuation in
-            let once = Locked(false)
-            queue.async {
-                delegate.tableOperation(operation) { result in
-                    guard once.withLock({ done in defer { done = true }; return !done }) else { return }
-                    continuation.resume(returning: result.mapError(Self.syncError))
-                }
-            }
+        let result = await Callback.awaitCompletion(on: context.callbackQueue) { done in
+            delegate.tableOperation(operation, completion: done)
         }
+        return result.mapError(Self.syncError)
     }
 
     /// Success: drop the operation and keep the server's item (or, when a newer change is
@@ -88,13 +82,13 @@ struct PushRun {
             try session.removeOperation(id: queued.id)
             guard let serverItem, queued.type != .delete else { return }
             if let newer = try session.newestOperation(table: queued.table, itemId: queued.itemId) {
-                let system = ["version", "createdAt", "updatedAt"].compactMap { key in serverItem[key].map { (key, $0) } }
+                let stamps = SystemProperty.writeStamps.compactMap { key in serverItem[key].map { (key, $0) } }
                 if var row = try session.item(in: queued.table, id: queued.itemId) {
-                    for (key, value) in system { row[key] = value }
+                    for (key, value) in stamps { row[key] = value }
                     try session.upsert([row], in: queued.table)
                 }
                 if newer.type == .delete, var snapshot = newer.snapshot {
-                    for (key, value) in system { snapshot[key] = value }
+                    for (key, value) in stamps { snapshot[key] = value }
                     try session.updateOperation(id: newer.id, type: .delete, snapshot: snapshot)
                 }
             } else {
@@ -122,10 +116,8 @@ struct PushRun {
         let errors = try remaining()
         if let delegate = context.delegate, !errors.isEmpty {
             let context = self.context
-            await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-                context.callbackQueue.async {
-                    delegate.pushCompleted(errors: errors, context: context) { continuation.resume() }
-                }
+            await Callback.awaitCompletion(on: context.callbackQueue) { done in
+                delegate.pushCompleted(errors: errors, context: context) { done(()) }
             }
         }
         let left = try remaining()

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import TableProtocol
 
 /// Tracks local changes in a persistent operation queue and pushes them; pulls and purges.
@@ -19,7 +20,7 @@ public final class SyncContext: Sendable {
 
     let work = SerialWorkQueue()
     /// The operation being pushed right now, if any (never persisted: a crash leaves none).
-    let inFlightOperation = Locked<Int64?>(nil)
+    let inFlightOperation = Mutex<Int64?>(nil)
 
     /// Creates a context over a store; `callbackQueue` defaults to a private background queue.
     public init(client: SyncClient?, dataSource: any SyncDataSource, delegate: (any SyncContextDelegate)? = nil,
@@ -74,7 +75,8 @@ public final class SyncContext: Sendable {
     /// Applies the collapse rules for a new local change; must run inside a store write.
     func recordChange(_ type: TableOperationType, table: String, itemId: String, snapshot: JSONObject?, in session: any SyncStoreSession) throws {
         let pending = try session.newestOperation(table: table, itemId: itemId)
-        let inFlight = pending.map { $0.id == inFlightOperation.current } ?? false
+        let inFlightId = inFlightOperation.withLock { $0 }
+        let inFlight = pending.map { $0.id == inFlightId } ?? false
         switch OperationCollapse.decide(pending: pending?.type, inFlight: inFlight, new: type) {
         case .append(let new):
             _ = try session.appendOperation(table: table, itemId: itemId, type: new, snapshot: new == .delete ? snapshot : nil)

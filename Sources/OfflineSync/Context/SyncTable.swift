@@ -33,7 +33,7 @@ public struct SyncTable: Sendable {
     public func insertNow(_ item: JSONObject) throws -> JSONObject {
         var item = item
         let id = try Self.checkedId(item, generate: true)
-        item["id"] = .string(id)
+        item[SystemProperty.id] = .string(id)
         return try write { session in
             guard try session.item(in: name, id: id) == nil else {
                 throw SyncError.invalid("Insert failed: an item with id '\(id)' already exists")
@@ -115,7 +115,7 @@ public struct SyncTable: Sendable {
     public func forcePurge() async throws {
         let (context, name) = (self.context, self.name)
         try await context.work.run {
-            guard context.inFlightOperation.current == nil else {
+            guard context.inFlightOperation.withLock({ $0 }) == nil else {
                 throw SyncError.invalid("Force purge refused: an operation is being pushed")
             }
             try context.dataSource.write { session in
@@ -169,7 +169,7 @@ public struct SyncTable: Sendable {
     }
 
     static func checkedId(_ item: JSONObject, generate: Bool) throws -> String {
-        switch item["id"] {
+        switch item[SystemProperty.id] {
         case nil, .null?:
             guard generate else { throw SyncError(.invalidParameter, "The item has no id") }
             return UUID().uuidString

@@ -1,9 +1,10 @@
 import Foundation
+import Synchronization
 import TableProtocol
 
 /// One queued change being pushed, as the delegate sees it: it may edit `item`, `execute()`
 /// (even several times, e.g. after a 412 with the server's version), or `cancelPush()`.
-public final class TableOperation: @unchecked Sendable {
+public final class TableOperation: Sendable {
     /// What kind of change.
     public let type: TableOperationType
     /// The table.
@@ -13,9 +14,13 @@ public final class TableOperation: @unchecked Sendable {
     /// The queue position.
     public let operationId: Int64
 
-    private let lock = NSLock()
-    private var _item: JSONObject
-    private var _cancelled = false
+    /// What the delegate may change while the push waits for it.
+    private struct Editable {
+        var item: JSONObject
+        var cancelled = false
+    }
+
+    private let state: Mutex<Editable>
     private let remote: RemoteTable
 
     init(queued: QueuedOperation, item: JSONObject, remote: RemoteTable) {
@@ -23,14 +28,14 @@ public final class TableOperation: @unchecked Sendable {
         table = queued.table
         itemId = queued.itemId
         operationId = queued.id
-        _item = item
+        state = Mutex(Editable(item: item))
         self.remote = remote
     }
 
     /// The item to send; for inserts and updates the current local row at push time.
     public var item: JSONObject {
-        get { lock.withLock { _item } }
-        set { lock.withLock { _item = newValue } }
+        get { state.withLock { $0.item } }
+        set { state.withLock { $0.item = newValue } }
     }
 
     /// Sends the operation with the current `item`; answers the server's item (nil for a 204 delete).
@@ -63,7 +68,7 @@ public final class TableOperation: @unchecked Sendable {
     }
 
     /// Stops the push after this operation; it and every later one stay queued.
-    public func cancelPush() { lock.withLock { _cancelled = true } }
+    public func cancelPush() { state.withLock { $0.cancelled = true } }
 
-    var isCancelled: Bool { lock.withLock { _cancelled } }
+    var isCancelled: Bool { state.withLock { $0.cancelled } }
 }

@@ -50,9 +50,9 @@ struct PullRun {
                 throw SyncError(.invalidParameter, "The saved delta token '\(token)' is not a date")
             }
             var page = query
-            let tokenFilter = FilterExpression(.binary(.ge, .init(.member("updatedAt")), .init(.literal(.dateTime(since)))))
+            let tokenFilter = FilterExpression(.binary(.ge, .init(.member(SystemProperty.updatedAt.rawValue)), .init(.literal(.dateTime(since)))))
             page.predicate = query.predicate.map { .init(.binary(.and, tokenFilter, $0)) } ?? tokenFilter
-            page.orderBy = [OrderByClause(member: "updatedAt")]
+            page.orderBy = [OrderByClause(member: SystemProperty.updatedAt.rawValue)]
             page.fetchLimit = context.pullPageSize
             page.fetchOffset = skip
             page.parameters["__includeDeleted"] = "true"
@@ -73,7 +73,7 @@ struct PullRun {
     /// The page's latest `updatedAt` in the token format. Canonical stamps (what todo-server
     /// sends) compare as text; anything else is parsed.
     static func newestTimestamp(_ rows: [JSONObject]) -> String? {
-        let stamps = rows.compactMap { $0["updatedAt"]?.stringValue }
+        let stamps = rows.compactMap { $0[SystemProperty.updatedAt]?.stringValue }
         if stamps.allSatisfy({ $0.utf8.count == 24 && $0.hasSuffix("Z") }) {
             return stamps.max().flatMap(FilterDateTime.init(iso8601:))?.isoString
         }
@@ -112,9 +112,9 @@ struct PullRun {
             var deletes: [String] = []
             let pending = try session.pendingItemIds(table: query.table)
             for row in rows {
-                guard let id = row["id"]?.stringValue, ItemID.validate(id) == nil else { continue }
+                guard let id = row[SystemProperty.id]?.stringValue, ItemID.validate(id) == nil else { continue }
                 if !pending.isEmpty, pending.contains(id.lowercased()) { continue }
-                if row["deleted"]?.boolValue == true { deletes.append(id) } else { upserts.append(row) }
+                if row[SystemProperty.deleted]?.boolValue == true { deletes.append(id) } else { upserts.append(row) }
             }
             try session.deleteItems(ids: deletes, in: query.table)
             try session.upsert(upserts, in: query.table)

@@ -13,19 +13,15 @@ public struct RemoteTable: Sendable {
 
     /// Inserts an item; answers the stored item (201).
     public func insert(_ item: JSONObject, features: String = RemoteTable.tableFeatures) async throws -> JSONObject {
-        var body = item
-        for key in ["createdAt", "updatedAt", "deleted", "version"] { body[key] = nil }
-        let reply = try await send("POST", path: "tables/\(name)", body: body, features: features)
+        let reply = try await send("POST", path: "tables/\(name)", body: Self.clientBody(item), features: features)
         return try Self.object(from: reply, expecting: [200, 201])
     }
 
     /// Updates an item; sends its `version` as `If-Match` when it has one.
     public func update(_ item: JSONObject, features: String = RemoteTable.tableFeatures) async throws -> JSONObject {
         let id = try Self.id(of: item)
-        let version = item["version"]?.stringValue
-        var body = item
-        for key in ["createdAt", "updatedAt", "deleted", "version"] { body[key] = nil }
-        let reply = try await send("PATCH", path: itemPath(id), body: body, ifMatch: version.map(ETag.quote),
+        let version = item[SystemProperty.version]?.stringValue
+        let reply = try await send("PATCH", path: itemPath(id), body: Self.clientBody(item), ifMatch: version.map(ETag.quote),
                                    features: version == nil ? features : Self.withConcurrency(features))
         return try Self.object(from: reply, expecting: [200])
     }
@@ -34,7 +30,7 @@ public struct RemoteTable: Sendable {
     @discardableResult
     public func delete(_ item: JSONObject, features: String = RemoteTable.tableFeatures) async throws -> JSONObject? {
         let id = try Self.id(of: item)
-        let version = item["version"]?.stringValue
+        let version = item[SystemProperty.version]?.stringValue
         let reply = try await send("DELETE", path: itemPath(id), ifMatch: version.map(ETag.quote),
                                    features: version == nil ? features : Self.withConcurrency(features))
         if reply.status == 204 { return nil }
@@ -77,16 +73,19 @@ public struct RemoteTable: Sendable {
         try await client.send(method, url: client.url(path), body: body, ifMatch: ifMatch, features: features)
     }
 
-    func itemPath(_ id: String) -> String {
-        var allowed = CharacterSet.alphanumerics
-        allowed.insert(charactersIn: "-._~")
-        return "tables/\(name)/\(id.addingPercentEncoding(withAllowedCharacters: allowed) ?? id)"
+    func itemPath(_ id: String) -> String { "tables/\(name)/\(PercentEncoding.pathSegment(id))" }
+
+    /// The item without the properties only the server sets.
+    static func clientBody(_ item: JSONObject) -> JSONObject {
+        var body = item
+        for property in SystemProperty.serverManaged { body[property] = nil }
+        return body
     }
 
     static func withConcurrency(_ features: String) -> String { features.contains("OC") ? features : "OC," + features }
 
     static func id(of item: JSONObject) throws -> String {
-        guard let id = item["id"]?.stringValue, !id.isEmpty else { throw SyncError(.invalidParameter, "The item has no id") }
+        guard let id = item[SystemProperty.id]?.stringValue, !id.isEmpty else { throw SyncError(.invalidParameter, "The item has no id") }
         return id
     }
 
@@ -125,7 +124,7 @@ public struct RemoteTable: Sendable {
         let body = try? JSONText.decode(reply.body)
         let message = body?.objectValue?["error"]?.stringValue ?? "The server answered \(reply.status)"
         let object = body?.objectValue
-        let serverItem = (reply.status == 409 || reply.status == 412) && object?["id"] != nil ? object : nil
+        let serverItem = (reply.status == 409 || reply.status == 412) && object?[SystemProperty.id] != nil ? object : nil
         let code: SyncErrorCode = reply.status == 412 ? .preconditionFailed : reply.status == 401 ? .authenticationFailed : .httpError
         return SyncError(code, message, statusCode: reply.status, serverItem: serverItem)
     }

@@ -46,7 +46,7 @@ struct LocalSelect {
             }
             order.append("\(StoreMigrator.quote(column.name)) \(clause.descending ? "DESC NULLS LAST" : "ASC NULLS FIRST")")
         }
-        order.append("\"id\"")
+        order.append(StoreMigrator.quote(SystemProperty.id.rawValue))  // a stable order for paging
         countBinds = translator.binds.values.map(\.databaseValue)
         var binds = translator.binds
         let limit = binds.bind(.integer(Int64(query.fetchLimit ?? -1)))

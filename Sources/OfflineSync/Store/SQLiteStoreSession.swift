@@ -23,7 +23,7 @@ struct SQLiteStoreSession: SyncStoreSession {
 
     func item(in table: String, id: String) throws -> JSONObject? {
         let definition = try definition(table)
-        let row = try Row.fetchOne(db.cachedStatement(sql: "SELECT * FROM \(q(definition.name)) WHERE \"id\" = ?"), arguments: [id])
+        let row = try Row.fetchOne(db.cachedStatement(sql: "SELECT * FROM \(q(definition.name)) WHERE \(q(SystemProperty.id.rawValue)) = ?"), arguments: [id])
         return row.map { ItemRow.object(from: $0, definition: definition) }
     }
 
@@ -57,7 +57,7 @@ struct SQLiteStoreSession: SyncStoreSession {
 
     func deleteItems(ids: [String], in table: String) throws {
         let definition = try definition(table)
-        let statement = try db.cachedStatement(sql: "DELETE FROM \(q(definition.name)) WHERE \"id\" = ?")
+        let statement = try db.cachedStatement(sql: "DELETE FROM \(q(definition.name)) WHERE \(q(SystemProperty.id.rawValue)) = ?")
         for id in ids { try statement.execute(arguments: [id]) }
     }
 

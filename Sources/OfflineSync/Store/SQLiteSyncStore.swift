@@ -33,6 +33,7 @@ public final class SQLiteSyncStore: SyncDataSource {
         config.prepareDatabase { db in try db.execute(sql: "PRAGMA synchronous = NORMAL; PRAGMA recursive_triggers = ON") }
         pool = try DatabasePool(path: path, configuration: config)
         definitions = Dictionary(tables.map { ($0.name.lowercased(), $0) }, uniquingKeysWith: { $1 })
+        try SystemTables.migrator.migrate(pool)
         searchIndexed = try pool.write { db in try StoreMigrator.migrate(db, tables: tables) }
     }
 
@@ -44,70 +45,5 @@ public final class SQLiteSyncStore: SyncDataSource {
 
     public func write<T>(_ body: (any SyncStoreSession) throws -> T) throws -> T {
         try pool.write { db in try body(SQLiteStoreSession(db: db, definitions: definitions, searchIndexed: searchIndexed)) }
-    }
-}
-
-/// Creates the system tables and the app's tables, and adds declared columns that are missing.
-enum StoreMigrator {
-    /// Returns the lower-cased names of the tables that have a working text-search index.
-    static func migrate(_ db: Database, tables: [SyncTableDefinition]) throws -> Set<String> {
-        var searchIndexed: Set<String> = []
-        try db.execute(sql: """
-            CREATE TABLE IF NOT EXISTS "MS_TableOperations" (
-                "id" INTEGER PRIMARY KEY AUTOINCREMENT,
-                "tableName" TEXT NOT NULL COLLATE NOCASE,
-                "itemId" TEXT NOT NULL COLLATE NOCASE,
-                "type" TEXT NOT NULL,
-                "item" TEXT);
-            CREATE INDEX IF NOT EXISTS "MS_TableOperations_item" ON "MS_TableOperations" ("tableName", "itemId");
-            CREATE TABLE IF NOT EXISTS "MS_TableOperationErrors" (
-                "id" INTEGER PRIMARY KEY AUTOINCREMENT,
-                "operationId" INTEGER NOT NULL,
-                "tableName" TEXT NOT NULL COLLATE NOCASE,
-                "itemId" TEXT NOT NULL COLLATE NOCASE,
-                "operationType" TEXT NOT NULL,
-                "statusCode" INTEGER,
-                "code" INTEGER NOT NULL,
-                "message" TEXT NOT NULL,
-                "clientItem" TEXT,
-                "serverItem" TEXT,
-                "rawResponse" TEXT);
-            CREATE TABLE IF NOT EXISTS "MS_TableConfig" (
-                "tableName" TEXT NOT NULL COLLATE NOCASE,
-                "key" TEXT NOT NULL,
-                "keyType" INTEGER NOT NULL DEFAULT 0,
-                "value" TEXT,
-                PRIMARY KEY ("tableName", "key", "keyType"));
-            """)
-        for table in tables {
-            let existing = try Set(Row.fetchAll(db, sql: "SELECT name FROM pragma_table_info(?)", arguments: [table.name])
-                .map { ($0["name"] as String).lowercased() })
-            if existing.isEmpty {
-                let columns = table.allColumns.map { column in
-                    "\(quote(column.name)) \(sqlType(column.type))" + (column.name == "id" ? " PRIMARY KEY NOT NULL COLLATE NOCASE" : "")
-                }
-                try db.execute(sql: "CREATE TABLE \(quote(table.name)) (\(columns.joined(separator: ", ")))")
-            } else {
-                for column in table.allColumns where !existing.contains(column.name.lowercased()) {
-                    try db.execute(sql: "ALTER TABLE \(quote(table.name)) ADD COLUMN \(quote(column.name)) \(sqlType(column.type))")
-                }
-            }
-            for columns in table.indexes where !columns.isEmpty {
-                let name = quote(([table.name] + columns).joined(separator: "_"))
-                try db.execute(sql: "CREATE INDEX IF NOT EXISTS \(name) ON \(quote(table.name)) (\(columns.map(quote).joined(separator: ", ")))")
-            }
-            if try TextSearchIndex.migrate(db, table: table) { searchIndexed.insert(table.name.lowercased()) }
-        }
-        return searchIndexed
-    }
-
-    static func quote(_ name: String) -> String { "\"" + name.replacingOccurrences(of: "\"", with: "\"\"") + "\"" }
-
-    static func sqlType(_ type: SyncColumnType) -> String {
-        switch type {
-        case .text: return "TEXT"
-        case .number: return "REAL"
-        case .boolean: return "BOOLEAN"
-        }
     }
 }

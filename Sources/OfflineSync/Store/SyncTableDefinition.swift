@@ -28,7 +28,9 @@ public struct SyncTableDefinition: Sendable, Hashable {
     /// Every column with its type, system columns first.
     var allColumns: [(name: String, type: SyncColumnType)] {
         let system: [(String, SyncColumnType)] = [
-            ("id", .text), ("version", .text), ("createdAt", .text), ("updatedAt", .text), ("deleted", .boolean),
+            (SystemProperty.id.rawValue, .text), (SystemProperty.version.rawValue, .text),
+            (SystemProperty.createdAt.rawValue, .text), (SystemProperty.updatedAt.rawValue, .text),
+            (SystemProperty.deleted.rawValue, .boolean),
         ]
         let own = columns.filter { !SystemProperty.isSystem($0.key) }.sorted { $0.key < $1.key }.map { ($0.key, $0.value) }
         return system + own

@@ -32,7 +32,8 @@ public enum SyncServerApplication {
         }
 
         let router = Router(context: TableRequestContext.self)
-        router.add(middleware: TableCORSMiddleware())
+        router.add(middleware: TableCORS.middleware())
+        router.add(middleware: CORSExposeHeadersMiddleware())
         router.add(middleware: ErrorMiddleware())
         router.add(middleware: LogRequestsMiddleware(.info))
         router.add(middleware: APIVersionMiddleware())

@@ -1,3 +1,5 @@
+import TableProtocol
+
 /// The bytes of a JSON page, written with plain pointer stores: a page is thousands of small
 /// writes, and `[UInt8]`'s append checks uniqueness and capacity on every one of them.
 /// Callers `reserve` room before each run of writes.
@@ -65,41 +67,20 @@ struct JSONPageBuffer: ~Copyable {
     /// ASCII text as a quoted, escaped JSON string, reserving room for it. Returns false, having
     /// written nothing, when the text has a byte above 0x7F: the caller must check its UTF-8.
     mutating func appendASCIIString(_ text: UnsafeBufferPointer<UInt8>) -> Bool {
-        reserve(text.count * 6 + 2)  // every byte escaped as \u00XX at worst
-        let start = count
-        append(UInt8(ascii: "\""))
         let plain = Self.plainPrefix(text)
         if plain == text.count {
+            reserve(text.count + 2)
+            append(UInt8(ascii: "\""))
             append(text)
             append(UInt8(ascii: "\""))
             return true
         }
-        var clean = 0  // start of the run of bytes that need no escape
-        for i in plain..<text.count {
-            let byte = text[i]
-            guard byte < 0x20 || byte >= 0x80 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") else { continue }
-            if byte >= 0x80 {
-                count = start
-                return false
-            }
-            append(UnsafeBufferPointer(rebasing: text[clean..<i]))
-            clean = i + 1
-            append(UInt8(ascii: "\\"))
-            switch byte {
-            case 0x0A: append(UInt8(ascii: "n"))
-            case 0x0D: append(UInt8(ascii: "r"))
-            case 0x09: append(UInt8(ascii: "t"))
-            case ..<0x20:
-                append(UInt8(ascii: "u"))
-                append(UInt8(ascii: "0"))
-                append(UInt8(ascii: "0"))
-                append(Self.hexDigit(byte >> 4))
-                append(Self.hexDigit(byte & 0xF))
-            default: append(byte)  // a quote or a backslash
-            }
-        }
-        append(UnsafeBufferPointer(rebasing: text[clean...]))
-        append(UInt8(ascii: "\""))
+        guard !text[plain...].contains(where: { $0 >= 0x80 }) else { return false }
+        // Text needing escapes is rare in stored rows: JSONWriter's escaper (the one every other
+        // body uses) writes it, at the cost of one small buffer.
+        var escaped: [UInt8] = []
+        JSONWriter.writeString(utf8: text, into: &escaped)
+        append(reserving: escaped)
         return true
     }
 
@@ -129,8 +110,4 @@ struct JSONPageBuffer: ~Copyable {
 
     /// The written bytes.
     var bytes: [UInt8] { Array(UnsafeBufferPointer(start: base, count: count)) }
-
-    private static func hexDigit(_ nibble: UInt8) -> UInt8 {
-        nibble < 10 ? UInt8(ascii: "0") + nibble : UInt8(ascii: "a") + nibble - 10
-    }
 }

@@ -1,45 +1,50 @@
 import Foundation
 import GRDBSQLite
+import Synchronization
 
 /// The request path's read connections: plain SQLite handles, each with its own statement
 /// cache, handed out one per reading thread. GRDB's pool checks the schema version (a statement
 /// of its own), takes locks and dispatches synchronously on every read; for a one-row read that
 /// cost ten times the query.
-final class SQLiteReaderPool: @unchecked Sendable {
+final class SQLiteReaderPool: Sendable {
     private let path: String
-    private let lock = NSLock()
-    private var idle: [SQLiteReader] = []
-    private var closed = false
+    private let state = Mutex(State())
+
+    /// The readers not in use, and whether the pool still hands them out.
+    private struct State {
+        var idle: [SQLiteReader] = []
+        var closed = false
+    }
 
     init(path: String) { self.path = path }
 
     /// Runs `body` with a reader no other thread uses meanwhile.
     func withReader<T>(_ body: (SQLiteReader) throws -> T) throws -> T {
-        lock.lock()
-        let pooled = closed ? nil : idle.popLast()
-        let isClosed = closed
-        lock.unlock()
-        if isClosed { throw SQLiteReaderError(message: "the database is closed") }
+        let pooled = try state.withLock { state throws(SQLiteReaderError) -> SQLiteReader? in
+            if state.closed { throw SQLiteReaderError(message: "the database is closed") }
+            return state.idle.popLast()
+        }
         let reader = try pooled ?? SQLiteReader(path: path)
         defer {
-            lock.lock()
-            if !closed { idle.append(reader) }
-            lock.unlock()
+            state.withLock { state in
+                if !state.closed { state.idle.append(reader) }
+            }
         }
         return try body(reader)
     }
 
     /// Closes the idle readers; readers in use close when they are done.
     func close() {
-        lock.lock()
-        closed = true
-        idle.removeAll()
-        lock.unlock()
+        state.withLock { state in
+            state.closed = true
+            state.idle.removeAll()
+        }
     }
 }
 
 /// One read-only connection (`query_only`: a bug cannot write through it) and its statements.
-final class SQLiteReader {
+/// Sendable only to pass through the pool's lock: the pool lends each reader to one thread at a time.
+final class SQLiteReader: @unchecked Sendable {
     let handle: OpaquePointer
     private var statements: [String: OpaquePointer] = [:]
     /// Distinct query shapes are few; a flood of one-off filters only resets the cache.

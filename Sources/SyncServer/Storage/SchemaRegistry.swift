@@ -1,12 +1,13 @@
 import FilterSQL
 import Foundation
+import Synchronization
 import TableProtocol
 
 /// Knows every table's columns, creates tables and columns on first write (dynamic schema),
 /// and keeps a short-lived cache so several server processes see each other's changes.
 final class SchemaRegistry: Sendable {
     private let database: any SQLDatabase
-    private let cache = LockedValue<[String: CachedSchema]>([:])
+    private let cache = Mutex<[String: CachedSchema]>([:])
     private let ttl: TimeInterval
     private let fixed: Bool
 

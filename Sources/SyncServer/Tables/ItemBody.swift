@@ -24,8 +24,8 @@ struct ItemBody {
             if SystemProperty.isReserved(name) || name.hasPrefix("__") {
                 throw TableError.badRequest("Cannot update item with property '\(name)' as it is reserved")
             }
-            switch name.lowercased() {
-            case "id":
+            switch SystemProperty(caseInsensitive: name) {
+            case .id?:
                 switch value {
                 case .null: id = nil
                 case .string(let s) where s.isEmpty: id = nil
@@ -35,7 +35,7 @@ struct ItemBody {
                 default: throw TableError.badRequest("The property 'id' must be a string")
                 }
                 continue
-            case "version":
+            case .version?:
                 if case .string(let s) = value { version = s }
                 continue
             default: break

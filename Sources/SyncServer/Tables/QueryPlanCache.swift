@@ -1,3 +1,5 @@
+import Synchronization
+
 /// A query's statement, ready to run again while its table's schema stays the same.
 struct QueryPlan: Sendable {
     /// The schema the statement was written for (its column list, its filter's types).
@@ -17,7 +19,7 @@ final class QueryPlanCache: Sendable {
         var query: String
     }
 
-    private let plans = LockedValue<[Key: QueryPlan]>([:])
+    private let plans = Mutex<[Key: QueryPlan]>([:])
     /// Distinct query strings are few per client; a flood of one-off ones only resets the cache.
     private static let limit = 512
 

@@ -10,20 +10,21 @@ struct RowAccess {
     let owner: String
 
     private var quotedTable: String { dialect.quote(table) }
+    private func quoted(_ property: SystemProperty) -> String { dialect.quote(property.rawValue) }
     /// An explicit column list: with `*`, a statement prepared before an ALTER TABLE can keep
     /// reporting the old columns (GRDB caches statements and their column names).
     private var columnList: String { schema.columns.map { dialect.quote($0.name) }.joined(separator: ", ") }
 
     func fetch(id: String, session: any SQLSession) throws -> StoredItem? {
         let result = try session.query(
-            "SELECT \(columnList) FROM \(quotedTable) WHERE \(TableSchema.ownerColumn) = \(dialect.placeholder(1)) AND \"id\" = \(dialect.placeholder(2))",
+            "SELECT \(columnList) FROM \(quotedTable) WHERE \(TableSchema.ownerColumn) = \(dialect.placeholder(1)) AND \(quoted(.id)) = \(dialect.placeholder(2))",
             [.text(owner), .text(id)])
         return result.rows.first.map { StoredItem(row: $0, columns: result.columns, schema: schema) }
     }
 
     /// Inserts the row and answers it, or nil when the id exists already.
     func insert(id: String, properties: [(name: String, value: JSONScalar)], timestamp: String, version: String, session: any SQLSession) throws -> StoredItem? {
-        var names = [TableSchema.ownerColumn] + ["id", "createdAt", "updatedAt", "version", "deleted"].map(dialect.quote)
+        var names = [TableSchema.ownerColumn] + [SystemProperty.id, .createdAt, .updatedAt, .version, .deleted].map(quoted)
         var values: [SQLValue] = [.text(owner), .text(id), .text(timestamp), .text(timestamp), .text(version), .boolean(false)]
         for (name, value) in properties {
             guard let column = schema.column(named: name) else { continue }
@@ -32,13 +33,13 @@ struct RowAccess {
         }
         let placeholders = (1...values.count).map(dialect.placeholder).joined(separator: ", ")
         return try returning(session.query(
-            "INSERT INTO \(quotedTable) (\(names.joined(separator: ", "))) VALUES (\(placeholders)) ON CONFLICT (\(TableSchema.ownerColumn), \"id\") DO NOTHING RETURNING \(columnList)", values))
+            "INSERT INTO \(quotedTable) (\(names.joined(separator: ", "))) VALUES (\(placeholders)) ON CONFLICT (\(TableSchema.ownerColumn), \(quoted(.id))) DO NOTHING RETURNING \(columnList)", values))
     }
 
     /// Changes the sent properties and answers the row as it now is.
     func update(id: String, properties: [(name: String, value: JSONScalar)], timestamp: String, version: String, session: any SQLSession) throws -> StoredItem? {
         var binds = SQLBinds(dialect: dialect)
-        var sets = ["\"updatedAt\" = \(binds.bind(.text(timestamp)))", "\"version\" = \(binds.bind(.text(version)))"]
+        var sets = ["\(quoted(.updatedAt)) = \(binds.bind(.text(timestamp)))", "\(quoted(.version)) = \(binds.bind(.text(version)))"]
         for (name, value) in properties {
             guard let column = schema.column(named: name) else { continue }
             sets.append("\(dialect.quote(column.name)) = \(binds.bind(SQLValue(value)))")
@@ -46,14 +47,15 @@ struct RowAccess {
         let ownerPlaceholder = binds.bind(.text(owner))
         let idPlaceholder = binds.bind(.text(id))
         return try returning(session.query(
-            "UPDATE \(quotedTable) SET \(sets.joined(separator: ", ")) WHERE \(TableSchema.ownerColumn) = \(ownerPlaceholder) AND \"id\" = \(idPlaceholder) RETURNING \(columnList)",
+            "UPDATE \(quotedTable) SET \(sets.joined(separator: ", ")) WHERE \(TableSchema.ownerColumn) = \(ownerPlaceholder) AND \(quoted(.id)) = \(idPlaceholder) RETURNING \(columnList)",
             binds.values))
     }
 
     /// Soft-deletes or restores the row and answers it as it now is.
     func setDeleted(_ deleted: Bool, id: String, timestamp: String, version: String, session: any SQLSession) throws -> StoredItem? {
         try returning(session.query(
-            "UPDATE \(quotedTable) SET \"deleted\" = \(deleted ? "TRUE" : "FALSE"), \"updatedAt\" = \(dialect.placeholder(1)), \"version\" = \(dialect.placeholder(2)) WHERE \(TableSchema.ownerColumn) = \(dialect.placeholder(3)) AND \"id\" = \(dialect.placeholder(4)) RETURNING \(columnList)",
+            "UPDATE \(quotedTable) SET \(quoted(.deleted)) = \(deleted ? "TRUE" : "FALSE"), \(quoted(.updatedAt)) = \(dialect.placeholder(1)), "
+                + "\(quoted(.version)) = \(dialect.placeholder(2)) WHERE \(TableSchema.ownerColumn) = \(dialect.placeholder(3)) AND \(quoted(.id)) = \(dialect.placeholder(4)) RETURNING \(columnList)",
             [.text(timestamp), .text(version), .text(owner), .text(id)]))
     }
 

@@ -28,9 +28,10 @@ struct SelectStatement: Sendable {
             if fixedSchema { throw TableError.badRequest("Invalid query: '\(name)' is not a column of this table (at index \(position))") }
             return nil
         }
+        let id = SystemProperty.id.rawValue
         var ownerBinds = SQLBinds(dialect: dialect)
         var conditions = ["\(TableSchema.ownerColumn) = \(ownerBinds.bind(.text("")))"]
-        if !query.includeDeleted { conditions.append("\"deleted\" = FALSE") }
+        if !query.includeDeleted { conditions.append("\(dialect.quote(SystemProperty.deleted.rawValue)) = FALSE") }
         var translator = FilterSQLTranslator(dialect: dialect, binds: ownerBinds, resolve: resolve)
         if let filter = query.filter {
             do {
@@ -44,18 +45,18 @@ struct SelectStatement: Sendable {
         var order: [String] = []
         for clause in query.orderBy {
             guard let column = try resolve(clause.member, 0) else { continue }
-            if column.name == "id" { continue }
+            if column.name == id { continue }
             // Nulls first ascending on both engines; system columns are never null, and leaving the
             // clause off them lets PostgreSQL walk the (updatedAt, id) index instead of sorting.
             let nulls = SystemProperty.isSystem(column.name) ? "" : (clause.descending ? " NULLS LAST" : " NULLS FIRST")
             order.append("\(dialect.quote(column.name)) \(clause.descending ? "DESC" : "ASC")\(nulls)")
         }
         // The id is always the last key, so paging is stable.
-        let idDescending = query.orderBy.first(where: { $0.member.caseFolded == "id" })?.descending ?? false
-        order.append("\"id\" \(idDescending ? "DESC" : "ASC")")
+        let idDescending = query.orderBy.first(where: { SystemProperty(caseInsensitive: $0.member) == .id })?.descending ?? false
+        order.append("\(dialect.quote(id)) \(idDescending ? "DESC" : "ASC")")
 
         let columns = query.select.map { names in
-            Set(["id"] + names.compactMap { schema.column(named: $0)?.name }).map(dialect.quote).joined(separator: ", ")
+            Set([id] + names.compactMap { schema.column(named: $0)?.name }).map(dialect.quote).joined(separator: ", ")
         } ?? schema.columns.map { dialect.quote($0.name) }.joined(separator: ", ")
         let from = " FROM \(dialect.quote(table))"
         countBindsTemplate = translator.binds.values

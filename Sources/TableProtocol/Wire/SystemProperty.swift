@@ -20,4 +20,19 @@ public enum SystemProperty: String, Sendable, Hashable, CaseIterable {
 
     /// True for any system property name, in any letter case.
     public static func isSystem(_ name: String) -> Bool { SystemProperty(caseInsensitive: name) != nil }
+
+    /// The properties only the server sets (`createdAt`, `updatedAt`, `deleted`, `version`): a
+    /// client leaves them out of the bodies it sends.
+    public static let serverManaged: [SystemProperty] = [.createdAt, .updatedAt, .deleted, .version]
+
+    /// The stamps every server write renews (`version`, `createdAt`, `updatedAt`).
+    public static let writeStamps: [SystemProperty] = [.version, .createdAt, .updatedAt]
+}
+
+extension JSONObject {
+    /// The value of a system property (exact case), or nil when absent.
+    public subscript(property: SystemProperty) -> JSONValue? {
+        get { self[property.rawValue] }
+        set { self[property.rawValue] = newValue }
+    }
 }

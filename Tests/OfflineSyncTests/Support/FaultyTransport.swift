@@ -1,23 +1,30 @@
 import Foundation
 import OfflineSync
+import Synchronization
 
 /// Forwards to the real transport but answers chosen requests itself, to force rare faults
 /// (a 500, a garbage body, a reply cut off) that a healthy server never produces.
-final class FaultyTransport: HTTPTransport, @unchecked Sendable {
+final class FaultyTransport: HTTPTransport, Sendable {
     enum Fault { case status500, garbage200, garbage201, cutOff }
 
     private let real = URLSessionTransport(timeout: 5)
-    private let lock = NSLock()
-    private var faults: [String: Fault] = [:]
-    private(set) var requests: [String] = []
+    private let state = Mutex(State())
+
+    private struct State {
+        var faults: [String: Fault] = [:]
+        var requests: [String] = []
+    }
+
+    /// Every request so far, as "METHOD /path".
+    var requests: [String] { state.withLock { $0.requests } }
 
     /// Fails every request with this method until cleared.
-    func fail(_ method: String, with fault: Fault?) { lock.withLock { faults[method] = fault } }
+    func fail(_ method: String, with fault: Fault?) { state.withLock { $0.faults[method] = fault } }
 
     func send(_ request: HTTPRequestSpec) async throws -> HTTPReply {
-        let fault = lock.withLock { () -> Fault? in
-            requests.append("\(request.method) \(request.url.path)")
-            return faults[request.method]
+        let fault = state.withLock { state -> Fault? in
+            state.requests.append("\(request.method) \(request.url.path)")
+            return state.faults[request.method]
         }
         switch fault {
         case nil:

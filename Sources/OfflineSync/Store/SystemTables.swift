@@ -1,0 +1,41 @@
+import GRDB
+
+/// The SDK's `MS_` tables (operation queue, operation errors, per-table settings such as delta
+/// tokens), created and changed by GRDB's migrator: each named migration runs once per store.
+enum SystemTables {
+    static var migrator: DatabaseMigrator {
+        var migrator = DatabaseMigrator()
+        // Stores made before the migrator have these tables but no record of any migration, so
+        // the first migration must accept tables that exist already.
+        migrator.registerMigration("v1: MS_ system tables") { db in
+            try db.execute(sql: """
+                CREATE TABLE IF NOT EXISTS "MS_TableOperations" (
+                    "id" INTEGER PRIMARY KEY AUTOINCREMENT,
+                    "tableName" TEXT NOT NULL COLLATE NOCASE,
+                    "itemId" TEXT NOT NULL COLLATE NOCASE,
+                    "type" TEXT NOT NULL,
+                    "item" TEXT);
+                CREATE INDEX IF NOT EXISTS "MS_TableOperations_item" ON "MS_TableOperations" ("tableName", "itemId");
+                CREATE TABLE IF NOT EXISTS "MS_TableOperationErrors" (
+                    "id" INTEGER PRIMARY KEY AUTOINCREMENT,
+                    "operationId" INTEGER NOT NULL,
+                    "tableName" TEXT NOT NULL COLLATE NOCASE,
+                    "itemId" TEXT NOT NULL COLLATE NOCASE,
+                    "operationType" TEXT NOT NULL,
+                    "statusCode" INTEGER,
+                    "code" INTEGER NOT NULL,
+                    "message" TEXT NOT NULL,
+                    "clientItem" TEXT,
+                    "serverItem" TEXT,
+                    "rawResponse" TEXT);
+                CREATE TABLE IF NOT EXISTS "MS_TableConfig" (
+                    "tableName" TEXT NOT NULL COLLATE NOCASE,
+                    "key" TEXT NOT NULL,
+                    "keyType" INTEGER NOT NULL DEFAULT 0,
+                    "value" TEXT,
+                    PRIMARY KEY ("tableName", "key", "keyType"));
+                """)
+        }
+        return migrator
+    }
+}
