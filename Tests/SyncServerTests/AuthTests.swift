@@ -95,10 +95,10 @@ import Testing
     }
 
     @Test func anExpiredTokenIsRefused() async throws {
-        let auth = try AuthServer(.sqlite, arguments: ["--token-ttl", "1s"])
+        let auth = try AuthServer(.sqlite, arguments: ["--token-ttl", "6s"])
         let token = try await auth.token(try auth.addUser())
         #expect(try await auth.client(token: token).get("tables/TodoItem").status == 200)
-        try await Task.sleep(for: .milliseconds(2100))
+        try await Task.sleep(for: .milliseconds(6500))
         #expect(try await auth.client(token: token).get("tables/TodoItem").status == 401)
     }
 
