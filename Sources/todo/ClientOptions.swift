@@ -1,7 +1,5 @@
 import ArgumentParser
 import Foundation
-import OfflineSync
-import TodoKit
 
 /// Options every `todo` command shares: which server and which local store.
 struct ClientOptions: ParsableArguments {
@@ -21,11 +19,6 @@ struct ClientOptions: ParsableArguments {
             throw ValidationError("The server URL '\(text)' is not an http:// or https:// URL.")
         }
         return url
-    }
-
-    /// The SDK client's settings: the stored access token goes with every request.
-    func clientConfiguration() -> SyncClientConfiguration {
-        SyncClientConfiguration(timeout: 10, authentication: TokenStore())
     }
 
     /// `$XDG_DATA_HOME/offline-todo/<server>/<device>.sqlite`, one database per server and device.

@@ -6,8 +6,7 @@ import TodoKit
 
 /// Opens the service for a headless command.
 func openService(_ options: ClientOptions, policy: ConflictPolicy = .fail) throws -> TodoService {
-    try TodoService(storePath: try options.storePath(), serverURL: try options.serverURL(), conflictPolicy: policy,
-                    client: options.clientConfiguration())
+    try TodoService(storePath: try options.storePath(), serverURL: try options.serverURL(), conflictPolicy: policy, tokens: TokenStore())
 }
 
 /// Finds an item by id or unique id prefix.

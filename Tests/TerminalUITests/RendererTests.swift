@@ -100,6 +100,20 @@ import TodoKitTestSupport
         #expect(text.contains("[ Use Client ]  [ Use Server ]  [ Cancel ]"))
     }
 
+    @Test func theSignInDialogMasksThePassword() {
+        var app = ListFixture([], server: "http://127.0.0.1:9", pageHeight: ListScreen.pageHeight(forTerminalHeight: 12))
+        app.press(.character("L"))
+        app.type("ann")
+        app.press(.tab)
+        app.type("s3cret")
+        let text = AppScreen.render(app.state, width: 64, height: 12).text
+        #expect(text.contains("Sign in to http://127.0.0.1:9"))
+        #expect(text.contains("User:      ann"))
+        #expect(text.contains("Password:  ••••••"))
+        #expect(!text.contains("s3cret"))
+        #expect(text.contains("Enter sign in"))
+    }
+
     @Test func helpOverlayListsEveryBindingOfTheListAndGlobalTables() {
         var app = app([])
         app.press(.character("?"))

@@ -176,7 +176,7 @@ import TodoKitTestSupport
     @Test func aFailedSyncShowsItsWordsAndOfflineState() {
         var app = ListFixture(server: "http://127.0.0.1:9")
         app.press(.character("r"))
-        app.send(.synced(.failed(message: "Offline — 1 change will sync later", offline: true)))
+        app.send(.synced(.failed(message: "Offline — 1 change will sync later", reason: .offline)))
         #expect(!app.state.status.syncing)
         #expect(app.state.status.connectivity == .offline)
         #expect(app.state.status.message == "Offline — 1 change will sync later")

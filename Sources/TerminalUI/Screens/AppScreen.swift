@@ -20,6 +20,9 @@ public enum AppScreen {
             frame = ListScreen.render(app.list, status: app.status, hints: KeyTables.list.hints(in: app), width: width, height: height)
             if app.list.mode == .help { HelpOverlay.draw(KeyTables.list.helpRows + KeyTables.global.helpRows, over: &frame) }
         }
+        if let signIn = app.signIn {
+            SignInDialog.draw(signIn, server: app.status.server ?? "", hints: KeyTables.signIn.hints(in: app), over: &frame)
+        }
         if let dialog = app.conflict { AlertDialog.draw(dialog, over: &frame) }
         return frame
     }

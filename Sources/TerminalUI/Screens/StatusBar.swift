@@ -20,9 +20,10 @@ public enum StatusBar {
         case .localOnly: parts.append("local only")
         case .online: parts.append("online")
         case .offline: parts.append("offline")
+        case .signedOut: parts.append("signed out")
         case .unknown: break
         }
-        if let server = status.server { parts.append(server) }
+        if let server = status.server { parts.append(status.user.map { "\($0) @ \(server)" } ?? server) }
         parts.append(status.pending == 1 ? "1 change pending" : "\(status.pending) changes pending")
         if let last = status.lastSync { parts.append("synced " + clock(last)) }
         return parts.joined(separator: " · ")

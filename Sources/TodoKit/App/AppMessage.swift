@@ -20,6 +20,12 @@ public enum AppMessage: Sendable, Equatable {
     case statusLoaded(SyncSnapshot)
     /// A notice for the status bar.
     case notice(String)
+    /// Open the sign-in dialog.
+    case openSignIn
+    /// A message for the sign-in dialog.
+    case signIn(SignInDialogViewModel.Message)
+    /// Signed in as this user; the token is kept.
+    case signedIn(user: String)
     /// A push met a conflict that needs the person.
     case conflictRaised(ConflictPrompt)
     /// The spinner's timer fired.
@@ -32,6 +38,16 @@ public enum AppMessage: Sendable, Equatable {
 public enum SyncOutcome: Sendable, Equatable {
     /// Push and pull both succeeded, at this time.
     case succeeded(at: Date)
-    /// It failed; `offline` when the server could not be reached.
-    case failed(message: String, offline: Bool)
+    /// It failed, in plain words, and why.
+    case failed(message: String, reason: SyncFailureReason)
+}
+
+/// Why a sync failed, as far as the status bar cares.
+public enum SyncFailureReason: Sendable, Equatable {
+    /// The server could not be reached.
+    case offline
+    /// The server refused the access token (or there was none): sign in.
+    case signedOut
+    /// Anything else (the server answered).
+    case other
 }

@@ -7,13 +7,18 @@ public struct AppState: Sendable, Equatable {
     public private(set) var editor: TodoEditorViewModel?
     /// Conflicts waiting for an answer; the first is on screen.
     public private(set) var conflicts: [ConflictDialogViewModel] = []
+    /// The sign-in dialog, when open.
+    public private(set) var signIn: SignInDialogViewModel?
     /// The status bar.
     public private(set) var status: SyncStatus
     /// Set when the person asked to quit.
     public private(set) var shouldQuit = false
 
-    /// The app for a server URL (nil: local only).
-    public init(server: String?) { status = SyncStatus(server: server) }
+    /// The app for a server URL (nil: local only), with the user signed in to it, if known.
+    public init(server: String?, user: String? = nil) {
+        status = SyncStatus(server: server)
+        status.user = user
+    }
 
     /// The dialog on screen, if any.
     public var conflict: ConflictDialogViewModel? { conflicts.first }
@@ -49,11 +54,32 @@ public struct AppState: Sendable, Equatable {
             case .succeeded(let date):
                 status.connectivity = .online
                 status.lastSync = date
-            case .failed(let text, let offline):
-                status.connectivity = offline ? .offline : .online
+            case .failed(let text, let reason):
                 status.message = text
+                switch reason {
+                case .offline: status.connectivity = .offline
+                case .other: status.connectivity = .online
+                case .signedOut:
+                    status.connectivity = .signedOut
+                    if signIn == nil { signIn = SignInDialogViewModel(user: status.user ?? "") }
+                }
             }
             return afterWrite()
+        case .openSignIn:
+            guard status.server != nil else { return apply(.notice(SyncStatus.localOnlyNotice)) }
+            signIn = SignInDialogViewModel(user: status.user ?? "")
+        case .signIn(let message):
+            guard var dialog = signIn else { return [] }
+            let effects = dialog.update(message)
+            signIn = dialog.isCancelled ? nil : dialog
+            return effects
+        case .signedIn(let user):
+            signIn = nil
+            status.user = user
+            status.connectivity = .unknown
+            let effects = apply(.syncRequested)
+            status.message = "Signed in as \(user)"
+            return effects
         case .written(let error):
             if let error { status.message = error }
             return afterWrite()
@@ -85,6 +111,12 @@ public struct AppState: Sendable, Equatable {
             let effects = conflicts[0].update(action)
             if conflicts[0].answer != nil { conflicts.removeFirst() }
             return effects
+        }
+        if signIn != nil {
+            switch KeyTables.signIn.lookup(key, in: self) {
+            case .action(let action): return apply(.signIn(.action(action)))
+            case .disabled, .unbound: return apply(.signIn(.typed(key)))
+            }
         }
         if var editor {
             let effects: [Effect]

@@ -10,7 +10,7 @@ public final class AppStore {
 
     /// Builds the app over a service; conflicts found while pushing are asked through `inbox`.
     public init(service: TodoService, inbox: any UIInbox = MainQueueInbox()) {
-        state = AppState(server: service.serverURL?.absoluteString)
+        state = AppState(server: service.serverURL?.absoluteString, user: service.signedInUser)
         runner = EffectRunner(service: service, inbox: inbox)
         service.setConflictPolicy(.ask { [weak self] prompt in
             inbox.post { self?.send(.conflictRaised(prompt)) }

@@ -21,6 +21,8 @@ public enum Effect: Sendable, Equatable {
     case loadStatus
     /// Push then pull → `.synced`.
     case sync
+    /// Sign in and keep the token → `.signedIn` or `.signIn(.failed)`.
+    case signIn(user: String, password: String)
     /// Give the waiting push the person's answer to a conflict.
     case answer(ConflictPrompt, ConflictChoice)
 }

@@ -21,6 +21,8 @@ public enum KeyTables {
         KeyBinding([.character("c")], .toggleShowCompleted, "Show or hide completed items", hint: "completed"),
         KeyBinding([.character("r"), .control("r")], .refresh, "Refresh: push local changes, pull remote ones", hint: "sync",
                    disabledReason: { $0.status.server == nil ? SyncStatus.localOnlyNotice : nil }),
+        KeyBinding([.character("L")], .signIn, "Sign in to the server", hint: "sign in",
+                   disabledReason: { $0.status.server == nil ? SyncStatus.localOnlyNotice : nil }),
         KeyBinding([.character("?")], .help, "Show this help", hint: "help"),
         KeyBinding([.character("q")], .quit, "Quit", hint: "quit"),
     ])
@@ -73,6 +75,13 @@ public enum KeyTables {
         KeyBinding([.escape], .choice(.cancel), "Cancel: stop the sync, keep the change pending"),
     ])
 
+    /// The sign-in dialog; other keys type into the focused field.
+    public static let signIn = KeyTable<SignInAction>([
+        KeyBinding([.tab, .backTab], .nextField, "Next field", hint: "next field"),
+        KeyBinding([.enter], .submit, "Sign in", hint: "sign in"),
+        KeyBinding([.escape], .cancel, "Not now (changes stay pending)", hint: "cancel"),
+    ])
+
     private static let completeFieldOnly: @Sendable (AppState) -> String? = { state in
         state.editor?.focus == .complete ? nil : "Tab to the Complete field first"
     }
@@ -84,8 +93,11 @@ public enum GlobalAction: Sendable, Equatable { case quit }
 /// What a key does on the list.
 public enum ListAction: Sendable, Equatable {
     case moveUp, moveDown, pageUp, pageDown, first, last
-    case open, add, toggleComplete, delete, filter, toggleShowCompleted, refresh, help, quit
+    case open, add, toggleComplete, delete, filter, toggleShowCompleted, refresh, signIn, help, quit
 }
+
+/// What a key does in the sign-in dialog.
+public enum SignInAction: Sendable, Equatable { case nextField, submit, cancel }
 
 /// What a key does in the "New item:" prompt.
 public enum AddPromptAction: Sendable, Equatable { case submit, cancel }

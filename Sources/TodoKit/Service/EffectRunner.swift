@@ -48,6 +48,17 @@ public final class EffectRunner: Sendable {
         case .delete(let item): write(deliver) { try service.delete(item) }
         case .loadStatus: onQueue(deliver) { .statusLoaded(service.status()) }
         case .answer(let prompt, let choice): prompt.answer(choice)
+        case .signIn(let user, let password):
+            let inbox = self.inbox
+            Task {
+                do {
+                    try await service.signIn(user: user, password: password)
+                    inbox.post { deliver(.signedIn(user: user)) }
+                } catch {
+                    let message = Self.wrap(error).message
+                    inbox.post { deliver(.signIn(.failed(message))) }
+                }
+            }
         case .sync:
             let inbox = self.inbox
             queue.async {
@@ -58,8 +69,7 @@ public final class EffectRunner: Sendable {
                         outcome = .succeeded(at: Date())
                     } catch {
                         let error = Self.wrap(error)
-                        outcome = .failed(message: SyncStatus.describe(error, pending: service.pendingCount),
-                                          offline: error.code == .pushAbortedNetwork)
+                        outcome = .failed(message: SyncStatus.describe(error, pending: service.pendingCount), reason: Self.reason(error))
                     }
                     inbox.post { deliver(.synced(outcome)) }
                 }
@@ -87,6 +97,13 @@ public final class EffectRunner: Sendable {
                 return .written(error: Self.wrap(error).message)
             }
         }
+    }
+
+    /// Why a sync failed, for the status bar.
+    static func reason(_ error: SyncError) -> SyncFailureReason {
+        if error.code == .pushAbortedNetwork { return .offline }
+        if error.isAuthenticationFailure || error.code == .pushAbortedAuthentication { return .signedOut }
+        return .other
     }
 
     static func wrap(_ error: any Error) -> SyncError {

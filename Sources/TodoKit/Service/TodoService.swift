@@ -11,11 +11,18 @@ public final class TodoService: Sendable {
     let table: SyncTable
     private let resolver: TodoConflictResolver
     private let lastSyncStore: LastSyncStore
+    private let tokens: TokenStore?
+    private let clientConfiguration: SyncClientConfiguration
 
-    /// Opens the local store at `storePath` and, with a server URL, syncs with it.
+    /// Opens the local store at `storePath` and, with a server URL, syncs with it, sending the
+    /// access token `tokens` keeps for that server (none without it).
     public init(storePath: String, serverURL: URL?, conflictPolicy: ConflictPolicy = .fail,
-                client: SyncClientConfiguration = SyncClientConfiguration(timeout: 10)) throws {
+                client: SyncClientConfiguration = SyncClientConfiguration(timeout: 10), tokens: TokenStore? = nil) throws {
+        var client = client
+        if let tokens { client.authentication = tokens }
         self.serverURL = serverURL
+        self.tokens = tokens
+        clientConfiguration = client
         let store = try SQLiteSyncStore(path: storePath, tables: [TodoTable.definition])
         resolver = TodoConflictResolver(policy: conflictPolicy)
         context = SyncContext(client: serverURL.map { SyncClient(serverURL: $0, configuration: client) },
@@ -87,6 +94,18 @@ public final class TodoService: Sendable {
                      pendingIds: (try? context.pendingItemIds(table: TodoTable.name)) ?? [],
                      lastSync: lastSyncStore.load())
     }
+
+    /// Signs in to the server and keeps the token, so every later request sends it.
+    public func signIn(user: String, password: String) async throws {
+        guard let serverURL, let tokens else { throw SyncError(.invalidAction, "No server to sign in to (local only)") }
+        var configuration = clientConfiguration
+        configuration.authentication = nil
+        let result = try await SyncClient(serverURL: serverURL, configuration: configuration).login(username: user, password: password)
+        try tokens.set(TokenStore.Entry(user: result.userId, token: result.token), for: serverURL)
+    }
+
+    /// The user signed in to the server, if any.
+    public var signedInUser: String? { serverURL.flatMap { tokens?.entry(for: $0)?.user } }
 
     /// Push then pull (either may be left out); remembers the time of a full success.
     public func sync(push: Bool = true, pull: Bool = true) async throws {

@@ -4,7 +4,7 @@ import OfflineSync
 /// What the status bar shows: where the data syncs to, whether that worked, what is waiting.
 public struct SyncStatus: Sendable, Equatable {
     /// Whether the server answered the last time we tried.
-    public enum Connectivity: Sendable, Equatable { case unknown, online, offline, localOnly }
+    public enum Connectivity: Sendable, Equatable { case unknown, online, offline, signedOut, localOnly }
 
     /// The server URL, or nil when local only.
     public var server: String?
@@ -14,6 +14,8 @@ public struct SyncStatus: Sendable, Equatable {
     public var pending = 0
     /// Lower-cased ids of items with unpushed changes.
     public var pendingIds: Set<String> = []
+    /// Who is signed in, once known in this run.
+    public var user: String?
     /// The last successful sync.
     public var lastSync: Date?
     /// A sync is running.
@@ -41,7 +43,7 @@ public struct SyncStatus: Sendable, Equatable {
         switch error.code {
         case .pushAbortedNetwork: return "Offline — \(later)"
         case .pushAbortedCancelled: return "Sync cancelled — \(later)"
-        case .pushAbortedAuthentication: return "The server refused our credentials — \(later)"
+        case .pushAbortedAuthentication, .authenticationFailed: return "Signed out — sign in (L) to sync; \(later)"
         case .pushCompletedWithErrors:
             let first = error.operationErrors.first.map { ": \($0.message)" } ?? ""
             return "Some changes could not be saved on the server\(first)"

@@ -1,0 +1,64 @@
+/// The sign-in dialog as a value: a user name, a masked password, and why the last try failed.
+public struct SignInDialogViewModel: Sendable, Equatable {
+    /// The two fields, in Tab order.
+    public enum Focus: Sendable, Equatable { case user, password }
+
+    /// Everything the dialog's `update` takes.
+    public enum Message: Sendable, Equatable {
+        /// A key of the dialog's table.
+        case action(SignInAction)
+        /// A key for the focused field.
+        case typed(KeyEvent)
+        /// The server refused the name or password, or could not be reached.
+        case failed(String)
+    }
+
+    public private(set) var user: TextField
+    public private(set) var password = TextField()
+    public private(set) var focus: Focus
+    /// Why the last try failed, in the server's words.
+    public private(set) var error: String?
+    /// A sign-in is on its way.
+    public private(set) var isSigningIn = false
+    /// Set once the person gave up; the app then closes the dialog.
+    public private(set) var isCancelled = false
+
+    /// The dialog, with the user name of the last sign-in if any.
+    public init(user: String = "") {
+        self.user = TextField(user)
+        focus = user.isEmpty ? .user : .password
+    }
+
+    /// Applies one message.
+    public mutating func update(_ message: Message) -> [Effect] {
+        switch message {
+        case .typed(let key):
+            guard !isSigningIn else { return [] }
+            if focus == .user { user.handle(key) } else { password.handle(key) }
+        case .action(.nextField): focus = focus == .user ? .password : .user
+        case .action(.cancel): isCancelled = true
+        case .action(.submit):
+            guard !isSigningIn else { return [] }
+            let name = user.text.trimmingCharacters(in: .whitespaces)
+            guard !name.isEmpty else {
+                error = "Type your user name"
+                focus = .user
+                return []
+            }
+            guard !password.text.isEmpty else {
+                error = "Type your password"
+                focus = .password
+                return []
+            }
+            isSigningIn = true
+            error = nil
+            return [.signIn(user: name, password: password.text)]
+        case .failed(let reason):
+            isSigningIn = false
+            error = reason
+            password = TextField()
+            focus = .password
+        }
+        return []
+    }
+}
