@@ -18,7 +18,7 @@ import FoundationNetworking
     func ui(home: URL, port: Int, device: String) throws -> TmuxSession {
         try TmuxSession(
             command: [TodoCLI.binary, "--server", "http://127.0.0.1:\(port)", "--device", device],
-            environment: ["XDG_DATA_HOME": home.path, "LANG": "C.UTF-8"])
+            environment: TodoCLI.environment(home: home).merging(["LANG": "C.UTF-8"]) { $1 })
     }
 
     @Test func offlineEditsReachTheServerAfterRefresh() async throws {
@@ -62,6 +62,31 @@ import FoundationNetworking
         #expect(Set(live.compactMap { $0["text"] as? String }) == ["buy milk and eggs", "call mum"])
         #expect(live.first { $0["text"] as? String == "call mum" }?["complete"] as? Bool == true)
         #expect(!items.contains { $0["text"] as? String == "write report" && ($0["deleted"] as? Bool) == false })
+    }
+
+    @Test func aServerThatWantsAnAccountOpensTheSignInDialogAndSigningInSyncs() async throws {
+        let home = try TempDir.make()
+        let database = home.appendingPathComponent("server.sqlite").path
+        let server = try ServerProcess(arguments: ["--database", database, "--auth", "required"])
+        defer { server.stop() }
+        _ = try ServerProcess.runToExit(arguments: ["users", "add", "ann", "--password-stdin", "--database", database], input: "pw one\n")
+        let ui = try ui(home: home, port: server.port, device: "laptop")
+        defer { ui.kill() }
+        try await ui.waitFor("0 changes pending")
+        try ui.send("a")
+        try ui.type("made before signing in")
+        try ui.send("Enter", "r")
+        try await ui.waitFor("signed out")
+        try await ui.waitFor("Sign in to")
+        try ui.type("ann")
+        try ui.send("Tab")
+        try ui.type("pw one")
+        let masked = try await ui.waitFor("••••••")
+        #expect(!masked.contains("pw one"))
+        try ui.send("Enter")
+        try await ui.waitFor("ann @ http://127.0.0.1:\(server.port)")
+        try await ui.waitFor("0 changes pending")
+        #expect(try await ui.screen().contains("made before signing in"))
     }
 
     /// Device A (headless) and device B (the UI) both change "shared"; B refreshes.
@@ -129,7 +154,7 @@ import FoundationNetworking
 
     @Test func resizeRedrawsAndTinyTerminalsGetAMessage() async throws {
         let home = try TempDir.make()
-        let ui = try TmuxSession(command: [TodoCLI.binary, "--device", "solo"], environment: ["XDG_DATA_HOME": home.path])
+        let ui = try TmuxSession(command: [TodoCLI.binary, "--device", "solo"], environment: TodoCLI.environment(home: home))
         defer { ui.kill() }
         try await ui.waitFor("local only")
         try ui.resize(width: 30, height: 8)
@@ -140,7 +165,7 @@ import FoundationNetworking
 
     @Test func quitRestoresTheTerminal() async throws {
         let home = try TempDir.make()
-        let ui = try TmuxSession(command: [TodoCLI.binary, "--device", "solo"], environment: ["XDG_DATA_HOME": home.path])
+        let ui = try TmuxSession(command: [TodoCLI.binary, "--device", "solo"], environment: TodoCLI.environment(home: home))
         defer { ui.kill() }
         try await ui.waitFor("local only")
         try ui.send("q")

@@ -118,11 +118,22 @@ final class TmuxSession: @unchecked Sendable {
 
 /// Runs the `todo` binary headless and returns (status, stdout, stderr).
 enum TodoCLI {
+    /// Data and config folders of a test's "home".
+    static func environment(home: URL) -> [String: String] {
+        ["XDG_DATA_HOME": home.path, "XDG_CONFIG_HOME": home.appendingPathComponent("config").path]
+    }
+
     static var binary: String { ServerProcess.binary.deletingLastPathComponent().appendingPathComponent("todo").path }
 
+    /// Runs `todo` with its data and config under `home` (never the real ones) and `input` on stdin.
     @discardableResult
-    static func run(_ args: [String], home: URL) throws -> (status: Int32, out: String, err: String) {
-        let child = try ChildProcess(binary, args, environment: ["XDG_DATA_HOME": home.path], captureOutput: true, captureError: true)
+    static func run(_ args: [String], home: URL, input: String? = nil) throws -> (status: Int32, out: String, err: String) {
+        var inputFile: String?
+        if let input {
+            inputFile = home.appendingPathComponent("stdin-\(UUID().uuidString)").path
+            try Data(input.utf8).write(to: URL(fileURLWithPath: inputFile!))
+        }
+        let child = try ChildProcess(binary, args, environment: environment(home: home), captureOutput: true, captureError: true, inputFile: inputFile)
         let o = child.standardOutput!.readDataToEndOfFile()
         let e = child.standardError!.readDataToEndOfFile()
         return (child.wait(), String(decoding: o, as: UTF8.self), String(decoding: e, as: UTF8.self))
