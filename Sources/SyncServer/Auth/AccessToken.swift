@@ -1,5 +1,6 @@
 import Foundation
 import JWTKit
+import Synchronization
 
 /// The claims of an access token: who, which password generation, until when.
 struct AccessTokenClaims: JWTPayload {
@@ -24,6 +25,10 @@ public final class TokenService: Sendable {
     private let users: UserStore
     private let lifetime: TimeInterval
     private let generations: RefreshingValue<[String: Int64]>
+    /// Tokens whose signature was checked, with their claims: a device sends the same token
+    /// for weeks, and decoding and checking it on every request cost more than the page.
+    private let verified = Mutex<[String: AccessTokenClaims]>([:])
+    private static let verifiedLimit = 10_000
 
     /// How old the copy of the users' generations may get.
     static let revocationDelay: TimeInterval = 0.5
@@ -66,8 +71,19 @@ public final class TokenService: Sendable {
 
     /// The user a token speaks for, or nil when it is forged, damaged, expired or revoked.
     func user(for token: String) async -> String? {
-        guard token.utf8.count <= 4096, let claims = try? await keys.verify(token, as: AccessTokenClaims.self) else { return nil }
+        guard let claims = await claims(of: token), claims.exp.value > Date() else { return nil }
         guard let current = try? await generations.value(), current[claims.sub.value] == claims.gen else { return nil }
         return claims.sub.value
+    }
+
+    /// The claims of a token with a valid signature (checked once, then remembered).
+    private func claims(of token: String) async -> AccessTokenClaims? {
+        if let known = verified.withLock({ $0[token] }) { return known }
+        guard token.utf8.count <= 4096, let claims = try? await keys.verify(token, as: AccessTokenClaims.self) else { return nil }
+        verified.withLock { table in
+            if table.count >= Self.verifiedLimit { table.removeAll(keepingCapacity: true) }
+            table[token] = claims
+        }
+        return claims
     }
 }

@@ -26,15 +26,15 @@ public struct TodoItem: Sendable, Hashable, Identifiable {
 
     /// Reads a row of the `TodoItem` table; nil when it has no id.
     public init?(_ object: JSONObject) {
-        guard let id = object["id"]?.stringValue else { return nil }
+        guard let id = object[SystemProperty.id]?.stringValue else { return nil }
         self.init(id: id, text: object["text"]?.stringValue ?? "", complete: object["complete"]?.boolValue ?? false,
-                  version: object["version"]?.stringValue, updatedAt: object["updatedAt"]?.stringValue)
+                  version: object[SystemProperty.version]?.stringValue, updatedAt: object[SystemProperty.updatedAt]?.stringValue)
     }
 
     /// The row to store: the app's columns, plus the version so pushes send `If-Match`.
     public var object: JSONObject {
-        var object: JSONObject = ["id": .string(id), "text": .string(text), "complete": .bool(complete)]
-        if let version { object["version"] = .string(version) }
+        var object: JSONObject = [SystemProperty.id.rawValue: .string(id), "text": .string(text), "complete": .bool(complete)]
+        if let version { object[SystemProperty.version] = .string(version) }
         return object
     }
 
@@ -52,5 +52,5 @@ public enum TodoTable {
     /// Its definition for the local store.
     public static let definition = SyncTableDefinition(
         name: name, columns: ["text": .text, "complete": .boolean],
-        indexes: [["complete", "text", "id"], ["text", "id"]], searchable: ["text"])
+        indexes: [["complete", "text", SystemProperty.id.rawValue], ["text", SystemProperty.id.rawValue]], searchable: ["text"])
 }

@@ -41,7 +41,7 @@ final class TodoConflictResolver: SyncContextDelegate, Sendable {
                 switch choice {
                 case .useClient:
                     var item = operation.item
-                    item["version"] = server["version"]
+                    item[SystemProperty.version] = server[SystemProperty.version]
                     operation.item = item
                     continue  // retry; a new 412 asks again
                 case .useServer:
