@@ -77,6 +77,12 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(help: "A file with the token signing secret (default: one made once and kept in the database). [env: TODO_SERVER_TOKEN_SECRET_FILE]")
     var tokenSecretFile: String?
 
+    @Option(help: "Most tables clients may create; beyond it a new table is refused with 400. [env: TODO_SERVER_MAX_TABLES] (default: 100)")
+    var maxTables: Int?
+
+    @Option(help: "Most columns a table may have, its 5 system columns included; beyond it 400. [env: TODO_SERVER_MAX_COLUMNS] (default: 200, at most 1000)")
+    var maxColumns: Int?
+
     func run() async throws {
         let configuration: ServerConfiguration
         let level: Logger.Level
@@ -131,6 +137,8 @@ struct ServeCommand: AsyncParsableCommand {
             configuration.tokenLifetime = seconds
         }
         if let file = tokenSecretFile ?? env["TODO_SERVER_TOKEN_SECRET_FILE"], !file.isEmpty { configuration.tokenSecretFile = file }
+        if let value = try int(maxTables, "TODO_SERVER_MAX_TABLES") { configuration.maxTables = value }
+        if let value = try int(maxColumns, "TODO_SERVER_MAX_COLUMNS") { configuration.maxColumnsPerTable = value }
         let levelText = logLevel ?? env["TODO_SERVER_LOG_LEVEL"] ?? "info"
         guard let level = Logger.Level(rawValue: levelText.lowercased()) else {
             throw ServerConfigurationError("log level must be one of trace, debug, info, notice, warning, error, critical; not '\(levelText)'")

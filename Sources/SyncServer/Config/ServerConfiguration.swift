@@ -24,6 +24,13 @@ public struct ServerConfiguration: Sendable {
     public var tokenLifetime: TimeInterval = 30 * 24 * 3600
     /// A file holding the token signing secret (default: one kept in the database).
     public var tokenSecretFile: String?
+    /// The most tables clients may create (dynamic schema).
+    public var maxTables = SchemaLimits().maxTables
+    /// The most columns a table may have, its system columns included (dynamic schema).
+    public var maxColumnsPerTable = SchemaLimits().maxColumnsPerTable
+
+    /// The ceiling for `maxColumnsPerTable`: well under PostgreSQL's 1,600 and SQLite's 2,000.
+    public static let columnLimitCeiling = 1000
 
     /// `--auth`: `required` (every table request needs a token) or `off` (loopback only).
     public enum AuthMode: String, Sendable, CaseIterable { case required, off }
@@ -53,6 +60,12 @@ public struct ServerConfiguration: Sendable {
         guard maxBodyBytes > 0 else { throw ServerConfigurationError("max body must be positive, not \(maxBodyBytes)") }
         guard !database.isEmpty else { throw ServerConfigurationError("database must not be empty") }
         guard tokenLifetime > 0 else { throw ServerConfigurationError("token lifetime must be positive") }
+        guard maxTables > 0 else { throw ServerConfigurationError("max tables must be positive, not \(maxTables)") }
+        let fewestColumns = TableSchema.systemColumns.count + 1
+        guard (fewestColumns...Self.columnLimitCeiling).contains(maxColumnsPerTable) else {
+            throw ServerConfigurationError(
+                "max columns must be between \(fewestColumns) (the \(fewestColumns - 1) system columns and one property) and \(Self.columnLimitCeiling), not \(maxColumnsPerTable)")
+        }
         if auth == .off, !allowAnonymous, !Self.isLoopback(host) {
             throw ServerConfigurationError(
                 "refusing to serve \(host) with --auth off: anyone who can reach it could read and change every list; use --auth required (or --allow-anonymous if that is really meant)")

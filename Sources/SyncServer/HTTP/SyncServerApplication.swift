@@ -14,6 +14,7 @@ public enum SyncServerApplication {
         let service = TableService(
             database: database, fixedSchema: configuration.fixedSchema,
             limits: QueryLimits(pageSize: configuration.pageSize, maxTop: configuration.maxTop),
+            schemaLimits: SchemaLimits(maxTables: configuration.maxTables, maxColumnsPerTable: configuration.maxColumnsPerTable),
             // One process owns a SQLite file; PostgreSQL may be shared, so look again soon.
             schemaCacheTTL: configuration.usesPostgres ? 1 : .infinity)
         let users = UserStore(database: database)
