@@ -6,7 +6,9 @@ public final class ServerProcess: Sendable {
     /// The running server.
     public let child: ChildProcess
     public let port: Int
-    public var baseURL: URL { URL(string: "http://127.0.0.1:\(port)")! }
+    /// `https` when the server was started with a TLS certificate.
+    public let scheme: String
+    public var baseURL: URL { URL(string: "\(scheme)://127.0.0.1:\(port)")! }
 
     /// Starts the server and waits for its "listening" line.
     public init(arguments: [String], environment: [String: String] = [:]) throws {
@@ -30,6 +32,7 @@ public final class ServerProcess: Sendable {
             throw ServerStartError(description: "todo-server did not start: \(text)")
         }
         self.port = port
+        self.scheme = text.contains("https://127.0.0.1:") ? "https" : "http"
     }
 
     /// Runs the server binary to completion (for configuration errors and account commands,
