@@ -121,8 +121,9 @@ enum TodoCLI {
     static var binary: String { ServerProcess.binary.deletingLastPathComponent().appendingPathComponent("todo").path }
 
     @discardableResult
-    static func run(_ args: [String], home: URL) throws -> (status: Int32, out: String, err: String) {
-        let child = try ChildProcess(binary, args, environment: ["XDG_DATA_HOME": home.path], captureOutput: true, captureError: true)
+    static func run(_ args: [String], home: URL, environment: [String: String] = [:]) throws -> (status: Int32, out: String, err: String) {
+        let environment = environment.merging(["XDG_DATA_HOME": home.path]) { $1 }
+        let child = try ChildProcess(binary, args, environment: environment, captureOutput: true, captureError: true)
         let o = child.standardOutput!.readDataToEndOfFile()
         let e = child.standardError!.readDataToEndOfFile()
         return (child.wait(), String(decoding: o, as: UTF8.self), String(decoding: e, as: UTF8.self))
