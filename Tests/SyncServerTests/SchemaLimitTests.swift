@@ -90,4 +90,30 @@ import Testing
         #expect(try await client.patch("tables/\(table)/a", ["fresh2": 1]).status == 200)
         #expect(try database.columns(of: table) == (before + ["fresh2"]).sorted())
     }
+
+    /// A write that adds a column takes the table's clock row before ALTER TABLE, as plain writes
+    /// do: the other order deadlocks on PostgreSQL (one of the two would answer 500).
+    @Test(arguments: Backend.allCases)
+    func writesThatAddColumnsRunBesidePlainWrites(_ backend: Backend) async throws {
+        let server = try await SharedServers.shared.server(backend)
+        let table = uniqueTable("growing")
+        try await TableClient(server).insertAll(table, [["id": "seed", "n": 0]])
+        let statuses = try await withThrowingTaskGroup(of: [Int].self) { group -> [Int] in
+            for writer in 0..<6 {
+                let client = TableClient(server)
+                group.addTask {
+                    var statuses: [Int] = []
+                    for n in 0..<15 {
+                        // Even writers only insert rows; odd ones add a new column with each row.
+                        var item: [String: Any] = ["id": "w\(writer)-\(n)", "n": n]
+                        if writer % 2 == 1 { item["c\(writer)_\(n)"] = n }
+                        statuses.append(try await client.post("tables/\(table)", item).status)
+                    }
+                    return statuses
+                }
+            }
+            return try await group.reduce(into: []) { $0 += $1 }
+        }
+        #expect(statuses.allSatisfy { $0 == 201 }, "\(statuses.filter { $0 != 201 })")
+    }
 }

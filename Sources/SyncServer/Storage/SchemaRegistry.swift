@@ -54,28 +54,34 @@ final class SchemaRegistry: Sendable {
         return schema
     }
 
-    /// Runs `body` in one write transaction, with the table's schema holding a column for every
-    /// name in `needed`. Missing tables and columns are made in that same transaction, so a request
-    /// that fails (a bad type, a limit, a conflict) leaves no schema change behind: DDL is
-    /// transactional on both SQLite and PostgreSQL.
+    /// Runs `start`, then `body`, in one write transaction, with the table's schema holding a
+    /// column for every name in `needed`. Missing tables and columns are made in that same
+    /// transaction, so a request that fails (a bad type, a limit, a conflict) leaves no schema
+    /// change behind: DDL is transactional on both SQLite and PostgreSQL.
+    ///
+    /// `start` runs before any DDL: the table service takes the table's clock row there, as every
+    /// write does first. Taken after ALTER TABLE's exclusive lock instead, it could deadlock on
+    /// PostgreSQL with a writer that holds the row and waits for the table.
     /// Throws a `TableError` for a type mismatch, a limit, or in fixed-schema mode anything unknown.
-    func write<T: Sendable>(
+    func write<Start: Sendable, T: Sendable>(
         _ table: String, columns needed: [(name: String, type: ColumnType?)],
-        _ body: @escaping @Sendable (TableSchema, any SQLSession) throws -> T
+        start: @escaping @Sendable (any SQLSession) throws -> Start,
+        _ body: @escaping @Sendable (TableSchema, Start, any SQLSession) throws -> T
     ) async throws -> T {
         if let current = try await schema(of: table), try Self.covers(current, needed, fixed: fixed) {
-            return try await database.write { try body(current, $0) }
+            return try await database.write { try body(current, try start($0), $0) }
         }
         if fixed {
             guard let current = try await schema(of: table, fresh: true) else { throw TableError.tableNotFound }
             _ = try Self.covers(current, needed, fixed: true)
-            return try await database.write { try body(current, $0) }
+            return try await database.write { try body(current, try start($0), $0) }
         }
         let dialect = database.dialect
         let limits = self.limits
         let (schema, value) = try await database.migrate { session in
+            let started = try start(session)
             let schema = try Self.grow(table, to: needed, limits: limits, dialect: dialect, session: session)
-            return (schema, try body(schema, session))
+            return (schema, try body(schema, started, session))
         }
         remember(schema, for: table)
         return value
@@ -94,7 +100,7 @@ final class SchemaRegistry: Sendable {
             return .init(name: name, type: type)
         }
         if existing == nil {
-            let tables = try session.query(dialect.listTablesSQL, []).rows.count
+            let tables = Int(try session.query("SELECT count(*) FROM (\(dialect.listTablesSQL)) AS existing", []).rows.first?.first?.int64 ?? 0)
             guard tables < limits.maxTables else {
                 throw TableError.badRequest("Cannot create the table '\(table)': the server allows at most \(limits.maxTables) tables")
             }

@@ -38,9 +38,8 @@ public final class TableService: Sendable {
         let id = item.id ?? UUID().uuidString.lowercased()
         let dialect = database.dialect
         // New columns and the row share one transaction: a conflict leaves no column behind.
-        return try await schemas.write(table, columns: item.neededColumns) { schema, session in
+        return try await schemas.write(table, columns: item.neededColumns, start: clock(table)) { schema, now, session in
             let rows = RowAccess(dialect: dialect, table: table, schema: schema, owner: owner)
-            let now = try TableClock.next(for: table, dialect: dialect, session: session)
             if let stored = try rows.insert(id: id, properties: item.properties, timestamp: now, version: Self.newVersion(), session: session) {
                 return stored
             }
@@ -90,15 +89,20 @@ public final class TableService: Sendable {
         _ change: @escaping @Sendable (RowAccess, StoredItem, String, any SQLSession) throws -> StoredItem?
     ) async throws -> StoredItem {
         let dialect = database.dialect
-        return try await schemas.write(table, columns: needed) { schema, session in
+        return try await schemas.write(table, columns: needed, start: clock(table)) { schema, now, session in
             let rows = RowAccess(dialect: dialect, table: table, schema: schema, owner: owner)
-            let now = try TableClock.next(for: table, dialect: dialect, session: session)
             guard let existing = try rows.fetch(id: id, session: session) else { throw TableError.itemNotFound }
             if requireLive && existing.isDeleted { throw TableError.itemNotFound }
             try check.verify(existing)
             guard let changed = try change(rows, existing, now, session) else { throw TableError.itemNotFound }
             return changed
         }
+    }
+
+    /// Takes the table's clock row (locked until commit) and answers the write's `updatedAt`.
+    private func clock(_ table: String) -> @Sendable (any SQLSession) throws -> String {
+        let dialect = database.dialect
+        return { session in try TableClock.next(for: table, dialect: dialect, session: session) }
     }
 
     private func notFound() -> TableError {
