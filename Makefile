@@ -36,7 +36,7 @@ deps-build:
 	@$(ENSURE) libsqlite3-dev libncurses-dev
 
 deps-test:
-	@$(ENSURE) libsqlite3-dev libncurses-dev sqlite3 postgresql python3 tmux
+	@$(ENSURE) libsqlite3-dev libncurses-dev sqlite3 postgresql python3 tmux openssl curl
 
 deps-bench:
 	@$(ENSURE) libsqlite3-dev libncurses-dev sqlite3 postgresql python3 wrk

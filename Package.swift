@@ -21,6 +21,8 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
         .package(url: "https://github.com/apple/swift-crypto", from: "4.0.0"),
         .package(url: "https://github.com/vapor/jwt-kit", from: "5.7.1"),
+        .package(url: "https://github.com/apple/swift-nio-ssl", from: "2.37.6"),
+        .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
     ],
     targets: [
         // The wire: OData $filter language, query options, system properties. Foundation only.
@@ -30,7 +32,14 @@ let package = Package(
         // The client SDK: local SQLite store, operation queue, push, pull, purge.
         .target(
             name: "OfflineSync",
-            dependencies: ["TableProtocol", "FilterSQL", .product(name: "GRDB", package: "GRDB.swift")]
+            dependencies: [
+                "TableProtocol", "FilterSQL", .product(name: "GRDB", package: "GRDB.swift"),
+                // Only for a server whose certificate authority is given by file (URLSession cannot trust one on Linux).
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
+            ]
         ),
         // The sync backend: routes, storage protocol, SQLite and PostgreSQL stores.
         .target(
@@ -39,6 +48,9 @@ let package = Package(
                 "TableProtocol",
                 "FilterSQL",
                 .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdCore", package: "hummingbird"),
+                .product(name: "HummingbirdTLS", package: "hummingbird"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "GRDBSQLite", package: "GRDB.swift"),
                 .product(name: "PostgresNIO", package: "postgres-nio"),

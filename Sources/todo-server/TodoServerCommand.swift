@@ -38,7 +38,7 @@ func fail(_ error: any Error) -> Never {
 struct ServeCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "serve",
-        abstract: "Serve the OfflineTodo table protocol over HTTP (the default).",
+        abstract: "Serve the OfflineTodo table protocol over HTTP or HTTPS (the default).",
         discussion: "Every option can also be set with an environment variable TODO_SERVER_<NAME> (e.g. TODO_SERVER_PORT=9000); flags win.")
 
     @Option(help: "Address to listen on. [env: TODO_SERVER_HOST]")
@@ -77,6 +77,18 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(help: "A file with the token signing secret (default: one made once and kept in the database). [env: TODO_SERVER_TOKEN_SECRET_FILE]")
     var tokenSecretFile: String?
 
+    @Option(help: "Serve HTTPS with this PEM certificate (chain); needs --tls-key. [env: TODO_SERVER_TLS_CERT] (default: plain HTTP)")
+    var tlsCert: String?
+
+    @Option(help: "The PEM private key of --tls-cert (unencrypted). [env: TODO_SERVER_TLS_KEY]")
+    var tlsKey: String?
+
+    @Option(help: "Most tables clients may create; beyond it a new table is refused with 400. [env: TODO_SERVER_MAX_TABLES] (default: 100)")
+    var maxTables: Int?
+
+    @Option(help: "Most columns a table may have, its 5 system columns included; beyond it 400. [env: TODO_SERVER_MAX_COLUMNS] (default: 200, at most 1000)")
+    var maxColumns: Int?
+
     func run() async throws {
         let configuration: ServerConfiguration
         let level: Logger.Level
@@ -94,7 +106,7 @@ struct ServeCommand: AsyncParsableCommand {
         do {
             try await SyncServerApplication.run(configuration, logger: logger) { port in
                 let store = configuration.usesPostgres ? "postgresql" : "sqlite \(configuration.database)"
-                FileHandle.standardOutput.write(Data("todo-server listening on http://\(configuration.host):\(port) (\(store))\n".utf8))
+                FileHandle.standardOutput.write(Data("todo-server listening on \(configuration.scheme)://\(configuration.host):\(port) (\(store))\n".utf8))
             }
         } catch {
             fail(error)
@@ -131,6 +143,10 @@ struct ServeCommand: AsyncParsableCommand {
             configuration.tokenLifetime = seconds
         }
         if let file = tokenSecretFile ?? env["TODO_SERVER_TOKEN_SECRET_FILE"], !file.isEmpty { configuration.tokenSecretFile = file }
+        if let file = tlsCert ?? env["TODO_SERVER_TLS_CERT"], !file.isEmpty { configuration.tlsCertificateFile = file }
+        if let file = tlsKey ?? env["TODO_SERVER_TLS_KEY"], !file.isEmpty { configuration.tlsKeyFile = file }
+        if let value = try int(maxTables, "TODO_SERVER_MAX_TABLES") { configuration.maxTables = value }
+        if let value = try int(maxColumns, "TODO_SERVER_MAX_COLUMNS") { configuration.maxColumnsPerTable = value }
         let levelText = logLevel ?? env["TODO_SERVER_LOG_LEVEL"] ?? "info"
         guard let level = Logger.Level(rawValue: levelText.lowercased()) else {
             throw ServerConfigurationError("log level must be one of trace, debug, info, notice, warning, error, critical; not '\(levelText)'")

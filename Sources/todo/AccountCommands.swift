@@ -20,12 +20,12 @@ struct LoginCommand: AsyncParsableCommand {
         } catch let error as PasswordPrompt.Failure {
             throw SyncFailure(description: "\(error)")
         }
-        let client = SyncClient(serverURL: server, configuration: SyncClientConfiguration(timeout: 10))
+        let client = SyncClient(serverURL: server, configuration: SyncClientConfiguration(timeout: 10, certificateAuthorityFile: try options.certificateAuthorityFile()))
         let result: LoginResult
         do {
             result = try await client.login(username: user, password: password)
         } catch let error as SyncError {
-            throw SyncFailure(description: "Sign-in failed: \(error.message)")
+            throw SyncFailure(description: untrustedCertificateAdvice(error) ?? "Sign-in failed: \(error.message)")
         }
         try TokenStore().set(TokenStore.Entry(user: result.userId, token: result.token), for: server)
         print("Signed in to \(server.absoluteString) as \(result.userId).")

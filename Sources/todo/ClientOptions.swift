@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import OfflineSync
 
 /// Options every `todo` command shares: which server and which local store.
 struct ClientOptions: ParsableArguments {
@@ -12,6 +13,9 @@ struct ClientOptions: ParsableArguments {
     @Option(help: "The local store file (overrides --device).")
     var store: String?
 
+    @Option(help: "A PEM file of certificate authorities to trust, for a server with a self-signed certificate (default: $TODO_CA_FILE; none means the system's trust store).")
+    var caFile: String?
+
     /// The server URL, validated; nil for local only.
     func serverURL() throws -> URL? {
         guard let text = server ?? ProcessInfo.processInfo.environment["TODO_SERVER"], !text.isEmpty else { return nil }
@@ -19,6 +23,23 @@ struct ClientOptions: ParsableArguments {
             throw ValidationError("The server URL '\(text)' is not an http:// or https:// URL.")
         }
         return url
+    }
+
+    /// The SDK client's settings (the access token is added by `TodoService` from its `TokenStore`).
+    func clientConfiguration() throws -> SyncClientConfiguration {
+        SyncClientConfiguration(timeout: 10, certificateAuthorityFile: try certificateAuthorityFile())
+    }
+
+    /// `--ca-file` or `$TODO_CA_FILE`, once it is known to be a readable file (libcurl would only
+    /// say later that it cannot verify anything).
+    func certificateAuthorityFile() throws -> String? {
+        guard let path = caFile ?? ProcessInfo.processInfo.environment["TODO_CA_FILE"], !path.isEmpty else { return nil }
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), !isDirectory.boolValue,
+              FileManager.default.isReadableFile(atPath: path) else {
+            throw ValidationError("The CA file '\(path)' is not a readable file.")
+        }
+        return path
     }
 
     /// `$XDG_DATA_HOME/offline-todo/<server>/<device>.sqlite`, one database per server and device.

@@ -6,7 +6,8 @@ import TodoKit
 
 /// Opens the service for a headless command.
 func openService(_ options: ClientOptions, policy: ConflictPolicy = .fail) throws -> TodoService {
-    try TodoService(storePath: try options.storePath(), serverURL: try options.serverURL(), conflictPolicy: policy, tokens: TokenStore())
+    try TodoService(storePath: try options.storePath(), serverURL: try options.serverURL(), conflictPolicy: policy,
+                    client: try options.clientConfiguration(), tokens: TokenStore())
 }
 
 /// Finds an item by id or unique id prefix.
@@ -25,8 +26,18 @@ struct SyncFailure: Error, CustomStringConvertible {
     var description: String
 }
 
+/// What to do when the server's certificate is not trusted; nil for any other failure.
+func untrustedCertificateAdvice(_ error: SyncError) -> String? {
+    guard let transport = error.underlying as? TransportError, transport.isUntrustedCertificate else { return nil }
+    return "The server's TLS certificate is not trusted (\(transport.description)). "
+        + "If the server uses a self-signed certificate, pass its CA with --ca-file PEM (or set TODO_CA_FILE)."
+}
+
 func explain(_ error: any Error, service: TodoService) -> any Error {
     guard let error = error as? SyncError else { return error }
+    if let advice = untrustedCertificateAdvice(error) {
+        return SyncFailure(description: advice + " Your \(service.pendingCount) pending changes are kept.")
+    }
     if error.isAuthenticationFailure {
         let server = service.serverURL?.absoluteString ?? "URL"
         return SyncFailure(description: "The server refused the sign-in (\(error.message)). Your \(service.pendingCount) pending changes are kept. "

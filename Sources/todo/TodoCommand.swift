@@ -47,7 +47,8 @@ struct UICommand: ParsableCommand {
     @OptionGroup var options: ClientOptions
 
     func run() throws {
-        let service = try TodoService(storePath: try options.storePath(), serverURL: try options.serverURL(), tokens: TokenStore())
+        let service = try TodoService(storePath: try options.storePath(), serverURL: try options.serverURL(),
+                                      client: try options.clientConfiguration(), tokens: TokenStore())
         try MainActor.assumeIsolated {
             let app = AppStore(service: service)
             let terminal = try NCursesTerminal()

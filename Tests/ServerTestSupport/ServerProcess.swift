@@ -6,11 +6,15 @@ public final class ServerProcess: Sendable {
     /// The running server.
     public let child: ChildProcess
     public let port: Int
-    public var baseURL: URL { URL(string: "http://127.0.0.1:\(port)")! }
+    /// `https` when the server was started with a TLS certificate.
+    public let scheme: String
+    public var baseURL: URL { URL(string: "\(scheme)://127.0.0.1:\(port)")! }
 
     /// Starts the server and waits for its "listening" line.
     public init(arguments: [String], environment: [String: String] = [:]) throws {
-        child = try ChildProcess(Self.binary.path, ["--port", "0", "--log-level", "warning"] + arguments,
+        // The tests share one database per backend and make a table each, far past the default
+        // --max-tables; a test of the limit passes its own, and the last value given wins.
+        child = try ChildProcess(Self.binary.path, ["--port", "0", "--log-level", "warning", "--max-tables", "100000"] + arguments,
                                  environment: environment, captureOutput: true)
         ChildProcesses.track(child.pid)
         var line = Data()
@@ -28,6 +32,7 @@ public final class ServerProcess: Sendable {
             throw ServerStartError(description: "todo-server did not start: \(text)")
         }
         self.port = port
+        self.scheme = text.contains("https://127.0.0.1:") ? "https" : "http"
     }
 
     /// Runs the server binary to completion (for configuration errors and account commands,

@@ -53,6 +53,23 @@ import Testing
         #expect(FileManager.default.fileExists(atPath: dir.appendingPathComponent("env.sqlite").path))
     }
 
+    @Test func schemaLimitsOutOfRangeAreErrors() throws {
+        #expect(try ConfigurationTests.oneLineError(["--max-tables", "0"]) == "todo-server: error: max tables must be positive, not 0")
+        #expect(try ConfigurationTests.oneLineError(["--max-columns", "5"]).hasPrefix("todo-server: error: max columns must be between 6"))
+        #expect(try ConfigurationTests.oneLineError(["--max-columns", "5000"]).hasPrefix("todo-server: error: max columns must be between 6"))
+        #expect(try ConfigurationTests.oneLineError([], environment: ["TODO_SERVER_MAX_TABLES": "many"]) == "todo-server: error: TODO_SERVER_MAX_TABLES must be a whole number, not 'many'")
+    }
+
+    /// Runs the server with `arguments` and answers its only stderr line, expecting status 1.
+    static func oneLineError(_ arguments: [String], environment: [String: String] = [:]) throws -> String {
+        let database = try TempDir.make().appendingPathComponent("s.sqlite").path
+        let (status, stderr) = try ServerProcess.runToExit(arguments: ["--port", "0", "--database", database] + arguments, environment: environment)
+        #expect(status == 1)
+        let lines = stderr.split(separator: "\n")
+        #expect(lines.count == 1, "\(stderr)")
+        return String(lines.first ?? "")
+    }
+
     @Test func sigtermStopsTheServerGracefully() throws {
         let dir = try TempDir.make()
         let server = try ServerProcess(arguments: ["--database", dir.appendingPathComponent("s.sqlite").path])

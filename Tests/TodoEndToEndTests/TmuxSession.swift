@@ -127,13 +127,14 @@ enum TodoCLI {
 
     /// Runs `todo` with its data and config under `home` (never the real ones) and `input` on stdin.
     @discardableResult
-    static func run(_ args: [String], home: URL, input: String? = nil) throws -> (status: Int32, out: String, err: String) {
+    static func run(_ args: [String], home: URL, input: String? = nil, environment extra: [String: String] = [:]) throws -> (status: Int32, out: String, err: String) {
         var inputFile: String?
         if let input {
             inputFile = home.appendingPathComponent("stdin-\(UUID().uuidString)").path
             try Data(input.utf8).write(to: URL(fileURLWithPath: inputFile!))
         }
-        let child = try ChildProcess(binary, args, environment: environment(home: home), captureOutput: true, captureError: true, inputFile: inputFile)
+        let child = try ChildProcess(binary, args, environment: extra.merging(environment(home: home)) { $1 },
+                                     captureOutput: true, captureError: true, inputFile: inputFile)
         let o = child.standardOutput!.readDataToEndOfFile()
         let e = child.standardError!.readDataToEndOfFile()
         return (child.wait(), String(decoding: o, as: UTF8.self), String(decoding: e, as: UTF8.self))

@@ -47,9 +47,14 @@ public struct HTTPReply: Sendable {
 public struct TransportError: Error, Sendable, CustomStringConvertible {
     /// What the HTTP stack said.
     public var description: String
+    /// True when the connection failed because the server's TLS certificate is not trusted.
+    public var isUntrustedCertificate: Bool
 
     /// Creates an error with the stack's message.
-    public init(description: String) { self.description = description }
+    public init(description: String, isUntrustedCertificate: Bool = false) {
+        self.description = description
+        self.isUntrustedCertificate = isUntrustedCertificate
+    }
 }
 
 /// Sends HTTP requests; the SDK's only network dependency, replaceable to force rare faults.
@@ -82,12 +87,24 @@ public final class URLSessionTransport: HTTPTransport {
         let response: URLResponse
         do {
             (data, response) = try await session.data(for: request)
+        } catch let error as URLError {
+            throw TransportError(description: "\(error.code): \(error.localizedDescription)", isUntrustedCertificate: Self.isUntrusted(error))
         } catch {
-            throw TransportError(description: (error as? URLError).map { "\($0.code): \($0.localizedDescription)" } ?? "\(error)")
+            throw TransportError(description: "\(error)")
         }
         guard let http = response as? HTTPURLResponse else { throw TransportError(description: "not an HTTP response") }
         var headers: [String: String] = [:]
         for (key, value) in http.allHeaderFields { headers["\(key)".lowercased()] = "\(value)" }
         return HTTPReply(status: http.statusCode, headers: headers, body: data)
+    }
+
+    /// True for a server certificate URLSession could not verify. Darwin has codes for it; on Linux
+    /// the code is `.unknown` and only libcurl's message (CURLE_PEER_FAILED_VERIFICATION) tells.
+    private static func isUntrusted(_ error: URLError) -> Bool {
+        let codes: Set<URLError.Code> = [
+            .serverCertificateUntrusted, .serverCertificateHasUnknownRoot, .serverCertificateHasBadDate, .serverCertificateNotYetValid,
+        ]
+        let message = error.localizedDescription
+        return codes.contains(error.code) || message.contains("SSL certificate problem") || message.contains("certificate subject name")
     }
 }

@@ -11,14 +11,17 @@ public struct SyncClientConfiguration: Sendable {
     public var transport: (any HTTPTransport)?
     /// Where the access token sent with every request comes from; nil sends none.
     public var authentication: (any AuthenticationProvider)?
+    /// A PEM file of certificate authorities to trust besides the system's (e.g. a self-signed server's); used when `transport` is nil.
+    public var certificateAuthorityFile: String?
 
     /// Default settings.
     public init(timeout: TimeInterval = 30, installationID: String? = nil, transport: (any HTTPTransport)? = nil,
-                authentication: (any AuthenticationProvider)? = nil) {
+                authentication: (any AuthenticationProvider)? = nil, certificateAuthorityFile: String? = nil) {
         self.timeout = timeout
         self.installationID = installationID
         self.transport = transport
         self.authentication = authentication
+        self.certificateAuthorityFile = certificateAuthorityFile
     }
 }
 
@@ -35,8 +38,16 @@ public final class SyncClient: Sendable {
     public init(serverURL: URL, configuration: SyncClientConfiguration = SyncClientConfiguration()) {
         self.serverURL = serverURL
         self.installationID = configuration.installationID ?? InstallationID.load()
-        self.transport = configuration.transport ?? URLSessionTransport(timeout: configuration.timeout)
+        self.transport = configuration.transport ?? Self.defaultTransport(configuration)
         self.authentication = configuration.authentication
+    }
+
+    /// URLSession, or AsyncHTTPClient when an extra certificate authority must be trusted.
+    private static func defaultTransport(_ configuration: SyncClientConfiguration) -> any HTTPTransport {
+        if let file = configuration.certificateAuthorityFile {
+            return TrustedCATransport(certificateAuthorityFile: file, timeout: configuration.timeout)
+        }
+        return URLSessionTransport(timeout: configuration.timeout)
     }
 
     /// Online access to one table.

@@ -24,6 +24,17 @@ public struct ServerConfiguration: Sendable {
     public var tokenLifetime: TimeInterval = 30 * 24 * 3600
     /// A file holding the token signing secret (default: one kept in the database).
     public var tokenSecretFile: String?
+    /// A PEM certificate (chain) to serve HTTPS with; needs `tlsKeyFile` too.
+    public var tlsCertificateFile: String?
+    /// The PEM private key of `tlsCertificateFile`.
+    public var tlsKeyFile: String?
+    /// The most tables clients may create (dynamic schema).
+    public var maxTables = SchemaLimits().maxTables
+    /// The most columns a table may have, its system columns included (dynamic schema).
+    public var maxColumnsPerTable = SchemaLimits().maxColumnsPerTable
+
+    /// The ceiling for `maxColumnsPerTable`: well under PostgreSQL's 1,600 and SQLite's 2,000.
+    public static let columnLimitCeiling = 1000
 
     /// `--auth`: `required` (every table request needs a token) or `off` (loopback only).
     public enum AuthMode: String, Sendable, CaseIterable { case required, off }
@@ -35,6 +46,12 @@ public struct ServerConfiguration: Sendable {
 
     /// True when `database` names a PostgreSQL server.
     public var usesPostgres: Bool { database.hasPrefix("postgres://") || database.hasPrefix("postgresql://") }
+
+    /// True when the server speaks HTTPS itself (both TLS files are set).
+    public var usesTLS: Bool { tlsCertificateFile != nil && tlsKeyFile != nil }
+
+    /// `https` when serving TLS, else `http`.
+    public var scheme: String { usesTLS ? "https" : "http" }
 
     /// `$XDG_DATA_HOME/offline-todo/server.sqlite` (XDG's default data home is ~/.local/share).
     public static var defaultDatabasePath: String {
@@ -53,6 +70,16 @@ public struct ServerConfiguration: Sendable {
         guard maxBodyBytes > 0 else { throw ServerConfigurationError("max body must be positive, not \(maxBodyBytes)") }
         guard !database.isEmpty else { throw ServerConfigurationError("database must not be empty") }
         guard tokenLifetime > 0 else { throw ServerConfigurationError("token lifetime must be positive") }
+        guard maxTables > 0 else { throw ServerConfigurationError("max tables must be positive, not \(maxTables)") }
+        let fewestColumns = TableSchema.systemColumns.count + 1
+        guard (fewestColumns...Self.columnLimitCeiling).contains(maxColumnsPerTable) else {
+            throw ServerConfigurationError(
+                "max columns must be between \(fewestColumns) (the \(fewestColumns - 1) system columns and one property) and \(Self.columnLimitCeiling), not \(maxColumnsPerTable)")
+        }
+        if (tlsCertificateFile == nil) != (tlsKeyFile == nil) {
+            throw ServerConfigurationError("--tls-cert and --tls-key go together: give both, or neither")
+        }
+        if let tlsCertificateFile, let tlsKeyFile { _ = try ServerTLS(certificateFile: tlsCertificateFile, keyFile: tlsKeyFile) }
         if auth == .off, !allowAnonymous, !Self.isLoopback(host) {
             throw ServerConfigurationError(
                 "refusing to serve \(host) with --auth off: anyone who can reach it could read and change every list; use --auth required (or --allow-anonymous if that is really meant)")

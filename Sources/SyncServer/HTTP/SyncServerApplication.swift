@@ -1,5 +1,7 @@
 import Foundation
 import Hummingbird
+import HummingbirdCore
+import HummingbirdTLS
 import Logging
 import NIOCore
 
@@ -14,6 +16,7 @@ public enum SyncServerApplication {
         let service = TableService(
             database: database, fixedSchema: configuration.fixedSchema,
             limits: QueryLimits(pageSize: configuration.pageSize, maxTop: configuration.maxTop),
+            schemaLimits: SchemaLimits(maxTables: configuration.maxTables, maxColumnsPerTable: configuration.maxColumnsPerTable),
             // One process owns a SQLite file; PostgreSQL may be shared, so look again soon.
             schemaCacheTTL: configuration.usesPostgres ? 1 : .infinity)
         let users = UserStore(database: database)
@@ -38,10 +41,19 @@ public enum SyncServerApplication {
         router.add(middleware: LogRequestsMiddleware(.info))
         router.add(middleware: APIVersionMiddleware())
         AuthRoutes(authenticator: authenticator, maxBodyBytes: configuration.maxBodyBytes).register(on: router)
-        TableRoutes(service: service, authenticator: authenticator, maxBodyBytes: configuration.maxBodyBytes).register(on: router)
+        TableRoutes(service: service, authenticator: authenticator, maxBodyBytes: configuration.maxBodyBytes, scheme: configuration.scheme)
+            .register(on: router)
 
+        let server: HTTPServerBuilder
+        do {
+            server = try serverBuilder(configuration)
+        } catch {
+            await database.close()
+            throw error
+        }
         let app = Application(
             router: router,
+            server: server,
             configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "todo-server"),
             onServerRunning: { channel in onListening(channel.localAddress?.port ?? configuration.port) },
             logger: logger)
@@ -55,6 +67,12 @@ public enum SyncServerApplication {
             throw error
         }
         await database.close()
+    }
+
+    /// Plain HTTP/1.1, or HTTP/1.1 inside TLS when both TLS files are set.
+    private static func serverBuilder(_ configuration: ServerConfiguration) throws -> HTTPServerBuilder {
+        guard let certificate = configuration.tlsCertificateFile, let key = configuration.tlsKeyFile else { return .http1() }
+        return try .tls(.http1(), tlsConfiguration: ServerTLS(certificateFile: certificate, keyFile: key).configuration)
     }
 
     /// Opens the configured database for account commands (`todo-server users …`).

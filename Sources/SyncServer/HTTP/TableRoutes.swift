@@ -9,6 +9,8 @@ struct TableRoutes {
     let service: TableService
     let authenticator: Authenticator
     let maxBodyBytes: Int
+    /// `https` when the server itself speaks TLS, else `http`.
+    let scheme: String
 
     func register(on router: Router<TableRequestContext>) {
         router.get("/health") { _, _ in JSONResponse.make(.ok, #"{"status":"ok"}"#) }
@@ -58,8 +60,18 @@ struct TableRoutes {
         if !query.isEmpty { query += "&" }
         query += "$top=\(top)&$skip=\(skip)"
         let host = request.head.authority ?? "localhost"
-        return "http://\(host)\(request.uri.path)?\(query)"
+        return "\(linkScheme(request))://\(host)\(request.uri.path)?\(query)"
     }
+
+    /// Behind a reverse proxy that terminates TLS the request arrives as plain HTTP, yet the client
+    /// must follow the link over HTTPS: the proxy says so in `X-Forwarded-Proto`. Trusting it is
+    /// harmless, as it only shapes the link handed back to the same requester.
+    private func linkScheme(_ request: Request) -> String {
+        let forwarded = request.headers[Self.forwardedProto]?.split(separator: ",").first?.trimmingCharacters(in: .whitespaces).lowercased()
+        return forwarded == "https" || forwarded == "http" ? forwarded! : scheme
+    }
+
+    private static let forwardedProto = HTTPField.Name("X-Forwarded-Proto")!
 
     private func body(_ request: Request) async throws -> JSONObject {
         try await RequestBody.object(request, maxBytes: maxBodyBytes)

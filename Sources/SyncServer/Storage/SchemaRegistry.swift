@@ -10,15 +10,17 @@ final class SchemaRegistry: Sendable {
     private let cache = Mutex<[String: CachedSchema]>([:])
     private let ttl: TimeInterval
     private let fixed: Bool
+    private let limits: SchemaLimits
 
     private struct CachedSchema {
         var schema: TableSchema?
         var loadedAt: Date
     }
 
-    init(database: any SQLDatabase, fixedSchema: Bool, cacheTTL: TimeInterval) {
+    init(database: any SQLDatabase, fixedSchema: Bool, limits: SchemaLimits, cacheTTL: TimeInterval) {
         self.database = database
         self.fixed = fixedSchema
+        self.limits = limits
         self.ttl = cacheTTL
     }
 
@@ -52,36 +54,69 @@ final class SchemaRegistry: Sendable {
         return schema
     }
 
-    /// Makes sure the table exists with a column for every name in `needed`.
-    /// Throws a `TableError` for a type mismatch, or in fixed-schema mode for anything unknown.
-    func ensure(_ table: String, columns needed: [(name: String, type: ColumnType?)]) async throws -> TableSchema {
+    /// Runs `start`, then `body`, in one write transaction, with the table's schema holding a
+    /// column for every name in `needed`. Missing tables and columns are made in that same
+    /// transaction, so a request that fails (a bad type, a limit, a conflict) leaves no schema
+    /// change behind: DDL is transactional on both SQLite and PostgreSQL.
+    ///
+    /// `start` runs before any DDL: the table service takes the table's clock row there, as every
+    /// write does first. Taken after ALTER TABLE's exclusive lock instead, it could deadlock on
+    /// PostgreSQL with a writer that holds the row and waits for the table.
+    /// Throws a `TableError` for a type mismatch, a limit, or in fixed-schema mode anything unknown.
+    func write<Start: Sendable, T: Sendable>(
+        _ table: String, columns needed: [(name: String, type: ColumnType?)],
+        start: @escaping @Sendable (any SQLSession) throws -> Start,
+        _ body: @escaping @Sendable (TableSchema, Start, any SQLSession) throws -> T
+    ) async throws -> T {
         if let current = try await schema(of: table), try Self.covers(current, needed, fixed: fixed) {
-            return current
+            return try await database.write { try body(current, try start($0), $0) }
         }
         if fixed {
             guard let current = try await schema(of: table, fresh: true) else { throw TableError.tableNotFound }
             _ = try Self.covers(current, needed, fixed: true)
-            return current
+            return try await database.write { try body(current, try start($0), $0) }
         }
         let dialect = database.dialect
-        let schema = try await database.migrate { session in
-            var schema = try Self.load(table, dialect: dialect, session: session)
-            if schema == nil {
-                schema = TableSchema(columns: TableSchema.systemColumns)
-                try Self.create(table, schema: schema!, dialect: dialect, session: session)
-            }
-            var result = schema!
-            for (name, type) in needed where result.column(named: name) == nil {
-                guard let type else { continue }
-                try session.execute(
-                    "ALTER TABLE \(dialect.quote(table)) ADD COLUMN \(dialect.quote(name)) \(dialect.columnDefinition(type))", [])
-                result.append(.init(name: name, type: type))
-            }
-            return result
+        let limits = self.limits
+        let (schema, value) = try await database.migrate { session in
+            let started = try start(session)
+            let schema = try Self.grow(table, to: needed, limits: limits, dialect: dialect, session: session)
+            return (schema, try body(schema, started, session))
         }
         remember(schema, for: table)
-        _ = try Self.covers(schema, needed, fixed: fixed)
-        return schema
+        return value
+    }
+
+    /// Checks every limit and type first, then creates the table and adds the missing columns.
+    private static func grow(
+        _ table: String, to needed: [(name: String, type: ColumnType?)], limits: SchemaLimits, dialect: any SQLDialect, session: any SQLSession
+    ) throws -> TableSchema {
+        let existing = try load(table, dialect: dialect, session: session)
+        var result = existing ?? TableSchema(columns: TableSchema.systemColumns)
+        _ = try covers(result, needed, fixed: false)
+        var added = Set<String>()
+        let missing = needed.compactMap { name, type -> TableSchema.Column? in
+            guard let type, result.column(named: name) == nil, added.insert(name).inserted else { return nil }
+            return .init(name: name, type: type)
+        }
+        if existing == nil {
+            let tables = Int(try session.query("SELECT count(*) FROM (\(dialect.listTablesSQL)) AS existing", []).rows.first?.first?.int64 ?? 0)
+            guard tables < limits.maxTables else {
+                throw TableError.badRequest("Cannot create the table '\(table)': the server allows at most \(limits.maxTables) tables")
+            }
+        }
+        let columns = result.columns.count + missing.count
+        guard columns <= limits.maxColumnsPerTable else {
+            throw TableError.badRequest(
+                "The table '\(table)' may have at most \(limits.maxColumnsPerTable) columns (its \(TableSchema.systemColumns.count) system columns included); this request needs \(columns)")
+        }
+        if existing == nil { try create(table, schema: result, dialect: dialect, session: session) }
+        for column in missing {
+            try session.execute(
+                "ALTER TABLE \(dialect.quote(table)) ADD COLUMN \(dialect.quote(column.name)) \(dialect.columnDefinition(column.type))", [])
+            result.append(column)
+        }
+        return result
     }
 
     private func remember(_ schema: TableSchema?, for table: String) {

@@ -1,3 +1,4 @@
+import FilterSQL
 import Foundation
 import TableProtocol
 
@@ -9,9 +10,11 @@ public final class TableService: Sendable {
     let plans = QueryPlanCache()
 
     /// Creates the service; call `bootstrap()` before use.
-    public init(database: any SQLDatabase, fixedSchema: Bool, limits: QueryLimits, schemaCacheTTL: TimeInterval) {
+    public init(
+        database: any SQLDatabase, fixedSchema: Bool, limits: QueryLimits, schemaLimits: SchemaLimits = SchemaLimits(), schemaCacheTTL: TimeInterval
+    ) {
         self.database = database
-        self.schemas = SchemaRegistry(database: database, fixedSchema: fixedSchema, cacheTTL: schemaCacheTTL)
+        self.schemas = SchemaRegistry(database: database, fixedSchema: fixedSchema, limits: schemaLimits, cacheTTL: schemaCacheTTL)
         self.limits = limits
     }
 
@@ -33,11 +36,10 @@ public final class TableService: Sendable {
         let table = try TableName.physical(table)
         let item = try ItemBody(body)
         let id = item.id ?? UUID().uuidString.lowercased()
-        let schema = try await schemas.ensure(table, columns: item.neededColumns)
         let dialect = database.dialect
-        return try await database.write { session in
+        // New columns and the row share one transaction: a conflict leaves no column behind.
+        return try await schemas.write(table, columns: item.neededColumns, start: clock(table)) { schema, now, session in
             let rows = RowAccess(dialect: dialect, table: table, schema: schema, owner: owner)
-            let now = try TableClock.next(for: table, dialect: dialect, session: session)
             if let stored = try rows.insert(id: id, properties: item.properties, timestamp: now, version: Self.newVersion(), session: session) {
                 return stored
             }
@@ -54,8 +56,7 @@ public final class TableService: Sendable {
         }
         let check = VersionCheck(ifMatchHeader: ifMatch, bodyVersion: item.version)
         guard try await schemas.schema(of: table) != nil else { throw notFound() }
-        let schema = try await schemas.ensure(table, columns: item.neededColumns)
-        return try await modify(table: table, id: id, owner: owner, schema: schema, check: check, requireLive: true) { rows, _, now, session in
+        return try await modify(table: table, id: id, owner: owner, columns: item.neededColumns, check: check, requireLive: true) { rows, _, now, session in
             return try rows.update(id: id, properties: item.properties, timestamp: now, version: Self.newVersion(), session: session)
         }
     }
@@ -63,9 +64,9 @@ public final class TableService: Sendable {
     /// `DELETE /tables/{t}/{id}`: soft-deletes the item and returns it as it now is.
     public func delete(table: String, id: String, ifMatch: String?, owner: String = "") async throws -> StoredItem {
         let table = try TableName.physical(table)
-        guard let schema = try await schemas.schema(of: table) else { throw notFound() }
+        guard try await schemas.schema(of: table) != nil else { throw notFound() }
         let check = VersionCheck(ifMatchHeader: ifMatch, bodyVersion: nil)
-        return try await modify(table: table, id: id, owner: owner, schema: schema, check: check, requireLive: true) { rows, _, now, session in
+        return try await modify(table: table, id: id, owner: owner, columns: [], check: check, requireLive: true) { rows, _, now, session in
             return try rows.setDeleted(true, id: id, timestamp: now, version: Self.newVersion(), session: session)
         }
     }
@@ -73,29 +74,35 @@ public final class TableService: Sendable {
     /// `POST /tables/{t}/{id}`: restores a soft-deleted item (a live item is returned unchanged).
     public func undelete(table: String, id: String, ifMatch: String?, owner: String = "") async throws -> StoredItem {
         let table = try TableName.physical(table)
-        guard let schema = try await schemas.schema(of: table) else { throw notFound() }
+        guard try await schemas.schema(of: table) != nil else { throw notFound() }
         let check = VersionCheck(ifMatchHeader: ifMatch, bodyVersion: nil)
-        return try await modify(table: table, id: id, owner: owner, schema: schema, check: check, requireLive: false) { rows, existing, now, session in
+        return try await modify(table: table, id: id, owner: owner, columns: [], check: check, requireLive: false) { rows, existing, now, session in
             guard existing.isDeleted else { return existing }
             return try rows.setDeleted(false, id: id, timestamp: now, version: Self.newVersion(), session: session)
         }
     }
 
-    /// Reads the row under the table's clock lock, checks its version, applies `change`, returns the result.
+    /// Reads the row under the table's clock lock, checks its version, applies `change`, returns the result;
+    /// columns the change needs are added in the same transaction (a 404 or 412 leaves none behind).
     private func modify(
-        table: String, id: String, owner: String, schema: TableSchema, check: VersionCheck, requireLive: Bool,
+        table: String, id: String, owner: String, columns needed: [(name: String, type: ColumnType?)], check: VersionCheck, requireLive: Bool,
         _ change: @escaping @Sendable (RowAccess, StoredItem, String, any SQLSession) throws -> StoredItem?
     ) async throws -> StoredItem {
         let dialect = database.dialect
-        return try await database.write { session in
+        return try await schemas.write(table, columns: needed, start: clock(table)) { schema, now, session in
             let rows = RowAccess(dialect: dialect, table: table, schema: schema, owner: owner)
-            let now = try TableClock.next(for: table, dialect: dialect, session: session)
             guard let existing = try rows.fetch(id: id, session: session) else { throw TableError.itemNotFound }
             if requireLive && existing.isDeleted { throw TableError.itemNotFound }
             try check.verify(existing)
             guard let changed = try change(rows, existing, now, session) else { throw TableError.itemNotFound }
             return changed
         }
+    }
+
+    /// Takes the table's clock row (locked until commit) and answers the write's `updatedAt`.
+    private func clock(_ table: String) -> @Sendable (any SQLSession) throws -> String {
+        let dialect = database.dialect
+        return { session in try TableClock.next(for: table, dialect: dialect, session: session) }
     }
 
     private func notFound() -> TableError {

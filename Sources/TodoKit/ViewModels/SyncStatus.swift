@@ -40,6 +40,9 @@ public struct SyncStatus: Sendable, Equatable {
     /// Plain words for a failed sync; never a stack trace.
     public static func describe(_ error: SyncError, pending: Int) -> String {
         let later = pending == 1 ? "1 change will sync later" : "\(pending) changes will sync later"
+        if (error.underlying as? TransportError)?.isUntrustedCertificate == true {
+            return "The server's certificate is not trusted (see --ca-file) — \(later)"
+        }
         switch error.code {
         case .pushAbortedNetwork: return "Offline — \(later)"
         case .pushAbortedCancelled: return "Sync cancelled — \(later)"

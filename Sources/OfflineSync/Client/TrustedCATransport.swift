@@ -1,0 +1,71 @@
+import AsyncHTTPClient
+import Foundation
+import NIOCore
+import NIOHTTP1
+import NIOSSL
+import Synchronization
+
+/// The transport used when `SyncClientConfiguration.certificateAuthorityFile` is set: AsyncHTTPClient
+/// over NIOSSL, trusting that PEM file on top of the system's store.
+///
+/// URLSession cannot do this on Linux: swift-corelibs-foundation sets libcurl's CA bundle itself
+/// and offers no server-trust challenge (its `URLSessionCertificateAuthorityInfoFile` variable is
+/// read on Android only).
+public final class TrustedCATransport: HTTPTransport {
+    private let client: HTTPClient
+    private let timeout: TimeAmount
+
+    /// Creates a transport trusting the certificate authorities in `certificateAuthorityFile` (PEM).
+    public init(certificateAuthorityFile: String, timeout: TimeInterval = 30) {
+        self.client = Self.client(for: certificateAuthorityFile, timeout: timeout)
+        self.timeout = .milliseconds(Int64(timeout * 1000))
+    }
+
+    public func send(_ spec: HTTPRequestSpec) async throws -> HTTPReply {
+        var request = HTTPClientRequest(url: spec.url.absoluteString)
+        request.method = HTTPMethod(rawValue: spec.method)
+        for (name, value) in spec.headers { request.headers.replaceOrAdd(name: name, value: value) }
+        if let body = spec.body { request.body = .bytes(ByteBuffer(bytes: body)) }
+        do {
+            let response = try await client.execute(request, timeout: timeout)
+            let body = try await response.body.collect(upTo: Self.maxReplyBytes)
+            var headers: [String: String] = [:]
+            for (name, value) in response.headers { headers[name.lowercased()] = headers[name.lowercased()].map { "\($0), \(value)" } ?? value }
+            return HTTPReply(status: Int(response.status.code), headers: headers, body: Data(body.readableBytesView))
+        } catch {
+            guard Self.isUntrusted(error) else { throw TransportError(description: "\(error)") }
+            // BoringSSL's own text runs to a source path; the reason is all a person needs.
+            throw TransportError(description: "certificate verify failed: not signed by the trusted certificate authorities", isUntrustedCertificate: true)
+        }
+    }
+
+    /// Sync replies are pages of rows; anything larger is not one of ours.
+    private static let maxReplyBytes = 256 << 20
+
+    /// A failed certificate check surfaces as a handshake error naming it.
+    private static func isUntrusted(_ error: any Error) -> Bool {
+        guard let error = error as? NIOSSLError else { return false }
+        let text = String(describing: error)
+        return text.contains("CERTIFICATE_VERIFY_FAILED") || text.contains("unableToValidateCertificate")
+    }
+
+    /// One client per CA file for the process's lifetime: an `HTTPClient` must be shut down before
+    /// it is released, and keeping it also keeps its connections alive between syncs.
+    private static let clients = Mutex<[String: HTTPClient]>([:])
+
+    private static func client(for file: String, timeout: TimeInterval) -> HTTPClient {
+        clients.withLock { clients in
+            if let client = clients[file] { return client }
+            var tls = TLSConfiguration.makeClientConfiguration()
+            tls.additionalTrustRoots = [.file(file)]
+            let wait = TimeAmount.milliseconds(Int64(timeout * 1000))
+            var configuration = HTTPClient.Configuration(tlsConfiguration: tls, timeout: .init(connect: wait, read: wait))
+            // Fail at once like URLSession: by default a refused connection or handshake is retried
+            // until the deadline, so an untrusted certificate would take the whole timeout to report.
+            configuration.connectionPool.retryConnectionEstablishment = false
+            let client = HTTPClient(eventLoopGroup: HTTPClient.defaultEventLoopGroup, configuration: configuration)
+            clients[file] = client
+            return client
+        }
+    }
+}
