@@ -20,15 +20,14 @@ struct LoginCommand: AsyncParsableCommand {
         } catch let error as PasswordPrompt.Failure {
             throw SyncFailure(description: "\(error)")
         }
-        let client = SyncClient(serverURL: server, configuration: SyncClientConfiguration(timeout: 10, certificateAuthorityFile: try options.certificateAuthorityFile()))
-        let result: LoginResult
+        // The same sign-in as the full-screen dialog: the service logs in and keeps the token.
+        let service = try openService(options)
         do {
-            result = try await client.login(username: user, password: password)
+            try await service.signIn(user: user, password: password)
         } catch let error as SyncError {
             throw SyncFailure(description: untrustedCertificateAdvice(error) ?? "Sign-in failed: \(error.message)")
         }
-        try TokenStore().set(TokenStore.Entry(user: result.userId, token: result.token), for: server)
-        print("Signed in to \(server.absoluteString) as \(result.userId).")
+        print("Signed in to \(server.absoluteString) as \(service.signedInUser ?? user).")
     }
 }
 

@@ -31,7 +31,7 @@ public struct ListFixture {
         while !queue.isEmpty {
             let effect = queue.removeFirst()
             guard answerReads, let answer = answer(effect) else {
-                if case .loadWindow = effect { unansweredReads.append(effect) } else if case .count = effect { unansweredReads.append(effect) } else { left.append(effect) }
+                if answer(effect) != nil { unansweredReads.append(effect) } else { left.append(effect) }
                 continue
             }
             queue += state.update(answer)
