@@ -54,6 +54,9 @@ public struct JSONObject: Sendable, Hashable, Sequence {
     /// Number of members.
     public var count: Int { members.count }
 
+    /// True when it has no members.
+    public var isEmpty: Bool { members.isEmpty }
+
     public func makeIterator() -> IndexingIterator<[(key: String, value: JSONValue)]> { members.makeIterator() }
 
     public static func == (lhs: JSONObject, rhs: JSONObject) -> Bool {

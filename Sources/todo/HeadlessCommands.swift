@@ -43,9 +43,12 @@ func explain(_ error: any Error, service: TodoService) -> any Error {
         return SyncFailure(description: "The server refused the sign-in (\(error.message)). Your \(service.pendingCount) pending changes are kept. "
             + "Run `todo login --server \(server) --user NAME`, then sync again.")
     }
-    if error.code == .pushCompletedWithErrors, let conflict = error.operationErrors.first(where: \.isConflict) {
-        return SyncFailure(description: "The item \(conflict.itemId) was changed on the server too (HTTP \(conflict.statusCode ?? 0)). "
-            + "Run `todo sync --on-conflict client|server|cancel` to choose which version wins.")
+    let conflicts = error.operationErrors.filter(\.isConflict)
+    if error.code == .pushCompletedWithErrors, !conflicts.isEmpty {
+        // One line per clash, naming the item and the fields (the SDK's message says both).
+        let lines = conflicts.map { $0.message.hasPrefix("Conflict on item") ? $0.message : "Conflict on item \($0.itemId): \($0.message)" }
+        return SyncFailure(description: (lines + ["Run `todo sync --on-conflict client|server|cancel` to choose which version wins."])
+            .joined(separator: "\n"))
     }
     return SyncFailure(description: SyncStatus.describe(error, pending: service.pendingCount))
 }
@@ -163,9 +166,10 @@ struct SyncCommand: AsyncParsableCommand {
 struct PushCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(commandName: "push", abstract: "Push local changes.")
     @OptionGroup var options: ClientOptions
+    @Option(help: "How to settle a conflict: client, server or cancel (default: fail with a message).") var onConflict: ConflictOption?
 
     func run() async throws {
-        let service = try openService(options)
+        let service = try openService(options, policy: onConflict.map { .always($0.choice) } ?? .fail)
         do { try await service.sync(push: true, pull: false) } catch { throw explain(error, service: service) }
     }
 }
@@ -173,9 +177,10 @@ struct PushCommand: AsyncParsableCommand {
 struct PullCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(commandName: "pull", abstract: "Pull remote changes (pushes pending ones first).")
     @OptionGroup var options: ClientOptions
+    @Option(help: "How to settle a conflict of that push: client, server or cancel (default: fail with a message).") var onConflict: ConflictOption?
 
     func run() async throws {
-        let service = try openService(options)
+        let service = try openService(options, policy: onConflict.map { .always($0.choice) } ?? .fail)
         do { try await service.sync(push: false, pull: true) } catch { throw explain(error, service: service) }
     }
 }

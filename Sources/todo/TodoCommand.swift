@@ -13,7 +13,7 @@ struct TodoCommand: ParsableCommand {
         discussion: BundledText.help,
         subcommands: [UICommand.self, AddCommand.self, SampleCommand.self, ListCommand.self, EditCommand.self, DoneCommand.self,
                       RemoveCommand.self, SyncCommand.self, PushCommand.self, PullCommand.self, StatusCommand.self,
-                      LoginCommand.self, LogoutCommand.self],
+                      ConflictsCommand.self, RestoreCommand.self, LoginCommand.self, LogoutCommand.self],
         defaultSubcommand: UICommand.self)
 
     @MainActor static func main() {

@@ -13,7 +13,7 @@ import Testing
 
     @Test func noAcknowledgedWriteIsLostOrDuplicatedAcrossRandomKills() async throws {
         let dir = try TempDir.make()
-        let server = try ServerProcess(arguments: ["--database", dir.appendingPathComponent("server.sqlite").path])
+        let server = try await ServerProcess.start(arguments: ["--database", dir.appendingPathComponent("server.sqlite").path])
         defer { server.stop() }
         let storePath = dir.appendingPathComponent("local.sqlite").path
         let journalPath = dir.appendingPathComponent("journal.log").path

@@ -51,7 +51,7 @@ import Testing
     @Test func incrementalPullReceivesEveryRowWhen120RowsShareOneTimestamp() async throws {
         let dir = try TempDir.make()
         let database = dir.appendingPathComponent("s.sqlite").path
-        let server = try ServerProcess(arguments: ["--database", database])
+        let server = try await ServerProcess.start(arguments: ["--database", database])
         defer { server.stop() }
         let f = try await SyncFixture.make(server: server, pageSize: 25)
         try await seed(f, count: 120)

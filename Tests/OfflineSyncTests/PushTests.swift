@@ -172,7 +172,7 @@ import Testing
     @Test func pushAbortsWhenTheServerIsDownAndSucceedsLater() async throws {
         let dir = try TempDir.make()
         let database = dir.appendingPathComponent("s.sqlite").path
-        let server = try ServerProcess(arguments: ["--database", database])
+        let server = try await ServerProcess.start(arguments: ["--database", database])
         let f = try await SyncFixture.make(server: server)
         server.stop()
         try await f.local.insert(todo("a", "offline one"))
@@ -184,7 +184,7 @@ import Testing
             #expect(error.code == .pushAbortedNetwork)
         }
         #expect(f.context.pendingOperationsCount == 2)
-        let restarted = try ServerProcess(arguments: ["--database", database])
+        let restarted = try await ServerProcess.start(arguments: ["--database", database])
         defer { restarted.stop() }
         let online = try f.reopened(serverURL: restarted.baseURL)
         try await online.context.push()

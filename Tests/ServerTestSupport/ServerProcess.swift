@@ -35,9 +35,18 @@ public final class ServerProcess: Sendable {
         self.scheme = text.contains("https://127.0.0.1:") ? "https" : "http"
     }
 
+    /// Starts the server (see `init`) without holding a Swift-concurrency thread while it waits.
+    public static func start(arguments: [String], environment: [String: String] = [:]) async throws -> ServerProcess {
+        try await offPool { try ServerProcess(arguments: arguments, environment: environment) }
+    }
+
     /// Runs the server binary to completion (for configuration errors and account commands,
-    /// with `input` on its stdin) and returns (status, stderr).
-    public static func runToExit(arguments: [String], environment: [String: String] = [:], input: String? = nil) throws -> (Int32, String) {
+    /// with `input` on its stdin) and returns (status, stderr); waits off the concurrency pool.
+    public static func runToExit(arguments: [String], environment: [String: String] = [:], input: String? = nil) async throws -> (Int32, String) {
+        try await offPool { try runToExitBlocking(arguments: arguments, environment: environment, input: input) }
+    }
+
+    private static func runToExitBlocking(arguments: [String], environment: [String: String], input: String?) throws -> (Int32, String) {
         var inputFile: String?
         if let input {
             let file = try TempDir.make().appendingPathComponent("stdin")

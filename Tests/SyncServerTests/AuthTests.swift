@@ -6,7 +6,7 @@ import Testing
 @Suite struct AuthTests {
     @Test(arguments: Backend.allCases)
     func tableRequestsWithoutATokenAreRefused(_ backend: Backend) async throws {
-        let auth = try AuthServer(backend)
+        let auth = try await AuthServer(backend)
         let reply = try await auth.client.get("tables/TodoItem")
         #expect(reply.status == 401)
         #expect(reply.header("WWW-Authenticate") == "Bearer")
@@ -16,8 +16,8 @@ import Testing
 
     @Test(arguments: Backend.allCases)
     func aLoginTokenWorksInEitherHeader(_ backend: Backend) async throws {
-        let auth = try AuthServer(backend)
-        let user = try auth.addUser()
+        let auth = try await AuthServer(backend)
+        let user = try await auth.addUser()
         let login = try await auth.client.send("POST", ".auth/login", body: ["username": user, "password": "correct horse"])
         #expect(login.status == 200)
         #expect((login.object["user"] as? [String: Any])?["userId"] as? String == user)
@@ -28,8 +28,8 @@ import Testing
 
     @Test(arguments: Backend.allCases)
     func aWrongPasswordAndAnUnknownUserGetTheSameAnswer(_ backend: Backend) async throws {
-        let auth = try AuthServer(backend)
-        let user = try auth.addUser()
+        let auth = try await AuthServer(backend)
+        let user = try await auth.addUser()
         let wrong = try await auth.client.send("POST", ".auth/login", body: ["username": user, "password": "nope"])
         let unknown = try await auth.client.send("POST", ".auth/login", body: ["username": "nobody-\(UUID())", "password": "nope"])
         #expect(wrong.status == 401)
@@ -39,7 +39,7 @@ import Testing
 
     @Test(arguments: Backend.allCases)
     func eachUserSeesChangesAndDetectsOnlyTheirOwnRows(_ backend: Backend) async throws {
-        let auth = try AuthServer(backend)
+        let auth = try await AuthServer(backend)
         let alice = auth.client(token: try await auth.token(try auth.addUser("alice")))
         let bob = auth.client(token: try await auth.token(try auth.addUser("bob")))
         let table = uniqueTable()
@@ -66,7 +66,7 @@ import Testing
 
     @Test(arguments: Backend.allCases)
     func theOwnerIsNeverPartOfAReplyOrAQuery(_ backend: Backend) async throws {
-        let auth = try AuthServer(backend)
+        let auth = try await AuthServer(backend)
         let alice = auth.client(token: try await auth.token(try auth.addUser("alice")))
         let table = uniqueTable()
         let item = try await alice.post("tables/\(table)", ["text": "x"])
@@ -79,14 +79,14 @@ import Testing
 
     @Test(arguments: Backend.allCases)
     func damagedForgedAndOtherServersTokensAreRefused(_ backend: Backend) async throws {
-        let auth = try AuthServer(backend)
-        let user = try auth.addUser()
+        let auth = try await AuthServer(backend)
+        let user = try await auth.addUser()
         let token = try await auth.token(user)
         var damaged = Array(token)
         damaged[damaged.count - 3] = damaged[damaged.count - 3] == "A" ? "B" : "A"
         // A token for the same name, signed by another server's key.
-        let other = try AuthServer(.sqlite)
-        try AuthServer.users(["add", user, "--password-stdin"], database: other.database, input: "correct horse\n")
+        let other = try await AuthServer(.sqlite)
+        try await AuthServer.users(["add", user, "--password-stdin"], database: other.database, input: "correct horse\n")
         let forged = try await other.token(user)
         for bad in [String(damaged), forged, "", "garbage", "a.b.c", String(token.dropLast(5))] {
             let reply = try await auth.client(token: bad).get("tables/TodoItem")
@@ -96,27 +96,40 @@ import Testing
 
     @Test func anExpiredTokenIsRefused() async throws {
         let lifetime = 6.0
-        let auth = try AuthServer(.sqlite, arguments: ["--token-ttl", "\(Int(lifetime))s"])
-        let user = try auth.addUser()
-        let issued = Date()
+        let auth = try await AuthServer(.sqlite, arguments: ["--token-ttl", "\(Int(lifetime))s"])
+        let user = try await auth.addUser()
         let token = try await auth.token(user)
+        let expiry = try #require(Self.expiry(of: token))
+        #expect(abs(expiry.timeIntervalSinceNow - lifetime) < lifetime)
         let fresh = try await auth.client(token: token).get("tables/TodoItem").status
         // A loaded machine may take longer than the lifetime to get here; then only expiry is checked.
-        if Date().timeIntervalSince(issued) < lifetime - 1 { #expect(fresh == 200) }
-        try await Task.sleep(for: .seconds(max(0, lifetime + 0.5 - Date().timeIntervalSince(issued))))
+        if expiry.timeIntervalSinceNow > 1 { #expect(fresh == 200) }
+        try await Task.sleep(for: .seconds(max(0, expiry.timeIntervalSinceNow + 1)))
         #expect(try await auth.client(token: token).get("tables/TodoItem").status == 401)
+    }
+
+    /// The `exp` claim of a JWT (the server's clock started the lifetime when it signed it).
+    static func expiry(of token: String) -> Date? {
+        let parts = token.split(separator: ".")
+        guard parts.count == 3 else { return nil }
+        var payload = String(parts[1]).replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
+        while payload.count % 4 != 0 { payload += "=" }
+        guard let data = Data(base64Encoded: payload),
+              let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any],
+              let exp = object["exp"] as? Double else { return nil }
+        return Date(timeIntervalSince1970: exp)
     }
 
     @Test(arguments: Backend.allCases)
     func removingAUserOrChangingThePasswordEndsTheirTokensWithinASecond(_ backend: Backend) async throws {
-        let auth = try AuthServer(backend)
-        let changed = try auth.addUser()
-        let removed = try auth.addUser()
+        let auth = try await AuthServer(backend)
+        let changed = try await auth.addUser()
+        let removed = try await auth.addUser()
         let changedToken = try await auth.token(changed)
         let removedToken = try await auth.token(removed)
         #expect(try await auth.client(token: changedToken).get("tables/TodoItem").status == 200)
-        try AuthServer.users(["passwd", changed, "--password-stdin"], database: auth.database, input: "new password\n")
-        try AuthServer.users(["remove", removed], database: auth.database)
+        try await AuthServer.users(["passwd", changed, "--password-stdin"], database: auth.database, input: "new password\n")
+        try await AuthServer.users(["remove", removed], database: auth.database)
         try await Task.sleep(for: .milliseconds(1000))
         #expect(try await auth.client(token: changedToken).get("tables/TodoItem").status == 401)
         #expect(try await auth.client(token: removedToken).get("tables/TodoItem").status == 401)
@@ -124,9 +137,9 @@ import Testing
     }
 
     @Test func guessingIsThrottledPerAccountAndAddress() async throws {
-        let auth = try AuthServer(.sqlite)
-        let victim = try auth.addUser("victim")
-        let bystander = try auth.addUser("bystander")
+        let auth = try await AuthServer(.sqlite)
+        let victim = try await auth.addUser("victim")
+        let bystander = try await auth.addUser("bystander")
         var statuses: [Int] = []
         for _ in 0..<6 {
             statuses.append(try await auth.client.send("POST", ".auth/login", body: ["username": victim, "password": "guess"]).status)
@@ -139,23 +152,23 @@ import Testing
     }
 
     @Test func aSecondServerProcessOnTheSameDatabaseAcceptsTheFirstOnesTokens() async throws {
-        let first = try AuthServer(.postgres)
+        let first = try await AuthServer(.postgres)
         let token = try await first.token(try first.addUser())
-        let second = try ServerProcess(arguments: ["--database", first.database, "--auth", "required"])
+        let second = try await ServerProcess.start(arguments: ["--database", first.database, "--auth", "required"])
         let reply = try await TableClient(second).send("GET", "tables/TodoItem", headers: ["X-ZUMO-AUTH": token])
         #expect(reply.status == 200)
     }
 
     @Test(arguments: ["0.0.0.0", "::"])
-    func aPublicAddressWithoutAuthIsRefused(_ host: String) throws {
-        let (status, errors) = try ServerProcess.runToExit(arguments: ["--host", host, "--port", "0", "--database", try TempDir.make().appendingPathComponent("s.sqlite").path])
+    func aPublicAddressWithoutAuthIsRefused(_ host: String) async throws {
+        let (status, errors) = try await ServerProcess.runToExit(arguments: ["--host", host, "--port", "0", "--database", try TempDir.make().appendingPathComponent("s.sqlite").path])
         #expect(status == 1)
         #expect(errors.contains("--auth"))
         #expect(errors.split(separator: "\n").count == 1)
     }
 
     @Test func tokenGarbageNeverCrashesTheServer() async throws {
-        let auth = try AuthServer(.sqlite)
+        let auth = try await AuthServer(.sqlite)
         var generator = SystemRandomNumberGenerator()
         let alphabet = Array("abcXYZ019-_.=+/ \u{7f}é🍰")
         for round in 0..<150 {
@@ -173,27 +186,27 @@ import Testing
 @Suite struct UserCommandTests {
     func database() throws -> String { try TempDir.make().appendingPathComponent("s.sqlite").path }
 
-    func run(_ arguments: [String], _ database: String, input: String? = nil) throws -> (Int32, String) {
-        try ServerProcess.runToExit(arguments: ["users"] + arguments + ["--database", database], input: input)
+    func run(_ arguments: [String], _ database: String, input: String? = nil) async throws -> (Int32, String) {
+        try await ServerProcess.runToExit(arguments: ["users"] + arguments + ["--database", database], input: input)
     }
 
-    @Test func aDuplicateNameAnEmptyPasswordAndABadNameExitOneWithOneLine() throws {
+    @Test func aDuplicateNameAnEmptyPasswordAndABadNameExitOneWithOneLine() async throws {
         let db = try database()
-        #expect(try run(["add", "ann", "--password-stdin"], db, input: "pw\n").0 == 0)
+        #expect(try await run(["add", "ann", "--password-stdin"], db, input: "pw\n").0 == 0)
         for (arguments, input) in [(["add", "ann", "--password-stdin"], "pw\n"), (["add", "empty", "--password-stdin"], "\n"),
                                    (["add", "bad name", "--password-stdin"], "pw\n"), (["remove", "nobody"], nil),
                                    (["passwd", "nobody", "--password-stdin"], "pw\n")] {
-            let (status, errors) = try run(arguments, db, input: input)
+            let (status, errors) = try await run(arguments, db, input: input)
             #expect(status == 1, "\(arguments)")
             #expect(errors.split(separator: "\n").count == 1, "\(arguments): \(errors)")
             #expect(errors.hasPrefix("todo-server: error: "))
         }
     }
 
-    @Test func theListShowsAccountsAndTheFileHoldsNoPassword() throws {
+    @Test func theListShowsAccountsAndTheFileHoldsNoPassword() async throws {
         let db = try database()
-        _ = try run(["add", "ann", "--password-stdin"], db, input: "a very secret phrase\n")
-        _ = try run(["add", "bea", "--password-stdin"], db, input: "another secret phrase\n")
+        _ = try await run(["add", "ann", "--password-stdin"], db, input: "a very secret phrase\n")
+        _ = try await run(["add", "bea", "--password-stdin"], db, input: "another secret phrase\n")
         let child = try ChildProcess(ServerProcess.binary.path, ["users", "list", "--database", db], captureOutput: true)
         let output = String(decoding: child.standardOutput!.readDataToEndOfFile(), as: UTF8.self)
         #expect(child.wait() == 0)

@@ -9,7 +9,7 @@ import Testing
         let shared = try await SharedServers.shared.server(backend)
         // PostgreSQL: two stateless server processes on one database, writers split between them.
         let extra: ServerProcess? = backend == .postgres
-            ? try ServerProcess(arguments: ["--database", try backend.databaseArgument(in: URL(fileURLWithPath: "/tmp"))])
+            ? try await ServerProcess.start(arguments: ["--database", try backend.databaseArgument(in: URL(fileURLWithPath: "/tmp"))])
             : nil
         let servers = [shared] + (extra.map { [$0] } ?? [])
         defer { extra?.stop() }

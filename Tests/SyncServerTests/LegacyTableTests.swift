@@ -15,7 +15,7 @@ import Testing
             """
         let child = try ChildProcess("/usr/bin/sqlite3", [db, sql])
         #expect(child.wait() == 0)
-        let server = try ServerProcess(arguments: ["--database", db])
+        let server = try await ServerProcess.start(arguments: ["--database", db])
         let client = TableClient(server)
         let item = try await client.get("tables/TodoItem/old-1")
         #expect(item.status == 200)

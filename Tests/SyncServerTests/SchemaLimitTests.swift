@@ -6,15 +6,15 @@ import Testing
 /// for any reason leaves the schema exactly as it was.
 @Suite struct SchemaLimitTests {
     /// A server of its own on a database of its own, so table counts see only this test's tables.
-    func isolatedServer(_ backend: Backend, _ arguments: [String]) throws -> (ServerProcess, DatabaseInspector) {
+    func isolatedServer(_ backend: Backend, _ arguments: [String]) async throws -> (ServerProcess, DatabaseInspector) {
         let database = try DatabaseInspector.fresh(backend)
-        let server = try ServerProcess(arguments: ["--database", database] + arguments)
+        let server = try await ServerProcess.start(arguments: ["--database", database] + arguments)
         return (server, DatabaseInspector(backend: backend, database: database))
     }
 
     @Test(arguments: Backend.allCases)
     func aTableBeyondTheLimitIsA400AndIsNotCreated(_ backend: Backend) async throws {
-        let (server, database) = try isolatedServer(backend, ["--max-tables", "2"])
+        let (server, database) = try await isolatedServer(backend, ["--max-tables", "2"])
         defer { server.stop() }
         let client = TableClient(server)
         try await client.insertAll("first", [["id": "a"]])
@@ -30,7 +30,7 @@ import Testing
     @Test(arguments: Backend.allCases)
     func columnsBeyondTheLimitAreA400AndNoneIsAdded(_ backend: Backend) async throws {
         // 5 system columns + 3 properties.
-        let (server, database) = try isolatedServer(backend, ["--max-columns", "8"])
+        let (server, database) = try await isolatedServer(backend, ["--max-columns", "8"])
         defer { server.stop() }
         let client = TableClient(server)
         try await client.insertAll("notes", [["id": "a", "p1": 1, "p2": 2]])

@@ -87,7 +87,7 @@ import Testing
             // The same file the shared server writes: reuse it read-mostly through a second process.
             database = try await sharedSQLitePath()
         }
-        let fixed = try ServerProcess(arguments: ["--database", database, "--fixed-schema"])
+        let fixed = try await ServerProcess.start(arguments: ["--database", database, "--fixed-schema"])
         defer { fixed.stop() }
         let c = TableClient(fixed)
         #expect(try await c.post("tables/\(uniqueTable())", ["id": "a"]).status == 404)

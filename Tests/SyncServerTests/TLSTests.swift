@@ -4,9 +4,9 @@ import Testing
 
 /// `--tls-cert` / `--tls-key`: the server speaks HTTPS itself, with a certificate made in the test.
 @Suite struct TLSTests {
-    @Test func servesHTTPSToAClientThatTrustsTheCertificate() throws {
+    @Test func servesHTTPSToAClientThatTrustsTheCertificate() async throws {
         let certificate = try SelfSignedCertificate()
-        let server = try ServerProcess(arguments: [
+        let server = try await ServerProcess.start(arguments: [
             "--database", try TempDir.make().appendingPathComponent("s.sqlite").path,
             "--tls-cert", certificate.certificate.path, "--tls-key", certificate.key.path,
         ])
@@ -26,9 +26,9 @@ import Testing
         #expect(link.hasPrefix("https://127.0.0.1:\(server.port)/tables/secure?"), "\(link)")
     }
 
-    @Test func aClientThatDoesNotTrustTheCertificateIsRefused() throws {
+    @Test func aClientThatDoesNotTrustTheCertificateIsRefused() async throws {
         let certificate = try SelfSignedCertificate()
-        let server = try ServerProcess(arguments: [
+        let server = try await ServerProcess.start(arguments: [
             "--database", try TempDir.make().appendingPathComponent("s.sqlite").path,
             "--tls-cert", certificate.certificate.path, "--tls-key", certificate.key.path,
         ])
@@ -39,9 +39,9 @@ import Testing
         #expect(try Curl.request(server.baseURL.absoluteString + "/health", caFile: certificate.certificate.path).httpStatus == 200)
     }
 
-    @Test func environmentVariablesTurnOnTLS() throws {
+    @Test func environmentVariablesTurnOnTLS() async throws {
         let certificate = try SelfSignedCertificate()
-        let server = try ServerProcess(arguments: ["--database", try TempDir.make().appendingPathComponent("s.sqlite").path], environment: [
+        let server = try await ServerProcess.start(arguments: ["--database", try TempDir.make().appendingPathComponent("s.sqlite").path], environment: [
             "TODO_SERVER_TLS_CERT": certificate.certificate.path, "TODO_SERVER_TLS_KEY": certificate.key.path,
         ])
         defer { server.stop() }
@@ -64,34 +64,34 @@ import Testing
 
 /// TLS settings that cannot work end the process with one line and status 1.
 @Suite struct TLSConfigurationTests {
-    @Test func aCertificateWithoutAKeyIsAnError() throws {
+    @Test func aCertificateWithoutAKeyIsAnError() async throws {
         let certificate = try SelfSignedCertificate()
         let expected = "todo-server: error: --tls-cert and --tls-key go together: give both, or neither"
-        #expect(try ConfigurationTests.oneLineError(["--tls-cert", certificate.certificate.path]) == expected)
-        #expect(try ConfigurationTests.oneLineError(["--tls-key", certificate.key.path]) == expected)
-        #expect(try ConfigurationTests.oneLineError([], environment: ["TODO_SERVER_TLS_CERT": certificate.certificate.path]) == expected)
+        #expect(try await ConfigurationTests.oneLineError(["--tls-cert", certificate.certificate.path]) == expected)
+        #expect(try await ConfigurationTests.oneLineError(["--tls-key", certificate.key.path]) == expected)
+        #expect(try await ConfigurationTests.oneLineError([], environment: ["TODO_SERVER_TLS_CERT": certificate.certificate.path]) == expected)
     }
 
-    @Test func aMissingFileIsAnError() throws {
+    @Test func aMissingFileIsAnError() async throws {
         let certificate = try SelfSignedCertificate()
-        let line = try ConfigurationTests.oneLineError(["--tls-cert", "/nonexistent/cert.pem", "--tls-key", certificate.key.path])
+        let line = try await ConfigurationTests.oneLineError(["--tls-cert", "/nonexistent/cert.pem", "--tls-key", certificate.key.path])
         #expect(line == "todo-server: error: TLS certificate file '/nonexistent/cert.pem' does not exist")
     }
 
-    @Test func filesThatAreNotPEMAreErrors() throws {
+    @Test func filesThatAreNotPEMAreErrors() async throws {
         let certificate = try SelfSignedCertificate()
         let junk = try TempDir.make().appendingPathComponent("junk.pem")
         try Data("not a certificate\n".utf8).write(to: junk)
-        let badCertificate = try ConfigurationTests.oneLineError(["--tls-cert", junk.path, "--tls-key", certificate.key.path])
+        let badCertificate = try await ConfigurationTests.oneLineError(["--tls-cert", junk.path, "--tls-key", certificate.key.path])
         #expect(badCertificate.hasPrefix("todo-server: error: TLS certificate '\(junk.path)' is not a PEM certificate"), "\(badCertificate)")
-        let badKey = try ConfigurationTests.oneLineError(["--tls-cert", certificate.certificate.path, "--tls-key", junk.path])
+        let badKey = try await ConfigurationTests.oneLineError(["--tls-cert", certificate.certificate.path, "--tls-key", junk.path])
         #expect(badKey.hasPrefix("todo-server: error: TLS key '\(junk.path)' is not an unencrypted PEM private key"), "\(badKey)")
     }
 
-    @Test func aKeyOfAnotherCertificateIsAnError() throws {
+    @Test func aKeyOfAnotherCertificateIsAnError() async throws {
         let one = try SelfSignedCertificate()
         let other = try SelfSignedCertificate()
-        let line = try ConfigurationTests.oneLineError(["--tls-cert", one.certificate.path, "--tls-key", other.key.path])
+        let line = try await ConfigurationTests.oneLineError(["--tls-cert", one.certificate.path, "--tls-key", other.key.path])
         #expect(line.hasPrefix("todo-server: error: TLS key '\(other.key.path)' does not fit certificate '\(one.certificate.path)'"), "\(line)")
     }
 }

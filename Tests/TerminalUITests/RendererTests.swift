@@ -92,11 +92,12 @@ import TodoKitTestSupport
 
     @Test func conflictDialogShowsBothValuesAndButtons() {
         var app = app([])
-        app.send(.conflictRaised(ConflictPrompt(itemId: "x", differences: [.init(field: "text", client: "mine", server: "theirs")], answer: { _ in })))
+        app.send(.conflictRaised(ConflictPrompt(itemId: "x", fields: [.init(name: "text", was: "before", yours: "mine", servers: "theirs")], answer: { _, _ in })))
         let text = AppScreen.render(app.state, width: 60, height: 14).text
         #expect(text.contains("Server Conflict"))
-        #expect(text.contains("Client value: mine"))
-        #expect(text.contains("Server value: theirs"))
+        #expect(text.contains("was:      before"))
+        #expect(text.contains("yours:    mine"))
+        #expect(text.contains("server's: theirs"))
         #expect(text.contains("[ Use Client ]  [ Use Server ]  [ Cancel ]"))
     }
 

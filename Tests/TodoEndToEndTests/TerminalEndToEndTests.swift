@@ -52,7 +52,7 @@ import FoundationNetworking
         try await ui.waitFor("Offline — ")
         // Start the server and refresh.
         // A later --port wins over the harness's --port 0.
-        let server = try ServerProcess(arguments: ["--port", "\(port)", "--database", home.appendingPathComponent("server.sqlite").path])
+        let server = try await ServerProcess.start(arguments: ["--port", "\(port)", "--database", home.appendingPathComponent("server.sqlite").path])
         defer { server.stop() }
         try ui.send("C-r")
         try await ui.waitFor("0 changes pending")
@@ -67,9 +67,9 @@ import FoundationNetworking
     @Test func aServerThatWantsAnAccountOpensTheSignInDialogAndSigningInSyncs() async throws {
         let home = try TempDir.make()
         let database = home.appendingPathComponent("server.sqlite").path
-        let server = try ServerProcess(arguments: ["--database", database, "--auth", "required"])
+        let server = try await ServerProcess.start(arguments: ["--database", database, "--auth", "required"])
         defer { server.stop() }
-        _ = try ServerProcess.runToExit(arguments: ["users", "add", "ann", "--password-stdin", "--database", database], input: "pw one\n")
+        _ = try await ServerProcess.runToExit(arguments: ["users", "add", "ann", "--password-stdin", "--database", database], input: "pw one\n")
         let ui = try ui(home: home, port: server.port, device: "laptop")
         defer { ui.kill() }
         try await ui.waitFor("0 changes pending")
@@ -92,17 +92,17 @@ import FoundationNetworking
     /// Device A (headless) and device B (the UI) both change "shared"; B refreshes.
     func conflict() async throws -> (ui: TmuxSession, server: ServerProcess, home: URL) {
         let home = try TempDir.make()
-        let server = try ServerProcess(arguments: ["--database", home.appendingPathComponent("server.sqlite").path])
+        let server = try await ServerProcess.start(arguments: ["--database", home.appendingPathComponent("server.sqlite").path])
         let url = "http://127.0.0.1:\(server.port)"
-        let id = try TodoCLI.run(["add", "shared", "--server", url, "--device", "a"], home: home).out.trimmingCharacters(in: .whitespacesAndNewlines)
-        try TodoCLI.run(["sync", "--server", url, "--device", "a"], home: home)
+        let id = try await TodoCLI.run(["add", "shared", "--server", url, "--device", "a"], home: home).out.trimmingCharacters(in: .whitespacesAndNewlines)
+        try await TodoCLI.run(["sync", "--server", url, "--device", "a"], home: home)
         let ui = try ui(home: home, port: server.port, device: "b")
         try await ui.waitFor("0 changes pending")
         try ui.send("r")
         try await ui.waitFor("shared")
         try await ui.waitFor("synced")
-        try TodoCLI.run(["edit", id, "--text", "from A", "--server", url, "--device", "a"], home: home)
-        try TodoCLI.run(["sync", "--server", url, "--device", "a"], home: home)
+        try await TodoCLI.run(["edit", id, "--text", "from A", "--server", url, "--device", "a"], home: home)
+        try await TodoCLI.run(["sync", "--server", url, "--device", "a"], home: home)
         try ui.send("Enter")
         try await ui.waitFor("Todo Item")
         try ui.send("End", "BSpace", "BSpace", "BSpace", "BSpace", "BSpace", "BSpace")
@@ -112,8 +112,8 @@ import FoundationNetworking
         try ui.send("r")
         try await ui.waitFor("Server Conflict")
         let screen = try ui.screen()
-        #expect(screen.contains("Client value: from B"))
-        #expect(screen.contains("Server value: from A"))
+        #expect(screen.contains("yours:    from B"))
+        #expect(screen.contains("server's: from A"))
         #expect(screen.contains("Use Client") && screen.contains("Use Server") && screen.contains("Cancel"))
         return (ui, server, home)
     }

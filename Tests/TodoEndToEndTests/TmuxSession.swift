@@ -46,7 +46,19 @@ final class TmuxSession: @unchecked Sendable {
             if condition(last) { return last }
             try await Task.sleep(for: .milliseconds(50))
         }
-        throw ServerStartError(description: "timed out waiting for \(what); screen was:\n\(last)")
+        throw ServerStartError(description: "timed out waiting for \(what); \(diagnosis()); screen was:\n\(last)")
+    }
+
+    /// The pane's process and its state, for a timeout's message (a blank screen says little).
+    func diagnosis() -> String {
+        let pane = (try? Self.tmux(socket, ["display-message", "-p", "-t", name, "#{pane_dead} #{pane_pid} #{pane_dead_status}"])) ?? "?"
+        let parts = pane.split(separator: " ")
+        var text = "pane dead/pid/status: \(pane.trimmingCharacters(in: .whitespacesAndNewlines))"
+        if parts.count > 1, let stat = try? String(contentsOfFile: "/proc/\(parts[1])/stat", encoding: .utf8) {
+            text += "; /proc stat: \(stat.prefix(80))"
+            if let wchan = try? String(contentsOfFile: "/proc/\(parts[1])/wchan", encoding: .utf8) { text += "; wchan: \(wchan)" }
+        }
+        return text
     }
 
     /// Resizes the window (the program gets SIGWINCH).
@@ -127,7 +139,11 @@ enum TodoCLI {
 
     /// Runs `todo` with its data and config under `home` (never the real ones) and `input` on stdin.
     @discardableResult
-    static func run(_ args: [String], home: URL, input: String? = nil, environment extra: [String: String] = [:]) throws -> (status: Int32, out: String, err: String) {
+    static func run(_ args: [String], home: URL, input: String? = nil, environment extra: [String: String] = [:]) async throws -> (status: Int32, out: String, err: String) {
+        try await offPool { try runBlocking(args, home: home, input: input, environment: extra) }
+    }
+
+    private static func runBlocking(_ args: [String], home: URL, input: String?, environment extra: [String: String]) throws -> (status: Int32, out: String, err: String) {
         var inputFile: String?
         if let input {
             inputFile = home.appendingPathComponent("stdin-\(UUID().uuidString)").path

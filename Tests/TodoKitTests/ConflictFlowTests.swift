@@ -37,10 +37,11 @@ import TodoKitTestSupport
         return result
     }
 
-    @Test func dialogShowsBothValues() async throws {
+    @Test func dialogShowsWhatTheClashingFieldWasAndBothNewValues() async throws {
         let (app, _, _, _) = try await conflictOnDeviceB()
-        let differences = try #require(app.state.conflict?.prompt.differences)
-        #expect(differences == [ConflictPrompt.Difference(field: "text", client: "B's text", server: "A's text")])
+        let fields = try #require(app.state.conflict?.prompt.fields)
+        #expect(fields == [ConflictPrompt.Field(name: "text", was: "shared", yours: "B's text", servers: "A's text")])
+        #expect(app.state.conflict?.prompt.kind == .edit)
     }
 
     @Test func useClientPutsThisDevicesValueOnTheServer() async throws {
@@ -83,7 +84,7 @@ import TodoKitTestSupport
         try await a.sync()
         app.key(.enter)  // Use Client is selected first
         try await eventually("second dialog") { app.state.conflict != nil }
-        #expect(app.state.conflict?.prompt.differences.first?.server == "A again")
+        #expect(app.state.conflict?.prompt.fields.first?.servers == "A again")
         app.key(.character("c"))
         try await eventually("sync done") { !app.state.status.syncing }
         try await a.sync()
@@ -100,7 +101,7 @@ import TodoKitTestSupport
 
 /// The dialog's keys, through the app's key routing.
 @Suite struct ConflictDialogKeyTests {
-    let prompt = ConflictPrompt(itemId: "x", differences: [], answer: { _ in })
+    let prompt = ConflictPrompt(itemId: "x", fields: [], answer: { _, _ in })
 
     func showing() -> ListFixture {
         var app = ListFixture()
@@ -119,17 +120,17 @@ import TodoKitTestSupport
         #expect(app.state.conflict?.selected == .useClient)
         app.press(.left)
         #expect(app.state.conflict?.selected == .cancel)
-        #expect(app.send(.key(.enter)) == [.answer(prompt, .cancel)])
+        #expect(app.send(.key(.enter)) == [.answer(prompt, .cancel, applyToAll: false)])
         #expect(app.state.conflict == nil)
     }
 
     @Test func letterKeysChooseDirectly() {
         for (key, choice) in [("s", ConflictChoice.useServer), ("c", .useClient), ("C", .useClient)] {
             var app = showing()
-            #expect(app.send(.key(.character(Character(key)))) == [.answer(prompt, choice)])
+            #expect(app.send(.key(.character(Character(key)))) == [.answer(prompt, choice, applyToAll: false)])
         }
         var app = showing()
-        #expect(app.send(.key(.escape)) == [.answer(prompt, .cancel)])
+        #expect(app.send(.key(.escape)) == [.answer(prompt, .cancel, applyToAll: false)])
     }
 
     @Test func otherKeysDoNothingWhileTheDialogIsUp() {
@@ -141,7 +142,7 @@ import TodoKitTestSupport
     }
 
     @Test func conflictsAreAskedOneAtATimeInArrivalOrder() {
-        let second = ConflictPrompt(itemId: "y", differences: [], answer: { _ in })
+        let second = ConflictPrompt(itemId: "y", fields: [], answer: { _, _ in })
         var app = showing()
         app.send(.conflictRaised(second))
         app.press(.character("s"))

@@ -7,10 +7,10 @@ import Testing
 @MainActor
 @Suite struct SignInFlowTests {
     /// A server requiring tokens with the account ann / "pw one".
-    func accountServer() throws -> ServerProcess {
+    func accountServer() async throws -> ServerProcess {
         let database = try TempDir.make().appendingPathComponent("s.sqlite").path
-        let server = try ServerProcess(arguments: ["--database", database, "--auth", "required"])
-        let (status, errors) = try ServerProcess.runToExit(arguments: ["users", "add", "ann", "--password-stdin", "--database", database], input: "pw one\n")
+        let server = try await ServerProcess.start(arguments: ["--database", database, "--auth", "required"])
+        let (status, errors) = try await ServerProcess.runToExit(arguments: ["users", "add", "ann", "--password-stdin", "--database", database], input: "pw one\n")
         guard status == 0 else { throw ServerStartError(description: errors) }
         return server
     }
@@ -27,7 +27,7 @@ import Testing
     }
 
     @Test func changesMadeBeforeSigningInArePushedAsTheUsersOnceSignedIn() async throws {
-        let server = try accountServer()
+        let server = try await accountServer()
         let tokens = TokenStore(path: try TempDir.make().appendingPathComponent("tokens.json").path)
         let service = try device(server, tokens: tokens)
         _ = try service.add("written before signing in")
@@ -47,7 +47,7 @@ import Testing
     }
 
     @Test func aWrongPasswordKeepsTheDialogOpenWithTheServersWords() async throws {
-        let server = try accountServer()
+        let server = try await accountServer()
         let store = AppStore(service: try device(server, tokens: TokenStore(path: try TempDir.make().appendingPathComponent("t.json").path)))
         store.start()
         store.key(.character("L"))

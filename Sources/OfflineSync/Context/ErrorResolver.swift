@@ -14,9 +14,11 @@ struct ErrorResolver {
             case .cancelOperationAndUpdateItem(let item):
                 try session.removeOperation(id: error.operationId)
                 try session.upsert([item], in: error.table)
+                try forgetBaseWhenSettled(error, in: session)
             case .cancelOperationAndDiscardItem:
                 try session.removeOperation(id: error.operationId)
                 try session.deleteItems(ids: [error.itemId], in: error.table)
+                try forgetBaseWhenSettled(error, in: session)
             case .keepOperationAndUpdateItem(let item):
                 try session.removeError(id: error.id)
                 try session.upsert([item], in: error.table)
@@ -29,6 +31,13 @@ struct ErrorResolver {
                     try session.upsert([item], in: error.table)
                 }
             }
+        }
+    }
+
+    /// With no change of the item left queued, its row is the base again.
+    private func forgetBaseWhenSettled(_ error: OperationError, in session: any SyncStoreSession) throws {
+        if try session.newestOperation(table: error.table, itemId: error.itemId) == nil {
+            try session.setBaseItem(nil, in: error.table, id: error.itemId)
         }
     }
 }

@@ -30,18 +30,31 @@ struct PushRun {
             switch outcome {
             case .success(let serverItem):
                 try storeStep { try finish(queued, serverItem: serverItem) }
-            case .failure(let error):
-                if error.underlying is TransportError {
-                    throw SyncError(.pushAbortedNetwork, "Push aborted: the server cannot be reached (\(error.underlying!))", underlying: error.underlying)
-                }
-                if error.statusCode == 401 {
-                    throw SyncError(.pushAbortedAuthentication, "Push aborted: the server refused the credentials", statusCode: 401)
-                }
+            case .failure(var error):
+                try Self.abortIfFatal(error)
                 if queued.type == .insert, error.statusCode == 409, let serverItem = error.serverItem,
                    try storeStep({ try isRetriedInsert(queued, sent: operation.item, serverItem: serverItem) }) {
                     // An insert that reached the server before (its reply was lost): not a conflict.
                     try storeStep { try finish(queued, serverItem: serverItem) }
                     continue
+                }
+                let settlement = ConflictSettlement(context: context, queued: queued, operation: operation, remote: client.table(queued.table))
+                let base = { try storeStep { try store.read { try $0.baseItem(in: queued.table, id: queued.itemId) } } }
+                switch try await settlement.settle(error, base: base) {
+                case .sent(let serverItem, let entry)?:
+                    try storeStep { try finish(queued, serverItem: serverItem, log: entry) }
+                    continue
+                case .serverKept(let serverItem, let entry)?:
+                    try storeStep { try finish(queued, serverItem: serverItem, log: entry, keepingServerItem: true) }
+                    continue
+                case .cancelled(let entry)?:
+                    try storeStep { _ = try store.write { try $0.addConflict(entry) } }
+                    throw SyncError(.pushAbortedCancelled, "Push cancelled; \(try pending()) operations stay queued")
+                case .unsettled(let unsettled)?:
+                    error = unsettled
+                    try Self.abortIfFatal(error)
+                case nil:
+                    break
                 }
                 try storeStep { try record(error, for: queued, sent: operation.item) }
                 failedIds.append(queued.id)
@@ -64,6 +77,16 @@ struct PushRun {
         }
     }
 
+    /// A transport failure or a refused token ends the whole push.
+    static func abortIfFatal(_ error: SyncError) throws {
+        if error.underlying is TransportError {
+            throw SyncError(.pushAbortedNetwork, "Push aborted: the server cannot be reached (\(error.underlying!))", underlying: error.underlying)
+        }
+        if error.statusCode == 401 {
+            throw SyncError(.pushAbortedAuthentication, "Push aborted: the server refused the credentials", statusCode: 401)
+        }
+    }
+
     /// Lets the delegate handle the operation, or executes it.
     private func perform(_ operation: TableOperation) async -> Result<JSONObject?, SyncError> {
         guard let delegate = context.delegate else {
@@ -77,11 +100,22 @@ struct PushRun {
 
     /// Success: drop the operation and keep the server's item (or, when a newer change is
     /// queued, at least its version and timestamps, so the next PATCH is not a false 412).
-    private func finish(_ queued: QueuedOperation, serverItem: JSONObject?) throws {
+    /// A settled conflict's log entry is written in the same transaction; when the server's
+    /// state was kept, its item (or its deletion) replaces the local row.
+    private func finish(_ queued: QueuedOperation, serverItem: JSONObject?, log entry: ConflictLogEntry? = nil,
+                        keepingServerItem: Bool = false) throws {
         try store.write { session in
             try session.removeOperation(id: queued.id)
-            guard let serverItem, queued.type != .delete else { return }
-            if let newer = try session.newestOperation(table: queued.table, itemId: queued.itemId) {
+            if let entry { _ = try session.addConflict(entry) }
+            let newer = try session.newestOperation(table: queued.table, itemId: queued.itemId)
+            // The server's answer is the base of the next queued change; with none, the row is.
+            try session.setBaseItem(newer == nil ? nil : serverItem, in: queued.table, id: queued.itemId)
+            if keepingServerItem, newer == nil, serverItem == nil {
+                try session.deleteItems(ids: [queued.itemId], in: queued.table)
+                return
+            }
+            guard let serverItem, queued.type != .delete || keepingServerItem else { return }
+            if let newer {
                 let stamps = SystemProperty.writeStamps.compactMap { key in serverItem[key].map { (key, $0) } }
                 if var row = try session.item(in: queued.table, id: queued.itemId) {
                     for (key, value) in stamps { row[key] = value }

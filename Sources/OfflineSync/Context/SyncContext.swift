@@ -75,6 +75,11 @@ public final class SyncContext: Sendable {
     /// Applies the collapse rules for a new local change; must run inside a store write.
     func recordChange(_ type: TableOperationType, table: String, itemId: String, snapshot: JSONObject?, in session: any SyncStoreSession) throws {
         let pending = try session.newestOperation(table: table, itemId: itemId)
+        if pending == nil {
+            // With nothing queued the row is the server's last version: keep it as the base of a
+            // three-way merge (an insert has none).
+            try session.setBaseItem(type == .insert ? nil : try session.item(in: table, id: itemId), in: table, id: itemId)
+        }
         let inFlightId = inFlightOperation.withLock { $0 }
         let inFlight = pending.map { $0.id == inFlightId } ?? false
         switch OperationCollapse.decide(pending: pending?.type, inFlight: inFlight, new: type) {

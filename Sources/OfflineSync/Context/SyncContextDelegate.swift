@@ -1,7 +1,7 @@
 import Foundation
 import TableProtocol
 
-/// Hooks into a push: per operation (to resolve conflicts) and at the end (to resolve errors).
+/// Hooks into a push: per operation, per conflict, and at the end (to resolve errors).
 /// Both are called on the context's callback queue.
 public protocol SyncContextDelegate: AnyObject, Sendable {
     /// Called for each operation; must call `completion` once with the server item or an error.
@@ -9,6 +9,10 @@ public protocol SyncContextDelegate: AnyObject, Sendable {
     /// Called when every operation has been tried and some failed; resolve errors through the
     /// context, then call `completion`. Resolved errors are left out of the push's final error.
     func pushCompleted(errors: [OperationError], context: SyncContext, completion: @escaping @Sendable () -> Void)
+    /// Called for a conflict the table's merge policy does not settle by itself (a field changed on
+    /// both sides, edit against delete, or any conflict with `.askAlways`); answer nil to leave it
+    /// as a recorded operation error, as the reference SDK does.
+    func resolveConflict(_ conflict: SyncConflict, completion: @escaping @Sendable (ConflictResolution?) -> Void)
 }
 
 extension SyncContextDelegate {
@@ -20,6 +24,11 @@ extension SyncContextDelegate {
     /// Without an override errors stay as they are.
     public func pushCompleted(errors: [OperationError], context: SyncContext, completion: @escaping @Sendable () -> Void) {
         completion()
+    }
+
+    /// Without an override conflicts become operation errors.
+    public func resolveConflict(_ conflict: SyncConflict, completion: @escaping @Sendable (ConflictResolution?) -> Void) {
+        completion(nil)
     }
 }
 

@@ -34,36 +34,44 @@ public struct SyncTable: Sendable {
         var item = item
         let id = try Self.checkedId(item, generate: true)
         item[SystemProperty.id] = .string(id)
-        return try write { session in
-            guard try session.item(in: name, id: id) == nil else {
-                throw SyncError.invalid("Insert failed: an item with id '\(id)' already exists")
-            }
-            try context.recordChange(.insert, table: name, itemId: id, snapshot: nil, in: session)
-            try session.upsert([item], in: name)
-            return try session.item(in: name, id: id) ?? item
-        }
+        return try write { session in try insert(item, id: id, in: session) }
     }
 
     /// Synchronous update, for callers already on a background queue.
     public func updateNow(_ item: JSONObject) throws -> JSONObject {
         let id = try Self.checkedId(item, generate: false)
-        return try write { session in
-            var merged = try session.item(in: name, id: id) ?? JSONObject()
-            for (key, value) in item { merged[merged.keys.first { $0.lowercased() == key.lowercased() } ?? key] = value }
-            try context.recordChange(.update, table: name, itemId: id, snapshot: nil, in: session)
-            try session.upsert([merged], in: name)
-            return try session.item(in: name, id: id) ?? merged
-        }
+        return try write { session in try update(item, id: id, in: session) }
     }
 
     /// Synchronous delete, for callers already on a background queue.
     public func deleteNow(_ item: JSONObject) throws {
         let id = try Self.checkedId(item, generate: false)
-        try write { session in
-            let snapshot = try session.item(in: name, id: id) ?? item
-            try context.recordChange(.delete, table: name, itemId: id, snapshot: snapshot, in: session)
-            try session.deleteItems(ids: [id], in: name)
+        try write { session in try delete(item, id: id, in: session) }
+    }
+
+    // Local writes inside a store write, shared by the calls above and by restores.
+
+    func insert(_ item: JSONObject, id: String, in session: any SyncStoreSession) throws -> JSONObject {
+        guard try session.item(in: name, id: id) == nil else {
+            throw SyncError.invalid("Insert failed: an item with id '\(id)' already exists")
         }
+        try context.recordChange(.insert, table: name, itemId: id, snapshot: nil, in: session)
+        try session.upsert([item], in: name)
+        return try session.item(in: name, id: id) ?? item
+    }
+
+    func update(_ item: JSONObject, id: String, in session: any SyncStoreSession) throws -> JSONObject {
+        var merged = try session.item(in: name, id: id) ?? JSONObject()
+        for (key, value) in item { merged[merged.keys.first { $0.lowercased() == key.lowercased() } ?? key] = value }
+        try context.recordChange(.update, table: name, itemId: id, snapshot: nil, in: session)
+        try session.upsert([merged], in: name)
+        return try session.item(in: name, id: id) ?? merged
+    }
+
+    func delete(_ item: JSONObject, id: String, in session: any SyncStoreSession) throws {
+        let snapshot = try session.item(in: name, id: id) ?? item
+        try context.recordChange(.delete, table: name, itemId: id, snapshot: snapshot, in: session)
+        try session.deleteItems(ids: [id], in: name)
     }
 
     // MARK: Local reads

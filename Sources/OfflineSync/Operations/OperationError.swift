@@ -25,6 +25,9 @@ public struct OperationError: Sendable, Hashable {
     /// The raw response body, if any.
     public var rawResponse: String?
 
-    /// True for a version conflict carrying the server's item.
-    public var isConflict: Bool { serverItem != nil && (statusCode == 409 || statusCode == 412) }
+    /// True for a conflict nobody settled: a version conflict carrying the server's item, or an
+    /// edit against a delete.
+    public var isConflict: Bool {
+        code == SyncErrorCode.preconditionFailed.rawValue || (serverItem != nil && (statusCode == 409 || statusCode == 412))
+    }
 }

@@ -37,6 +37,20 @@ public struct RemoteTable: Sendable {
         return try Self.object(from: reply, expecting: [200])
     }
 
+    /// Restores a soft-deleted item (`POST /tables/{t}/{id}`), checking `version` when given.
+    public func undelete(id: String, version: String?, features: String = RemoteTable.tableFeatures) async throws -> JSONObject {
+        let reply = try await send("POST", path: itemPath(id), ifMatch: version.map(ETag.quote),
+                                   features: version == nil ? features : Self.withConcurrency(features))
+        return try Self.object(from: reply, expecting: [200, 201])
+    }
+
+    /// The server's row for an id, soft-deleted ones included; nil when it has none.
+    public func readIncludingDeleted(id: String) async throws -> JSONObject? {
+        var query = SyncQuery(table: name).filter(Field(SystemProperty.id.rawValue) == .string(id)).limit(1)
+        query.parameters["__includeDeleted"] = "true"
+        return try await self.query(query).result.items.first
+    }
+
     /// Reads one item by id.
     public func read(id: String) async throws -> JSONObject {
         try Self.object(from: try await send("GET", path: itemPath(id), features: Self.tableFeatures), expecting: [200])

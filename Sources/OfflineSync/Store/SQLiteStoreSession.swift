@@ -131,6 +131,7 @@ struct SQLiteStoreSession: SyncStoreSession {
     func removeOperations(table: String) throws {
         try db.execute(sql: "DELETE FROM \"MS_TableOperations\" WHERE \"tableName\" = ?", arguments: [table])
         try db.execute(sql: "DELETE FROM \"MS_TableOperationErrors\" WHERE \"tableName\" = ?", arguments: [table])
+        try db.execute(sql: "DELETE FROM \"MS_BaseItems\" WHERE \"tableName\" = ?", arguments: [table])
     }
 
     // MARK: Errors

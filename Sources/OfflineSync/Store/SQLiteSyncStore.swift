@@ -2,8 +2,8 @@ import Foundation
 import GRDB
 import TableProtocol
 
-/// The shipped local store: one SQLite file (WAL) holding the app's tables and the three
-/// system tables. Tables are created from their definitions; new columns are added on open.
+/// The shipped local store: one SQLite file (WAL) holding the app's tables and the
+/// `MS_` system tables. Tables are created from their definitions; new columns are added on open.
 public final class SQLiteSyncStore: SyncDataSource {
     private let pool: DatabasePool
     private let definitions: [String: SyncTableDefinition]

@@ -1,3 +1,4 @@
+import Foundation
 import TableProtocol
 
 /// The local store protocol: items, the operation queue, its errors and the pull tokens.
@@ -46,7 +47,7 @@ public protocol SyncStoreSession {
     func updateOperation(id: Int64, type: TableOperationType, snapshot: JSONObject?) throws
     /// Removes an operation and its errors.
     func removeOperation(id: Int64) throws
-    /// Removes every operation and error of a table.
+    /// Removes every operation, error and base copy of a table.
     func removeOperations(table: String) throws
 
     // Operation errors (`MS_TableOperationErrors`)
@@ -59,6 +60,24 @@ public protocol SyncStoreSession {
     /// Removes every error of one operation.
     func removeErrors(operationId: Int64) throws
 
+    // Base copies (`MS_BaseItems`)
+    /// The last server version of an item with queued changes, if kept.
+    func baseItem(in table: String, id: String) throws -> JSONObject?
+    /// Keeps (or, with nil, forgets) an item's base copy.
+    func setBaseItem(_ item: JSONObject?, in table: String, id: String) throws
+
+    // Conflict log (`MS_ConflictLog`)
+    /// Appends an entry (dropping the oldest beyond `ConflictLogEntry.limit`); returns it with its id.
+    func addConflict(_ entry: ConflictLogEntry) throws -> ConflictLogEntry
+    /// Entries, newest first.
+    func conflicts(limit: Int) throws -> [ConflictLogEntry]
+    /// The entry with this id.
+    func conflict(id: Int64) throws -> ConflictLogEntry?
+    /// Records when an entry's losing values were restored.
+    func markConflictRestored(id: Int64, at: Date) throws
+    /// Empties the log.
+    func removeConflicts() throws
+
     // Pull tokens (`MS_TableConfig`)
     /// The delta token of a query id.
     func deltaToken(table: String, queryId: String) throws -> String?
@@ -68,7 +87,7 @@ public protocol SyncStoreSession {
     func removeDeltaTokens(table: String) throws
 }
 
-/// The names of the three system tables.
+/// The names of the system tables.
 public enum SyncSystemTable {
     /// The operation queue.
     public static let operations = "MS_TableOperations"
@@ -76,4 +95,8 @@ public enum SyncSystemTable {
     public static let operationErrors = "MS_TableOperationErrors"
     /// Pull tokens per query id.
     public static let config = "MS_TableConfig"
+    /// Base copies for three-way merges.
+    public static let baseItems = "MS_BaseItems"
+    /// Settled conflicts.
+    public static let conflictLog = "MS_ConflictLog"
 }

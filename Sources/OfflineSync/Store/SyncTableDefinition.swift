@@ -16,13 +16,17 @@ public struct SyncTableDefinition: Sendable, Hashable {
     /// Text columns with a trigram index, so filters testing whether they contain a string
     /// (`contains`, lower-cased or not) stay fast on large tables.
     public var searchable: [String]
+    /// How push conflicts are settled before the delegate is asked (the reference SDK asks always).
+    public var mergePolicy: MergePolicy
 
     /// Declares a table.
-    public init(name: String, columns: [String: SyncColumnType], indexes: [[String]] = [], searchable: [String] = []) {
+    public init(name: String, columns: [String: SyncColumnType], indexes: [[String]] = [], searchable: [String] = [],
+                mergePolicy: MergePolicy = .askAlways) {
         self.name = name
         self.columns = columns
         self.indexes = indexes
         self.searchable = searchable
+        self.mergePolicy = mergePolicy
     }
 
     /// Every column with its type, system columns first.

@@ -36,6 +36,30 @@ enum SystemTables {
                     PRIMARY KEY ("tableName", "key", "keyType"));
                 """)
         }
+        // The base copy (the last server version of an item with queued changes) and the
+        // conflict log, for three-way merges and for bringing back values that lost.
+        migrator.registerMigration("v2: base copies and conflict log") { db in
+            try db.execute(sql: """
+                CREATE TABLE "MS_BaseItems" (
+                    "tableName" TEXT NOT NULL COLLATE NOCASE,
+                    "itemId" TEXT NOT NULL COLLATE NOCASE,
+                    "item" TEXT NOT NULL,
+                    PRIMARY KEY ("tableName", "itemId"));
+                CREATE TABLE "MS_ConflictLog" (
+                    "id" INTEGER PRIMARY KEY AUTOINCREMENT,
+                    "tableName" TEXT NOT NULL COLLATE NOCASE,
+                    "itemId" TEXT NOT NULL COLLATE NOCASE,
+                    "kind" TEXT NOT NULL,
+                    "resolution" TEXT NOT NULL,
+                    "at" REAL NOT NULL,
+                    "fields" TEXT NOT NULL,
+                    "base" TEXT,
+                    "local" TEXT,
+                    "server" TEXT,
+                    "lost" TEXT NOT NULL,
+                    "restoredAt" REAL);
+                """)
+        }
         return migrator
     }
 }

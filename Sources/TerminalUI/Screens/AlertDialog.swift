@@ -1,32 +1,45 @@
+import Foundation
 import TodoKit
 
-/// Draws the "Server Conflict" dialog on top of a frame.
+/// Draws the conflict dialog on top of a frame: what happened, each field in question with what
+/// it was, yours and the server's, then the buttons.
 public enum AlertDialog {
     /// Draws the dialog centred.
     public static func draw(_ dialog: ConflictDialogViewModel, over frame: inout Frame) {
-        var lines: [String] = []
-        for difference in dialog.prompt.differences {
-            lines.append("\(difference.field):")
-            lines.append("  Client value: \(difference.client)")
-            lines.append("  Server value: \(difference.server)")
-        }
-        let buttons = ConflictDialogViewModel.buttons.map { "[ \($0.title) ]" }
+        let lines = contentLines(dialog)
+        let buttons = dialog.buttons.map { "[ \($0.title) ]" }
         let buttonsWidth = buttons.reduce(0) { $0 + DisplayWidth.of($1) } + 2 * (buttons.count - 1)
-        let contentWidth = max(buttonsWidth, lines.map(DisplayWidth.of).max() ?? 0, 30)
+        let applyLine = dialog.prompt.offersApplyToAll ? "\(dialog.applyToAll ? "[x]" : "[ ]") apply to the rest of this sync (a)" : nil
+        let contentWidth = max(buttonsWidth, lines.map(DisplayWidth.of).max() ?? 0, DisplayWidth.of(applyLine ?? ""), 30)
         let boxWidth = min(frame.width - 2, contentWidth + 4)
-        let boxHeight = min(frame.height - 2, lines.count + 6)
+        let extra = applyLine == nil ? 0 : 1
+        let boxHeight = min(frame.height - 2, lines.count + 6 + extra)
         let x = (frame.width - boxWidth) / 2
         let y = (frame.height - boxHeight) / 2
-        Box.draw(into: &frame, x: x, y: y, width: boxWidth, height: boxHeight, title: "Server Conflict")
-        for (i, line) in lines.prefix(boxHeight - 6).enumerated() {
+        Box.draw(into: &frame, x: x, y: y, width: boxWidth, height: boxHeight, title: dialog.title)
+        for (i, line) in lines.prefix(boxHeight - 6 - extra).enumerated() {
             frame.put(line, x: x + 2, y: y + 2 + i, maxWidth: boxWidth - 4)
         }
+        if let applyLine { frame.put(applyLine, x: x + 2, y: y + boxHeight - 3, maxWidth: boxWidth - 4) }
         var bx = x + (boxWidth - buttonsWidth) / 2
         let by = y + boxHeight - 2
-        for (button, (choice, _)) in zip(buttons, ConflictDialogViewModel.buttons) {
+        for (button, (choice, _)) in zip(buttons, dialog.buttons) {
             bx += frame.put(button, x: bx, y: by, style: choice == dialog.selected ? [.reverse, .bold] : .bold)
             bx += 2
         }
+    }
+
+    /// The explanation and, per field, its three values.
+    static func contentLines(_ dialog: ConflictDialogViewModel) -> [String] {
+        var lines = [dialog.explanation]
+        let changed = dialog.prompt.serverChangedAt.map { " (changed \(StatusBar.clock($0)))" } ?? ""
+        for field in dialog.prompt.fields {
+            lines.append("\(field.name):")
+            lines.append("  was:      \(field.was ?? "(new on both sides)")")
+            lines.append("  yours:    \(field.yours)")
+            lines.append("  server's: \(field.servers)\(changed)")
+        }
+        return lines
     }
 }
 

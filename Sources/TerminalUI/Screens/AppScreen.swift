@@ -14,7 +14,9 @@ public enum AppScreen {
             return frame
         }
         var frame: Frame
-        if let editor = app.editor {
+        if let history = app.history {
+            frame = ConflictHistoryScreen.render(history, status: app.status, hints: KeyTables.history.hints(in: app), width: width, height: height)
+        } else if let editor = app.editor {
             frame = EditorScreen.render(editor, status: app.status, hints: KeyTables.editor.hints(in: app), width: width, height: height)
         } else {
             frame = ListScreen.render(app.list, status: app.status, hints: KeyTables.list.hints(in: app), width: width, height: height)

@@ -16,6 +16,9 @@ public enum StatusBar {
         var parts: [String] = []
         if status.syncing { parts.append(spinner[status.spinnerFrame % spinner.count] + " syncing") }
         if let message = status.message { parts.append(message) }
+        if status.newConflicts > 0 {
+            parts.append(status.newConflicts == 1 ? "1 conflict settled (h)" : "\(status.newConflicts) conflicts settled (h)")
+        }
         switch status.connectivity {
         case .localOnly: parts.append("local only")
         case .online: parts.append("online")

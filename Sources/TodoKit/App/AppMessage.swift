@@ -28,6 +28,10 @@ public enum AppMessage: Sendable, Equatable {
     case signedIn(user: String)
     /// A push met a conflict that needs the person.
     case conflictRaised(ConflictPrompt)
+    /// Open the conflict history.
+    case openHistory
+    /// A message for the conflict history.
+    case history(ConflictHistoryViewModel.Message)
     /// The spinner's timer fired.
     case tick
     /// Quit the app.

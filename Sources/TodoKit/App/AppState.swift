@@ -7,6 +7,8 @@ public struct AppState: Sendable, Equatable {
     public private(set) var editor: TodoEditorViewModel?
     /// Conflicts waiting for an answer; the first is on screen.
     public private(set) var conflicts: [ConflictDialogViewModel] = []
+    /// The conflict history, when open (over the list, under the dialogs).
+    public private(set) var history: ConflictHistoryViewModel?
     /// The sign-in dialog, when open.
     public private(set) var signIn: SignInDialogViewModel?
     /// The status bar.
@@ -86,9 +88,20 @@ public struct AppState: Sendable, Equatable {
         case .statusLoaded(let snapshot):
             status.pending = snapshot.pending
             status.pendingIds = snapshot.pendingIds
+            status.newConflicts = history == nil ? snapshot.newConflicts : 0
             if status.lastSync == nil { status.lastSync = snapshot.lastSync }
         case .notice(let text): status.message = text
         case .conflictRaised(let prompt): conflicts.append(ConflictDialogViewModel(prompt: prompt))
+        case .openHistory:
+            history = ConflictHistoryViewModel()
+            status.newConflicts = 0
+            return [.loadConflicts]
+        case .history(let message):
+            guard var history else { return [] }
+            var effects = history.update(message)
+            self.history = history.isClosed ? nil : history
+            if case .restored = message { effects += afterWrite() }
+            return effects
         case .tick:
             guard status.syncing else { return [] }
             status.spinnerFrame += 1
@@ -117,6 +130,10 @@ public struct AppState: Sendable, Equatable {
             case .action(let action): return apply(.signIn(.action(action)))
             case .disabled, .unbound: return apply(.signIn(.typed(key)))
             }
+        }
+        if history != nil {
+            guard case .action(let action) = KeyTables.history.lookup(key, in: self) else { return [] }
+            return apply(.history(.action(action)))
         }
         if var editor {
             let effects: [Effect]

@@ -23,8 +23,12 @@ public enum Effect: Sendable, Equatable {
     case sync
     /// Sign in and keep the token → `.signedIn` or `.signIn(.failed)`.
     case signIn(user: String, password: String)
-    /// Give the waiting push the person's answer to a conflict.
-    case answer(ConflictPrompt, ConflictChoice)
+    /// Give the waiting push the person's answer to a conflict (and whether it answers the rest of the sync).
+    case answer(ConflictPrompt, ConflictChoice, applyToAll: Bool)
+    /// Read the conflict log → `.history(.loaded)`; the person has now seen it.
+    case loadConflicts
+    /// Restore the values that lost in a conflict → `.history(.restored)`.
+    case restoreConflict(id: Int64)
 }
 
 /// Which count of the list to make; `generation` tells whether it is still the newest asked for.

@@ -21,6 +21,7 @@ public enum KeyTables {
         KeyBinding([.character("c")], .toggleShowCompleted, "Show or hide completed items", hint: "completed"),
         KeyBinding([.character("r"), .control("r")], .refresh, "Refresh: push local changes, pull remote ones", hint: "sync",
                    disabledReason: { $0.status.server == nil ? SyncStatus.localOnlyNotice : nil }),
+        KeyBinding([.character("h")], .history, "Conflict history: what was merged or chosen, and what lost", hint: "history"),
         KeyBinding([.character("L")], .signIn, "Sign in to the server", hint: "sign in",
                    disabledReason: { $0.status.server == nil ? SyncStatus.localOnlyNotice : nil }),
         KeyBinding([.character("?")], .help, "Show this help", hint: "help"),
@@ -70,9 +71,19 @@ public enum KeyTables {
         KeyBinding([.left, .backTab], .previous, "Previous button"),
         KeyBinding([.right, .tab], .next, "Next button"),
         KeyBinding([.enter], .choose, "Choose the selected button"),
-        KeyBinding([.character("c"), .character("C")], .choice(.useClient), "Use Client: keep this device's values"),
-        KeyBinding([.character("s"), .character("S")], .choice(.useServer), "Use Server: keep the server's values"),
+        KeyBinding([.character("c"), .character("C")], .choice(.useClient), "Use Client / Keep Mine / Delete It: this device's side"),
+        KeyBinding([.character("s"), .character("S")], .choice(.useServer), "Use Server / Delete It / Keep Theirs: the server's side"),
         KeyBinding([.escape], .choice(.cancel), "Cancel: stop the sync, keep the change pending"),
+        KeyBinding([.character("a"), .character("A")], .toggleApplyToAll, "Apply the answer to the rest of this sync's conflicts",
+                   hint: "apply to all", disabledReason: { $0.conflict?.prompt.offersApplyToAll == true ? nil : "Only one conflict so far" }),
+    ])
+
+    /// The conflict history.
+    public static let history = KeyTable<HistoryAction>([
+        KeyBinding([.up, .character("k")], .moveUp, "Move up"),
+        KeyBinding([.down, .character("j")], .moveDown, "Move down"),
+        KeyBinding([.enter], .restore, "Restore the values that lost (a new local change)", hint: "restore"),
+        KeyBinding([.escape, .character("h"), .character("q")], .close, "Back to the list", hint: "back"),
     ])
 
     /// The sign-in dialog; other keys type into the focused field.
@@ -93,7 +104,7 @@ public enum GlobalAction: Sendable, Equatable { case quit }
 /// What a key does on the list.
 public enum ListAction: Sendable, Equatable {
     case moveUp, moveDown, pageUp, pageDown, first, last
-    case open, add, toggleComplete, delete, filter, toggleShowCompleted, refresh, signIn, help, quit
+    case open, add, toggleComplete, delete, filter, toggleShowCompleted, refresh, history, signIn, help, quit
 }
 
 /// What a key does in the sign-in dialog.
@@ -120,6 +131,9 @@ public enum EditorAction: Sendable, Equatable { case nextField, toggleComplete, 
 
 /// What a key does in the conflict dialog.
 public enum DialogAction: Sendable, Equatable {
-    case previous, next, choose
+    case previous, next, choose, toggleApplyToAll
     case choice(ConflictChoice)
 }
+
+/// What a key does in the conflict history.
+public enum HistoryAction: Sendable, Equatable { case moveUp, moveDown, restore, close }

@@ -52,5 +52,6 @@ public enum TodoTable {
     /// Its definition for the local store.
     public static let definition = SyncTableDefinition(
         name: name, columns: ["text": .text, "complete": .boolean],
-        indexes: [["complete", "text", SystemProperty.id.rawValue], ["text", SystemProperty.id.rawValue]], searchable: ["text"])
+        indexes: [["complete", "text", SystemProperty.id.rawValue], ["text", SystemProperty.id.rawValue]], searchable: ["text"],
+        mergePolicy: .fieldMerge)
 }

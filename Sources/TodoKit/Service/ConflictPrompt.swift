@@ -1,23 +1,27 @@
 import Foundation
+import OfflineSync
 import TableProtocol
 
-/// A version conflict to show the person: what this device has and what the server has.
-/// Two prompts are equal when they are the same question (same `id`).
+/// A conflict to show the person: for each field in question what it was, what this device has
+/// and what the server has. Two prompts are equal when they are the same question (same `id`).
 public struct ConflictPrompt: Sendable, Equatable {
-    /// One field whose values differ.
-    public struct Difference: Sendable, Hashable {
+    /// One field in question.
+    public struct Field: Sendable, Hashable {
         /// The field's name.
-        public var field: String
+        public var name: String
+        /// Its value in the last version this device had from the server; nil when it had none.
+        public var was: String?
         /// This device's value, as text.
-        public var client: String
+        public var yours: String
         /// The server's value, as text.
-        public var server: String
+        public var servers: String
 
-        /// A difference of one field.
-        public init(field: String, client: String, server: String) {
-            self.field = field
-            self.client = client
-            self.server = server
+        /// One field of a conflict.
+        public init(name: String, was: String?, yours: String, servers: String) {
+            self.name = name
+            self.was = was
+            self.yours = yours
+            self.servers = servers
         }
     }
 
@@ -25,28 +29,44 @@ public struct ConflictPrompt: Sendable, Equatable {
     public let id = UUID()
     /// The item's id.
     public var itemId: String
-    /// The fields that differ.
-    public var differences: [Difference]
-    /// Delivers the person's choice to the waiting push.
-    public let answer: @Sendable (ConflictChoice) -> Void
+    /// What each side did to the item.
+    public var kind: SyncConflict.Kind
+    /// The fields in question (the clashing ones).
+    public var fields: [Field]
+    /// When the server's side was written, when known.
+    public var serverChangedAt: Date?
+    /// True from the second question of one sync on: the answer may then apply to the rest.
+    public var offersApplyToAll: Bool
+    /// Delivers the person's choice (and whether it answers the rest of this sync) to the waiting push.
+    public let answer: @Sendable (ConflictChoice, _ applyToAll: Bool) -> Void
 
     /// Creates a prompt; `answer` delivers the choice to the waiting push.
-    public init(itemId: String, differences: [Difference], answer: @escaping @Sendable (ConflictChoice) -> Void) {
+    public init(itemId: String, kind: SyncConflict.Kind = .edit, fields: [Field], serverChangedAt: Date? = nil,
+                offersApplyToAll: Bool = false, answer: @escaping @Sendable (ConflictChoice, Bool) -> Void) {
         self.itemId = itemId
-        self.differences = differences
+        self.kind = kind
+        self.fields = fields
+        self.serverChangedAt = serverChangedAt
+        self.offersApplyToAll = offersApplyToAll
         self.answer = answer
     }
 
-    public static func == (a: ConflictPrompt, b: ConflictPrompt) -> Bool { a.id == b.id }
-
-    /// Compares the app's fields of both sides; empty when they agree.
-    static func differences(client: JSONObject, server: JSONObject) -> [Difference] {
-        ["text", "complete"].compactMap { field in
-            let c = client[field] ?? .null
-            let s = server[field] ?? .null
-            return c == s ? nil : Difference(field: field, client: display(c), server: display(s))
+    /// The prompt for a conflict the SDK could not settle by itself.
+    init(_ conflict: SyncConflict, offersApplyToAll: Bool, answer: @escaping @Sendable (ConflictChoice, Bool) -> Void) {
+        let server = conflict.server ?? JSONObject()
+        var names = conflict.clashingFields
+        if names.isEmpty { names = ThreeWayMerge(base: nil, local: conflict.local, server: server).clashingFields }
+        let fields = names.map { name in
+            Field(name: name, was: conflict.base.map { Self.display(ThreeWayMerge.value(name, in: $0)) },
+                  yours: Self.display(ThreeWayMerge.value(name, in: conflict.local)),
+                  servers: conflict.server == nil ? "(gone)" : Self.display(ThreeWayMerge.value(name, in: server)))
         }
+        self.init(itemId: conflict.itemId, kind: conflict.kind, fields: fields,
+                  serverChangedAt: conflict.server?[SystemProperty.updatedAt]?.stringValue.flatMap(SyncDateFormat.date(from:)),
+                  offersApplyToAll: offersApplyToAll, answer: answer)
     }
+
+    public static func == (a: ConflictPrompt, b: ConflictPrompt) -> Bool { a.id == b.id }
 
     static func display(_ value: JSONValue) -> String {
         switch value {
@@ -60,12 +80,21 @@ public struct ConflictPrompt: Sendable, Equatable {
 
 /// The three answers of the conflict dialog.
 public enum ConflictChoice: String, Sendable, CaseIterable {
-    /// Send this device's values again, based on the server's version.
+    /// Keep this device's values (re-create an item deleted on the server; delete anyway).
     case useClient
-    /// Keep the server's item here and drop the local change.
+    /// Keep the server's values (or its deletion); this device's values go to the conflict log.
     case useServer
     /// Stop the push; the change stays queued.
     case cancel
+
+    /// The SDK's answer for this choice.
+    var resolution: ConflictResolution {
+        switch self {
+        case .useClient: return .client
+        case .useServer: return .server
+        case .cancel: return .cancel
+        }
+    }
 }
 
 /// How conflicts are answered: by asking (the full-screen UI) or by a fixed rule (scripts).

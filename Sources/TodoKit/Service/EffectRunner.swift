@@ -47,7 +47,21 @@ public final class EffectRunner: Sendable {
         case .setComplete(let id, let complete): write(deliver) { _ = try service.setComplete(id: id, to: complete) }
         case .delete(let item): write(deliver) { try service.delete(item) }
         case .loadStatus: onQueue(deliver) { .statusLoaded(service.status()) }
-        case .answer(let prompt, let choice): prompt.answer(choice)
+        case .answer(let prompt, let choice, let applyToAll): prompt.answer(choice, applyToAll)
+        case .loadConflicts:
+            onQueue(deliver) {
+                service.markConflictsSeen()
+                return .history(.loaded((try? service.conflicts()) ?? []))
+            }
+        case .restoreConflict(let id):
+            onQueue(deliver) {
+                do {
+                    try service.restoreConflict(id: id)
+                    return .history(.restored(error: nil))
+                } catch {
+                    return .history(.restored(error: Self.wrap(error).message))
+                }
+            }
         case .signIn(let user, let password):
             let inbox = self.inbox
             Task {

@@ -3,67 +3,46 @@ import OfflineSync
 import Synchronization
 import TableProtocol
 
-/// The sync context's delegate: runs each operation and, on a version conflict with real
-/// differences, answers by the current `ConflictPolicy` — asking again while the server keeps
-/// answering 412. Equal sides never reach the person.
+/// The sync context's delegate: answers the conflicts the SDK's field merge could not settle,
+/// by the current `ConflictPolicy`. While asking, an answer marked "apply to all" answers the
+/// rest of the same sync.
 final class TodoConflictResolver: SyncContextDelegate, Sendable {
-    private let current: Mutex<ConflictPolicy>
+    private struct State {
+        var policy: ConflictPolicy
+        /// Questions asked in the current sync.
+        var asked = 0
+        /// The answer the person gave for the rest of the current sync.
+        var forTheRest: ConflictChoice?
+    }
 
-    init(policy: ConflictPolicy) { current = Mutex(policy) }
+    private let state: Mutex<State>
+
+    init(policy: ConflictPolicy) { state = Mutex(State(policy: policy)) }
 
     var policy: ConflictPolicy {
-        get { current.withLock { $0 } }
-        set { current.withLock { $0 = newValue } }
+        get { state.withLock { $0.policy } }
+        set { state.withLock { $0.policy = newValue } }
     }
 
-    func tableOperation(_ operation: TableOperation, completion: @escaping @Sendable (Result<JSONObject?, SyncError>) -> Void) {
-        Task { completion(await Self.run(operation, policy: policy)) }
+    /// Starts a new sync: earlier "apply to all" answers no longer hold.
+    func beginSync() {
+        state.withLock { $0.asked = 0; $0.forTheRest = nil }
     }
 
-    static func run(_ operation: TableOperation, policy: ConflictPolicy) async -> Result<JSONObject?, SyncError> {
-        while true {
-            do {
-                return .success(try await operation.execute())
-            } catch let error as SyncError where error.isConflict {
-                guard let server = error.serverItem else { return .failure(error) }
-                let differences = ConflictPrompt.differences(client: operation.item, server: server)
-                if differences.isEmpty { return .success(server) }  // same values: nothing to ask
-                let choice: ConflictChoice
-                switch policy {
-                case .fail: return .failure(error)
-                case .always(let fixed): choice = fixed
-                case .ask(let present):
-                    choice = await withCheckedContinuation { continuation in
-                        let waiting = WaitingAnswer(continuation)
-                        present(ConflictPrompt(itemId: operation.itemId, differences: differences) { waiting.resume($0) })
-                    }
-                }
-                switch choice {
-                case .useClient:
-                    var item = operation.item
-                    item[SystemProperty.version] = server[SystemProperty.version]
-                    operation.item = item
-                    continue  // retry; a new 412 asks again
-                case .useServer:
-                    return .success(server)
-                case .cancel:
-                    operation.cancelPush()
-                    return .failure(error)
-                }
-            } catch {
-                return .failure(error as? SyncError ?? SyncError(.httpError, "\(error)"))
-            }
+    func resolveConflict(_ conflict: SyncConflict, completion: @escaping @Sendable (ConflictResolution?) -> Void) {
+        let (policy, forTheRest, asked) = state.withLock { state -> (ConflictPolicy, ConflictChoice?, Int) in
+            state.asked += 1
+            return (state.policy, state.forTheRest, state.asked)
         }
-    }
-}
-
-/// The push waiting for the person's answer; only the first answer resumes it.
-final class WaitingAnswer: Sendable {
-    private let continuation: Mutex<CheckedContinuation<ConflictChoice, Never>?>
-
-    init(_ continuation: CheckedContinuation<ConflictChoice, Never>) { self.continuation = Mutex(continuation) }
-
-    func resume(_ choice: ConflictChoice) {
-        continuation.withLock { $0.take() }?.resume(returning: choice)
+        switch policy {
+        case .fail: completion(nil)
+        case .always(let choice): completion(choice.resolution)
+        case .ask(let present):
+            if let forTheRest { return completion(forTheRest.resolution) }
+            present(ConflictPrompt(conflict, offersApplyToAll: asked > 1) { choice, applyToAll in
+                if applyToAll { self.state.withLock { $0.forTheRest = choice } }
+                completion(choice.resolution)
+            })
+        }
     }
 }

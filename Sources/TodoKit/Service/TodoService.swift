@@ -11,6 +11,7 @@ public final class TodoService: Sendable {
     let table: SyncTable
     private let resolver: TodoConflictResolver
     private let lastSyncStore: LastSyncStore
+    private let conflictsSeen: ConflictsSeenStore
     private let tokens: TokenStore?
     private let clientConfiguration: SyncClientConfiguration
 
@@ -29,6 +30,7 @@ public final class TodoService: Sendable {
                               dataSource: store, delegate: resolver)
         table = context.table(TodoTable.name)
         lastSyncStore = LastSyncStore(path: storePath + ".lastsync")
+        conflictsSeen = ConflictsSeenStore(path: storePath + ".conflicts-seen")
     }
 
     /// How conflicts found by a push are answered from now on.
@@ -92,7 +94,35 @@ public final class TodoService: Sendable {
     public func status() -> SyncSnapshot {
         SyncSnapshot(pending: pendingCount,
                      pendingIds: (try? context.pendingItemIds(table: TodoTable.name)) ?? [],
-                     lastSync: lastSyncStore.load())
+                     lastSync: lastSyncStore.load(), newConflicts: newConflictCount())
+    }
+
+    // MARK: Conflict history
+
+    /// Settled conflicts, newest first.
+    public func conflicts(limit: Int = ConflictLogEntry.limit) throws -> [ConflictRecord] {
+        try context.conflictLog(limit: limit).map(ConflictRecord.init)
+    }
+
+    /// Brings back the values that lost in a conflict, as a new local change; answers the item
+    /// as it now is (nil when the restore deleted it).
+    @discardableResult
+    public func restoreConflict(id: Int64) throws -> TodoItem? {
+        try context.restoreConflict(id: id).flatMap(TodoItem.init)
+    }
+
+    /// Empties the conflict log.
+    public func clearConflicts() throws { try context.clearConflictLog() }
+
+    /// The person has seen every conflict settled so far (the badge goes).
+    public func markConflictsSeen() {
+        if let newest = try? context.conflictLog(limit: 1).first { conflictsSeen.save(newest.id) }
+    }
+
+    /// Conflicts settled since the person last looked (counted up to 100); a cancel settles nothing.
+    private func newConflictCount() -> Int {
+        let seen = conflictsSeen.load()
+        return ((try? context.conflictLog(limit: 100)) ?? []).filter { $0.id > seen && $0.resolution != .cancel }.count
     }
 
     /// Signs in to the server and keeps the token, so every later request sends it.
@@ -110,6 +140,7 @@ public final class TodoService: Sendable {
     /// Push then pull (either may be left out); remembers the time of a full success.
     public func sync(push: Bool = true, pull: Bool = true) async throws {
         guard serverURL != nil else { throw SyncError(.pushAbortedNetwork, "No server is configured (local only)") }
+        resolver.beginSync()
         if push { try await context.push() }
         if pull { try await table.pull(queryId: "allTodoItems") }
         lastSyncStore.save(Date())

@@ -24,6 +24,8 @@ public struct SyncStatus: Sendable, Equatable {
     public var spinnerFrame = 0
     /// An error or notice in plain words.
     public var message: String?
+    /// Conflicts settled since the person last opened the history (the badge).
+    public var newConflicts = 0
 
     /// A status for a server (or none).
     public init(server: String?) {

@@ -6,14 +6,14 @@ import TableProtocol
 /// One shared SQLite-backed server for the SDK tests; each test uses its own table and store.
 actor SharedSyncServer {
     static let shared = SharedSyncServer()
-    private var server: ServerProcess?
+    /// One start for every caller (the actor is re-entered while the server starts).
+    private var server: Task<ServerProcess, any Error>?
 
-    func get() throws -> ServerProcess {
-        if let server { return server }
-        let dir = try TempDir.make()
-        let server = try ServerProcess(arguments: ["--database", dir.appendingPathComponent("server.sqlite").path])
-        self.server = server
-        return server
+    func get() async throws -> ServerProcess {
+        if server == nil {
+            server = Task { try await ServerProcess.start(arguments: ["--database", try TempDir.make().appendingPathComponent("server.sqlite").path]) }
+        }
+        return try await server!.value
     }
 }
 

@@ -8,22 +8,22 @@ struct AuthServer {
     let client: TableClient
 
     /// Starts a server requiring tokens; extra arguments are appended.
-    init(_ backend: Backend, arguments: [String] = []) throws {
+    init(_ backend: Backend, arguments: [String] = []) async throws {
         database = try backend.databaseArgument(in: try TempDir.make())
-        server = try ServerProcess(arguments: ["--database", database, "--auth", "required"] + arguments)
+        server = try await ServerProcess.start(arguments: ["--database", database, "--auth", "required"] + arguments)
         client = TableClient(server)
     }
 
     /// Adds an account with a name no other test uses; answers the name.
-    func addUser(_ prefix: String = "user", password: String = "correct horse") throws -> String {
+    func addUser(_ prefix: String = "user", password: String = "correct horse") async throws -> String {
         let name = prefix + "-" + UUID().uuidString.prefix(8).lowercased()
-        try Self.users(["add", name, "--password-stdin"], database: database, input: password + "\n")
+        try await Self.users(["add", name, "--password-stdin"], database: database, input: password + "\n")
         return name
     }
 
     /// Runs `todo-server users …` on `database`; throws unless it exits 0.
-    static func users(_ arguments: [String], database: String, input: String? = nil) throws {
-        let (status, errors) = try ServerProcess.runToExit(arguments: ["users"] + arguments + ["--database", database], input: input)
+    static func users(_ arguments: [String], database: String, input: String? = nil) async throws {
+        let (status, errors) = try await ServerProcess.runToExit(arguments: ["users"] + arguments + ["--database", database], input: input)
         guard status == 0 else { throw ServerStartError(description: "users \(arguments.first ?? "") failed (\(status)): \(errors)") }
     }
 

@@ -27,14 +27,14 @@ enum Backend: String, CaseIterable, Sendable, CustomTestStringConvertible {
 /// One shared server per backend for the whole run; tests isolate themselves by table name.
 actor SharedServers {
     static let shared = SharedServers()
-    private var servers: [Backend: ServerProcess] = [:]
+    /// One start per backend for every caller (the actor is re-entered while a server starts).
+    private var servers: [Backend: Task<ServerProcess, any Error>] = [:]
 
-    func server(_ backend: Backend) throws -> ServerProcess {
-        if let server = servers[backend] { return server }
-        let dir = try TempDir.make()
-        let server = try ServerProcess(arguments: ["--database", try backend.databaseArgument(in: dir)])
-        servers[backend] = server
-        return server
+    func server(_ backend: Backend) async throws -> ServerProcess {
+        if servers[backend] == nil {
+            servers[backend] = Task { try await ServerProcess.start(arguments: ["--database", try backend.databaseArgument(in: TempDir.make())]) }
+        }
+        return try await servers[backend]!.value
     }
 }
 

@@ -5,13 +5,14 @@ import TodoKit
 /// One shared server for the TodoKit tests.
 actor TodoTestServer {
     static let shared = TodoTestServer()
-    private var server: ServerProcess?
+    /// One start for every caller (the actor is re-entered while the server starts).
+    private var server: Task<ServerProcess, any Error>?
 
-    func get() throws -> ServerProcess {
-        if let server { return server }
-        let server = try ServerProcess(arguments: ["--database", try TempDir.make().appendingPathComponent("s.sqlite").path])
-        self.server = server
-        return server
+    func get() async throws -> ServerProcess {
+        if server == nil {
+            server = Task { try await ServerProcess.start(arguments: ["--database", try TempDir.make().appendingPathComponent("s.sqlite").path]) }
+        }
+        return try await server!.value
     }
 }
 

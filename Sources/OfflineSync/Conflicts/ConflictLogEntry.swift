@@ -1,0 +1,68 @@
+import Foundation
+import TableProtocol
+
+/// One settled conflict in the local conflict log (`MS_ConflictLog`): what each side held and
+/// which values lost, so that they can be brought back.
+public struct ConflictLogEntry: Sendable, Equatable {
+    /// How the conflict was settled.
+    public enum Resolution: String, Sendable, Hashable {
+        /// Merged field by field without asking.
+        case merged
+        /// This device's values won.
+        case client
+        /// The server's values won.
+        case server
+        /// The push was stopped; the change stayed queued.
+        case cancel
+        /// A merge of the delegate's own (a choice per field).
+        case fields
+    }
+
+    /// The log's own id (ascending).
+    public var id: Int64
+    /// The table.
+    public var table: String
+    /// The item's id.
+    public var itemId: String
+    /// What each side did.
+    public var kind: SyncConflict.Kind
+    /// How it was settled.
+    public var resolution: Resolution
+    /// When it was settled.
+    public var at: Date
+    /// The fields involved (changed on both sides, or clashing).
+    public var fields: [String]
+    /// The last server version this device had, if any.
+    public var base: JSONObject?
+    /// What this device had.
+    public var local: JSONObject?
+    /// What the server had.
+    public var server: JSONObject?
+    /// The values that lost, by field; `deleted: true` when a deletion lost.
+    public var lost: JSONObject
+    /// When its losing values were restored, if they were.
+    public var restoredAt: Date?
+
+    /// Creates an entry (the store gives it its id).
+    public init(id: Int64 = 0, table: String, itemId: String, kind: SyncConflict.Kind, resolution: Resolution, at: Date,
+                fields: [String], base: JSONObject?, local: JSONObject?, server: JSONObject?, lost: JSONObject, restoredAt: Date? = nil) {
+        self.id = id
+        self.table = table
+        self.itemId = itemId
+        self.kind = kind
+        self.resolution = resolution
+        self.at = at
+        self.fields = fields
+        self.base = base
+        self.local = local
+        self.server = server
+        self.lost = lost
+        self.restoredAt = restoredAt
+    }
+
+    /// True when a deletion is what lost (restoring deletes the item again).
+    public var lostADeletion: Bool { lost[SystemProperty.deleted] == .bool(true) }
+
+    /// The most entries the log keeps; older ones are dropped first.
+    public static let limit = 1_000
+}

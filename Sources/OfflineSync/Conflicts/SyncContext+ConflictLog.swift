@@ -1,0 +1,56 @@
+import Foundation
+import TableProtocol
+
+/// The conflict log: every settled conflict, and bringing back the values that lost.
+extension SyncContext {
+    /// Settled conflicts, newest first.
+    public func conflictLog(limit: Int = ConflictLogEntry.limit) throws -> [ConflictLogEntry] {
+        try guarded { try dataSource.read { try $0.conflicts(limit: limit) } }
+    }
+
+    /// One entry of the log.
+    public func conflictLogEntry(id: Int64) throws -> ConflictLogEntry? {
+        try guarded { try dataSource.read { try $0.conflict(id: id) } }
+    }
+
+    /// Empties the conflict log.
+    public func clearConflictLog() throws {
+        try guarded { try dataSource.write { try $0.removeConflicts() } }
+    }
+
+    /// Applies the values that lost in a conflict as a new local change, queued like any edit
+    /// (the collapse rules apply): lost field values are written onto the item (re-creating it
+    /// when it is gone), a lost deletion deletes it again. Answers the item as it now is.
+    @discardableResult
+    public func restoreConflict(id: Int64) throws -> JSONObject? {
+        try guarded {
+            try dataSource.write { session in
+                guard let entry = try session.conflict(id: id) else {
+                    throw SyncError(.invalidParameter, "There is no conflict \(id) in the log")
+                }
+                guard !entry.lost.isEmpty else {
+                    throw SyncError(.invalidAction, "Conflict \(id) lost no value: nothing to restore")
+                }
+                let table = self.table(entry.table)
+                let current = try session.item(in: entry.table, id: entry.itemId)
+                var result: JSONObject?
+                if entry.lostADeletion {
+                    if let current { try table.delete(current, id: entry.itemId, in: session) }
+                } else if current != nil {
+                    result = try table.update(entry.lost, id: entry.itemId, in: session)
+                } else {
+                    var item = ConflictSettlement.userValues(entry.local ?? entry.server ?? JSONObject())
+                    for (key, value) in entry.lost { item[key] = value }
+                    item[SystemProperty.id] = .string(entry.itemId)
+                    result = try table.insert(item, id: entry.itemId, in: session)
+                }
+                try session.markConflictRestored(id: id, at: Date())
+                return result
+            }
+        }
+    }
+
+    private func guarded<T>(_ body: () throws -> T) throws -> T {
+        do { return try body() } catch { throw SyncError.wrap(error) }
+    }
+}
