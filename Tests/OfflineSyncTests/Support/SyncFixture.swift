@@ -29,7 +29,8 @@ struct SyncFixture {
 
     /// A fixture against the shared server (or `server`), with an optional delegate and transport.
     static func make(server: ServerProcess? = nil, delegate: (any SyncContextDelegate)? = nil,
-                     transport: (any HTTPTransport)? = nil, pageSize: Int = 50, localOnly: Bool = false) async throws -> SyncFixture {
+                     transport: (any HTTPTransport)? = nil, pageSize: Int = 50, localOnly: Bool = false,
+                     mergePolicy: MergePolicy = .askAlways) async throws -> SyncFixture {
         let table = "t" + UUID().uuidString.replacingOccurrences(of: "-", with: "").prefix(12).lowercased()
         let dir = try TempDir.make()
         let path = dir.appendingPathComponent("local.sqlite").path
@@ -37,15 +38,16 @@ struct SyncFixture {
         if !localOnly {
             if let server { url = server.baseURL } else { url = try await SharedSyncServer.shared.get().baseURL }
         }
-        return try SyncFixture(table: table, storePath: path, serverURL: url, delegate: delegate, transport: transport, pageSize: pageSize)
+        return try SyncFixture(table: table, storePath: path, serverURL: url, delegate: delegate, transport: transport, pageSize: pageSize,
+                               mergePolicy: mergePolicy)
     }
 
     init(table: String, storePath: String, serverURL: URL?, delegate: (any SyncContextDelegate)? = nil,
-         transport: (any HTTPTransport)? = nil, pageSize: Int = 50) throws {
+         transport: (any HTTPTransport)? = nil, pageSize: Int = 50, mergePolicy: MergePolicy = .askAlways) throws {
         self.table = table
         self.storePath = storePath
         self.serverURL = serverURL
-        store = try SQLiteSyncStore(path: storePath, tables: [SyncTableDefinition(name: table, columns: Self.columns)])
+        store = try SQLiteSyncStore(path: storePath, tables: [SyncTableDefinition(name: table, columns: Self.columns, mergePolicy: mergePolicy)])
         let client = serverURL.map {
             SyncClient(serverURL: $0, configuration: SyncClientConfiguration(timeout: 5, installationID: "test-install", transport: transport))
         }
@@ -53,8 +55,14 @@ struct SyncFixture {
     }
 
     /// The same store and table, reopened against another server URL (e.g. after a restart).
-    func reopened(serverURL: URL?, delegate: (any SyncContextDelegate)? = nil) throws -> SyncFixture {
-        try SyncFixture(table: table, storePath: storePath, serverURL: serverURL, delegate: delegate)
+    func reopened(serverURL: URL?, delegate: (any SyncContextDelegate)? = nil, mergePolicy: MergePolicy = .askAlways) throws -> SyncFixture {
+        try SyncFixture(table: table, storePath: storePath, serverURL: serverURL, delegate: delegate, mergePolicy: mergePolicy)
+    }
+
+    /// Another device: its own store, the same table and server.
+    func otherDevice(delegate: (any SyncContextDelegate)? = nil, mergePolicy: MergePolicy = .askAlways) throws -> SyncFixture {
+        try SyncFixture(table: table, storePath: try TempDir.make().appendingPathComponent("other.sqlite").path, serverURL: serverURL,
+                        delegate: delegate, mergePolicy: mergePolicy)
     }
 
     var local: SyncTable { context.table(table) }
