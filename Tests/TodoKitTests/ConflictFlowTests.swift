@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import OfflineSync
 import Testing
 @testable import TodoKit
@@ -89,6 +90,53 @@ import TodoKitTestSupport
         try await eventually("sync done") { !app.state.status.syncing }
         try await a.sync()
         #expect(try a.item(id: id)?.text == "B's text")
+    }
+
+    @Test func anAnswerForTheRestOfTheSyncIsNotAskedAgain() async throws {
+        let server = try await TodoTestServer.shared.get().baseURL
+        let a = try makeService(server: server)
+        let b = try makeService(server: server)
+        let items = [try a.add("one"), try a.add("two")]
+        try await a.sync()
+        try await b.sync()
+        for (device, text) in [(a, "A"), (b, "B")] {
+            for item in items {
+                var edited = try #require(try device.item(id: item.id))
+                edited.text = text
+                _ = try device.save(edited)
+            }
+        }
+        try await a.sync()
+        let asked = Mutex(0)
+        b.setConflictPolicy(.ask { prompt in
+            asked.withLock { $0 += 1 }
+            prompt.answer(.useServer, true)
+        })
+        try await b.sync()
+        #expect(asked.withLock { $0 } == 1)
+        #expect(try items.map { try b.item(id: $0.id)?.text } == ["A", "A"])
+    }
+
+    @Test func twoDevicesEditingDifferentFieldsMergeWithoutADialog() async throws {
+        let server = try await TodoTestServer.shared.get().baseURL
+        let a = try makeService(server: server)
+        let b = try makeService(server: server)
+        let item = try a.add("milk")
+        try await a.sync()
+        try await b.sync()
+        var onA = try #require(try a.item(id: item.id))
+        onA.text = "oat milk"
+        _ = try a.save(onA)
+        try await a.sync()
+        _ = try b.setComplete(id: item.id, to: true)
+        b.setConflictPolicy(.fail)
+        try await b.sync()
+        #expect(try b.item(id: item.id) == TodoItem(id: item.id, text: "oat milk", complete: true,
+                                                     version: try b.item(id: item.id)?.version, updatedAt: try b.item(id: item.id)?.updatedAt))
+        #expect(try b.conflicts().first?.resolution == .merged)
+        #expect(b.status().newConflicts == 1)
+        b.markConflictsSeen()
+        #expect(b.status().newConflicts == 0)
     }
 
     @Test func equalValuesRaiseNoDialog() async throws {

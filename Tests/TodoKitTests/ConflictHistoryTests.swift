@@ -1,0 +1,83 @@
+import Foundation
+import OfflineSync
+import TableProtocol
+import Testing
+@testable import TodoKit
+import TodoKitTestSupport
+
+/// The conflict history screen and the dialog's wording and "apply to all", as pure updates.
+@Suite struct ConflictHistoryTests {
+    static func record(_ id: Int64, _ text: String, resolution: ConflictLogEntry.Resolution, lost: JSONObject) -> ConflictRecord {
+        ConflictRecord(ConflictLogEntry(id: id, table: "TodoItem", itemId: "item\(id)", kind: .edit, resolution: resolution, at: Date(),
+                                        fields: ["text"], base: nil, local: ["text": .string(text)], server: nil, lost: lost))
+    }
+
+    let records = [record(2, "bread", resolution: .server, lost: ["text": "bread"]), record(1, "milk", resolution: .merged, lost: [:])]
+
+    func showingHistory() -> ListFixture {
+        var app = ListFixture(["a"])
+        app.press(.character("h"))
+        app.send(.history(.loaded(records)))
+        return app
+    }
+
+    @Test func hOpensTheHistoryAndAsksForTheLog() {
+        var app = ListFixture(["a"])
+        #expect(app.send(.key(.character("h"))) == [.loadConflicts])
+        #expect(app.state.history != nil)
+    }
+
+    @Test func enterRestoresTheSelectedEntry() {
+        var app = showingHistory()
+        #expect(app.send(.key(.enter)) == [.restoreConflict(id: 2)])
+    }
+
+    @Test func anEntryThatLostNothingSaysSoInsteadOfRestoring() {
+        var app = showingHistory()
+        app.press(.down)
+        #expect(app.send(.key(.enter)) == [])
+        #expect(app.state.history?.notice == "Nothing lost in this one — nothing to restore")
+    }
+
+    @Test func aRestoreReloadsTheLogAndTheList() {
+        var app = showingHistory()
+        let effects = app.send(.history(.restored(error: nil)), answerReads: false)
+        #expect(effects.contains(.loadConflicts))
+        #expect(effects.contains(.loadStatus))
+        #expect(app.state.history?.notice == "Restored — the values are back as a local change")
+    }
+
+    @Test func escapeGoesBackToTheList() {
+        var app = showingHistory()
+        app.press(.escape)
+        #expect(app.state.history == nil)
+    }
+
+    @Test func openingTheHistoryClearsTheBadge() {
+        var app = ListFixture(["a"], server: "http://s")
+        app.send(.statusLoaded(SyncSnapshot(pending: 0, pendingIds: [], lastSync: nil, newConflicts: 3)))
+        #expect(app.state.status.newConflicts == 3)
+        app.press(.character("h"))
+        #expect(app.state.status.newConflicts == 0)
+    }
+
+    @Test func deletionConflictsHaveTheirOwnWords() {
+        let deleted = ConflictDialogViewModel(prompt: ConflictPrompt(itemId: "x", kind: .deletedOnServer, fields: [], answer: { _, _ in }))
+        #expect(deleted.title == "Deleted on the Server")
+        #expect(deleted.buttons.map(\.title) == ["Keep Mine", "Delete It", "Cancel"])
+        let mine = ConflictDialogViewModel(prompt: ConflictPrompt(itemId: "x", kind: .deletedLocally, fields: [], answer: { _, _ in }))
+        #expect(mine.buttons.map(\.title) == ["Delete It", "Keep Theirs", "Cancel"])
+    }
+
+    @Test func applyToAllIsOfferedFromTheSecondConflictAndGoesWithTheAnswer() {
+        let first = ConflictPrompt(itemId: "x", fields: [], answer: { _, _ in })
+        var app = ListFixture(["a"])
+        app.send(.conflictRaised(first))
+        app.press(.character("a"))
+        #expect(app.send(.key(.character("s"))) == [.answer(first, .useServer, applyToAll: false)])
+        let second = ConflictPrompt(itemId: "y", fields: [], offersApplyToAll: true, answer: { _, _ in })
+        app.send(.conflictRaised(second))
+        app.press(.character("a"))
+        #expect(app.send(.key(.character("s"))) == [.answer(second, .useServer, applyToAll: true)])
+    }
+}
