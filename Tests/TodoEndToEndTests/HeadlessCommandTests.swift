@@ -82,6 +82,7 @@ import Testing
         try await todo("edit", id, "--text", "B", device: "b")
         let failed = try await todo("sync", device: "b")
         #expect(failed.status != 0)
+        #expect(failed.err.contains("Conflict on item \(id): text changed here and on the server"))
         #expect(failed.err.contains("--on-conflict"))
         let kept = try await todo("sync", "--on-conflict", "cancel", device: "b")
         #expect(kept.status != 0)
