@@ -142,6 +142,21 @@ import FoundationNetworking
         #expect(!(try ui.screen().contains("from B")))
     }
 
+    @Test func theHistoryShowsWhatLostAndEnterRestoresIt() async throws {
+        let (ui, server, _) = try await conflict()
+        defer { ui.kill(); server.stop() }
+        try ui.send("s")
+        try await ui.waitFor("1 conflict settled (h)")
+        try ui.send("h")
+        try await ui.waitFor("Conflict history")
+        try await ui.waitFor("lost: text \"from B\"")
+        try ui.send("Enter")
+        try await ui.waitFor("Restored")
+        try ui.send("Escape")
+        try await ui.waitFor("1 change pending")
+        #expect(try ui.screen().contains("from B"))
+    }
+
     @Test func conflictCancelLeavesTheChangePending() async throws {
         let (ui, server, _) = try await conflict()
         defer { ui.kill(); server.stop() }
