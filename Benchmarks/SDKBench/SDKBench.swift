@@ -34,6 +34,9 @@ enum SDKBench {
             rounds["sqlite_raw_insert_10000_s", default: []].append(try time { try rawLocalInserts("\(workdir)/raw-local-\(round).sqlite", count: 10_000) })
             rounds["push_10000_s", default: []].append(try await time { try await context.push() })
             rounds["push_10000_floor_s", default: []].append(try await time { try await rawPosts(server, "pushfloor\(round)", count: 10_000) })
+            let (merged, plain) = try await mergePush(server, "mergebench\(round)", workdir: "\(workdir)/merge-\(round)")
+            rounds["merge_push_1000_s", default: []].append(merged)
+            rounds["plain_update_push_1000_s", default: []].append(plain)
         }
         for (name, times) in rounds { results[name] = times.sorted()[times.count / 2] }
         let json = results.sorted { $0.key < $1.key }.map { "\"\($0.key)\":\(String(format: "%.4f", $0.value))" }.joined(separator: ",")
@@ -54,8 +57,29 @@ enum SDKBench {
         return Double(d.components.seconds) + Double(d.components.attoseconds) / 1e18
     }
 
-    static func makeContext(_ server: URL, _ table: String, _ path: String, pageSize: Int) throws -> SyncContext {
-        let store = try SQLiteSyncStore(path: path, tables: [SyncTableDefinition(name: table, columns: ["text": .text, "complete": .boolean])])
+    /// Pushing 1,000 updates that all meet a mergeable conflict (another device changed another
+    /// field of each item), and then 1,000 updates of the same items that meet none.
+    static func mergePush(_ server: URL, _ table: String, workdir: String) async throws -> (merged: Double, plain: Double) {
+        try FileManager.default.createDirectory(atPath: workdir, withIntermediateDirectories: true)
+        let a = try makeContext(server, table, "\(workdir)/a.sqlite", pageSize: 1000, mergePolicy: .fieldMerge)
+        let b = try makeContext(server, table, "\(workdir)/b.sqlite", pageSize: 1000, mergePolicy: .fieldMerge)
+        let ids = (0..<1_000).map { "m\($0)" }
+        for id in ids { try await a.table(table).insert(["id": .string(id), "text": .string("item \(id)"), "complete": false]) }
+        try await a.push()
+        try await b.table(table).pull(queryId: "bench")
+        for id in ids { try await a.table(table).update(["id": .string(id), "text": .string("renamed \(id)")]) }
+        try await a.push()
+        for id in ids { try await b.table(table).update(["id": .string(id), "complete": true]) }
+        let merged = try await time { try await b.push() }
+        guard try b.conflictLog(limit: 2_000).count == 1_000 else { throw BenchError("the merge push did not merge 1,000 items") }
+        for id in ids { try await b.table(table).update(["id": .string(id), "complete": false]) }
+        let plain = try await time { try await b.push() }
+        return (merged, plain)
+    }
+
+    static func makeContext(_ server: URL, _ table: String, _ path: String, pageSize: Int, mergePolicy: MergePolicy = .askAlways) throws -> SyncContext {
+        let store = try SQLiteSyncStore(path: path, tables: [SyncTableDefinition(name: table, columns: ["text": .text, "complete": .boolean],
+                                                                                 mergePolicy: mergePolicy)])
         let client = SyncClient(serverURL: server, configuration: SyncClientConfiguration(installationID: "bench"))
         return SyncContext(client: client, dataSource: store, pullPageSize: pageSize)
     }
