@@ -55,6 +55,68 @@ import Testing
         }
     }
 
+    /// The same, with another device changing another field of the items on the server meanwhile,
+    /// so that pushes meet conflicts and are merged: no value of either device may be lost.
+    @Test func noValueIsLostOrDuplicatedAcrossKillsDuringMergedPushes() async throws {
+        let dir = try TempDir.make()
+        let server = try await ServerProcess.start(arguments: ["--database", dir.appendingPathComponent("server.sqlite").path])
+        defer { server.stop() }
+        let storePath = dir.appendingPathComponent("local.sqlite").path
+        let journalPath = dir.appendingPathComponent("journal.log").path
+        let table = "mergecrash"
+        let other = SyncClient(serverURL: server.baseURL, configuration: SyncClientConfiguration(timeout: 5, installationID: "other-device")).table(table)
+        var notes: [String: String] = [:]  // the other device's acknowledged notes
+        var generator = SystemRandomNumberGenerator()
+        for round in 0..<max(10, Self.rounds / 2) {
+            let seed = UInt64(round + 1) * 104_729
+            let worker = try ChildProcess(Self.workerBinary.path, [storePath, server.baseURL.absoluteString, journalPath, table, String(seed), "merge"])
+            let deadline = ContinuousClock.now + .milliseconds(Int.random(in: 60...400, using: &generator))
+            while ContinuousClock.now < deadline {
+                try await Self.changeNotes(on: other, round: round, acknowledged: &notes)
+                try await Task.sleep(for: .milliseconds(Int.random(in: 5...30, using: &generator)))
+            }
+            worker.signal(SIGKILL)
+            worker.wait()
+            let problems = try QueueInvariants.check(storePath: storePath, table: table)
+            #expect(problems.isEmpty, "round \(round) (seed \(seed)): \(problems)")
+            if !problems.isEmpty { return }
+        }
+
+        let store = try SQLiteSyncStore(path: storePath, tables: [
+            SyncTableDefinition(name: table, columns: ["text": .text, "note": .text], mergePolicy: .fieldMerge),
+        ])
+        let client = SyncClient(serverURL: server.baseURL, configuration: SyncClientConfiguration(timeout: 5, installationID: "crash-test"))
+        let context = SyncContext(client: client, dataSource: store, delegate: ScriptedResolver(.client))
+        try await context.push()
+        #expect(context.pendingOperationsCount == 0)
+        var query = SyncQuery(table: table)
+        query.parameters["__includeDeleted"] = "true"
+        let serverRows = try await client.table(table).queryAll(query).items
+        let journal = try JournalReplay(path: journalPath)
+        let serverById = Dictionary(serverRows.map { ($0["id"]!.stringValue!, $0) }, uniquingKeysWith: { a, _ in a })
+        #expect(serverById.count == serverRows.count, "an item exists twice on the server")
+        #expect(try context.conflictLog(limit: 5_000).contains { $0.resolution == .merged }, "no push met a conflict: the test proves nothing")
+        for (id, expected) in journal.finalStates {
+            guard case .text(let allowed) = expected, let row = serverById[id], row["deleted"] == false else { continue }
+            #expect(allowed.contains(row["text"]?.stringValue ?? "<none>"), "\(id): this device's text \(String(describing: row["text"])) is not one of \(allowed)")
+            if let note = notes[id] {
+                #expect(row["note"]?.stringValue == note, "\(id): the other device's note \(note) was lost (\(String(describing: row["note"])))")
+            }
+        }
+    }
+
+    /// The other device: sets `note` on a few items the server has, each on its current version.
+    static func changeNotes(on remote: RemoteTable, round: Int, acknowledged: inout [String: String]) async throws {
+        guard let page = try? await remote.query(SyncQuery(table: remote.name).limit(50)).result.items, !page.isEmpty else { return }
+        for item in page.shuffled().prefix(3) {
+            guard let id = item["id"]?.stringValue else { continue }
+            let note = "note \(round)-\(UInt32.random(in: 0...UInt32.max))"
+            var change: JSONObject = ["id": .string(id), "note": .string(note)]
+            change[SystemProperty.version] = item[SystemProperty.version]
+            if (try? await remote.update(change)) != nil { acknowledged[id] = note }
+        }
+    }
+
     static var workerBinary: URL {
         ServerProcess.binary.deletingLastPathComponent().appendingPathComponent("sync-crash-worker")
     }

@@ -6,19 +6,27 @@ import TableProtocol
 ///
 /// Every local write is journalled twice, fsync'd: `BEGIN` before the SDK call and `ACK` after it
 /// returns, so the test knows which writes were acknowledged when the SIGKILL landed.
-/// Usage: sync-crash-worker STORE SERVER_URL JOURNAL TABLE SEED
+/// With `merge`, the table also has a `note` column that another device (the test) changes on
+/// the server meanwhile, and it settles conflicts by field merge: the pushes that meet them are
+/// merged pushes.
+/// Usage: sync-crash-worker STORE SERVER_URL JOURNAL TABLE SEED [merge]
 @main
 enum SyncCrashWorker {
     static func main() async throws {
         let args = CommandLine.arguments
-        guard args.count == 6, let url = URL(string: args[2]), let seed = UInt64(args[5]) else {
-            FileHandle.standardError.write(Data("usage: sync-crash-worker STORE SERVER_URL JOURNAL TABLE SEED\n".utf8))
+        guard args.count == 6 || args.count == 7, let url = URL(string: args[2]), let seed = UInt64(args[5]) else {
+            FileHandle.standardError.write(Data("usage: sync-crash-worker STORE SERVER_URL JOURNAL TABLE SEED [merge]\n".utf8))
             exit(2)
         }
         let table = args[4]
-        let store = try SQLiteSyncStore(path: args[1], tables: [SyncTableDefinition(name: table, columns: ["text": .text])])
+        let merging = args.count == 7 && args[6] == "merge"
+        let definition = merging
+            ? SyncTableDefinition(name: table, columns: ["text": .text, "note": .text], mergePolicy: .fieldMerge)
+            : SyncTableDefinition(name: table, columns: ["text": .text])
+        let store = try SQLiteSyncStore(path: args[1], tables: [definition])
         let client = SyncClient(serverURL: url, configuration: SyncClientConfiguration(timeout: 5, installationID: "crash-worker"))
-        let context = SyncContext(client: client, dataSource: store, delegate: UseClientDelegate())
+        let delegate: any SyncContextDelegate = merging ? DeleteAnywayDelegate() : UseClientDelegate()
+        let context = SyncContext(client: client, dataSource: store, delegate: delegate)
         let journal = try Journal(path: args[3])
         var random = SplitMix(seed: seed)
         var counter = 0
@@ -88,6 +96,14 @@ final class UseClientDelegate: SyncContextDelegate {
                 completion(.failure(SyncErrorBox.wrap(error)))
             }
         }
+    }
+}
+
+/// For merged pushes: field merges settle themselves; a delete of an item the other device
+/// changed is sent anyway (the only conflict the merge leaves to a delegate here).
+final class DeleteAnywayDelegate: SyncContextDelegate {
+    func resolveConflict(_ conflict: SyncConflict, completion: @escaping @Sendable (ConflictResolution?) -> Void) {
+        completion(.client)
     }
 }
 
