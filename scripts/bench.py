@@ -133,11 +133,17 @@ def main():
     global BIN
     # A scratch folder of its own, so a release build never waits for (or blocks) the debug one.
     release = ["swift", "build", "-c", "release", "--scratch-path", os.path.join(ROOT, ".build-release")]
-    for product in ["todo-server", "todo-bench-floor", "todo-bench-sdk", "todo-bench-client"]:
+    # BENCH_ONLY=sdk measures only the SDK section (and rewrites only it in BENCHMARKS.md).
+    only_sdk = os.environ.get("BENCH_ONLY") == "sdk"
+    products = ["todo-server", "todo-bench-sdk"] if only_sdk else ["todo-server", "todo-bench-floor", "todo-bench-sdk", "todo-bench-client"]
+    for product in products:
         sh(*release, "--product", product, cwd=ROOT)
     BIN = sh(*release, "--show-bin-path", cwd=ROOT, capture_output=True).stdout.strip()
 
     tmp = subprocess.run(["mktemp", "-d"], capture_output=True, text=True).stdout.strip()
+    if only_sdk:
+        write_sdk_report(run_sdk(tmp))
+        return
     # The client's latencies first, before the server loads leave PostgreSQL busy with vacuuming.
     client = run_client(tmp)
 
