@@ -81,3 +81,20 @@ import TodoKitTestSupport
         #expect(app.send(.key(.character("s"))) == [.answer(second, .useServer, applyToAll: true)])
     }
 }
+
+/// Notices give way to newer news.
+@Suite struct StatusMessageTests {
+    @Test func aSyncNoticeGoesWithTheNextSuccessfulWrite() {
+        var app = ListFixture(["a"], server: "http://s")
+        app.send(.synced(.failed(message: "Sync cancelled — 1 change will sync later", reason: .other)))
+        #expect(app.state.status.message == "Sync cancelled — 1 change will sync later")
+        app.send(.written(error: nil))
+        #expect(app.state.status.message == nil)
+    }
+
+    @Test func aFailedWriteSaysWhy() {
+        var app = ListFixture(["a"], server: "http://s")
+        app.send(.written(error: "The item no longer exists"))
+        #expect(app.state.status.message == "The item no longer exists")
+    }
+}

@@ -83,7 +83,8 @@ public struct AppState: Sendable, Equatable {
             status.message = "Signed in as \(user)"
             return effects
         case .written(let error):
-            if let error { status.message = error }
+            // A newer write makes an older notice ("Sync cancelled — …") stale.
+            status.message = error
             return afterWrite()
         case .statusLoaded(let snapshot):
             status.pending = snapshot.pending
