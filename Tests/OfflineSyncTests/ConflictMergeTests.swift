@@ -180,6 +180,22 @@ final class ScriptedResolver: SyncContextDelegate, Sendable {
         #expect(try b.local.read(id: id)?["text"] == "bread")
     }
 
+    @Test func oneIdInsertedOnTwoDevicesClashesOnEveryDifferingField() async throws {
+        let a = try await SyncFixture.make(mergePolicy: .fieldMerge)
+        let resolver = ScriptedResolver(.server)
+        let b = try a.otherDevice(delegate: resolver, mergePolicy: .fieldMerge)
+        let id = UUID().uuidString
+        try await a.local.insert(todo(id, "from A"))
+        try await a.context.push()
+        try await b.local.insert(todo(id, "from B", complete: true))
+        try await b.context.push()
+        let conflict = try #require(resolver.conflicts.first)
+        #expect(conflict.base == nil)
+        #expect(Set(conflict.clashingFields) == ["text", "complete"])
+        #expect(try b.local.read(id: id)?["text"] == "from A")
+        #expect(try b.context.conflictLog().first?.lost == ["text": "from B", "complete": true])
+    }
+
     @Test func theBaseCopySurvivesReopeningTheStore() async throws {
         let (a, b, _, id) = try await twoDevices(.cancel)
         try await edit(b, id, [("complete", true)])

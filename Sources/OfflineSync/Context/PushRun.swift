@@ -14,7 +14,7 @@ struct PushRun {
         var lastId: Int64 = 0
         var failedIds: [Int64] = []
         while true {
-            guard let (queued, item) = try storeStep({ try begin(after: lastId) }) else { break }
+            guard let (queued, item, resent) = try storeStep({ try begin(after: lastId) }) else { break }
             lastId = queued.id
             defer { context.inFlightOperation.withLock { $0 = nil } }
             guard let item else {
@@ -39,7 +39,11 @@ struct PushRun {
                     continue
                 }
                 let settlement = ConflictSettlement(context: context, queued: queued, operation: operation, remote: client.table(queued.table))
-                let base = { try storeStep { try store.read { try $0.baseItem(in: queued.table, id: queued.itemId) } } }
+                // An insert sent for the first time has no base: a 409 then means another device
+                // inserted the id, and every differing field clashes. A re-sent insert (its reply
+                // was lost to a crash) has the content first sent as its base.
+                let base = { queued.type == .insert && !resent ? nil
+                    : try storeStep { try store.read { try $0.baseItem(in: queued.table, id: queued.itemId) } } }
                 switch try await settlement.settle(error, base: base) {
                 case .sent(let serverItem, let entry)?:
                     try storeStep { try finish(queued, serverItem: serverItem, log: entry) }
@@ -65,7 +69,9 @@ struct PushRun {
 
     /// Marks the next operation in flight and reads what to send, in one store transaction
     /// (so a concurrent local write either lands before it or sees it in flight).
-    private func begin(after id: Int64) throws -> (QueuedOperation, JSONObject?)? {
+    /// Answers whether an insert was sent before: its first send keeps what it sends as the
+    /// item's base copy (the server stores exactly that), so a later 409 on a re-send can merge.
+    private func begin(after id: Int64) throws -> (QueuedOperation, JSONObject?, resent: Bool)? {
         try store.write { session in
             guard let queued = try session.operation(after: id) else { return nil }
             context.inFlightOperation.withLock { $0 = queued.id }
@@ -73,7 +79,12 @@ struct PushRun {
             try session.removeErrors(operationId: queued.id)
             let item = queued.type == .delete ? (queued.snapshot ?? JSONObject([(SystemProperty.id.rawValue, .string(queued.itemId))]))
                 : try session.item(in: queued.table, id: queued.itemId)
-            return (queued, item)
+            var resent = false
+            if queued.type == .insert, let item {
+                resent = try session.baseItem(in: queued.table, id: queued.itemId) != nil
+                if !resent { try session.setBaseItem(item, in: queued.table, id: queued.itemId) }
+            }
+            return (queued, item, resent)
         }
     }
 
