@@ -31,17 +31,9 @@ import Testing
         }
 
         // Settle: push and pull with the server up, then compare with the journal.
-        let store = try SQLiteSyncStore(path: storePath, tables: [SyncTableDefinition(name: table, columns: ["text": .text])])
-        let client = SyncClient(serverURL: server.baseURL, configuration: SyncClientConfiguration(timeout: 5, installationID: "crash-test"))
-        let context = SyncContext(client: client, dataSource: store, delegate: ConflictDelegate(.useClient))
-        try await context.push()
-        #expect(context.pendingOperationsCount == 0)
-        var query = SyncQuery(table: table)
-        query.parameters["__includeDeleted"] = "true"
-        let serverRows = try await client.table(table).queryAll(query).items
+        let definition = SyncTableDefinition(name: table, columns: ["text": .text])
+        let (_, serverById) = try await Self.settle(storePath, definition, server, delegate: ConflictDelegate(.useClient))
         let journal = try JournalReplay(path: journalPath)
-        let serverById = Dictionary(serverRows.map { ($0["id"]!.stringValue!, $0) }, uniquingKeysWith: { a, _ in a })
-        #expect(serverById.count == serverRows.count, "an item exists twice on the server")
         #expect(Set(serverById.keys).isSubset(of: journal.insertedIds), "the server holds items nobody inserted")
         for (id, expected) in journal.finalStates {
             let row = serverById[id]
@@ -82,19 +74,9 @@ import Testing
             if !problems.isEmpty { return }
         }
 
-        let store = try SQLiteSyncStore(path: storePath, tables: [
-            SyncTableDefinition(name: table, columns: ["text": .text, "note": .text], mergePolicy: .fieldMerge),
-        ])
-        let client = SyncClient(serverURL: server.baseURL, configuration: SyncClientConfiguration(timeout: 5, installationID: "crash-test"))
-        let context = SyncContext(client: client, dataSource: store, delegate: ScriptedResolver(.client))
-        try await context.push()
-        #expect(context.pendingOperationsCount == 0)
-        var query = SyncQuery(table: table)
-        query.parameters["__includeDeleted"] = "true"
-        let serverRows = try await client.table(table).queryAll(query).items
+        let definition = SyncTableDefinition(name: table, columns: ["text": .text, "note": .text], mergePolicy: .fieldMerge)
+        let (context, serverById) = try await Self.settle(storePath, definition, server, delegate: ScriptedResolver(.client))
         let journal = try JournalReplay(path: journalPath)
-        let serverById = Dictionary(serverRows.map { ($0["id"]!.stringValue!, $0) }, uniquingKeysWith: { a, _ in a })
-        #expect(serverById.count == serverRows.count, "an item exists twice on the server")
         #expect(try context.conflictLog(limit: 5_000).contains { $0.resolution == .merged }, "no push met a conflict: the test proves nothing")
         for (id, expected) in journal.finalStates {
             guard case .text(let allowed) = expected, let row = serverById[id], row["deleted"] == false else { continue }
@@ -103,6 +85,23 @@ import Testing
                 #expect(row["note"]?.stringValue == note, "\(id): the other device's note \(note) was lost (\(String(describing: row["note"])))")
             }
         }
+    }
+
+    /// Settles the store with the server up (one push, nothing left queued) and answers the
+    /// server's rows by id, deleted ones included; an id twice on the server is a failure.
+    static func settle(_ storePath: String, _ definition: SyncTableDefinition, _ server: ServerProcess,
+                       delegate: any SyncContextDelegate) async throws -> (SyncContext, [String: JSONObject]) {
+        let store = try SQLiteSyncStore(path: storePath, tables: [definition])
+        let client = SyncClient(serverURL: server.baseURL, configuration: SyncClientConfiguration(timeout: 5, installationID: "crash-test"))
+        let context = SyncContext(client: client, dataSource: store, delegate: delegate)
+        try await context.push()
+        #expect(context.pendingOperationsCount == 0)
+        var query = SyncQuery(table: definition.name)
+        query.parameters["__includeDeleted"] = "true"
+        let serverRows = try await client.table(definition.name).queryAll(query).items
+        let serverById = Dictionary(serverRows.map { ($0["id"]!.stringValue!, $0) }, uniquingKeysWith: { a, _ in a })
+        #expect(serverById.count == serverRows.count, "an item exists twice on the server")
+        return (context, serverById)
     }
 
     /// The other device: sets `note` on a few items the server has, each on its current version.

@@ -13,6 +13,11 @@ extension SyncContext {
         try guarded { try dataSource.read { try $0.conflict(id: id) } }
     }
 
+    /// How many conflicts after the entry `id` were settled (cancelled pushes left out).
+    public func settledConflictCount(after id: Int64) throws -> Int {
+        try guarded { try dataSource.read { try $0.settledConflictCount(after: id) } }
+    }
+
     /// Empties the conflict log.
     public func clearConflictLog() throws {
         try guarded { try dataSource.write { try $0.removeConflicts() } }

@@ -42,6 +42,10 @@ extension SQLiteStoreSession {
         try Row.fetchOne(db, sql: "SELECT * FROM \"MS_ConflictLog\" WHERE \"id\" = ?", arguments: [id]).map(Self.conflict(from:))
     }
 
+    func settledConflictCount(after id: Int64) throws -> Int {
+        try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM \"MS_ConflictLog\" WHERE \"id\" > ? AND \"resolution\" <> 'cancel'", arguments: [id]) ?? 0
+    }
+
     func markConflictRestored(id: Int64, at: Date) throws {
         try db.execute(sql: "UPDATE \"MS_ConflictLog\" SET \"restoredAt\" = ? WHERE \"id\" = ?", arguments: [at.timeIntervalSince1970, id])
     }

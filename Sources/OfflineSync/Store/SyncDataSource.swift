@@ -73,6 +73,8 @@ public protocol SyncStoreSession {
     func conflicts(limit: Int) throws -> [ConflictLogEntry]
     /// The entry with this id.
     func conflict(id: Int64) throws -> ConflictLogEntry?
+    /// How many entries after `id` settled something (a cancel settles nothing).
+    func settledConflictCount(after id: Int64) throws -> Int
     /// Records when an entry's losing values were restored.
     func markConflictRestored(id: Int64, at: Date) throws
     /// Empties the log.

@@ -119,10 +119,9 @@ public final class TodoService: Sendable {
         if let newest = try? context.conflictLog(limit: 1).first { conflictsSeen.save(newest.id) }
     }
 
-    /// Conflicts settled since the person last looked (counted up to 100); a cancel settles nothing.
+    /// Conflicts settled since the person last looked: one COUNT, since this runs after every write.
     private func newConflictCount() -> Int {
-        let seen = conflictsSeen.load()
-        return ((try? context.conflictLog(limit: 100)) ?? []).filter { $0.id > seen && $0.resolution != .cancel }.count
+        (try? context.settledConflictCount(after: conflictsSeen.load())) ?? 0
     }
 
     /// Signs in to the server and keeps the token, so every later request sends it.
