@@ -89,6 +89,9 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(help: "Most columns a table may have, its 5 system columns included; beyond it 400. [env: TODO_SERVER_MAX_COLUMNS] (default: 200, at most 1000)")
     var maxColumns: Int?
 
+    @Option(help: "Seconds between heartbeats on open change feeds (/tables/{table}/changes). [env: TODO_SERVER_FEED_HEARTBEAT] (default: 15)")
+    var feedHeartbeat: Double?
+
     func run() async throws {
         let configuration: ServerConfiguration
         let level: Logger.Level
@@ -147,6 +150,12 @@ struct ServeCommand: AsyncParsableCommand {
         if let file = tlsKey ?? env["TODO_SERVER_TLS_KEY"], !file.isEmpty { configuration.tlsKeyFile = file }
         if let value = try int(maxTables, "TODO_SERVER_MAX_TABLES") { configuration.maxTables = value }
         if let value = try int(maxColumns, "TODO_SERVER_MAX_COLUMNS") { configuration.maxColumnsPerTable = value }
+        if let value = feedHeartbeat {
+            configuration.feedHeartbeat = value
+        } else if let text = env["TODO_SERVER_FEED_HEARTBEAT"], !text.isEmpty {
+            guard let value = Double(text) else { throw ServerConfigurationError("TODO_SERVER_FEED_HEARTBEAT must be a number of seconds, not '\(text)'") }
+            configuration.feedHeartbeat = value
+        }
         let levelText = logLevel ?? env["TODO_SERVER_LOG_LEVEL"] ?? "info"
         guard let level = Logger.Level(rawValue: levelText.lowercased()) else {
             throw ServerConfigurationError("log level must be one of trace, debug, info, notice, warning, error, critical; not '\(levelText)'")

@@ -28,6 +28,8 @@ public struct ServerConfiguration: Sendable {
     public var tlsCertificateFile: String?
     /// The PEM private key of `tlsCertificateFile`.
     public var tlsKeyFile: String?
+    /// Seconds between heartbeat comments on open change feeds (keeps proxies from closing them).
+    public var feedHeartbeat: Double = 15
     /// The most tables clients may create (dynamic schema).
     public var maxTables = SchemaLimits().maxTables
     /// The most columns a table may have, its system columns included (dynamic schema).
@@ -70,6 +72,7 @@ public struct ServerConfiguration: Sendable {
         guard maxBodyBytes > 0 else { throw ServerConfigurationError("max body must be positive, not \(maxBodyBytes)") }
         guard !database.isEmpty else { throw ServerConfigurationError("database must not be empty") }
         guard tokenLifetime > 0 else { throw ServerConfigurationError("token lifetime must be positive") }
+        guard feedHeartbeat > 0, feedHeartbeat <= 3_600 else { throw ServerConfigurationError("feed heartbeat must be between 0 and 3600 seconds, not \(feedHeartbeat)") }
         guard maxTables > 0 else { throw ServerConfigurationError("max tables must be positive, not \(maxTables)") }
         let fewestColumns = TableSchema.systemColumns.count + 1
         guard (fewestColumns...Self.columnLimitCeiling).contains(maxColumnsPerTable) else {

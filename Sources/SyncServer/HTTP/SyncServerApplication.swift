@@ -12,7 +12,8 @@ public enum SyncServerApplication {
         _ configuration: ServerConfiguration, logger: Logger, onListening: @escaping @Sendable (Int) -> Void = { _ in }
     ) async throws {
         try configuration.validate()
-        let database = try await openDatabase(configuration, logger: logger)
+        let hub = ChangeHub()
+        let database = try await openDatabase(configuration, hub: hub, logger: logger)
         let service = TableService(
             database: database, fixedSchema: configuration.fixedSchema,
             limits: QueryLimits(pageSize: configuration.pageSize, maxTop: configuration.maxTop),
@@ -41,7 +42,8 @@ public enum SyncServerApplication {
         router.add(middleware: LogRequestsMiddleware(.info))
         router.add(middleware: APIVersionMiddleware())
         AuthRoutes(authenticator: authenticator, maxBodyBytes: configuration.maxBodyBytes).register(on: router)
-        TableRoutes(service: service, authenticator: authenticator, maxBodyBytes: configuration.maxBodyBytes, scheme: configuration.scheme)
+        let feed = ChangeFeedRoute(service: service, hub: hub, authenticator: authenticator)
+        TableRoutes(service: service, authenticator: authenticator, maxBodyBytes: configuration.maxBodyBytes, scheme: configuration.scheme, feed: feed)
             .register(on: router)
 
         let server: HTTPServerBuilder
@@ -55,6 +57,7 @@ public enum SyncServerApplication {
             router: router,
             server: server,
             configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "todo-server"),
+            services: [ChangeFeedService(hub: hub, database: database, heartbeat: configuration.feedHeartbeat, logger: logger)],
             onServerRunning: { channel in onListening(channel.localAddress?.port ?? configuration.port) },
             logger: logger)
         do {
@@ -77,7 +80,7 @@ public enum SyncServerApplication {
 
     /// Opens the configured database for account commands (`todo-server users …`).
     public static func openUsers(_ configuration: ServerConfiguration, logger: Logger) async throws -> (UserStore, close: @Sendable () async -> Void) {
-        let database = try await openDatabase(configuration, logger: logger)
+        let database = try await openDatabase(configuration, hub: ChangeHub(), logger: logger)
         let users = UserStore(database: database)
         do {
             try await users.bootstrap()
@@ -88,7 +91,8 @@ public enum SyncServerApplication {
         return (users, { await database.close() })
     }
 
-    private static func openDatabase(_ configuration: ServerConfiguration, logger: Logger) async throws -> any SQLDatabase {
+    /// Opens the store; committed writes reach `hub` (on PostgreSQL through NOTIFY, from every process).
+    private static func openDatabase(_ configuration: ServerConfiguration, hub: ChangeHub, logger: Logger) async throws -> any SQLDatabase {
         if configuration.usesPostgres {
             do {
                 return try await PostgresDatabase(url: configuration.database, logger: logger)
@@ -99,7 +103,7 @@ public enum SyncServerApplication {
             }
         }
         do {
-            return try SQLiteDatabase(path: configuration.database)
+            return try SQLiteDatabase(path: configuration.database, changes: hub)
         } catch {
             throw ServerConfigurationError("cannot open SQLite database '\(configuration.database)': \(error)")
         }

@@ -11,6 +11,8 @@ struct TableRoutes {
     let maxBodyBytes: Int
     /// `https` when the server itself speaks TLS, else `http`.
     let scheme: String
+    /// The change feed served at `/tables/{table}/changes`.
+    let feed: ChangeFeedRoute
 
     func register(on router: Router<TableRequestContext>) {
         router.get("/health") { _, _ in JSONResponse.make(.ok, #"{"status":"ok"}"#) }
@@ -20,8 +22,11 @@ struct TableRoutes {
             let item = try await service.insert(table: try table(context), body: try await body(request), owner: context.owner)
             return JSONResponse.item(item, status: .created)
         }
-        tables.get(":table/:id") { _, context in
-            JSONResponse.item(try await service.read(table: try table(context), id: try id(context), owner: context.owner))
+        tables.get(":table/:id") { request, context in
+            if context.parameters.get("id") == "changes", ChangeFeedRoute.wantsFeed(request) {
+                return try await feed.respond(request, table: try table(context), owner: context.owner)
+            }
+            return JSONResponse.item(try await service.read(table: try table(context), id: try id(context), owner: context.owner))
         }
         tables.patch(":table/:id") { request, context in
             let item = try await service.update(

@@ -11,12 +11,17 @@ import PostgresNIO
 public final class PostgresDatabase: SQLDatabase {
     public let dialect: any SQLDialect = PostgresDialect()
     private let pool: PostgresConnectionPool
-    private let logger: Logger
+    let logger: Logger
+    let configuration: PostgresConnection.Configuration
+
+    /// The NOTIFY channel of committed table writes.
+    static let changeChannel = "offline_todo_changes"
 
     /// Connects once (so a bad URL or password fails now, with the server's message).
     public init(url: String, poolSize: Int = 8, logger: Logger) async throws {
         let configuration = try PostgresURL.configuration(from: url)
         self.logger = logger
+        self.configuration = configuration
         self.pool = PostgresConnectionPool(configuration: configuration, size: poolSize, logger: logger)
         let first = try await pool.acquire()
         await pool.release(first)

@@ -41,6 +41,12 @@ struct PostgresSession: SQLSession {
     func execute(_ sql: String, _ binds: [SQLValue]) throws {
         _ = try query(sql, binds)
     }
+
+    /// NOTIFY inside the write's transaction: PostgreSQL delivers it to every listening process
+    /// on commit, in commit order, and drops it on rollback.
+    func announce(_ notice: ChangeNotice) throws {
+        try execute("SELECT pg_notify($1, $2)", [.text(PostgresDatabase.changeChannel), .text(notice.payload)])
+    }
 }
 
 extension SQLValue {

@@ -10,9 +10,11 @@ public final class SQLiteDatabase: SQLDatabase {
     public let dialect: any SQLDialect = SQLiteDialect()
     private let pool: DatabasePool
     private let readers: SQLiteReaderPool
+    private let changes: ChangeHub
 
-    /// Opens (creating if needed) the database file, and its folder.
-    public init(path: String) throws {
+    /// Opens (creating if needed) the database file, and its folder; committed writes are told to `changes`.
+    public init(path: String, changes: ChangeHub = ChangeHub()) throws {
+        self.changes = changes
         let url = URL(fileURLWithPath: path)
         try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
         var config = Configuration()
@@ -48,7 +50,8 @@ public final class SQLiteDatabase: SQLDatabase {
     }
 
     public func write<T: Sendable>(_ body: @escaping @Sendable (any SQLSession) throws -> T) async throws -> T {
-        try await pool.write { db in try body(SQLiteSession(db: db)) }
+        let changes = self.changes
+        return try await pool.write { db in try body(SQLiteSession(db: db, changes: changes)) }
     }
 
     public func migrate<T: Sendable>(_ body: @escaping @Sendable (any SQLSession) throws -> T) async throws -> T {
@@ -65,15 +68,25 @@ public final class SQLiteDatabase: SQLDatabase {
 struct SQLiteSession: SQLSession {
     private let connection: OpaquePointer?
     private let statement: (String) throws -> SQLiteStatement
+    private let announcer: ((ChangeNotice) -> Void)?
 
-    init(db: Database) {
+    init(db: Database, changes: ChangeHub) {
         connection = db.sqliteConnection
         statement = { try db.cachedStatement(sql: $0).sqliteStatement }
+        // One process owns the file, so its own hub is every subscriber. GRDB runs commit hooks on
+        // the writer in commit order, so events leave in `updatedAt` order, and never for a rollback.
+        announcer = { notice in db.afterNextTransaction(onCommit: { _ in changes.publish(notice) }) }
     }
 
     init(reader: SQLiteReader) {
         connection = reader.handle
         statement = { try reader.statement($0) }
+        announcer = nil
+    }
+
+    func announce(_ notice: ChangeNotice) throws {
+        guard let announcer else { throw DatabaseError(resultCode: .SQLITE_MISUSE, message: "a read-only session cannot announce a change") }
+        announcer(notice)
     }
 
     func query(_ sql: String, _ binds: [SQLValue]) throws -> SQLRows {

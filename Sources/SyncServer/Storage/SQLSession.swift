@@ -14,6 +14,8 @@ public protocol SQLSession {
     /// column names, values typed by `schema`); also says how many rows it read, at most
     /// `limit + 1`, so the caller learns whether more remain.
     func queryJSONArray(_ sql: String, _ binds: [SQLValue], schema: TableSchema, limit: Int) throws -> (json: [UInt8], rows: Int)
+    /// Tells change-feed subscribers about a write of this transaction once, and only if, it commits.
+    func announce(_ notice: ChangeNotice) throws
 }
 
 extension SQLSession {

@@ -41,6 +41,7 @@ public final class TableService: Sendable {
         return try await schemas.write(table, columns: item.neededColumns, start: clock(table)) { schema, now, session in
             let rows = RowAccess(dialect: dialect, table: table, schema: schema, owner: owner)
             if let stored = try rows.insert(id: id, properties: item.properties, timestamp: now, version: Self.newVersion(), session: session) {
+                try session.announce(ChangeNotice(table: table, owner: owner, item: stored))
                 return stored
             }
             throw TableError.conflict(try rows.fetch(id: id, session: session)!)
@@ -95,6 +96,7 @@ public final class TableService: Sendable {
             if requireLive && existing.isDeleted { throw TableError.itemNotFound }
             try check.verify(existing)
             guard let changed = try change(rows, existing, now, session) else { throw TableError.itemNotFound }
+            if changed.version != existing.version { try session.announce(ChangeNotice(table: table, owner: owner, item: changed)) }
             return changed
         }
     }

@@ -1,0 +1,26 @@
+import Logging
+import ServiceLifecycle
+
+/// Runs beside the HTTP server: the feeds' shared heartbeat and, on PostgreSQL, the LISTEN relay
+/// that brings every process's commits to this one. Shut down after the server (services stop in
+/// reverse order), then ends whatever feeds remain.
+struct ChangeFeedService: Service {
+    let hub: ChangeHub
+    let database: any SQLDatabase
+    /// Seconds between heartbeat comments on every open feed.
+    let heartbeat: Double
+    let logger: Logger
+
+    func run() async throws {
+        defer { hub.close() }
+        let hub = self.hub
+        let heartbeat = self.heartbeat
+        let postgres = database as? PostgresDatabase
+        try? await cancelWhenGracefulShutdown {
+            await withDiscardingTaskGroup { group in
+                group.addTask { await hub.runHeartbeat(every: heartbeat) }
+                if let postgres { group.addTask { await postgres.relayChanges(to: hub) } }
+            }
+        }
+    }
+}

@@ -1,0 +1,51 @@
+import Foundation
+import TableProtocol
+
+/// One committed write, as the change feed tells it: which row of which owner's table changed, and when.
+public struct ChangeNotice: Sendable, Equatable {
+    /// The physical (lower-cased) table name.
+    public var table: String
+    /// Whose row it is ("" for anonymous access).
+    public var owner: String
+    /// The item id.
+    public var id: String
+    /// The write's `updatedAt`; strictly increasing per table in commit order, so it is also the event id.
+    public var updatedAt: String
+    /// True when the write was a (soft) delete.
+    public var deleted: Bool
+
+    /// Creates a notice.
+    public init(table: String, owner: String, id: String, updatedAt: String, deleted: Bool) {
+        self.table = table
+        self.owner = owner
+        self.id = id
+        self.updatedAt = updatedAt
+        self.deleted = deleted
+    }
+
+    /// The notice for a stored row.
+    init(table: String, owner: String, item: StoredItem) {
+        let updatedAt = item.properties[SystemProperty.updatedAt.rawValue]?.stringValue ?? ""
+        self.init(table: table, owner: owner, id: item.id, updatedAt: updatedAt, deleted: item.isDeleted)
+    }
+
+    /// What a subscriber receives: `{"id":…,"updatedAt":…,"deleted":…}` (never the owner).
+    var eventData: [UInt8] {
+        JSONWriter.bytes(.object(JSONObject([("id", .string(id)), ("updatedAt", .string(updatedAt)), ("deleted", .bool(deleted))])))
+    }
+
+    /// The PostgreSQL NOTIFY payload: everything, since every process must route it.
+    var payload: String {
+        let object = JSONObject([("t", .string(table)), ("o", .string(owner)), ("i", .string(id)), ("u", .string(updatedAt)), ("d", .bool(deleted))])
+        return JSONWriter.string(.object(object))
+    }
+
+    /// Reads a NOTIFY payload; nil for anything else.
+    init?(payload: String) {
+        guard case .object(let object)? = try? JSONValue.parse(Data(payload.utf8)),
+              let table = object["t"]?.stringValue, let owner = object["o"]?.stringValue, let id = object["i"]?.stringValue,
+              let updatedAt = object["u"]?.stringValue, let deleted = object["d"]?.boolValue
+        else { return nil }
+        self.init(table: table, owner: owner, id: id, updatedAt: updatedAt, deleted: deleted)
+    }
+}

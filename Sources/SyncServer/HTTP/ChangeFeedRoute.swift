@@ -1,0 +1,88 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+import NIOCore
+import ServiceLifecycle
+import TableProtocol
+
+/// `GET /tables/{table}/changes` with `Accept: text/event-stream`: a Server-Sent Events stream that
+/// says which of the caller's rows changed, as soon as each write commits.
+///
+/// Every event's id is the write's `updatedAt`, strictly increasing per table in commit order, so a
+/// client that reconnects with `Last-Event-ID` (or `?since=`) is first replayed every change it
+/// missed. The same path without that `Accept` still reads an item whose id is "changes".
+struct ChangeFeedRoute {
+    let service: TableService
+    let hub: ChangeHub
+    let authenticator: Authenticator
+
+    /// Changes replayed on reconnect before a `reset` event tells the client to pull instead.
+    static let replayLimit = 1_000
+
+    static func wantsFeed(_ request: Request) -> Bool {
+        request.headers[.accept]?.lowercased().contains("text/event-stream") ?? false
+    }
+
+    func respond(_ request: Request, table rawTable: String, owner: String) async throws -> Response {
+        let table = try TableName.physical(rawTable)
+        if service.schemas.isFixed, try await service.schemas.schema(of: table) == nil { throw TableError.tableNotFound }
+        let since = try Self.since(request)
+        // Subscribe before reading the backlog: a write committed in between is in one or the other
+        // (both, at worst, and the duplicate is skipped by its id).
+        let stream = hub.subscribe(table: table, owner: owner)
+        var backlog: [ChangeNotice] = []
+        if let since { backlog = try await service.changes(table: table, since: since, owner: owner, limit: Self.replayLimit) }
+        let replay = backlog
+        let headers = request.headers
+        let authenticator = self.authenticator
+        let body = ResponseBody { writer in
+            var last = since ?? ""
+            try await writer.write(ByteBuffer(string: "retry: 1000\n: connected\n\n"))
+            for notice in replay {
+                try await writer.write(Self.event(notice))
+                last = notice.updatedAt
+            }
+            if replay.count == Self.replayLimit {
+                try await writer.write(ByteBuffer(string: "event: reset\ndata: {}\n\n"))
+            }
+            for await signal in stream.cancelOnGracefulShutdown() {
+                switch signal {
+                case .change(let notice):
+                    guard notice.updatedAt > last else { continue }
+                    try await writer.write(Self.event(notice))
+                    last = notice.updatedAt
+                case .heartbeat:
+                    // A token that expired or was revoked ends the feed, as it would end any request.
+                    guard (try? await authenticator.owner(of: headers)) == owner else { try await writer.finish(nil); return }
+                    try await writer.write(ByteBuffer(string: ": heartbeat\n\n"))
+                }
+            }
+            try await writer.finish(nil)
+        }
+        return Response(
+            status: .ok,
+            headers: [.contentType: "text/event-stream", .cacheControl: "no-cache", Self.accelBuffering: "no"],
+            body: body)
+    }
+
+    /// `Last-Event-ID` or `?since=`: an ISO-8601 `updatedAt`.
+    private static func since(_ request: Request) throws -> String? {
+        let raw = request.headers[lastEventID] ?? request.uri.queryParameters.get("since")
+        guard let raw, !raw.isEmpty else { return nil }
+        guard let date = FilterDateTime(iso8601: raw) else {
+            throw TableError.badRequest("Invalid Last-Event-ID or since '\(raw)': expected an ISO-8601 date such as 2026-01-01T00:00:00.000Z")
+        }
+        return date.isoString
+    }
+
+    private static func event(_ notice: ChangeNotice) -> ByteBuffer {
+        var bytes = Array("id: \(notice.updatedAt)\nevent: change\ndata: ".utf8)
+        bytes += notice.eventData
+        bytes += Array("\n\n".utf8)
+        return ByteBuffer(bytes: bytes)
+    }
+
+    private static let lastEventID = HTTPField.Name("Last-Event-ID")!
+    /// Tells nginx not to buffer the stream.
+    private static let accelBuffering = HTTPField.Name("X-Accel-Buffering")!
+}

@@ -1,0 +1,41 @@
+import Foundation
+import Logging
+import PostgresNIO
+
+extension PostgresDatabase {
+    /// LISTENs on a connection of its own and hands every committed change, from any server process
+    /// on this database, to `hub`, until cancelled. After the connection is lost (and notifications
+    /// with it) every open feed is ended, so its client reconnects and is replayed what it missed.
+    func relayChanges(to hub: ChangeHub) async {
+        var retryDelay = 0.25
+        var connectedBefore = false
+        while !Task.isCancelled {
+            do {
+                let connection = try await PostgresConnection.connect(configuration: configuration, id: 9_000, logger: logger)
+                do {
+                    try await connection.listen(on: Self.changeChannel) { notifications in
+                        if connectedBefore { hub.endSubscriptions() }
+                        connectedBefore = true
+                        retryDelay = 0.25
+                        for try await notification in notifications {
+                            guard let notice = ChangeNotice(payload: notification.payload) else {
+                                logger.warning("ignoring a malformed change notification", metadata: ["payload": "\(notification.payload.prefix(200))"])
+                                continue
+                            }
+                            hub.publish(notice)
+                        }
+                    }
+                } catch {
+                    try? await connection.close()
+                    throw error
+                }
+                try? await connection.close()
+            } catch {
+                if Task.isCancelled { return }
+                logger.warning("change feed lost its PostgreSQL LISTEN connection; retrying", metadata: ["error": "\(String(reflecting: error))", "retry_s": "\(retryDelay)"])
+            }
+            try? await Task.sleep(for: .seconds(retryDelay))
+            retryDelay = min(retryDelay * 2, 5)
+        }
+    }
+}

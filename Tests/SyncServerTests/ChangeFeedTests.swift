@@ -1,0 +1,149 @@
+import Foundation
+import ServerTestSupport
+import Testing
+
+/// `GET /tables/{table}/changes` (Server-Sent Events): every committed write is announced to the
+/// open feeds of its owner, at once, and a reconnecting subscriber is replayed what it missed.
+@Suite struct ChangeFeedTests {
+    @Test(arguments: Backend.allCases)
+    func aWriteIsAnnouncedOnAnOpenFeedWithItsIdAndUpdatedAt(_ backend: Backend) async throws {
+        let server = try await SharedServers.shared.server(backend)
+        let table = uniqueTable("feed")
+        _ = try await TableClient(server).insertAll(table, [["id": "seed"]])
+        let feed = try FeedReader(port: server.port, table: table)
+        #expect(try await feed.open() == 200)
+
+        let written = try await TableClient(server).post("tables/\(table)", ["id": "a1", "text": "milk"])
+        let event = try #require(try await feed.next())
+        #expect(event.name == "change")
+        #expect(event.id == written.object["updatedAt"] as? String)
+        #expect(event.data.contains(#""id":"a1""#))
+        #expect(event.data.contains(#""deleted":false"#))
+    }
+
+    @Test func aDeleteIsAnnouncedAsDeleted() async throws {
+        let server = try await SharedServers.shared.server(.sqlite)
+        let table = uniqueTable("feed")
+        _ = try await TableClient(server).insertAll(table, [["id": "a1"]])
+        let feed = try FeedReader(port: server.port, table: table)
+        _ = try await feed.open()
+        #expect(try await TableClient(server).delete("tables/\(table)/a1").status == 200)
+        let event = try #require(try await feed.next())
+        #expect(event.data.contains(#""deleted":true"#))
+    }
+
+    @Test(arguments: Backend.allCases)
+    func aSubscriberReconnectingWithLastEventIDIsReplayedEveryChangeItMissedInOrder(_ backend: Backend) async throws {
+        let server = try await SharedServers.shared.server(backend)
+        let table = uniqueTable("feed")
+        let client = TableClient(server)
+        let first = try await client.post("tables/\(table)", ["id": "before"])
+        let seen = try #require(first.object["updatedAt"] as? String)
+        for id in ["m1", "m2", "m3"] { _ = try await client.post("tables/\(table)", ["id": id]) }
+
+        let feed = try FeedReader(port: server.port, table: table, headers: ["Last-Event-ID": seen])
+        _ = try await feed.open()
+        let replayed = try await feed.drain()
+        #expect(replayed.map { Self.id(of: $0) } == ["m1", "m2", "m3"])
+
+        let bySince = try FeedReader(port: server.port, table: table, query: "since=\(seen)")
+        _ = try await bySince.open()
+        #expect(try await bySince.drain().count == 3)
+    }
+
+    @Test func aFeedTellsAUserOnlyAboutTheirOwnRows() async throws {
+        let auth = try await AuthServer(.sqlite)
+        let (alice, bob) = (try await auth.addUser("alice"), try await auth.addUser("bob"))
+        let (aliceToken, bobToken) = (try await auth.token(alice), try await auth.token(bob))
+        let table = uniqueTable("feed")
+        let feed = try FeedReader(port: auth.server.port, table: table, headers: ["X-ZUMO-AUTH": aliceToken])
+        #expect(try await feed.open() == 200)
+
+        #expect(try await auth.client(token: bobToken).post("tables/\(table)", ["id": "bob-1"]).status == 201)
+        #expect(try await auth.client(token: aliceToken).post("tables/\(table)", ["id": "alice-1"]).status == 201)
+        let events = try await feed.drain()
+        #expect(events.map { Self.id(of: $0) } == ["alice-1"])
+    }
+
+    @Test func aFeedWithoutATokenIsRefusedWhenAccountsAreRequired() async throws {
+        let auth = try await AuthServer(.sqlite)
+        let feed = try FeedReader(port: auth.server.port, table: uniqueTable("feed"))
+        #expect(try await feed.open() == 401)
+    }
+
+    @Test func aMalformedLastEventIDIsABadRequest() async throws {
+        let server = try await SharedServers.shared.server(.sqlite)
+        let feed = try FeedReader(port: server.port, table: uniqueTable("feed"), headers: ["Last-Event-ID": "yesterday"])
+        #expect(try await feed.open() == 400)
+    }
+
+    @Test func withoutTheEventStreamAcceptTheChangesPathStillReadsAnItemCalledChanges() async throws {
+        let server = try await SharedServers.shared.server(.sqlite)
+        let table = uniqueTable("feed")
+        let client = TableClient(server)
+        _ = try await client.post("tables/\(table)", ["id": "changes", "text": "an ordinary id"])
+        let read = try await client.get("tables/\(table)/changes")
+        #expect(read.status == 200)
+        #expect(read.object["text"] as? String == "an ordinary id")
+    }
+
+    @Test func theHeartbeatKeepsAnIdleFeedTalking() async throws {
+        let server = try await ServerProcess.start(arguments: ["--database", try Backend.sqlite.databaseArgument(in: TempDir.make()), "--feed-heartbeat", "0.2"])
+        let feed = try FeedReader(port: server.port, table: uniqueTable("feed"))
+        _ = try await feed.open()
+        let text = try await feed.rawText(for: 1)
+        #expect(text.components(separatedBy: ": heartbeat").count >= 3)
+    }
+
+    @Test func aSubscriberThatStopsReadingNeverHoldsUpWritesOrOtherSubscribers() async throws {
+        let server = try await ServerProcess.start(arguments: ["--database", try Backend.sqlite.databaseArgument(in: TempDir.make())])
+        let table = uniqueTable("feed")
+        let client = TableClient(server)
+        _ = try await client.post("tables/\(table)", ["id": "seed"])
+        let stalled = try FeedReader(port: server.port, table: table, receiveBuffer: 1_024)
+        let reader = try FeedReader(port: server.port, table: table)
+        _ = try await reader.open()
+        let padding = String(repeating: "x", count: 200)
+        let started = Date()
+        for n in 0..<1_500 {
+            let reply = try await client.post("tables/\(table)", ["id": "w\(n)", "text": padding])
+            #expect(reply.status == 201)
+        }
+        #expect(Date().timeIntervalSince(started) < 60)
+        let received = try await reader.drain(quiet: 2)
+        #expect(received.count == 1_500)
+        _ = stalled
+    }
+
+    @Test func theServerStopsPromptlyOnSIGTERMWithFeedsOpen() async throws {
+        let server = try await ServerProcess.start(arguments: ["--database", try Backend.sqlite.databaseArgument(in: TempDir.make())])
+        let feed = try FeedReader(port: server.port, table: uniqueTable("feed"))
+        #expect(try await feed.open() == 200)
+        let started = Date()
+        let status = try await offPool { server.stop() }
+        #expect(status == 0)
+        #expect(Date().timeIntervalSince(started) < 5)
+    }
+
+    @Test func aWriteThroughOneServerProcessReachesAFeedOnAnotherSharingPostgreSQL() async throws {
+        let shared = try await SharedServers.shared.server(.postgres)
+        let other = try await ServerProcess.start(arguments: ["--database", try Backend.postgres.databaseArgument(in: TempDir.make())])
+        defer { other.stop() }
+        let table = uniqueTable("feed")
+        _ = try await TableClient(shared).insertAll(table, [["id": "seed"]])
+        let feed = try FeedReader(port: shared.port, table: table)
+        _ = try await feed.open()
+
+        _ = try await TableClient(other).post("tables/\(table)", ["id": "from-other"])
+        _ = try await TableClient(other).patch("tables/\(table)/from-other", ["text": "changed"])
+        let events = try await feed.drain(quiet: 1)
+        #expect(events.map { Self.id(of: $0) } == ["from-other", "from-other"])
+        #expect(events.compactMap(\.id) == events.compactMap(\.id).sorted())
+    }
+
+    private static func id(of event: FeedReader.Event) -> String {
+        guard let data = event.data.data(using: .utf8),
+              let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any] else { return "" }
+        return object["id"] as? String ?? ""
+    }
+}
