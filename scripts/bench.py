@@ -6,6 +6,7 @@ todo-server (wrk, each on SQLite and PostgreSQL): (a) an incremental-pull page o
 trivial Hummingbird route returning a pre-built 50-item JSON page.
 OfflineSync (todo-bench-sdk): pull 100k rows with page sizes 50 and 1,000, push 10,000 queued
 inserts, 10,000 local inserts; each beside a raw floor measured in the same run.
+Change feed (bench_feed.py): write-to-event latency, memory of idle subscribers, inserts with and without them.
 """
 import json, os, platform, re, subprocess, sys, time, datetime, urllib.request
 
@@ -135,7 +136,9 @@ def main():
     release = ["swift", "build", "-c", "release", "--scratch-path", os.path.join(ROOT, ".build-release")]
     # BENCH_ONLY=sdk measures only the SDK section (and rewrites only it in BENCHMARKS.md).
     only_sdk = os.environ.get("BENCH_ONLY") == "sdk"
-    products = ["todo-server", "todo-bench-sdk"] if only_sdk else ["todo-server", "todo-bench-floor", "todo-bench-sdk", "todo-bench-client"]
+    # BENCH_ONLY=feed measures only the change feed section.
+    only_feed = os.environ.get("BENCH_ONLY") == "feed"
+    products = ["todo-server"] if only_feed else ["todo-server", "todo-bench-sdk"] if only_sdk else ["todo-server", "todo-bench-floor", "todo-bench-sdk", "todo-bench-client"]
     for product in products:
         sh(*release, "--product", product, cwd=ROOT)
     BIN = sh(*release, "--show-bin-path", cwd=ROOT, capture_output=True).stdout.strip()
@@ -143,6 +146,9 @@ def main():
     tmp = subprocess.run(["mktemp", "-d"], capture_output=True, text=True).stdout.strip()
     if only_sdk:
         write_sdk_report(run_sdk(tmp))
+        return
+    if only_feed:
+        run_feed(tmp)
         return
     # The client's latencies first, before the server loads leave PostgreSQL busy with vacuuming.
     client = run_client(tmp)
@@ -164,6 +170,12 @@ def main():
     write_report(floor, results, auth)
     write_sdk_report(run_sdk(tmp))
     write_client_report(client)
+    run_feed(tmp)
+
+
+def run_feed(tmp):
+    import bench_feed
+    bench_feed.report(bench_feed.run(start, stop, wrk, median, os.path.join(BIN, "todo-server"), tmp, ROUNDS), replace_section)
 
 
 def run_client(tmp):

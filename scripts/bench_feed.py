@@ -1,0 +1,123 @@
+"""The change feed (#9), server side: what 1,000 idle subscribers cost in memory, whether they slow
+writes, and how long a write takes to reach a subscriber (one process on SQLite; two processes on
+one PostgreSQL, written through one and heard on the other). Imported by bench.py."""
+import os, socket, statistics, time, json, datetime, http.client
+
+SUBSCRIBERS = int(os.environ.get("BENCH_FEED_SUBSCRIBERS", "1000"))
+LATENCY_WRITES = int(os.environ.get("BENCH_FEED_WRITES", "500"))
+
+
+def rss_kb(pid):
+    for line in open(f"/proc/{pid}/status"):
+        if line.startswith("VmRSS:"):
+            return int(line.split()[1])
+    return 0
+
+
+def subscribe(port, table):
+    s = socket.create_connection(("127.0.0.1", port))
+    s.sendall((f"GET /tables/{table}/changes HTTP/1.1\r\nHost: 127.0.0.1\r\nAccept: text/event-stream\r\n"
+               "ZUMO-API-VERSION: 2.0.0\r\n\r\n").encode())
+    s.settimeout(10)
+    head = b""
+    while b"connected" not in head:
+        head += s.recv(4096)
+    return s
+
+
+def wait_event(sock, item_id):
+    """Blocks until an event naming item_id arrives."""
+    needle = f'"id":"{item_id}"'.encode()
+    data = b""
+    while needle not in data:
+        data += sock.recv(65536)
+
+
+def latency(write_port, listen_port, table):
+    conn = http.client.HTTPConnection("127.0.0.1", write_port)
+    headers = {"ZUMO-API-VERSION": "2.0.0", "Content-Type": "application/json"}
+    conn.request("POST", f"/tables/{table}", json.dumps({"id": "warm", "text": "x"}), headers)
+    conn.getresponse().read()
+    sub = subscribe(listen_port, table)
+    samples = []
+    for n in range(LATENCY_WRITES):
+        item = f"lat-{n}"
+        started = time.perf_counter()
+        conn.request("POST", f"/tables/{table}", json.dumps({"id": item, "text": "latency"}), headers)
+        wait_event(sub, item)
+        samples.append((time.perf_counter() - started) * 1000)
+        conn.getresponse().read()
+    sub.close()
+    conn.close()
+    samples.sort()
+    return {"p50": samples[len(samples) // 2], "p99": samples[int(len(samples) * 0.99) - 1]}
+
+
+def run(start, stop, wrk, median, binary, tmp, rounds):
+    results = {}
+    db = os.path.join(tmp, "feed.sqlite")
+    proc, port = start(binary, "--port", "0", "--database", db, "--log-level", "error")
+    try:
+        results["latency_sqlite"] = latency(port, port, "feedlatency")
+        conn = http.client.HTTPConnection("127.0.0.1", port)
+        conn.request("POST", "/tables/bench", json.dumps({"id": "schema", "text": "x"}), {"ZUMO-API-VERSION": "2.0.0", "Content-Type": "application/json"})
+        conn.getresponse().read()
+        time.sleep(1)
+        before = rss_kb(proc.pid)
+        # Idle: subscribed to a table nobody writes, so each costs only its connection and its place in the hub.
+        subs = [subscribe(port, "feedidle") for _ in range(SUBSCRIBERS)]
+        time.sleep(2)
+        after = rss_kb(proc.pid)
+        results["idle_kb_each"] = (after - before) / SUBSCRIBERS
+        with_subs = []
+        for s in subs:
+            s.close()
+        subs = []
+        without = []
+        # Alternate rounds: writes with the subscribers connected, then without.
+        for _ in range(rounds):
+            subs = [subscribe(port, "feedidle") for _ in range(SUBSCRIBERS)]
+            with_subs.append(wrk(f"http://127.0.0.1:{port}/tables/bench", "insert.lua"))
+            for s in subs:
+                s.close()
+            time.sleep(1)
+            without.append(wrk(f"http://127.0.0.1:{port}/tables/bench", "insert.lua"))
+        results["insert_with"], results["insert_without"] = median(with_subs), median(without)
+    finally:
+        stop(proc)
+    pg = os.environ.get("TODO_TEST_POSTGRES_URL")
+    if pg:
+        a, port_a = start(binary, "--port", "0", "--database", pg, "--log-level", "error")
+        b, port_b = start(binary, "--port", "0", "--database", pg, "--log-level", "error")
+        try:
+            results["latency_postgres"] = latency(port_a, port_b, "feedlatency")
+        finally:
+            stop(a)
+            stop(b)
+    return results
+
+
+def report(r, replace_section):
+    ratio = r["insert_with"]["rps"] / r["insert_without"]["rps"]
+    lines = [
+        "## Change feed (server)",
+        "",
+        f"Measured by `make bench` on {datetime.date.today().isoformat()}, release todo-server, loopback. "
+        "Latency: from sending a POST to the event naming the new item arriving on an open feed "
+        f"({LATENCY_WRITES} writes, one at a time). The SDK's live mode is not built yet, so this stops at the feed, "
+        "not at a device's screen model. Idle subscribers listen to a table nobody writes. "
+        "Inserts with and without them are alternated rounds of `wrk` (insert.lua), each the median.",
+        "",
+        "| figure | value | target |",
+        "|---|---:|---:|",
+        f"| write → event, SQLite, one process, p50 / p99 | {r['latency_sqlite']['p50']:.2f} / {r['latency_sqlite']['p99']:.2f} ms | p99 ≤ 50 ms |",
+    ]
+    if "latency_postgres" in r:
+        p = r["latency_postgres"]
+        lines.append(f"| write → event, PostgreSQL, written on process A, heard on B, p50 / p99 | {p['p50']:.2f} / {p['p99']:.2f} ms | p99 ≤ 50 ms |")
+    lines += [
+        f"| memory per idle subscriber ({SUBSCRIBERS:,}, RSS growth) | {r['idle_kb_each']:.1f} KB | ≤ 20 KB |",
+        f"| inserts/s with {SUBSCRIBERS:,} subscribers / without | {r['insert_with']['rps']:,.0f} / {r['insert_without']['rps']:,.0f} ({ratio:.0%}) | ≥ 90% |",
+        "",
+    ]
+    replace_section("Change feed", lines)
