@@ -16,7 +16,7 @@ struct ChangeFeedService: Service {
         let hub = self.hub
         let heartbeat = self.heartbeat
         let postgres = database as? PostgresDatabase
-        try? await cancelWhenGracefulShutdown {
+        await cancelWhenGracefulShutdown {
             await withDiscardingTaskGroup { group in
                 group.addTask { await hub.runHeartbeat(every: heartbeat) }
                 if let postgres { group.addTask { await postgres.relayChanges(to: hub) } }
