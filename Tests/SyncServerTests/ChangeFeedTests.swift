@@ -67,6 +67,19 @@ import Testing
         #expect(try await feed.drain(quiet: 1).isEmpty)
     }
 
+    @Test func aFeedEndsOnceItsTokenIsRevokedByAPasswordChange() async throws {
+        let auth = try await AuthServer(.sqlite, arguments: ["--feed-heartbeat", "0.2"])
+        let user = try await auth.addUser("carol")
+        let token = try await auth.token(user)
+        let table = uniqueTable("feed")
+        let feed = try FeedReader(port: auth.server.port, table: table, headers: ["X-ZUMO-AUTH": token])
+        #expect(try await feed.open() == 200)
+
+        try await AuthServer.users(["passwd", user, "--password-stdin"], database: auth.database, input: "new password\n")
+        // Ended: the server closed the connection, so a read now finds the end, not a heartbeat.
+        #expect(try await feed.isClosed(within: 10))
+    }
+
     @Test func aFeedWithoutATokenIsRefusedWhenAccountsAreRequired() async throws {
         let auth = try await AuthServer(.sqlite)
         let feed = try FeedReader(port: auth.server.port, table: uniqueTable("feed"))

@@ -18,6 +18,8 @@ final class FeedReader: @unchecked Sendable {
     /// The head, then the decoded body not yet consumed.
     private var buffer: [UInt8] = []
     private var inBody = false
+    /// The last (empty) chunk arrived: the server ended the stream.
+    private var ended = false
 
     /// Connects to the feed of `table`; `receiveBuffer` shrinks the socket's buffer (a reader that stalls).
     init(port: Int, table: String, query: String = "", headers: [String: String] = [:], receiveBuffer: Int32? = nil) throws {
@@ -73,6 +75,21 @@ final class FeedReader: @unchecked Sendable {
         }
     }
 
+    /// True when the server ends the stream within `seconds` (heartbeats may arrive before).
+    func isClosed(within seconds: Double) async throws -> Bool {
+        let deadline = Date().addingTimeInterval(seconds)
+        while deadline.timeIntervalSinceNow > 0 {
+            do {
+                _ = try await readUntil("\n\n", timeout: deadline.timeIntervalSinceNow)
+            } catch let error as ServerStartError where error.description.contains("closed") {
+                return true
+            } catch {
+                return false
+            }
+        }
+        return false
+    }
+
     /// Whatever body text arrives within `seconds` (comments included).
     func rawText(for seconds: Double) async throws -> String {
         let deadline = Date().addingTimeInterval(seconds)
@@ -101,6 +118,7 @@ final class FeedReader: @unchecked Sendable {
                 buffer.removeSubrange(..<range.upperBound)
                 return (text, true)
             }
+            if ended { throw ServerStartError(description: "feed: connection closed (stream ended)") }
             let left = deadline.timeIntervalSinceNow
             guard left > 0 else { throw ServerStartError(description: "feed: nothing within \(timeout)s") }
             let fd = self.fd
@@ -125,6 +143,7 @@ final class FeedReader: @unchecked Sendable {
     private func decodeChunks() {
         while let line = Self.find(Array("\r\n".utf8), in: raw) {
             let size = Int(String(decoding: raw[..<line.lowerBound], as: UTF8.self), radix: 16) ?? 0
+            if size == 0 { ended = true }
             guard raw.count >= line.upperBound + size + 2 else { return }
             buffer += raw[line.upperBound..<line.upperBound + size]
             raw.removeSubrange(..<(line.upperBound + size + 2))
