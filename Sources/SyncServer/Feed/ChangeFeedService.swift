@@ -1,4 +1,3 @@
-import Logging
 import ServiceLifecycle
 
 /// Runs beside the HTTP server: the feeds' shared heartbeat and, on PostgreSQL, the LISTEN relay
@@ -9,7 +8,6 @@ struct ChangeFeedService: Service {
     let database: any SQLDatabase
     /// Seconds between heartbeat comments on every open feed.
     let heartbeat: Double
-    let logger: Logger
 
     func run() async throws {
         defer { hub.close() }

@@ -24,7 +24,6 @@ public final class ChangeHub: Sendable {
     private struct State {
         var subscribers: [Key: [Int: AsyncStream<FeedSignal>.Continuation]] = [:]
         var nextId = 0
-        var count = 0
         var closed = false
     }
 
@@ -35,9 +34,6 @@ public final class ChangeHub: Sendable {
         self.bufferLimit = bufferLimit
     }
 
-    /// Open subscriptions right now.
-    public var subscriberCount: Int { state.withLock { $0.count } }
-
     /// A stream of the changes of one owner's table from now on; it ends when the subscriber falls
     /// too far behind or the hub closes. Cancel the consuming task (or drop the stream) to leave.
     func subscribe(table: String, owner: String) -> AsyncStream<FeedSignal> {
@@ -47,7 +43,6 @@ public final class ChangeHub: Sendable {
             guard !state.closed else { return nil }
             state.nextId += 1
             state.subscribers[key, default: [:]][state.nextId] = continuation
-            state.count += 1
             return state.nextId
         }
         guard let id else {
@@ -72,17 +67,16 @@ public final class ChangeHub: Sendable {
 
     /// Ends every subscription and refuses new ones (server shutdown: open feeds must not hold it up).
     public func close() {
-        let targets = state.withLock { state in
-            state.closed = true
-            return state.subscribers.values.flatMap(\.values)
-        }
-        for continuation in targets { continuation.finish() }
+        endSubscriptions(refusingNew: true)
     }
 
-    /// Ends every open subscription but accepts new ones (the PostgreSQL relay reconnected and may
-    /// have missed changes: each client reconnects and is replayed them).
-    func endSubscriptions() {
-        let targets = state.withLock { $0.subscribers.values.flatMap(\.values) }
+    /// Ends every open subscription, by default still accepting new ones (the PostgreSQL relay
+    /// reconnected and may have missed changes: each client reconnects and is replayed them).
+    func endSubscriptions(refusingNew: Bool = false) {
+        let targets = state.withLock { state in
+            if refusingNew { state.closed = true }
+            return state.subscribers.values.flatMap(\.values)
+        }
         for continuation in targets { continuation.finish() }
     }
 
@@ -97,8 +91,7 @@ public final class ChangeHub: Sendable {
 
     private func remove(_ key: Key, _ id: Int) {
         state.withLock { state in
-            guard state.subscribers[key]?.removeValue(forKey: id) != nil else { return }
-            state.count -= 1
+            state.subscribers[key]?.removeValue(forKey: id)
             if state.subscribers[key]?.isEmpty == true { state.subscribers[key] = nil }
         }
     }

@@ -57,7 +57,7 @@ public enum SyncServerApplication {
             router: router,
             server: server,
             configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "todo-server"),
-            services: [ChangeFeedService(hub: hub, database: database, heartbeat: configuration.feedHeartbeat, logger: logger)],
+            services: [ChangeFeedService(hub: hub, database: database, heartbeat: configuration.feedHeartbeat)],
             onServerRunning: { channel in onListening(channel.localAddress?.port ?? configuration.port) },
             logger: logger)
         do {

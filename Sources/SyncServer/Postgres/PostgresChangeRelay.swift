@@ -12,6 +12,7 @@ extension PostgresDatabase {
         while !Task.isCancelled {
             do {
                 let connection = try await PostgresConnection.connect(configuration: configuration, id: 9_000, logger: logger)
+                var failure: (any Error)?
                 do {
                     try await connection.listen(on: Self.changeChannel) { notifications in
                         if connectedBefore { hub.endSubscriptions() }
@@ -26,10 +27,10 @@ extension PostgresDatabase {
                         }
                     }
                 } catch {
-                    try? await connection.close()
-                    throw error
+                    failure = error
                 }
                 try? await connection.close()
+                if let failure { throw failure }
             } catch {
                 if Task.isCancelled { return }
                 logger.warning("change feed lost its PostgreSQL LISTEN connection; retrying", metadata: ["error": "\(String(reflecting: error))", "retry_s": "\(retryDelay)"])

@@ -68,25 +68,26 @@ public final class SQLiteDatabase: SQLDatabase {
 struct SQLiteSession: SQLSession {
     private let connection: OpaquePointer?
     private let statement: (String) throws -> SQLiteStatement
-    private let announcer: ((ChangeNotice) -> Void)?
+    /// The writer's connection and the hub its commits go to; nil on a reader.
+    private let writer: (db: Database, changes: ChangeHub)?
 
     init(db: Database, changes: ChangeHub) {
         connection = db.sqliteConnection
         statement = { try db.cachedStatement(sql: $0).sqliteStatement }
-        // One process owns the file, so its own hub is every subscriber. GRDB runs commit hooks on
-        // the writer in commit order, so events leave in `updatedAt` order, and never for a rollback.
-        announcer = { notice in db.afterNextTransaction(onCommit: { _ in changes.publish(notice) }) }
+        writer = (db, changes)
     }
 
     init(reader: SQLiteReader) {
         connection = reader.handle
         statement = { try reader.statement($0) }
-        announcer = nil
+        writer = nil
     }
 
     func announce(_ notice: ChangeNotice) throws {
-        guard let announcer else { throw DatabaseError(resultCode: .SQLITE_MISUSE, message: "a read-only session cannot announce a change") }
-        announcer(notice)
+        guard let (db, changes) = writer else { throw DatabaseError(resultCode: .SQLITE_MISUSE, message: "a read-only session cannot announce a change") }
+        // One process owns the file, so its own hub is every subscriber. GRDB runs commit hooks on
+        // the writer in commit order, so events leave in `updatedAt` order, and never for a rollback.
+        db.afterNextTransaction(onCommit: { _ in changes.publish(notice) })
     }
 
     func query(_ sql: String, _ binds: [SQLValue]) throws -> SQLRows {
