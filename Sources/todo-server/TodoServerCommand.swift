@@ -92,6 +92,9 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(help: "Seconds between heartbeats on open change feeds (/tables/{table}/changes). [env: TODO_SERVER_FEED_HEARTBEAT] (default: 15)")
     var feedHeartbeat: Double?
 
+    @Flag(help: "Serve no change feeds: /tables/{table}/changes then reads an item, as on servers without live sync (clients poll). [env: TODO_SERVER_NO_CHANGE_FEED]")
+    var noChangeFeed = false
+
     func run() async throws {
         let configuration: ServerConfiguration
         let level: Logger.Level
@@ -156,6 +159,7 @@ struct ServeCommand: AsyncParsableCommand {
             guard let value = Double(text) else { throw ServerConfigurationError("TODO_SERVER_FEED_HEARTBEAT must be a number of seconds, not '\(text)'") }
             configuration.feedHeartbeat = value
         }
+        configuration.changeFeed = !(try noChangeFeed || Self.bool(env, "TODO_SERVER_NO_CHANGE_FEED"))
         let levelText = logLevel ?? env["TODO_SERVER_LOG_LEVEL"] ?? "info"
         guard let level = Logger.Level(rawValue: levelText.lowercased()) else {
             throw ServerConfigurationError("log level must be one of trace, debug, info, notice, warning, error, critical; not '\(levelText)'")

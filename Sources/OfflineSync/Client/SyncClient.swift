@@ -33,6 +33,8 @@ public final class SyncClient: Sendable {
     public let installationID: String
     let transport: any HTTPTransport
     let authentication: (any AuthenticationProvider)?
+    /// The extra certificate authorities to trust, if any (the change feed opens its own connections).
+    let certificateAuthorityFile: String?
 
     /// Creates a client for the server at `serverURL`.
     public init(serverURL: URL, configuration: SyncClientConfiguration = SyncClientConfiguration()) {
@@ -40,6 +42,7 @@ public final class SyncClient: Sendable {
         self.installationID = configuration.installationID ?? InstallationID.load()
         self.transport = configuration.transport ?? Self.defaultTransport(configuration)
         self.authentication = configuration.authentication
+        self.certificateAuthorityFile = configuration.certificateAuthorityFile
     }
 
     /// URLSession, or AsyncHTTPClient when an extra certificate authority must be trusted.
@@ -64,20 +67,26 @@ public final class SyncClient: Sendable {
 
     /// Sends a request with the protocol headers.
     func send(_ method: String, url: URL, body: JSONObject? = nil, ifMatch: String? = nil, features: String) async throws -> HTTPReply {
-        var headers = [
-            "ZUMO-API-VERSION": "2.0.0",
-            "X-ZUMO-FEATURES": features,
-            "X-ZUMO-VERSION": "OfflineSync/1.0 (Swift; Linux)",
-            "X-ZUMO-INSTALLATION-ID": installationID,
-            "Accept": "application/json",
-        ]
+        var headers = protocolHeaders(features: features, accept: "application/json")
         if let ifMatch { headers["If-Match"] = ifMatch }
-        if let token = authentication?.accessToken(for: serverURL) { headers["X-ZUMO-AUTH"] = token }
         var data: Data?
         if let body {
             data = Data(JSONText.encode(body).utf8)
             headers["Content-Type"] = "application/json"
         }
         return try await transport.send(HTTPRequestSpec(method: method, url: url, headers: headers, body: data))
+    }
+
+    /// The headers every request carries: API version, features, installation id and the access token.
+    func protocolHeaders(features: String, accept: String) -> [String: String] {
+        var headers = [
+            "ZUMO-API-VERSION": "2.0.0",
+            "X-ZUMO-FEATURES": features,
+            "X-ZUMO-VERSION": "OfflineSync/1.0 (Swift; Linux)",
+            "X-ZUMO-INSTALLATION-ID": installationID,
+            "Accept": accept,
+        ]
+        if let token = authentication?.accessToken(for: serverURL) { headers["X-ZUMO-AUTH"] = token }
+        return headers
     }
 }

@@ -29,7 +29,7 @@ extension SyncContext {
     @discardableResult
     public func restoreConflict(id: Int64) throws -> JSONObject? {
         try guarded {
-            try dataSource.write { session in
+            try localWrite { session in
                 guard let entry = try session.conflict(id: id) else {
                     throw SyncError(.invalidParameter, "There is no conflict \(id) in the log")
                 }

@@ -21,6 +21,8 @@ public final class SyncContext: Sendable {
     let work = SerialWorkQueue()
     /// The operation being pushed right now, if any (never persisted: a crash leaves none).
     let inFlightOperation = Mutex<Int64?>(nil)
+    /// Called after every committed local change (live mode schedules its push from here).
+    private let localChangeObservers = Mutex<[UUID: @Sendable () -> Void]>([:])
 
     /// Creates a context over a store; `callbackQueue` defaults to a private background queue.
     public init(client: SyncClient?, dataSource: any SyncDataSource, delegate: (any SyncContextDelegate)? = nil,
@@ -71,6 +73,26 @@ public final class SyncContext: Sendable {
     }
 
     // MARK: Queue changes shared by local writes
+
+    /// Runs a local change in one store write, then tells the observers (after the commit, so a
+    /// push they start sees it).
+    func localWrite<T>(_ body: (any SyncStoreSession) throws -> T) throws -> T {
+        let result = try dataSource.write(body)
+        for observer in localChangeObservers.withLock({ Array($0.values) }) { observer() }
+        return result
+    }
+
+    /// Calls `observer` after every committed local change until removed; it must only schedule work.
+    func observeLocalChanges(_ observer: @escaping @Sendable () -> Void) -> UUID {
+        let id = UUID()
+        localChangeObservers.withLock { $0[id] = observer }
+        return id
+    }
+
+    /// Stops calling an observer.
+    func removeLocalChangeObserver(_ id: UUID) {
+        _ = localChangeObservers.withLock { $0.removeValue(forKey: id) }
+    }
 
     /// Applies the collapse rules for a new local change; must run inside a store write.
     func recordChange(_ type: TableOperationType, table: String, itemId: String, snapshot: JSONObject?, in session: any SyncStoreSession) throws {

@@ -169,7 +169,7 @@ public struct SyncTable: Sendable {
     // MARK: Helpers
 
     private func write<T>(_ body: (any SyncStoreSession) throws -> T) throws -> T {
-        try guarded { try store.write(body) }
+        try guarded { try context.localWrite(body) }
     }
 
     private func guarded<T>(_ body: () throws -> T) throws -> T {

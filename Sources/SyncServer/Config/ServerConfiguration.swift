@@ -30,6 +30,8 @@ public struct ServerConfiguration: Sendable {
     public var tlsKeyFile: String?
     /// Seconds between heartbeat comments on open change feeds (keeps proxies from closing them).
     public var feedHeartbeat: Double = 15
+    /// Whether `/tables/{table}/changes` serves change feeds (off: it reads an item, as on servers without them).
+    public var changeFeed = true
     /// The most tables clients may create (dynamic schema).
     public var maxTables = SchemaLimits().maxTables
     /// The most columns a table may have, its system columns included (dynamic schema).

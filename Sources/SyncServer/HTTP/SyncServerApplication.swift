@@ -42,7 +42,7 @@ public enum SyncServerApplication {
         router.add(middleware: LogRequestsMiddleware(.info))
         router.add(middleware: APIVersionMiddleware())
         AuthRoutes(authenticator: authenticator, maxBodyBytes: configuration.maxBodyBytes).register(on: router)
-        let feed = ChangeFeedRoute(service: service, hub: hub, authenticator: authenticator)
+        let feed = configuration.changeFeed ? ChangeFeedRoute(service: service, hub: hub, authenticator: authenticator) : nil
         TableRoutes(service: service, authenticator: authenticator, maxBodyBytes: configuration.maxBodyBytes, scheme: configuration.scheme, feed: feed)
             .register(on: router)
 

@@ -12,7 +12,8 @@ struct TableRoutes {
     /// `https` when the server itself speaks TLS, else `http`.
     let scheme: String
     /// The change feed served at `/tables/{table}/changes`.
-    let feed: ChangeFeedRoute
+    /// Nil when the server runs without change feeds.
+    let feed: ChangeFeedRoute?
 
     func register(on router: Router<TableRequestContext>) {
         router.get("/health") { _, _ in JSONResponse.make(.ok, #"{"status":"ok"}"#) }
@@ -23,7 +24,7 @@ struct TableRoutes {
             return JSONResponse.item(item, status: .created)
         }
         tables.get(":table/:id") { request, context in
-            if context.parameters.get("id") == "changes", ChangeFeedRoute.wantsFeed(request) {
+            if let feed, context.parameters.get("id") == "changes", ChangeFeedRoute.wantsFeed(request) {
                 return try await feed.respond(request, table: try table(context), owner: context.owner)
             }
             return JSONResponse.item(try await service.read(table: try table(context), id: try id(context), owner: context.owner))

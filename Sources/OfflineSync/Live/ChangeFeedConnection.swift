@@ -1,0 +1,99 @@
+import AsyncHTTPClient
+import Foundation
+import NIOCore
+import NIOHTTP1
+import NIOSSL
+import Synchronization
+
+/// Why a change feed could not be listened to.
+public enum ChangeFeedError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// The server has no change feed for the table (404, or an answer that is not an event stream).
+    case unavailable(status: Int)
+    /// The server refused the access token (401).
+    case unauthorized
+    /// Any other HTTP status.
+    case status(Int)
+    /// The connection failed, timed out or ended.
+    case connection(String)
+
+    public var description: String {
+        switch self {
+        case .unavailable(let status): return "the server has no change feed (HTTP \(status))"
+        case .unauthorized: return "the server refused the access token (HTTP 401)"
+        case .status(let status): return "the change feed answered HTTP \(status)"
+        case .connection(let text): return text
+        }
+    }
+}
+
+/// One long-lived `GET /tables/{table}/changes` request, read as it streams.
+///
+/// URLSession on Linux hands a body over only once it is complete, so the feed goes through
+/// AsyncHTTPClient, which streams. Its read timeout is the silence watchdog: heartbeats arrive
+/// every ~15 s, so a connection quiet for longer than `silenceTimeout` is dead and is dropped.
+struct ChangeFeedConnection: Sendable {
+    let client: SyncClient
+    let table: String
+    let silenceTimeout: TimeInterval
+
+    /// Listens until the stream ends or fails; `onOpen` runs once the server accepted the feed.
+    /// Returns normally when the server closed the stream; throws `ChangeFeedError` otherwise.
+    func listen(lastEventId: String?, onOpen: @Sendable () async -> Void,
+                onEvent: @Sendable (ServerSentEvent) async -> Void) async throws {
+        var request = HTTPClientRequest(url: client.url("tables/\(PercentEncoding.pathSegment(table))/changes").absoluteString)
+        for (name, value) in client.protocolHeaders(features: "OL", accept: "text/event-stream") {
+            request.headers.replaceOrAdd(name: name, value: value)
+        }
+        request.headers.replaceOrAdd(name: "Cache-Control", value: "no-cache")
+        if let lastEventId { request.headers.replaceOrAdd(name: "Last-Event-ID", value: lastEventId) }
+        let http = Self.httpClient(certificateAuthorityFile: client.certificateAuthorityFile, silence: silenceTimeout)
+        do {
+            let response = try await http.execute(request, deadline: .distantFuture)
+            try Self.check(response)
+            await onOpen()
+            var parser = ServerSentEventParser()
+            for try await chunk in response.body {
+                for event in parser.feed(chunk.readableBytesView) { await onEvent(event) }
+            }
+        } catch let error as ChangeFeedError {
+            throw error
+        } catch is CancellationError {
+            throw CancellationError()
+        } catch {
+            if Task.isCancelled { throw CancellationError() }
+            throw ChangeFeedError.connection("\(error)")
+        }
+    }
+
+    private static func check(_ response: HTTPClientResponse) throws {
+        let status = Int(response.status.code)
+        switch status {
+        case 200:
+            let type = response.headers.first(name: "content-type") ?? ""
+            guard type.lowercased().hasPrefix("text/event-stream") else { throw ChangeFeedError.unavailable(status: status) }
+        case 401: throw ChangeFeedError.unauthorized
+        case 404, 405, 406, 501: throw ChangeFeedError.unavailable(status: status)
+        default: throw ChangeFeedError.status(status)
+        }
+    }
+
+    /// One streaming client per trust setting and watchdog for the process's lifetime (an
+    /// `HTTPClient` must be shut down before release; these live as long as the process).
+    private static let clients = Mutex<[String: HTTPClient]>([:])
+
+    private static func httpClient(certificateAuthorityFile: String?, silence: TimeInterval) -> HTTPClient {
+        let key = "\(certificateAuthorityFile ?? "")|\(silence)"
+        return clients.withLock { clients in
+            if let client = clients[key] { return client }
+            var tls = TLSConfiguration.makeClientConfiguration()
+            if let file = certificateAuthorityFile { tls.additionalTrustRoots = [.file(file)] }
+            var configuration = HTTPClient.Configuration(
+                tlsConfiguration: tls,
+                timeout: .init(connect: .seconds(10), read: .milliseconds(Int64(silence * 1000))))
+            configuration.connectionPool.retryConnectionEstablishment = false
+            let client = HTTPClient(eventLoopGroup: HTTPClient.defaultEventLoopGroup, configuration: configuration)
+            clients[key] = client
+            return client
+        }
+    }
+}

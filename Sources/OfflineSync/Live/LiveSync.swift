@@ -1,0 +1,217 @@
+import Foundation
+import Synchronization
+
+/// Live mode of a sync context: listens to the change feeds of some tables and pulls when they
+/// announce a change, pushes local changes by themselves shortly after they are made, and
+/// reconnects with backoff. Against a server without feeds it pulls on a timer instead.
+///
+/// Pulls and pushes go through the context's serial work queue like manual ones, so conflicts
+/// reach the same delegate and a manual sync never runs alongside an automatic one.
+public final class LiveSync: Sendable {
+    /// Timings of live mode.
+    public struct Options: Sendable {
+        /// Seconds after the last local change before it is pushed (changes within it push together).
+        public var pushDelay: TimeInterval
+        /// Waits between reconnection attempts.
+        public var backoff: ReconnectBackoff
+        /// Seconds between pulls when the server has no change feed.
+        public var pollInterval: TimeInterval
+        /// Seconds without a byte (heartbeats included) after which a feed counts as dead.
+        public var silenceTimeout: TimeInterval
+
+        /// Default timings: push after 300 ms, reconnect within 1–30 s, poll every 30 s.
+        public init(pushDelay: TimeInterval = 0.3, backoff: ReconnectBackoff = ReconnectBackoff(),
+                    pollInterval: TimeInterval = 30, silenceTimeout: TimeInterval = 45) {
+            self.pushDelay = pushDelay
+            self.backoff = backoff
+            self.pollInterval = pollInterval
+            self.silenceTimeout = silenceTimeout
+        }
+    }
+
+    /// The context synced.
+    public let context: SyncContext
+    /// The tables whose feeds are listened to.
+    public let tables: [String]
+    private let options: Options
+    private let onState: @Sendable (LiveSyncState) -> Void
+    private let onSync: @Sendable (LiveSyncActivity, SyncError?) -> Void
+    private let pullJob: CoalescedJob
+    private let pushJob: CoalescedJob
+    private let inner = Mutex(Inner())
+    /// Set once stopped; a pull or push finishing later reports nothing.
+    private let stopFlag = StopFlag()
+
+    private struct Inner {
+        var listeners: [Task<Void, Never>] = []
+        var pushTimer: Task<Void, Never>?
+        var observer: UUID?
+        var tableStates: [String: LiveSyncState] = [:]
+        var reported: LiveSyncState?
+    }
+
+    /// Live mode for `tables` of `context`. `pull` is the app's incremental pull (by default each
+    /// table's pull with query id `live-<table>`); `push` defaults to the context's push.
+    /// `onState` and `onSync` are called on background tasks.
+    public init(context: SyncContext, tables: [String], options: Options = Options(),
+                pull: (@Sendable () async throws -> Void)? = nil, push: (@Sendable () async throws -> Void)? = nil,
+                onState: @escaping @Sendable (LiveSyncState) -> Void = { _ in },
+                onSync: @escaping @Sendable (LiveSyncActivity, SyncError?) -> Void = { _, _ in }) {
+        self.context = context
+        self.tables = tables
+        self.options = options
+        self.onState = onState
+        self.onSync = onSync
+        let pull = pull ?? { for table in tables { try await context.table(table).pull(queryId: "live-\(table)") } }
+        let push = push ?? { try await context.push() }
+        let stopFlag = self.stopFlag
+        let report: @Sendable (LiveSyncActivity, SyncError?) -> Void = { activity, error in
+            if !stopFlag.isSet { onSync(activity, error) }
+        }
+        pullJob = CoalescedJob {
+            do {
+                try await pull()
+                report(.pulled, nil)
+            } catch {
+                report(.pulled, SyncError.wrap(error))
+            }
+        }
+        pushJob = CoalescedJob {
+            do {
+                try await push()
+                report(.pushed, nil)
+            } catch {
+                report(.pushed, SyncError.wrap(error))
+            }
+        }
+    }
+
+    /// Opens the feeds, and pushes local changes as they are made from now on.
+    public func start() {
+        guard let client = context.client else { return }
+        let observer = context.observeLocalChanges { [weak self] in self?.schedulePush() }
+        inner.withLock { state in
+            state.observer = observer
+            state.listeners = tables.map { table in
+                Task { [weak self] in await self?.listen(to: ChangeFeedConnection(client: client, table: table, silenceTimeout: self?.options.silenceTimeout ?? 45)) }
+            }
+        }
+        if context.pendingOperationsCount > 0 { schedulePush() }
+    }
+
+    /// Closes the feeds and stops automatic pushes (a pull or push already running finishes).
+    public func stop() {
+        stopFlag.set()
+        let (listeners, timer, observer) = inner.withLock { state in
+            defer { state.listeners = []; state.pushTimer = nil }
+            return (state.listeners, state.pushTimer, state.observer)
+        }
+        listeners.forEach { $0.cancel() }
+        timer?.cancel()
+        if let observer { context.removeLocalChangeObserver(observer) }
+        onState(.stopped)
+    }
+
+    /// Asks for a pull now (coalesced with any running one).
+    public func pullNow() { pullJob.request() }
+
+    // MARK: Pushing
+
+    /// Pushes `pushDelay` after the last call.
+    private func schedulePush() {
+        let delay = options.pushDelay, job = pushJob
+        inner.withLock { state in
+            guard !stopFlag.isSet else { return }
+            state.pushTimer?.cancel()
+            state.pushTimer = Task {
+                try? await Task.sleep(for: .seconds(delay))
+                if !Task.isCancelled { job.request() }
+            }
+        }
+    }
+
+    // MARK: Listening
+
+    /// One table's feed, reconnected until stopped; polling if the server has none.
+    private func listen(to connection: ChangeFeedConnection) async {
+        let progress = Mutex<(lastEventId: String?, failures: Int)>((nil, 0))
+        let table = connection.table
+        while !Task.isCancelled {
+            report(.connecting, table: table)
+            let reason: String
+            do {
+                try await connection.listen(lastEventId: progress.withLock { $0.lastEventId }) { [weak self] in
+                    progress.withLock { $0.failures = 0 }
+                    self?.report(.live, table: table)
+                    // Catches up on whatever changed while the feed was closed (or before it opened).
+                    self?.pullJob.request()
+                } onEvent: { [weak self] event in
+                    if let id = event.id, !id.isEmpty { progress.withLock { $0.lastEventId = id } }
+                    self?.pullJob.request()
+                }
+                reason = "the server closed the change feed"
+            } catch is CancellationError {
+                return
+            } catch ChangeFeedError.unavailable {
+                await poll(table: table)
+                return
+            } catch {
+                reason = "\(error)"
+            }
+            let failures = progress.withLock { state in
+                state.failures += 1
+                return state.failures
+            }
+            await countDown(options.backoff.delay(afterFailures: failures, random: Double.random(in: 0...1)), table: table, reason: reason)
+        }
+    }
+
+    /// Waits `seconds`, reporting the whole seconds left each second (4.3 s: "5" for 0.3 s, then 4, 3, 2, 1).
+    private func countDown(_ seconds: TimeInterval, table: String, reason: String) async {
+        let whole = max(Int(seconds.rounded(.up)), 1)
+        var pause = seconds - Double(whole - 1)
+        for left in stride(from: whole, to: 0, by: -1) {
+            guard !Task.isCancelled else { return }
+            report(.offline(retryIn: left, reason: reason), table: table)
+            try? await Task.sleep(for: .seconds(max(pause, 0)))
+            pause = 1
+        }
+    }
+
+    /// No feed on the server: pull on a timer, as the app would without live mode.
+    private func poll(table: String) async {
+        let interval = options.pollInterval
+        report(.polling(every: Int(interval.rounded())), table: table)
+        while !Task.isCancelled {
+            pullJob.request()
+            try? await Task.sleep(for: .seconds(interval))
+        }
+    }
+
+    // MARK: State
+
+    /// Records one table's state and reports the whole when it changed: offline if any feed is,
+    /// else connecting if any is, else polling if any is, else live.
+    private func report(_ state: LiveSyncState, table: String) {
+        let changed: LiveSyncState? = inner.withLock { inner in
+            guard !stopFlag.isSet else { return nil }
+            inner.tableStates[table] = state
+            let states = tables.compactMap { inner.tableStates[$0] }
+            let whole = states.first { if case .offline = $0 { true } else { false } }
+                ?? states.first { $0 == .connecting }
+                ?? states.first { if case .polling = $0 { true } else { false } }
+                ?? (states.count == tables.count ? .live : .connecting)
+            guard whole != inner.reported else { return nil }
+            inner.reported = whole
+            return whole
+        }
+        if let changed { onState(changed) }
+    }
+}
+
+/// A flag set once, read from any thread.
+private final class StopFlag: Sendable {
+    private let value = Atomic<Bool>(false)
+    var isSet: Bool { value.load(ordering: .acquiring) }
+    func set() { value.store(true, ordering: .releasing) }
+}
