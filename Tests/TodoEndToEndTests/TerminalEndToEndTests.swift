@@ -15,9 +15,19 @@ import FoundationNetworking
         return try JSONSerialization.jsonObject(with: data) as? [[String: Any]] ?? []
     }
 
-    func ui(home: URL, port: Int, device: String) throws -> TmuxSession {
+    /// Polls the server's items until they satisfy a condition.
+    func waitForServer(_ port: Int, _ what: String, _ condition: ([[String: Any]]) -> Bool) async throws {
+        let deadline = Date().addingTimeInterval(10)
+        while try await !condition(serverItems(port)) {
+            guard Date() < deadline else { throw ServerStartError(description: "timed out waiting for \(what) on the server") }
+            try await Task.sleep(for: .milliseconds(50))
+        }
+    }
+
+    /// The UI on a device; `live: false` (`--no-live`) for tests of manual sync, which must not race a live pull.
+    func ui(home: URL, port: Int, device: String, live: Bool = false) throws -> TmuxSession {
         try TmuxSession(
-            command: [TodoCLI.binary, "--server", "http://127.0.0.1:\(port)", "--device", device],
+            command: [TodoCLI.binary, "--server", "http://127.0.0.1:\(port)", "--device", device] + (live ? [] : ["--no-live"]),
             environment: TodoCLI.environment(home: home).merging(["LANG": "C.UTF-8"]) { $1 })
     }
 
@@ -70,7 +80,7 @@ import FoundationNetworking
         let server = try await ServerProcess.start(arguments: ["--database", database, "--auth", "required"])
         defer { server.stop() }
         _ = try await ServerProcess.runToExit(arguments: ["users", "add", "ann", "--password-stdin", "--database", database], input: "pw one\n")
-        let ui = try ui(home: home, port: server.port, device: "laptop")
+        let ui = try ui(home: home, port: server.port, device: "laptop", live: true)
         defer { ui.kill() }
         try await ui.waitFor("0 changes pending")
         try ui.send("a")
@@ -165,6 +175,61 @@ import FoundationNetworking
         try await ui.waitFor("1 change pending")
         #expect(try await serverText(server.port) == "from A")
         #expect(try ui.screen().contains("from B"))
+    }
+
+    @Test func liveShowsARemoteChangeWithNoKeyPressed() async throws {
+        let home = try TempDir.make()
+        let server = try await ServerProcess.start(arguments: ["--database", home.appendingPathComponent("server.sqlite").path])
+        defer { server.stop() }
+        let url = "http://127.0.0.1:\(server.port)"
+        try await TodoCLI.run(["add", "already there", "--server", url, "--device", "a"], home: home)
+        try await TodoCLI.run(["sync", "--server", url, "--device", "a"], home: home)
+        let ui = try ui(home: home, port: server.port, device: "b", live: true)
+        defer { ui.kill() }
+        // Opened on an existing list, it shows it without a refresh.
+        try await ui.waitFor("already there")
+        try await ui.waitFor("live")
+        try await TodoCLI.run(["add", "made on A", "--server", url, "--device", "a"], home: home)
+        try await TodoCLI.run(["sync", "--server", url, "--device", "a"], home: home)
+        try await ui.waitFor("made on A", timeout: 5)
+        // And B's own change leaves by itself.
+        try ui.send("a")
+        try ui.type("made on B")
+        try ui.send("Enter")
+        try await waitForServer(server.port, "B's item") { $0.contains { $0["text"] as? String == "made on B" } }
+    }
+
+    @Test func aChangeArrivingWhileEditingNeverOverwritesTheTypedText() async throws {
+        let home = try TempDir.make()
+        let server = try await ServerProcess.start(arguments: ["--database", home.appendingPathComponent("server.sqlite").path])
+        defer { server.stop() }
+        let url = "http://127.0.0.1:\(server.port)"
+        let id = try await TodoCLI.run(["add", "shared", "--server", url, "--device", "a"], home: home).out.trimmingCharacters(in: .whitespacesAndNewlines)
+        try await TodoCLI.run(["sync", "--server", url, "--device", "a"], home: home)
+        let ui = try ui(home: home, port: server.port, device: "b", live: true)
+        defer { ui.kill() }
+        try await ui.waitFor("shared")
+        try await ui.waitFor("live")
+        try ui.send("Enter")
+        try await ui.waitFor("Todo Item")
+        try ui.type(" by B")
+        try await TodoCLI.run(["edit", id, "--text", "shared by A", "--server", url, "--device", "a"], home: home)
+        try await TodoCLI.run(["sync", "--server", url, "--device", "a"], home: home)
+        // B's store has A's text (read by a second process while the UI runs)…
+        let deadline = Date().addingTimeInterval(10)
+        while try await !TodoCLI.run(["list", "--server", url, "--device", "b"], home: home).out.contains("shared by A") {
+            guard Date() < deadline else { throw ServerStartError(description: "B never pulled A's edit") }
+            try await Task.sleep(for: .milliseconds(50))
+        }
+        // …and the editor still has the typed text.
+        #expect(try ui.screen().contains("shared by B"))
+        try ui.send("Enter")
+        try await ui.waitFor("Server Conflict")
+        // Cancel goes back to the editor with the typed text, now on top of A's version.
+        try ui.send("Escape")
+        try await ui.waitFor("Not saved")
+        try ui.send("Enter")
+        try await waitForServer(server.port, "B's text") { $0.first?["text"] as? String == "shared by B" }
     }
 
     @Test func resizeRedrawsAndTinyTerminalsGetAMessage() async throws {

@@ -15,9 +15,9 @@ public struct ListFixture {
 
     /// An app over `texts` (incomplete items with ids "0", "1", …), started with its first
     /// window and count answered.
-    public init(_ texts: [String] = [], server: String? = nil, pageHeight: Int = 10) {
+    public init(_ texts: [String] = [], server: String? = nil, live: Bool = false, pageHeight: Int = 10) {
         items = texts.enumerated().map { TodoItem(id: String($0.offset), text: $0.element) }
-        state = AppState(server: server)
+        state = AppState(server: server, live: live)
         send(.list(.resized(pageHeight: pageHeight)))
         send(.started)
     }

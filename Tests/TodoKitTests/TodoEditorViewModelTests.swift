@@ -66,7 +66,7 @@ import TodoKitTestSupport
     @Test func enterWithChangesAsksToSave() {
         var app = editing()
         app.press(.tab, .left)
-        #expect(app.send(.key(.enter)) == [.save(TodoItem(id: "0", text: "milk", complete: true))])
+        #expect(app.send(.key(.enter)) == [.save(TodoItem(id: "0", text: "milk", complete: true), original: TodoItem(id: "0", text: "milk"))])
         #expect(app.state.editor == nil)
     }
 

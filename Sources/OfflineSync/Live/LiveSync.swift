@@ -36,6 +36,7 @@ public final class LiveSync: Sendable {
     private let options: Options
     private let onState: @Sendable (LiveSyncState) -> Void
     private let onSync: @Sendable (LiveSyncActivity, SyncError?) -> Void
+    private let onChange: @Sendable (FeedChange) -> Void
     private let pullJob: CoalescedJob
     private let pushJob: CoalescedJob
     private let inner = Mutex(Inner())
@@ -52,16 +53,19 @@ public final class LiveSync: Sendable {
 
     /// Live mode for `tables` of `context`. `pull` is the app's incremental pull (by default each
     /// table's pull with query id `live-<table>`); `push` defaults to the context's push.
-    /// `onState` and `onSync` are called on background tasks.
+    /// `onState`, `onSync` and `onChange` (each change a feed announced, before its pull) are
+    /// called on background tasks.
     public init(context: SyncContext, tables: [String], options: Options = Options(),
                 pull: (@Sendable () async throws -> Void)? = nil, push: (@Sendable () async throws -> Void)? = nil,
                 onState: @escaping @Sendable (LiveSyncState) -> Void = { _ in },
-                onSync: @escaping @Sendable (LiveSyncActivity, SyncError?) -> Void = { _, _ in }) {
+                onSync: @escaping @Sendable (LiveSyncActivity, SyncError?) -> Void = { _, _ in },
+                onChange: @escaping @Sendable (FeedChange) -> Void = { _ in }) {
         self.context = context
         self.tables = tables
         self.options = options
         self.onState = onState
         self.onSync = onSync
+        self.onChange = onChange
         let pull = pull ?? { for table in tables { try await context.table(table).pull(queryId: "live-\(table)") } }
         let push = push ?? { try await context.push() }
         let stopFlag = self.stopFlag
@@ -147,6 +151,7 @@ public final class LiveSync: Sendable {
                     self?.pullJob.request()
                 } onEvent: { [weak self] event in
                     if let id = event.id, !id.isEmpty { progress.withLock { $0.lastEventId = id } }
+                    if let change = FeedChange(table: table, event: event) { self?.onChange(change) }
                     self?.pullJob.request()
                 }
                 reason = "the server closed the change feed"
@@ -155,6 +160,11 @@ public final class LiveSync: Sendable {
             } catch ChangeFeedError.unavailable {
                 await poll(table: table)
                 return
+            } catch ChangeFeedError.unauthorized {
+                // Only a new token helps (the app restarts live mode after signing in).
+                report(.signedOut, table: table)
+                try? await Task.sleep(for: .seconds(options.backoff.maximum))
+                continue
             } catch {
                 reason = "\(error)"
             }
@@ -197,7 +207,8 @@ public final class LiveSync: Sendable {
             guard !stopFlag.isSet else { return nil }
             inner.tableStates[table] = state
             let states = tables.compactMap { inner.tableStates[$0] }
-            let whole = states.first { if case .offline = $0 { true } else { false } }
+            let whole = states.first { $0 == .signedOut }
+                ?? states.first { if case .offline = $0 { true } else { false } }
                 ?? states.first { $0 == .connecting }
                 ?? states.first { if case .polling = $0 { true } else { false } }
                 ?? (states.count == tables.count ? .live : .connecting)

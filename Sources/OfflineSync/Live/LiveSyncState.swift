@@ -6,6 +6,8 @@ public enum LiveSyncState: Sendable, Equatable {
     case live
     /// A feed failed; the next attempt is `retryIn` seconds away (reported each second).
     case offline(retryIn: Int, reason: String)
+    /// The server refused the access token: sign in again (retried slowly meanwhile).
+    case signedOut
     /// The server has no change feed: pulling every `every` seconds instead.
     case polling(every: Int)
     /// Stopped.

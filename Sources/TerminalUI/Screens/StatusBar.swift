@@ -19,12 +19,16 @@ public enum StatusBar {
         if status.newConflicts > 0 {
             parts.append(status.newConflicts == 1 ? "1 conflict settled (h)" : "\(status.newConflicts) conflicts settled (h)")
         }
-        switch status.connectivity {
-        case .localOnly: parts.append("local only")
-        case .online: parts.append("online")
-        case .offline: parts.append("offline")
-        case .signedOut: parts.append("signed out")
-        case .unknown: break
+        if let live = status.live {
+            parts.append(SyncStatus.describe(live))
+        } else {
+            switch status.connectivity {
+            case .localOnly: parts.append("local only")
+            case .online: parts.append("online")
+            case .offline: parts.append("offline")
+            case .signedOut: parts.append("signed out")
+            case .unknown: break
+            }
         }
         if let server = status.server { parts.append(status.user.map { "\($0) @ \(server)" } ?? server) }
         parts.append(status.pending == 1 ? "1 change pending" : "\(status.pending) changes pending")

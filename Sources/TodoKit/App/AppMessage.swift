@@ -1,4 +1,5 @@
 import Foundation
+import OfflineSync
 
 /// Everything that changes the app's state: keys, and results the sync service posts back.
 public enum AppMessage: Sendable, Equatable {
@@ -10,6 +11,10 @@ public enum AppMessage: Sendable, Equatable {
     case list(TodoListViewModel.Message)
     /// Open an item in the editor.
     case openEditor(TodoItem)
+    /// Open the editor again on an item as stored now, with the person's unsaved values in it.
+    case resumeEditing(stored: TodoItem, draft: TodoItem)
+    /// The editor's save finished (a clash arrives as `conflictRaised` instead).
+    case editSaved(EditSaveResult)
     /// The person asked for a sync (a key, or ↑ on the first row).
     case syncRequested
     /// A sync finished.
@@ -32,6 +37,12 @@ public enum AppMessage: Sendable, Equatable {
     case openHistory
     /// A message for the conflict history.
     case history(ConflictHistoryViewModel.Message)
+    /// Turn live sync on or off.
+    case toggleLive
+    /// Live sync's state changed.
+    case liveChanged(LiveSyncState)
+    /// Live sync pushed or pulled by itself.
+    case liveSynced(LiveSyncActivity, SyncOutcome)
     /// The spinner's timer fired.
     case tick
     /// Quit the app.

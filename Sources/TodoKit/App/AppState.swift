@@ -1,3 +1,5 @@
+import OfflineSync
+
 /// The whole app without a screen, as one value: the list, the editor on top of it, conflict
 /// dialogs on top of both (one at a time, in arrival order), and the status bar.
 public struct AppState: Sendable, Equatable {
@@ -16,10 +18,12 @@ public struct AppState: Sendable, Equatable {
     /// Set when the person asked to quit.
     public private(set) var shouldQuit = false
 
-    /// The app for a server URL (nil: local only), with the user signed in to it, if known.
-    public init(server: String?, user: String? = nil) {
+    /// The app for a server URL (nil: local only), with the user signed in to it, if known;
+    /// `live` turns on live sync (with a server).
+    public init(server: String?, user: String? = nil, live: Bool = false) {
         status = SyncStatus(server: server)
         status.user = user
+        if live && server != nil { status.live = .connecting }
     }
 
     /// The dialog on screen, if any.
@@ -40,10 +44,40 @@ public struct AppState: Sendable, Equatable {
 
     private mutating func apply(_ message: AppMessage) -> [Effect] {
         switch message {
-        case .started: return list.update(.reload(countDelay: 0)) + [.loadStatus]
+        case .started: return list.update(.reload(countDelay: 0)) + [.loadStatus] + (status.live == nil ? [] : [.startLive])
         case .key(let key): return route(key)
         case .list(let message): return list.update(message)
         case .openEditor(let item): editor = TodoEditorViewModel(item: item)
+        case .resumeEditing(let stored, let draft):
+            editor = TodoEditorViewModel(item: stored, draft: draft)
+            status.message = "Not saved — edit again and save, or Esc to drop your change"
+        case .editSaved(let result):
+            status.message = Self.notice(for: result)
+            return afterWrite()
+        case .toggleLive:
+            guard status.server != nil else { return apply(.notice(SyncStatus.localOnlyNotice)) }
+            if status.live == nil {
+                status.live = .connecting
+                status.message = "Live sync on"
+                return [.startLive]
+            }
+            status.live = nil
+            status.message = "Live sync off — r syncs"
+            return [.stopLive]
+        case .liveChanged(let state):
+            guard status.live != nil, state != .stopped else { return [] }
+            status.live = state
+            if state == .live { status.connectivity = .online }
+        case .liveSynced(let activity, let outcome):
+            switch outcome {
+            case .succeeded(let date):
+                status.connectivity = .online
+                if activity == .pulled { status.lastSync = date }
+            case .failed(let text, let reason):
+                status.message = text
+                status.connectivity = reason == .offline ? .offline : reason == .signedOut ? .signedOut : .online
+            }
+            return afterWrite()
         case .syncRequested:
             guard !status.syncing else { return [] }
             guard status.server != nil else { return apply(.notice(SyncStatus.localOnlyNotice)) }
@@ -81,7 +115,8 @@ public struct AppState: Sendable, Equatable {
             status.connectivity = .unknown
             let effects = apply(.syncRequested)
             status.message = "Signed in as \(user)"
-            return effects
+            // The open feed still carries the old token (or none): reopen it.
+            return effects + (status.live == nil ? [] : [.startLive])
         case .written(let error):
             // A newer write makes an older notice ("Sync cancelled — …") stale.
             status.message = error
@@ -110,6 +145,15 @@ public struct AppState: Sendable, Equatable {
         case .quit: shouldQuit = true
         }
         return []
+    }
+
+    /// The status bar's words after the editor saved.
+    private static func notice(for result: EditSaveResult) -> String? {
+        switch result {
+        case .saved, .clashed: return nil
+        case .merged: return "Saved — merged with a change made on another device"
+        case .addedBack: return "It was deleted on another device while you edited it — saved as a new item"
+        }
     }
 
     /// A write or a sync changed the store: re-read the rows and the queue's state.

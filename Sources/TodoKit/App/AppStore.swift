@@ -9,8 +9,9 @@ public final class AppStore {
     private let runner: EffectRunner
 
     /// Builds the app over a service; conflicts found while pushing are asked through `inbox`.
-    public init(service: TodoService, inbox: any UIInbox = MainQueueInbox()) {
-        state = AppState(server: service.serverURL?.absoluteString, user: service.signedInUser)
+    /// With `live`, changes sync by themselves from `start()` on.
+    public init(service: TodoService, inbox: any UIInbox = MainQueueInbox(), live: Bool = false) {
+        state = AppState(server: service.serverURL?.absoluteString, user: service.signedInUser, live: live)
         runner = EffectRunner(service: service, inbox: inbox)
         service.setConflictPolicy(.ask { [weak self] prompt in
             inbox.post { self?.send(.conflictRaised(prompt)) }

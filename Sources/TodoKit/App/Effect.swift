@@ -11,8 +11,8 @@ public enum Effect: Sendable, Equatable {
     case count(CountRequest)
     /// Add an item with this text → `.written`.
     case add(String)
-    /// Save an edited item → `.written`.
-    case save(TodoItem)
+    /// Save an item edited since it was opened as `original` → `.editSaved` or `.conflictRaised`.
+    case save(TodoItem, original: TodoItem)
     /// Set one stored item's completion → `.written`.
     case setComplete(id: String, complete: Bool)
     /// Delete an item → `.written`.
@@ -21,6 +21,10 @@ public enum Effect: Sendable, Equatable {
     case loadStatus
     /// Push then pull → `.synced`.
     case sync
+    /// Start (or restart) live sync → `.liveChanged` and `.liveSynced` from then on.
+    case startLive
+    /// Stop live sync.
+    case stopLive
     /// Sign in and keep the token → `.signedIn` or `.signIn(.failed)`.
     case signIn(user: String, password: String)
     /// Give the waiting push the person's answer to a conflict (and whether it answers the rest of the sync).

@@ -21,6 +21,8 @@ public enum KeyTables {
         KeyBinding([.character("c")], .toggleShowCompleted, "Show or hide completed items", hint: "completed"),
         KeyBinding([.character("r"), .control("r")], .refresh, "Refresh: push local changes, pull remote ones", hint: "sync",
                    disabledReason: { $0.status.server == nil ? SyncStatus.localOnlyNotice : nil }),
+        KeyBinding([.character("l")], .toggleLive, "Live sync on or off (changes sync by themselves)", hint: "live",
+                   disabledReason: { $0.status.server == nil ? SyncStatus.localOnlyNotice : nil }),
         KeyBinding([.character("h")], .history, "Conflict history: what was merged or chosen, and what lost", hint: "history"),
         KeyBinding([.character("L")], .signIn, "Sign in to the server", hint: "sign in",
                    disabledReason: { $0.status.server == nil ? SyncStatus.localOnlyNotice : nil }),
@@ -104,7 +106,7 @@ public enum GlobalAction: Sendable, Equatable { case quit }
 /// What a key does on the list.
 public enum ListAction: Sendable, Equatable {
     case moveUp, moveDown, pageUp, pageDown, first, last
-    case open, add, toggleComplete, delete, filter, toggleShowCompleted, refresh, history, signIn, help, quit
+    case open, add, toggleComplete, delete, filter, toggleShowCompleted, refresh, toggleLive, history, signIn, help, quit
 }
 
 /// What a key does in the sign-in dialog.

@@ -1,6 +1,7 @@
 import Dispatch
 import Foundation
 import OfflineSync
+import Synchronization
 
 /// Runs the effects of `update` against the `TodoService` on one background serial queue and
 /// posts each answer to the UI loop's inbox as a message. Local work keeps its order; a sync
@@ -10,6 +11,8 @@ public final class EffectRunner: Sendable {
     private let service: TodoService
     private let inbox: any UIInbox
     private let queue = DispatchQueue(label: "TodoKit.EffectRunner")
+    /// Live sync, while it is on.
+    private let live = Mutex<LiveSync?>(nil)
 
     /// Runs effects on `service`, answering through `inbox` to `deliver` (on the UI loop).
     public init(service: TodoService, inbox: any UIInbox) {
@@ -43,7 +46,7 @@ public final class EffectRunner: Sendable {
                 return .list(.counted(total: total, generation: request.generation))
             }
         case .add(let text): write(deliver) { _ = try service.add(text) }
-        case .save(let item): write(deliver) { _ = try service.save(item) }
+        case .save(let item, let original): saveEdit(item, original: original, deliver)
         case .setComplete(let id, let complete): write(deliver) { _ = try service.setComplete(id: id, to: complete) }
         case .delete(let item): write(deliver) { try service.delete(item) }
         case .loadStatus: onQueue(deliver) { .statusLoaded(service.status()) }
@@ -73,6 +76,8 @@ public final class EffectRunner: Sendable {
                     inbox.post { deliver(.signIn(.failed(message))) }
                 }
             }
+        case .startLive: startLive(deliver)
+        case .stopLive: live.withLock { $0.take() }?.stop()
         case .sync:
             let inbox = self.inbox
             queue.async {
@@ -89,6 +94,44 @@ public final class EffectRunner: Sendable {
                 }
             }
         }
+    }
+
+    /// Saves the editor's item; a clash with a change made elsewhere becomes a conflict dialog
+    /// whose Cancel reopens the editor with the person's values.
+    private func saveEdit(_ item: TodoItem, original: TodoItem, _ deliver: @escaping @MainActor @Sendable (AppMessage) -> Void) {
+        let service = self.service, inbox = self.inbox
+        onQueue(deliver) {
+            do {
+                let result = try service.save(item, openedAs: original)
+                guard case .clashed(let clash) = result else { return .editSaved(result) }
+                let prompt = ConflictPrompt(itemId: item.id, fields: clash.fields) { choice, _ in
+                    switch choice {
+                    case .useClient: self.write(deliver) { _ = try service.save(clash.keepingEdit) }
+                    case .useServer: inbox.post { deliver(.notice("Kept the version from the other device; your edit was dropped")) }
+                    case .cancel: inbox.post { deliver(.resumeEditing(stored: clash.stored, draft: clash.edited)) }
+                    }
+                }
+                return .conflictRaised(prompt)
+            } catch {
+                return .written(error: Self.wrap(error).message)
+            }
+        }
+    }
+
+    /// Starts live sync (stopping a running one first); its states and results come back as messages.
+    private func startLive(_ deliver: @escaping @MainActor @Sendable (AppMessage) -> Void) {
+        let inbox = self.inbox, service = self.service
+        let sync = service.makeLiveSync { state in
+            inbox.post { deliver(.liveChanged(state)) }
+        } onSync: { activity, error in
+            let outcome: SyncOutcome = error.map {
+                .failed(message: SyncStatus.describe($0, pending: service.pendingCount), reason: Self.reason($0))
+            } ?? .succeeded(at: Date())
+            inbox.post { deliver(.liveSynced(activity, outcome)) }
+        }
+        live.withLock { $0.take() }?.stop()
+        live.withLock { $0 = sync }
+        sync?.start()
     }
 
     /// Runs local work on the queue and posts its message, if any.

@@ -26,6 +26,8 @@ public struct SyncStatus: Sendable, Equatable {
     public var message: String?
     /// Conflicts settled since the person last opened the history (the badge).
     public var newConflicts = 0
+    /// Live sync's state; nil when live sync is off.
+    public var live: LiveSyncState?
 
     /// A status for a server (or none).
     public init(server: String?) {
@@ -35,6 +37,18 @@ public struct SyncStatus: Sendable, Equatable {
 
     /// How often the spinner turns while a sync runs.
     public static let spinnerInterval = 0.1
+
+    /// The status bar's words for live sync's state.
+    public static func describe(_ live: LiveSyncState) -> String {
+        switch live {
+        case .connecting: return "connecting…"
+        case .live: return "live"
+        case .offline(let seconds, _): return "offline · retry in \(seconds)s"
+        case .signedOut: return "signed out"
+        case .polling(let seconds): return "no live feed · pulling every \(seconds)s"
+        case .stopped: return "live off"
+        }
+    }
 
     /// What a sync key says when there is no server.
     public static let localOnlyNotice = "Local only — start with --server URL to sync"

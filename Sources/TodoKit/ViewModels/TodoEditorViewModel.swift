@@ -23,10 +23,13 @@ public struct TodoEditorViewModel: Sendable, Equatable {
     public private(set) var isClosed = false
 
     /// Opens an item.
-    public init(item: TodoItem) {
+    public init(item: TodoItem) { self.init(item: item, draft: item) }
+
+    /// Opens an item with other values already typed in (editing resumed after a clash).
+    public init(item: TodoItem, draft: TodoItem) {
         original = item
-        text = TextField(item.text)
-        complete = item.complete
+        text = TextField(draft.text)
+        complete = draft.complete
     }
 
     /// The item with the edits applied.
@@ -49,7 +52,7 @@ public struct TodoEditorViewModel: Sendable, Equatable {
             isClosed = true
             let item = edited
             let changed = item.text != original.text || item.complete != original.complete
-            if changed && !item.text.trimmingCharacters(in: .whitespaces).isEmpty { return [.save(item)] }
+            if changed && !item.text.trimmingCharacters(in: .whitespaces).isEmpty { return [.save(item, original: original)] }
         }
         return []
     }

@@ -140,6 +140,7 @@ public struct TodoListViewModel: Sendable, Equatable {
             scrollTop = 0
             return reload(countDelay: 0)
         case .refresh: return [.send(.syncRequested)]
+        case .toggleLive: return [.send(.toggleLive)]
         case .history: return [.send(.openHistory)]
         case .signIn: return [.send(.openSignIn)]
         case .help: mode = .help

@@ -1,0 +1,128 @@
+import ArgumentParser
+import Dispatch
+import Foundation
+import OfflineSync
+import Synchronization
+import TableProtocol
+import TodoKit
+
+/// `todo watch`: stays connected and prints a line per change that arrives, for scripts and status bars.
+struct WatchCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "watch",
+        abstract: "Stay connected and print one line per change that arrives (Ctrl-C ends it).",
+        discussion: """
+            Each line is the item as it is after the change: `UPDATED-AT<TAB>ID<TAB>[x] or [ ]<TAB>TEXT`, \
+            or `UPDATED-AT<TAB>ID<TAB>deleted`. With --json, one JSON object per line: \
+            {"id","text","complete","deleted","updatedAt"}. The connection state goes to stderr. \
+            Changes pushed from this device's store are also sent, as in the full-screen client.
+            """)
+    @OptionGroup var options: ClientOptions
+    @Flag(help: "Print JSON lines.") var json = false
+
+    func run() async throws {
+        let service = try openService(options)
+        let printer = WatchPrinter(service: service, json: json)
+        guard let live = service.makeLiveSync(onState: printer.show, onSync: printer.synced, onChange: printer.announced) else {
+            throw ValidationError("todo watch needs a server: pass --server URL or set TODO_SERVER.")
+        }
+        live.start()
+        await Self.waitForStopSignal()
+        live.stop()
+    }
+
+    /// Returns on SIGINT or SIGTERM (blocked on every thread by `main`, so a dispatch source gets them).
+    @MainActor private static func waitForStopSignal() async {
+        await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
+            let resumed = Mutex(false)
+            var sources: [any DispatchSourceSignal] = []
+            for signal in [SIGINT, SIGTERM, SIGHUP] {
+                let source = DispatchSource.makeSignalSource(signal: signal, queue: .main)
+                source.setEventHandler {
+                    guard resumed.withLock({ let first = !$0; $0 = true; return first }) else { return }
+                    done.resume()
+                }
+                source.resume()
+                sources.append(source)
+            }
+            stopSources = sources
+        }
+    }
+
+    /// Kept alive while waiting.
+    @MainActor private static var stopSources: [any DispatchSourceSignal] = []
+}
+
+/// Prints what `todo watch` hears: each announced change once the pull has brought it in.
+final class WatchPrinter: Sendable {
+    private let service: TodoService
+    private let json: Bool
+    /// Announced changes not printed yet (their pull has not landed).
+    private let pending = Mutex<[FeedChange]>([])
+    private let lastState = Mutex<String?>(nil)
+
+    init(service: TodoService, json: Bool) {
+        self.service = service
+        self.json = json
+    }
+
+    var announced: @Sendable (FeedChange) -> Void { { change in self.pending.withLock { $0.append(change) } } }
+
+    var synced: @Sendable (LiveSyncActivity, SyncError?) -> Void {
+        { activity, error in
+            if let error { return Self.stderr("todo watch: \(activity == .pulled ? "pull" : "push") failed: \(SyncStatus.describe(error, pending: self.service.pendingCount))") }
+            if activity == .pulled { self.printLanded() }
+        }
+    }
+
+    /// Connection states on stderr, each once (not every second of a countdown).
+    var show: @Sendable (LiveSyncState) -> Void {
+        { state in
+            let text: String
+            switch state {
+            case .offline(let seconds, let reason): text = "offline (\(reason)); retrying in \(seconds)s"
+            default: text = SyncStatus.describe(state)
+            }
+            let kind = text.components(separatedBy: ";").first
+            guard self.lastState.withLock({ last in defer { last = kind }; return last != kind }) else { return }
+            Self.stderr("todo watch: \(text)")
+        }
+    }
+
+    /// Prints every announced change whose pull has landed (the stored item is at least that new,
+    /// or gone); keeps the others for the next pull.
+    private func printLanded() {
+        pending.withLock { pending in
+            pending = pending.filter { change in
+                let item = try? service.item(id: change.id)
+                if let item, (item.updatedAt ?? "") < change.updatedAt { return true }
+                emit(change, item)
+                return false
+            }
+        }
+    }
+
+    private func emit(_ change: FeedChange, _ item: TodoItem?) {
+        let updatedAt = item?.updatedAt ?? change.updatedAt
+        if json {
+            let object: JSONObject = [
+                "id": .string(change.id), "text": item.map { .string($0.text) } ?? .null, "complete": item.map { .bool($0.complete) } ?? .null,
+                "deleted": .bool(item == nil), "updatedAt": .string(updatedAt),
+            ]
+            Self.stdout(JSONWriter.string(.object(object)))
+        } else if let item {
+            Self.stdout("\(updatedAt)\t\(item.id)\t\(item.complete ? "[x]" : "[ ]")\t\(item.text)")
+        } else {
+            Self.stdout("\(updatedAt)\t\(change.id)\tdeleted")
+        }
+    }
+
+    /// Unbuffered, so a pipe gets each line as it happens.
+    private static func stdout(_ line: String) {
+        FileHandle.standardOutput.write(Data((line + "\n").utf8))
+    }
+
+    private static func stderr(_ line: String) {
+        FileHandle.standardError.write(Data((line + "\n").utf8))
+    }
+}

@@ -1,0 +1,71 @@
+import Foundation
+import OfflineSync
+import Testing
+@testable import TodoKit
+
+/// Saving the editor after the stored item changed underneath it (a live pull while typing).
+@Suite struct EditMergeTests {
+    /// The service, the item as the editor opened it, and the stored item changed by `elsewhere`.
+    func opened(_ text: String = "milk", elsewhere: (inout TodoItem) -> Void) throws -> (TodoService, TodoItem) {
+        let service = try makeService()
+        let original = try service.add(text)
+        var moved = original
+        elsewhere(&moved)
+        _ = try service.save(moved)
+        return (service, original)
+    }
+
+    @Test func anEditOfAnUnmovedItemSavesAsTyped() throws {
+        let service = try makeService()
+        let original = try service.add("milk")
+        var edited = original
+        edited.text = "oat milk"
+        #expect(try service.save(edited, openedAs: original) == .saved)
+        #expect(try service.item(id: original.id)?.text == "oat milk")
+    }
+
+    @Test func changesToDifferentFieldsAreBothKept() throws {
+        let (service, original) = try opened { $0.complete = true }
+        var edited = original
+        edited.text = "oat milk"
+        #expect(try service.save(edited, openedAs: original) == .merged)
+        let stored = try #require(try service.item(id: original.id))
+        #expect(stored.text == "oat milk")
+        #expect(stored.complete)
+    }
+
+    @Test func theSameFieldChangedOnBothSidesSavesNothingAndClashes() throws {
+        let (service, original) = try opened { $0.text = "milk from A" }
+        var edited = original
+        edited.text = "milk from B"
+        guard case .clashed(let clash) = try service.save(edited, openedAs: original) else {
+            Issue.record("expected a clash")
+            return
+        }
+        #expect(try service.item(id: original.id)?.text == "milk from A")
+        #expect(clash.fields == [ConflictPrompt.Field(name: "text", was: "milk", yours: "milk from B", servers: "milk from A")])
+        #expect(clash.keepingEdit.text == "milk from B")
+    }
+
+    @Test func anItemDeletedWhileEditingIsSavedAsANewItem() throws {
+        let service = try makeService()
+        let original = try service.add("milk")
+        try service.delete(original)
+        var edited = original
+        edited.text = "oat milk"
+        #expect(try service.save(edited, openedAs: original) == .addedBack)
+        let items = try service.window(ListWindowRequest(showCompleted: true, offset: 0, limit: 10)).items
+        #expect(items.map(\.text) == ["oat milk"])
+        #expect(items[0].id != original.id)
+    }
+
+    @Test func theSaveNamesTheStoredVersionNotTheOpenedOne() throws {
+        let service = try makeService()
+        var original = try service.add("milk")
+        original.version = "opened-version"
+        var edited = original
+        edited.text = "oat milk"
+        _ = try service.save(edited, openedAs: original)
+        #expect(try service.item(id: original.id)?.version == nil)
+    }
+}

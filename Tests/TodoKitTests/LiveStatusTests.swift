@@ -1,0 +1,79 @@
+import Foundation
+import OfflineSync
+import Testing
+import TodoKit
+import TodoKitTestSupport
+
+/// Live sync as the app state sees it: starting, the status words, the toggle key, sign-in.
+@Suite struct LiveStatusTests {
+    static let server = "http://127.0.0.1:9"
+
+    @Test func aLiveAppStartsLiveSyncWhenItOpens() {
+        let app = ListFixture(server: Self.server, live: true)
+        #expect(app.effects.contains(.startLive))
+        #expect(app.state.status.live == .connecting)
+    }
+
+    @Test func withoutLiveNothingSyncsByItself() {
+        let app = ListFixture(server: Self.server, live: false)
+        #expect(!app.effects.contains(.startLive))
+        #expect(app.state.status.live == nil)
+    }
+
+    @Test func theStatusBarWordsFollowTheState() {
+        #expect(SyncStatus.describe(.live) == "live")
+        #expect(SyncStatus.describe(.connecting) == "connecting…")
+        #expect(SyncStatus.describe(.offline(retryIn: 4, reason: "refused")) == "offline · retry in 4s")
+    }
+
+    @Test func stateChangesReachTheStatus() {
+        var app = ListFixture(server: Self.server, live: true)
+        app.send(.liveChanged(.offline(retryIn: 4, reason: "refused")))
+        #expect(app.state.status.live == .offline(retryIn: 4, reason: "refused"))
+        app.send(.liveChanged(.live))
+        #expect(app.state.status.live == .live)
+    }
+
+    @Test func theToggleKeyStopsAndRestartsLiveSync() {
+        var app = ListFixture(server: Self.server, live: true)
+        #expect(app.send(.key(.character("l"))) == [.stopLive])
+        #expect(app.state.status.live == nil)
+        app.send(.liveChanged(.live))  // a late report from the stopped feed changes nothing
+        #expect(app.state.status.live == nil)
+        #expect(app.send(.key(.character("l"))) == [.startLive])
+        #expect(app.state.status.live == .connecting)
+    }
+
+    @Test func theToggleKeyWithoutAServerSaysWhy() {
+        var app = ListFixture()
+        #expect(app.send(.key(.character("l"))).isEmpty)
+        #expect(app.state.status.message == SyncStatus.localOnlyNotice)
+    }
+
+    @Test func signingInReopensTheFeedWithTheNewToken() {
+        var app = ListFixture(server: Self.server, live: true)
+        #expect(app.send(.signedIn(user: "ann")).contains(.startLive))
+    }
+
+    @Test func anAutomaticPullReloadsTheList() {
+        var app = ListFixture(["milk"], server: Self.server, live: true)
+        app.items.append(TodoItem(id: "9", text: "eggs"))
+        app.send(.liveSynced(.pulled, .succeeded(at: Date())))
+        #expect(app.visibleTexts == ["eggs", "milk"])
+    }
+
+    @Test func aFailedAutomaticPushSaysSoWithoutASignInDialog() {
+        var app = ListFixture(server: Self.server, live: true)
+        app.send(.liveSynced(.pushed, .failed(message: "Signed out — sign in (L) to sync; 1 change will sync later", reason: .signedOut)))
+        #expect(app.state.status.connectivity == .signedOut)
+        #expect(app.state.signIn == nil)
+    }
+
+    @Test func cancellingAnEditClashReopensTheEditorWithTheTypedText() {
+        var app = ListFixture(server: Self.server, live: true)
+        let stored = TodoItem(id: "1", text: "from A", version: "v2")
+        app.send(.resumeEditing(stored: stored, draft: TodoItem(id: "1", text: "from B")))
+        #expect(app.state.editor?.text.text == "from B")
+        #expect(app.state.editor?.original == stored)
+    }
+}
