@@ -23,6 +23,24 @@ import Testing
         try await until("B has A's item") { try b.local.read(id: "x1")?["text"] == .string("from A") }
     }
 
+    @Test func aChangeThroughOneServerProcessReachesADeviceOnAnotherSharingPostgreSQL() async throws {
+        guard let database = ProcessInfo.processInfo.environment["TODO_TEST_POSTGRES_URL"] else {
+            throw ServerStartError(description: "TODO_TEST_POSTGRES_URL is not set: run the tests with `make test` (it starts a throwaway PostgreSQL)")
+        }
+        let first = try await ServerProcess.start(arguments: ["--database", database])
+        let second = try await ServerProcess.start(arguments: ["--database", database])
+        let a = try await SyncFixture.make(server: first)
+        let b = try SyncFixture(table: a.table, storePath: try TempDir.make().appendingPathComponent("b.sqlite").path, serverURL: second.baseURL)
+        let states = StateLog()
+        let live = LiveSync(context: b.context, tables: [b.table], options: Self.fast, onState: states.record)
+        live.start()
+        defer { live.stop() }
+        try await states.wait(for: .live)
+        _ = try await a.local.insert(todo("pg1", "through the first process"))
+        try await a.context.push()
+        try await until("B, on the second process, has the item") { try b.local.read(id: "pg1") != nil }
+    }
+
     @Test func localChangesArePushedShortlyAfterTheyAreMade() async throws {
         let a = try await SyncFixture.make()
         let live = LiveSync(context: a.context, tables: [a.table], options: Self.fast)
