@@ -138,7 +138,7 @@ def main():
     only_sdk = os.environ.get("BENCH_ONLY") == "sdk"
     # BENCH_ONLY=feed measures only the change feed section.
     only_feed = os.environ.get("BENCH_ONLY") == "feed"
-    products = ["todo-server"] if only_feed else ["todo-server", "todo-bench-sdk"] if only_sdk else ["todo-server", "todo-bench-floor", "todo-bench-sdk", "todo-bench-client"]
+    products = ["todo-server", "todo-bench-client"] if only_feed else ["todo-server", "todo-bench-sdk"] if only_sdk else ["todo-server", "todo-bench-floor", "todo-bench-sdk", "todo-bench-client"]
     for product in products:
         sh(*release, "--product", product, cwd=ROOT)
     BIN = sh(*release, "--show-bin-path", cwd=ROOT, capture_output=True).stdout.strip()

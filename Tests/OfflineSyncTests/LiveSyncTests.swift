@@ -51,6 +51,19 @@ import Testing
         #expect(try await a.serverItems()["p1"]?["text"] == .string("pushed by itself"))
     }
 
+    @Test func aBurstOfLocalChangesGoesInAFewPushes() async throws {
+        let a = try await SyncFixture.make()
+        let pushes = Counter()
+        let live = LiveSync(context: a.context, tables: [a.table], options: LiveSync.Options(pushDelay: 0.3, backoff: Self.fast.backoff),
+                            onSync: { activity, _ in if activity == .pushed { pushes.add() } })
+        live.start()
+        defer { live.stop() }
+        for i in 0..<30 { _ = try await a.local.insert(todo(String(format: "b%02d", i), "burst \(i)")) }
+        try await until("the burst reached the server") { a.context.pendingOperationsCount == 0 }
+        #expect(try await a.serverItems().count == 30)
+        #expect(pushes.value <= 3)
+    }
+
     @Test func manyEventsCoalesceIntoFewPulls() async throws {
         let a = try await SyncFixture.make()
         let b = try a.otherDevice()

@@ -2,7 +2,7 @@ import Foundation
 import Synchronization
 
 /// Live mode of a sync context: listens to the change feeds of some tables and pulls when they
-/// announce a change, pushes local changes by themselves shortly after they are made, and
+/// announce a change, pushes local changes by themselves at once (at most one push per 300 ms), and
 /// reconnects with backoff. Against a server without feeds it pulls on a timer instead.
 ///
 /// Pulls and pushes go through the context's serial work queue like manual ones, so conflicts
@@ -10,7 +10,8 @@ import Synchronization
 public final class LiveSync: Sendable {
     /// Timings of live mode.
     public struct Options: Sendable {
-        /// Seconds after the last local change before it is pushed (changes within it push together).
+        /// The least time between automatic pushes: a change made sooner after the last one waits
+        /// for the window to end, with every other change made meanwhile.
         public var pushDelay: TimeInterval
         /// Waits between reconnection attempts.
         public var backoff: ReconnectBackoff
@@ -19,7 +20,7 @@ public final class LiveSync: Sendable {
         /// Seconds without a byte (heartbeats included) after which a feed counts as dead.
         public var silenceTimeout: TimeInterval
 
-        /// Default timings: push after 300 ms, reconnect within 1–30 s, poll every 30 s.
+        /// Default timings: pushes at most every 300 ms, reconnect within 1–30 s, poll every 30 s.
         public init(pushDelay: TimeInterval = 0.3, backoff: ReconnectBackoff = ReconnectBackoff(),
                     pollInterval: TimeInterval = 30, silenceTimeout: TimeInterval = 45) {
             self.pushDelay = pushDelay
@@ -46,6 +47,7 @@ public final class LiveSync: Sendable {
     private struct Inner {
         var listeners: [Task<Void, Never>] = []
         var pushTimer: Task<Void, Never>?
+        var lastPushStart: ContinuousClock.Instant?
         var observer: UUID?
         var tableStates: [String: LiveSyncState] = [:]
         var reported: LiveSyncState?
@@ -121,15 +123,27 @@ public final class LiveSync: Sendable {
 
     // MARK: Pushing
 
-    /// Pushes `pushDelay` after the last call.
+    /// Pushes at once when no push started in the last `pushDelay` seconds (a lone edit leaves
+    /// in milliseconds); otherwise once at the end of that window, so a burst of edits goes in one push.
     private func schedulePush() {
         let delay = options.pushDelay, job = pushJob
+        let now = ContinuousClock.now
         inner.withLock { state in
-            guard !stopFlag.isSet else { return }
-            state.pushTimer?.cancel()
-            state.pushTimer = Task {
-                try? await Task.sleep(for: .seconds(delay))
-                if !Task.isCancelled { job.request() }
+            guard !stopFlag.isSet, state.pushTimer == nil else { return }  // a scheduled push will take this change too
+            let windowEnd = state.lastPushStart.map { $0 + .seconds(delay) } ?? now
+            if windowEnd <= now {
+                state.lastPushStart = now
+                job.request()
+                return
+            }
+            state.pushTimer = Task { [weak self] in
+                try? await Task.sleep(until: windowEnd)
+                guard let self, !Task.isCancelled else { return }
+                self.inner.withLock { state in
+                    state.pushTimer = nil
+                    state.lastPushStart = .now
+                }
+                job.request()
             }
         }
     }
