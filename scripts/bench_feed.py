@@ -1,7 +1,7 @@
 """The change feed (#9), server side: what 1,000 idle subscribers cost in memory, whether they slow
 writes, and how long a write takes to reach a subscriber (one process on SQLite; two processes on
 one PostgreSQL, written through one and heard on the other). Imported by bench.py."""
-import os, socket, statistics, time, json, datetime, http.client
+import os, socket, statistics, subprocess, time, json, datetime, http.client
 
 SUBSCRIBERS = int(os.environ.get("BENCH_FEED_SUBSCRIBERS", "1000"))
 LATENCY_WRITES = int(os.environ.get("BENCH_FEED_WRITES", "500"))

@@ -10,6 +10,10 @@
 
 static int colors_on = 0;
 
+// Codes of our own for Ctrl-← / Ctrl-→, above every code curses hands out.
+#define CODE_WORD_LEFT (KEY_MAX + 101)
+#define CODE_WORD_RIGHT (KEY_MAX + 102)
+
 int tui_init(int use_color) {
     setlocale(LC_ALL, "");
     const char *codeset = nl_langinfo(CODESET);
@@ -23,6 +27,11 @@ int tui_init(int use_color) {
     keypad(stdscr, TRUE);
     nodelay(stdscr, TRUE);
     set_escdelay(25);
+    // xterm, tmux and most emulators send these for Ctrl-arrows; not every terminfo entry names them.
+    define_key("\033[1;5D", CODE_WORD_LEFT);
+    define_key("\033[1;5C", CODE_WORD_RIGHT);
+    define_key("\033[1;3D", CODE_WORD_LEFT);   // Alt-←
+    define_key("\033[1;3C", CODE_WORD_RIGHT);  // Alt-→
     curs_set(0);
     if (use_color && has_colors()) {
         start_color();
@@ -91,6 +100,8 @@ int tui_read_key(unsigned int *scalar) {
         case KEY_DC: return TUI_KEY_DELETE;
         case KEY_BTAB: return TUI_KEY_BACK_TAB;
         case KEY_RESIZE: return TUI_KEY_RESIZE;
+        case CODE_WORD_LEFT: return TUI_KEY_WORD_LEFT;
+        case CODE_WORD_RIGHT: return TUI_KEY_WORD_RIGHT;
         default: return TUI_KEY_OTHER;
         }
     }

@@ -20,7 +20,8 @@ struct TodoCommand: ParsableCommand {
         // Before any thread exists, so the UI loop's dispatch sources get these signals.
         MainLoop.blockSignals()
         do {
-            var command = try parseAsRoot()
+            let commands = Set(configuration.subcommands.compactMap { $0.configuration.commandName })
+            var command = try parseAsRoot(GlobalOptions.reorder(Array(CommandLine.arguments.dropFirst()), commands: commands))
             guard let parsed = command as? AsyncParsableCommand else { return try command.run() }
             // Only the task below touches the parsed command after this point.
             nonisolated(unsafe) var headless = parsed

@@ -89,16 +89,19 @@ final class WatchPrinter: Sendable {
         }
     }
 
-    /// Prints every announced change whose pull has landed (the stored item is at least that new,
-    /// or gone); keeps the others for the next pull.
+    /// Prints every announced change whose pull has landed: the stored item is at least that new,
+    /// or it is gone after a delete (or after a later change of it). Keeps the others for the next pull.
     private func printLanded() {
         pending.withLock { pending in
-            pending = pending.filter { change in
+            let all = pending
+            pending = all.enumerated().filter { index, change in
                 let item = try? service.item(id: change.id)
                 if let item, (item.updatedAt ?? "") < change.updatedAt { return true }
+                let superseded = all[(index + 1)...].contains { $0.id == change.id }
+                if item == nil, !change.deleted, !superseded { return true }  // not pulled yet
                 emit(change, item)
                 return false
-            }
+            }.map(\.element)
         }
     }
 

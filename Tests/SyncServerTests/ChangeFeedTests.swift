@@ -161,6 +161,35 @@ import Testing
         #expect(heard.compactMap(\.id) == heard.compactMap(\.id).sorted())
     }
 
+    @Test func aTableMadeByAnotherProcessIsReadableOnceItsEventArrives() async throws {
+        let shared = try await SharedServers.shared.server(.postgres)
+        let other = try await ServerProcess.start(arguments: ["--database", try Backend.postgres.databaseArgument(in: TempDir.make())])
+        defer { other.stop() }
+        let table = uniqueTable("feed")
+        // This process has looked at the table while it did not exist (and cached that)…
+        #expect(try await TableClient(shared).get("tables/\(table)").array.isEmpty)
+        let feed = try FeedReader(port: shared.port, table: table)
+        _ = try await feed.open()
+        // …then the other process makes it, with its first row.
+        _ = try await TableClient(other).post("tables/\(table)", ["id": "first", "text": "made elsewhere"])
+        #expect(Self.id(of: try #require(try await feed.next(timeout: 15))) == "first")
+        #expect(try await TableClient(shared).get("tables/\(table)").array.first?["text"] as? String == "made elsewhere")
+    }
+
+    @Test func aColumnAddedByAnotherProcessIsReadableOnceItsEventArrives() async throws {
+        let shared = try await SharedServers.shared.server(.postgres)
+        let other = try await ServerProcess.start(arguments: ["--database", try Backend.postgres.databaseArgument(in: TempDir.make())])
+        defer { other.stop() }
+        let table = uniqueTable("feed")
+        _ = try await TableClient(shared).insertAll(table, [["id": "a", "text": "x"]])
+        #expect(try await TableClient(shared).get("tables/\(table)/a").object["text"] as? String == "x")
+        let feed = try FeedReader(port: shared.port, table: table)
+        _ = try await feed.open()
+        _ = try await TableClient(other).patch("tables/\(table)/a", ["stars": 5])
+        while let event = try await feed.next(timeout: 15), Self.id(of: event) != "a" {}
+        #expect(try await TableClient(shared).get("tables/\(table)/a").object["stars"] as? Double == 5)
+    }
+
     private static func id(of event: FeedReader.Event) -> String {
         guard let data = event.data.data(using: .utf8),
               let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any] else { return "" }

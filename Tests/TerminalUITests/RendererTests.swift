@@ -140,6 +140,33 @@ import TodoKitTestSupport
         status.message = "Offline — 3 changes will sync later"
         #expect(StatusBar.text(status) == "Offline — 3 changes will sync later · offline · http://127.0.0.1:9 · 3 changes pending")
     }
+
+    @Test func theHelpScrollsDownToTheTextFieldKeys() {
+        var app = app([])
+        app.press(.character("?"))
+        let first = AppScreen.render(app.state, width: 80, height: 24).text
+        #expect(first.contains("↓ more"))
+        #expect(!first.contains("Clear to the end of the line"))
+        for _ in 0..<20 { app.press(.down) }
+        let last = AppScreen.render(app.state, width: 80, height: 24).text
+        #expect(last.contains("In text fields"))
+        for row in KeyTables.textField.helpRows { #expect(last.contains(row.title), "missing \(row.title)") }
+    }
+
+    @Test func theLiveStateIsOnTheStatusBar() {
+        var status = SyncStatus(server: "http://127.0.0.1:9")
+        status.live = .offline(retryIn: 4, reason: "refused")
+        #expect(StatusBar.text(status) == "offline · retry in 4s · http://127.0.0.1:9 · 0 changes pending")
+        status.live = .live
+        #expect(StatusBar.text(status) == "live · http://127.0.0.1:9 · 0 changes pending")
+    }
+
+    @Test func escFollowedAtOnceByALetterIsAlt() {
+        #expect(KeyDecoder.combiningAlt([.escape, .character("b"), .character("x")]) == [.alt("b"), .character("x")])
+        #expect(KeyDecoder.combiningAlt([.escape, .backspace]) == [.altBackspace])
+        #expect(KeyDecoder.combiningAlt([.escape]) == [.escape])
+        #expect(KeyDecoder.combiningAlt([.character("a"), .escape, .enter]) == [.character("a"), .escape, .enter])
+    }
 }
 
 extension String {

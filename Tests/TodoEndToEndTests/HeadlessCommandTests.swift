@@ -32,6 +32,29 @@ import Testing
         #expect(try await TodoCLI.run(["list", "--all"], home: home).out.isEmpty)
     }
 
+    @Test func connectionOptionsWorkBeforeTheCommandAsWellAsAfterIt() async throws {
+        let home = try TempDir.make()
+        #expect(try await TodoCLI.run(["--device", "phone", "add", "before"], home: home).status == 0)
+        #expect(try await TodoCLI.run(["--device=phone", "add", "before, with ="], home: home).status == 0)
+        #expect(try await TodoCLI.run(["add", "after", "--device", "phone"], home: home).status == 0)
+        let phone = try await TodoCLI.run(["list", "--device", "phone"], home: home)
+        #expect(phone.out.contains("before") && phone.out.contains("before, with =") && phone.out.contains("after"))
+        let before = try await TodoCLI.run(["--device", "phone", "list"], home: home)
+        #expect(before.status == 0)
+        #expect(before.out == phone.out)
+        #expect(try await TodoCLI.run(["list"], home: home).out.isEmpty)  // the default device has none
+    }
+
+    @Test func theRootHelpNamesTheConnectionOptions() async throws {
+        let help = try await TodoCLI.run(["--help"], home: try TempDir.make(), environment: ["COLUMNS": "60"])
+        let flat = help.out.split(whereSeparator: \.isWhitespace).joined(separator: " ")
+        #expect(flat.contains("--server, --device, --store and --ca-file work before or after a command"))
+        // The overview is wrapped at the width by argument-parser, never mid-sentence by hand.
+        let overview = help.out.components(separatedBy: "USAGE:")[0].split(separator: "\n")
+        #expect(overview.count > 5)
+        #expect(!overview.contains { $0.count > 60 })
+    }
+
     @Test func unknownIdIsAClearError() async throws {
         let home = try TempDir.make()
         let result = try await TodoCLI.run(["done", "nope"], home: home)

@@ -232,6 +232,25 @@ import FoundationNetworking
         try await waitForServer(server.port, "B's text") { $0.first?["text"] as? String == "shared by B" }
     }
 
+    @Test func ctrlUInTheEditorClearsTheOldTextBeforeRetyping() async throws {
+        let home = try TempDir.make()
+        let ui = try TmuxSession(command: [TodoCLI.binary, "--device", "solo"], environment: TodoCLI.environment(home: home))
+        defer { ui.kill() }
+        try await ui.waitFor("local only")
+        try ui.send("a")
+        try ui.type("old title")
+        try ui.send("Enter")
+        try await ui.waitFor("old title")
+        try ui.send("g", "Enter")
+        try await ui.waitFor("Todo Item")
+        try ui.send("C-u")
+        try ui.type("new title")
+        try await ui.waitUntil("the field holds only the new text") { $0.contains("new title") && !$0.contains("old title") }
+        try ui.send("Enter")
+        try await ui.waitUntil("the list shows the new text") { $0.contains("to do · 1") && $0.contains("new title") }
+        #expect(!(try ui.screen().contains("old title")))
+    }
+
     @Test func resizeRedrawsAndTinyTerminalsGetAMessage() async throws {
         let home = try TempDir.make()
         let ui = try TmuxSession(command: [TodoCLI.binary, "--device", "solo"], environment: TodoCLI.environment(home: home))

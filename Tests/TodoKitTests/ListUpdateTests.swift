@@ -194,7 +194,7 @@ import TodoKitTestSupport
     @Test func helpOpensAndAnyKeyCloses() {
         var app = ListFixture()
         app.press(.character("?"))
-        #expect(app.state.list.mode == .help)
+        #expect(app.state.list.mode == .help(scroll: 0))
         app.press(.character("x"))
         #expect(app.state.list.mode == .browsing)
     }

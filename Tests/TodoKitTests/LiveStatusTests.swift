@@ -69,6 +69,15 @@ import TodoKitTestSupport
         #expect(app.state.signIn == nil)
     }
 
+    @Test func reconnectingClearsTheOfflineNotice() {
+        var app = ListFixture(server: Self.server, live: true)
+        app.send(.liveSynced(.pushed, .failed(message: "Offline — 1 change will sync later", reason: .offline)))
+        #expect(app.state.status.message == "Offline — 1 change will sync later")
+        app.send(.liveChanged(.live))
+        #expect(app.state.status.message == nil)
+        #expect(app.state.status.connectivity == .online)
+    }
+
     @Test func cancellingAnEditClashReopensTheEditorWithTheTypedText() {
         var app = ListFixture(server: Self.server, live: true)
         let stored = TodoItem(id: "1", text: "from A", version: "v2")

@@ -70,16 +70,41 @@ import TodoKitTestSupport
         #expect(app.state.editor == nil)
     }
 
-    @Test func enterOnBlankTextDoesNotSave() {
+    @Test func enterOnBlankTextSaysWhyAndKeepsEditing() {
         var app = editing("x")
         app.press(.backspace)
         #expect(app.send(.key(.enter)) == [])
+        #expect(app.state.editor != nil)
+        #expect(app.state.status.message == TodoEditorViewModel.blankNotice)
     }
 
-    @Test func escapeClosesWithoutSaving() {
+    @Test func escapeWithChangesSavesThem() {
         var app = editing()
-        app.press(.character("x"))
+        app.press(.character("!"))
+        #expect(app.send(.key(.escape)) == [.save(TodoItem(id: "0", text: "milk!"), original: TodoItem(id: "0", text: "milk"))])
+        #expect(app.state.editor == nil)
+    }
+
+    @Test func escapeWithoutChangesJustCloses() {
+        var app = editing()
         #expect(app.send(.key(.escape)) == [])
         #expect(app.state.editor == nil)
+    }
+
+    @Test func escapeOnBlankTextAsksOnceThenDropsTheChange() {
+        var app = editing("x")
+        app.press(.backspace)
+        #expect(app.send(.key(.escape)) == [])
+        #expect(app.state.editor != nil)
+        #expect(app.state.status.message == TodoEditorViewModel.discardNotice)
+        #expect(app.send(.key(.escape)) == [])
+        #expect(app.state.editor == nil)
+    }
+
+    @Test func typingAfterTheDiscardQuestionCancelsIt() {
+        var app = editing("x")
+        app.press(.backspace, .escape, .character("y"), .escape)
+        #expect(app.state.editor == nil)
+        #expect(app.effects.last == .save(TodoItem(id: "0", text: "y"), original: TodoItem(id: "0", text: "x")))
     }
 }

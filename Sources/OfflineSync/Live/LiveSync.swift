@@ -92,9 +92,9 @@ public final class LiveSync: Sendable {
         }
     }
 
-    /// Opens the feeds, and pushes local changes as they are made from now on.
+    /// Opens the feeds, and pushes local changes as they are made from now on, until `stop()`.
     public func start() {
-        guard let client = context.client else { return }
+        guard let client = context.client, inner.withLock({ $0.observer == nil }), !stopFlag.isSet else { return }
         let observer = context.observeLocalChanges { [weak self] in self?.schedulePush() }
         inner.withLock { state in
             state.observer = observer
@@ -117,9 +117,6 @@ public final class LiveSync: Sendable {
         if let observer { context.removeLocalChangeObserver(observer) }
         onState(.stopped)
     }
-
-    /// Asks for a pull now (coalesced with any running one).
-    public func pullNow() { pullJob.request() }
 
     // MARK: Pushing
 

@@ -40,6 +40,17 @@ public struct ChangeNotice: Sendable, Equatable {
         return JSONWriter.string(.object(object))
     }
 
+    /// The NOTIFY payload saying a table was made or grew.
+    static func schemaPayload(_ table: String) -> String {
+        JSONWriter.string(.object(JSONObject([("s", .string(table))])))
+    }
+
+    /// The table a schema-change payload names; nil for anything else.
+    static func schemaChange(in payload: String) -> String? {
+        guard case .object(let object)? = try? JSONValue.parse(Data(payload.utf8)) else { return nil }
+        return object["s"]?.stringValue
+    }
+
     /// Reads a NOTIFY payload; nil for anything else.
     init?(payload: String) {
         guard case .object(let object)? = try? JSONValue.parse(Data(payload.utf8)),

@@ -18,7 +18,8 @@ public enum SyncServerApplication {
             database: database, fixedSchema: configuration.fixedSchema,
             limits: QueryLimits(pageSize: configuration.pageSize, maxTop: configuration.maxTop),
             schemaLimits: SchemaLimits(maxTables: configuration.maxTables, maxColumnsPerTable: configuration.maxColumnsPerTable),
-            // One process owns a SQLite file; PostgreSQL may be shared, so look again soon.
+            // One process owns a SQLite file. PostgreSQL may be shared: other processes announce their
+            // schema changes (see ChangeFeedService), and the short TTL backs that up.
             schemaCacheTTL: configuration.usesPostgres ? 1 : .infinity)
         let users = UserStore(database: database)
         let authenticator: Authenticator
@@ -57,7 +58,7 @@ public enum SyncServerApplication {
             router: router,
             server: server,
             configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "todo-server"),
-            services: [ChangeFeedService(hub: hub, database: database, heartbeat: configuration.feedHeartbeat)],
+            services: [ChangeFeedService(hub: hub, database: database, schemas: service.schemas, heartbeat: configuration.feedHeartbeat)],
             onServerRunning: { channel in onListening(channel.localAddress?.port ?? configuration.port) },
             logger: logger)
         do {

@@ -4,9 +4,10 @@ import PostgresNIO
 
 extension PostgresDatabase {
     /// LISTENs on a connection of its own and hands every committed change, from any server process
-    /// on this database, to `hub`, until cancelled. After the connection is lost (and notifications
-    /// with it) every open feed is ended, so its client reconnects and is replayed what it missed.
-    func relayChanges(to hub: ChangeHub) async {
+    /// on this database, to `hub`, and every schema change to `schemaChanged`, until cancelled.
+    /// After the connection is lost (and notifications with it) every open feed is ended, so its
+    /// client reconnects and is replayed what it missed, and every cached schema is dropped (nil).
+    func relayChanges(to hub: ChangeHub, schemaChanged: @escaping @Sendable (String?) -> Void) async {
         var retryDelay = 0.25
         var connectedBefore = false
         while !Task.isCancelled {
@@ -15,10 +16,17 @@ extension PostgresDatabase {
                 var failure: (any Error)?
                 do {
                     try await connection.listen(on: Self.changeChannel) { notifications in
-                        if connectedBefore { hub.endSubscriptions() }
+                        if connectedBefore {
+                            schemaChanged(nil)
+                            hub.endSubscriptions()
+                        }
                         connectedBefore = true
                         retryDelay = 0.25
                         for try await notification in notifications {
+                            if let table = ChangeNotice.schemaChange(in: notification.payload) {
+                                schemaChanged(table)
+                                continue
+                            }
                             guard let notice = ChangeNotice(payload: notification.payload) else {
                                 logger.warning("ignoring a malformed change notification", metadata: ["payload": "\(notification.payload.prefix(200))"])
                                 continue

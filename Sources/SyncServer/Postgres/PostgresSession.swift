@@ -47,6 +47,12 @@ struct PostgresSession: SQLSession {
     func announce(_ notice: ChangeNotice) throws {
         try execute("SELECT pg_notify($1, $2)", [.text(PostgresDatabase.changeChannel), .text(notice.payload)])
     }
+
+    /// On the same channel as the row changes, so every process drops its cached schema before it
+    /// hears of the write that needed the new table or column.
+    func announceSchemaChange(of table: String) throws {
+        try execute("SELECT pg_notify($1, $2)", [.text(PostgresDatabase.changeChannel), .text(ChangeNotice.schemaPayload(table))])
+    }
 }
 
 extension SQLValue {

@@ -3,11 +3,12 @@ import Foundation
 import Synchronization
 import TableProtocol
 
-/// Knows every table's columns, creates tables and columns on first write (dynamic schema),
-/// and keeps a short-lived cache so several server processes see each other's changes.
+/// Knows every table's columns, creates tables and columns on first write (dynamic schema), and
+/// caches them; several server processes drop each other's changes from the cache as they commit
+/// (`announceSchemaChange`, `forget`), with a short TTL behind that.
 final class SchemaRegistry: Sendable {
     private let database: any SQLDatabase
-    private let cache = Mutex<[String: CachedSchema]>([:])
+    private let cache = Mutex(Cache())
     private let ttl: TimeInterval
     private let fixed: Bool
     private let limits: SchemaLimits
@@ -15,6 +16,12 @@ final class SchemaRegistry: Sendable {
     private struct CachedSchema {
         var schema: TableSchema?
         var loadedAt: Date
+    }
+
+    private struct Cache {
+        var tables: [String: CachedSchema] = [:]
+        /// Counts `forget` calls: a schema read that straddled one may be stale and is not kept.
+        var generation = 0
     }
 
     init(database: any SQLDatabase, fixedSchema: Bool, limits: SchemaLimits, cacheTTL: TimeInterval) {
@@ -45,12 +52,11 @@ final class SchemaRegistry: Sendable {
 
     /// The table's schema, or nil when it does not exist. `fresh` bypasses the cache.
     func schema(of table: String, fresh: Bool = false) async throws -> TableSchema? {
-        if !fresh, let hit = cache.withLock({ $0[table] }), Date().timeIntervalSince(hit.loadedAt) < ttl {
-            return hit.schema
-        }
+        let (hit, generation) = cache.withLock { ($0.tables[table], $0.generation) }
+        if !fresh, let hit, Date().timeIntervalSince(hit.loadedAt) < ttl { return hit.schema }
         let dialect = database.dialect
         let schema = try await database.read { try Self.load(table, dialect: dialect, session: $0) }
-        remember(schema, for: table)
+        remember(schema, for: table, readAt: generation)
         return schema
     }
 
@@ -78,19 +84,22 @@ final class SchemaRegistry: Sendable {
         }
         let dialect = database.dialect
         let limits = self.limits
+        let generation = cache.withLock { $0.generation }
         let (schema, value) = try await database.migrate { session in
             let started = try start(session)
-            let schema = try Self.grow(table, to: needed, limits: limits, dialect: dialect, session: session)
+            let (schema, grew) = try Self.grow(table, to: needed, limits: limits, dialect: dialect, session: session)
+            if grew { try session.announceSchemaChange(of: table) }
             return (schema, try body(schema, started, session))
         }
-        remember(schema, for: table)
+        remember(schema, for: table, readAt: generation)
         return value
     }
 
-    /// Checks every limit and type first, then creates the table and adds the missing columns.
+    /// Checks every limit and type first, then creates the table and adds the missing columns;
+    /// answers the schema and whether it changed.
     private static func grow(
         _ table: String, to needed: [(name: String, type: ColumnType?)], limits: SchemaLimits, dialect: any SQLDialect, session: any SQLSession
-    ) throws -> TableSchema {
+    ) throws -> (TableSchema, grew: Bool) {
         let existing = try load(table, dialect: dialect, session: session)
         var result = existing ?? TableSchema(columns: TableSchema.systemColumns)
         _ = try covers(result, needed, fixed: false)
@@ -116,11 +125,23 @@ final class SchemaRegistry: Sendable {
                 "ALTER TABLE \(dialect.quote(table)) ADD COLUMN \(dialect.quote(column.name)) \(dialect.columnDefinition(column.type))", [])
             result.append(column)
         }
-        return result
+        return (result, existing == nil || !missing.isEmpty)
     }
 
-    private func remember(_ schema: TableSchema?, for table: String) {
-        cache.withLock { $0[table] = CachedSchema(schema: schema, loadedAt: Date()) }
+    /// Drops a table's cached schema (nil: every table's), so the next use reads it again.
+    func forget(_ table: String?) {
+        cache.withLock { cache in
+            if let table { cache.tables[table] = nil } else { cache.tables.removeAll() }
+            cache.generation += 1
+        }
+    }
+
+    /// Keeps a schema read when the cache was at `generation`, unless something was forgotten since.
+    private func remember(_ schema: TableSchema?, for table: String, readAt generation: Int) {
+        cache.withLock { cache in
+            guard cache.generation == generation else { return }
+            cache.tables[table] = CachedSchema(schema: schema, loadedAt: Date())
+        }
     }
 
     /// True when every needed column exists; throws on a type mismatch (or, when `fixed`, an unknown column).

@@ -20,7 +20,7 @@ public enum AppScreen {
             frame = EditorScreen.render(editor, status: app.status, hints: KeyTables.editor.hints(in: app), width: width, height: height)
         } else {
             frame = ListScreen.render(app.list, status: app.status, hints: KeyTables.list.hints(in: app), width: width, height: height)
-            if app.list.mode == .help { HelpOverlay.draw(KeyTables.list.helpRows + KeyTables.global.helpRows, over: &frame) }
+            if case .help(let scroll) = app.list.mode { HelpOverlay.draw(KeyTables.helpRows, scroll: scroll, over: &frame) }
         }
         if let signIn = app.signIn {
             SignInDialog.draw(signIn, server: app.status.server ?? "", hints: KeyTables.signIn.hints(in: app), over: &frame)

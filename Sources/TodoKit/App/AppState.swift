@@ -67,11 +67,11 @@ public struct AppState: Sendable, Equatable {
         case .liveChanged(let state):
             guard status.live != nil, state != .stopped else { return [] }
             status.live = state
-            if state == .live { status.connectivity = .online }
+            if state == .live { reachedServer() }
         case .liveSynced(let activity, let outcome):
             switch outcome {
             case .succeeded(let date):
-                status.connectivity = .online
+                reachedServer()
                 if activity == .pulled { status.lastSync = date }
             case .failed(let text, let reason):
                 status.message = text
@@ -145,6 +145,12 @@ public struct AppState: Sendable, Equatable {
         case .quit: shouldQuit = true
         }
         return []
+    }
+
+    /// The server answered: an "Offline —" or "Signed out —" notice from before is over.
+    private mutating func reachedServer() {
+        if status.connectivity == .offline || status.connectivity == .signedOut { status.message = nil }
+        status.connectivity = .online
     }
 
     /// The status bar's words after the editor saved.

@@ -48,6 +48,11 @@ public struct KeyTable<Action: Sendable & Equatable>: Sendable {
         return .action(binding.action)
     }
 
+    /// The action bound to `key`, for tables whose actions are never disabled.
+    public func action(for key: KeyEvent) -> Action? {
+        bindings.first { $0.keys.contains(key) }?.action
+    }
+
     /// The help overlay's rows: keys and title.
     public var helpRows: [HelpRow] {
         bindings.map { HelpRow(keys: $0.keys.map(\.label).joined(separator: " / "), title: $0.title) }

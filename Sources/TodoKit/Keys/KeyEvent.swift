@@ -5,6 +5,12 @@ public enum KeyEvent: Sendable, Hashable {
     case up, down, left, right
     case pageUp, pageDown, home, end
     case enter, escape, tab, backTab, backspace, delete
+    /// Alt (Meta) with a character: the terminal sends Esc, then the character.
+    case alt(Character)
+    /// Alt-Backspace (Esc, then DEL).
+    case altBackspace
+    /// Ctrl-← and Ctrl-→ (or Alt-←/→): a word left or right.
+    case wordLeft, wordRight
 }
 
 extension KeyEvent {
@@ -28,6 +34,10 @@ extension KeyEvent {
         case .backTab: return "Shift-Tab"
         case .backspace: return "Backspace"
         case .delete: return "Delete"
+        case .alt(let c): return "Alt-" + String(c).uppercased()
+        case .altBackspace: return "Alt-Backspace"
+        case .wordLeft: return "Ctrl-←"
+        case .wordRight: return "Ctrl-→"
         }
     }
 }

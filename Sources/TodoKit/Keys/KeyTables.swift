@@ -52,10 +52,32 @@ public enum KeyTables {
         KeyBinding([.character("n"), .character("N"), .escape], .no, "Keep it", hint: "no"),
     ])
 
-    /// The help overlay: these keys, and any other, close it.
+    /// The help overlay: arrows scroll it; these keys, and any other, close it.
     public static let help = KeyTable<HelpAction>([
+        KeyBinding([.down, .character("j")], .scrollDown, "Scroll down", hint: "more"),
+        KeyBinding([.up, .character("k")], .scrollUp, "Scroll up"),
         KeyBinding([.escape, .character("?")], .close, "Close the help (any key does)", hint: "close"),
     ])
+
+    /// Editing keys of every text field (editor, prompts, sign-in); other characters are typed.
+    public static let textField = KeyTable<TextEditAction>([
+        KeyBinding([.left, .control("b")], .left, "Character left"),
+        KeyBinding([.right, .control("f")], .right, "Character right"),
+        KeyBinding([.wordLeft, .alt("b")], .wordLeft, "Word left"),
+        KeyBinding([.wordRight, .alt("f")], .wordRight, "Word right"),
+        KeyBinding([.home, .control("a")], .start, "Start of the line"),
+        KeyBinding([.end, .control("e")], .end, "End of the line"),
+        KeyBinding([.backspace], .deleteBack, "Delete the character before the cursor"),
+        KeyBinding([.delete, .control("d")], .deleteForward, "Delete the character under the cursor"),
+        KeyBinding([.control("w"), .altBackspace], .deleteWordBack, "Delete the word before the cursor"),
+        KeyBinding([.alt("d")], .deleteWordForward, "Delete the word after the cursor"),
+        KeyBinding([.control("u")], .clearToStart, "Clear to the start of the line"),
+        KeyBinding([.control("k")], .clearToEnd, "Clear to the end of the line"),
+    ])
+
+    /// Every row of the help overlay: the list's keys, the global ones, then the text fields'.
+    public static let helpRows = list.helpRows + global.helpRows + [HelpRow(keys: "", title: "")]
+        + [HelpRow(keys: "", title: "In text fields (editor, prompts, sign-in):")] + textField.helpRows
 
     /// The editor. Keys not bound here, or bound but disabled, edit the text field when it has focus.
     public static let editor = KeyTable<EditorAction>([
@@ -65,7 +87,7 @@ public enum KeyTables {
         KeyBinding([.character("y")], .setComplete(true), "Complete: Yes (on the Complete field)", disabledReason: completeFieldOnly),
         KeyBinding([.character("n")], .setComplete(false), "Complete: No (on the Complete field)", disabledReason: completeFieldOnly),
         KeyBinding([.enter], .save, "Save (when something changed) and go back", hint: "save"),
-        KeyBinding([.escape], .back, "Back to the list without saving", hint: "back"),
+        KeyBinding([.escape], .back, "Back to the list, saving what changed (on blank text, twice drops it)", hint: "back"),
     ])
 
     /// The conflict dialog.
@@ -126,7 +148,13 @@ public enum FilterAction: Sendable, Equatable {
 public enum ConfirmAction: Sendable, Equatable { case yes, no }
 
 /// What a key does in the help overlay.
-public enum HelpAction: Sendable, Equatable { case close }
+public enum HelpAction: Sendable, Equatable { case scrollDown, scrollUp, close }
+
+/// What an editing key does in a text field.
+public enum TextEditAction: Sendable, Equatable {
+    case left, right, wordLeft, wordRight, start, end
+    case deleteBack, deleteForward, deleteWordBack, deleteWordForward, clearToStart, clearToEnd
+}
 
 /// What a key does in the editor.
 public enum EditorAction: Sendable, Equatable { case nextField, toggleComplete, setComplete(Bool), save, back }

@@ -1,7 +1,8 @@
 import Foundation
 
-/// The "Todo Item" editor as a value: a text field and a Complete Yes/No field; Enter saves (only
-/// when something changed, like the seed app), Esc returns without saving.
+/// The "Todo Item" editor as a value: a text field and a Complete Yes/No field. Enter and Esc both
+/// leave it saving what changed (the seed app's Back saves too); blank text cannot be saved, so
+/// then Enter says why and Esc asks once before it drops the change.
 public struct TodoEditorViewModel: Sendable, Equatable {
     /// The two fields, in Tab order.
     public enum Focus: Sendable, Equatable { case text, complete }
@@ -21,6 +22,13 @@ public struct TodoEditorViewModel: Sendable, Equatable {
     public private(set) var focus: Focus = .text
     /// Set once the editor is done; the app closes it.
     public private(set) var isClosed = false
+    /// Esc was pressed on blank text: a second Esc drops the change.
+    public private(set) var confirmingDiscard = false
+
+    /// What Enter says on blank text.
+    public static let blankNotice = "The text cannot be blank — type something, or Esc twice to drop your change"
+    /// What Esc says on blank text, before the second Esc.
+    public static let discardNotice = "The text is blank, so it cannot be saved — Esc again drops your change"
 
     /// Opens an item.
     public init(item: TodoItem) { self.init(item: item, draft: item) }
@@ -42,18 +50,31 @@ public struct TodoEditorViewModel: Sendable, Equatable {
 
     /// Applies one message.
     public mutating func update(_ message: Message) -> [Effect] {
+        if message != .action(.back) { confirmingDiscard = false }
         switch message {
         case .typed(let key): if focus == .text { text.handle(key) }
         case .action(.nextField): focus = focus == .text ? .complete : .text
         case .action(.toggleComplete): complete.toggle()
         case .action(.setComplete(let value)): complete = value
-        case .action(.back): isClosed = true
+        case .action(.back):
+            guard hasChanges, isBlank, !confirmingDiscard else { return leave() }
+            confirmingDiscard = true
+            return [.send(.notice(Self.discardNotice))]
         case .action(.save):
-            isClosed = true
-            let item = edited
-            let changed = item.text != original.text || item.complete != original.complete
-            if changed && !item.text.trimmingCharacters(in: .whitespaces).isEmpty { return [.save(item, original: original)] }
+            guard !isBlank else { return [.send(.notice(Self.blankNotice))] }
+            return leave()
         }
         return []
+    }
+
+    /// Whether the fields differ from the item as opened.
+    public var hasChanges: Bool { text.text != original.text || complete != original.complete }
+
+    private var isBlank: Bool { text.text.trimmingCharacters(in: .whitespaces).isEmpty }
+
+    /// Closes the editor, saving the changes if there are any and they can be saved.
+    private mutating func leave() -> [Effect] {
+        isClosed = true
+        return hasChanges && !isBlank ? [.save(edited, original: original)] : []
     }
 }

@@ -7,7 +7,8 @@ public struct TodoListViewModel: Sendable, Equatable {
         case adding(TextField)
         case filtering
         case confirmingDelete(TodoItem)
-        case help
+        /// The help overlay, scrolled down this many rows.
+        case help(scroll: Int)
     }
 
     /// Everything the list's `update` takes.
@@ -93,6 +94,11 @@ public struct TodoListViewModel: Sendable, Equatable {
             mode = .browsing
             return answer == .yes ? [.delete(item)] : []
         case .help(.close): mode = .browsing
+        case .help(.scrollDown):
+            // The overlay's box shows one row fewer than the list's page (height - 4 against height - 3).
+            if case .help(let scroll) = mode { mode = .help(scroll: min(scroll + 1, max(0, KeyTables.helpRows.count - (pageHeight - 1)))) }
+        case .help(.scrollUp):
+            if case .help(let scroll) = mode { mode = .help(scroll: max(0, scroll - 1)) }
         case .typed(let key): return type(key)
         case .resized(let height):
             guard height != pageHeight else { return [] }
@@ -143,7 +149,7 @@ public struct TodoListViewModel: Sendable, Equatable {
         case .toggleLive: return [.send(.toggleLive)]
         case .history: return [.send(.openHistory)]
         case .signIn: return [.send(.openSignIn)]
-        case .help: mode = .help
+        case .help: mode = .help(scroll: 0)
         case .quit: return [.send(.quit)]
         }
         return []
