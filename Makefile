@@ -4,7 +4,7 @@ SWIFT ?= swift
 PORT ?= 8080
 ENSURE := scripts/ensure-packages.sh
 
-.PHONY: run server build test soak bench deps-build deps-test deps-bench clean
+.PHONY: run server build test soak bench install uninstall deps-build deps-test deps-bench clean
 
 ## Starts (or reuses) the bundled server on embedded SQLite and opens the client against it.
 ## DEVICE=phone gives a second device with its own local store.
@@ -35,11 +35,19 @@ soak: deps-test
 bench: deps-bench
 	scripts/with-postgres.sh python3 scripts/bench.py
 
+## Release builds of todo and todo-server under $(PREFIX), with man pages and completions.
+PREFIX ?= /usr/local
+install: deps-build
+	scripts/install.sh "$(PREFIX)"
+
+uninstall:
+	scripts/install.sh --uninstall "$(PREFIX)"
+
 deps-build:
 	@$(ENSURE) libsqlite3-dev libncurses-dev
 
 deps-test:
-	@$(ENSURE) libsqlite3-dev libncurses-dev sqlite3 postgresql python3 tmux openssl curl
+	@$(ENSURE) libsqlite3-dev libncurses-dev sqlite3 postgresql python3 tmux openssl curl man-db
 
 deps-bench:
 	@$(ENSURE) libsqlite3-dev libncurses-dev sqlite3 postgresql python3 wrk

@@ -24,6 +24,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-nio-ssl", from: "2.37.6"),
         .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
+        .package(url: "https://github.com/LebJe/TOMLKit", from: "0.6.0"),
     ],
     targets: [
         // The wire: OData $filter language, query options, system properties. Foundation only.
@@ -64,12 +65,10 @@ let package = Package(
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ]
         ),
+        // The top-level Resources/ folder: the help text and the sample list, bundled with the app.
+        .target(name: "TodoResources", path: "Resources", resources: [.copy("help.txt"), .copy("sample-todos.json")]),
         // The app without a screen: todo model, TodoService, view models, key table.
-        .target(
-            name: "TodoKit",
-            dependencies: ["OfflineSync", "TableProtocol"],
-            resources: [.copy("Resources/help.txt"), .copy("Resources/sample-todos.json")]
-        ),
+        .target(name: "TodoKit", dependencies: ["OfflineSync", "TableProtocol", "TodoResources"]),
         // Asks for a password with echo off (todo login, todo-server users).
         .target(name: "PasswordPrompt"),
         // A C façade over ncursesw; only TerminalUI imports it.
@@ -85,6 +84,8 @@ let package = Package(
             dependencies: [
                 "TerminalUI", "TodoKit", "OfflineSync", "TableProtocol", "PasswordPrompt",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                // config.toml
+                .product(name: "TOMLKit", package: "TOMLKit"),
             ]
         ),
         .executableTarget(

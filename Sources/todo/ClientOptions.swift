@@ -2,23 +2,29 @@ import ArgumentParser
 import Foundation
 import OfflineSync
 
-/// Options every `todo` command shares: which server and which local store.
+/// Options every `todo` command shares: which server and which local store. Each falls back to
+/// the environment, then to the config file (`todo config` shows which won).
 struct ClientOptions: ParsableArguments {
-    @Option(help: "The sync server's URL (default: $TODO_SERVER; none means local only).")
+    @Option(help: "The sync server's URL (default: $TODO_SERVER, then `server` in the config file; none means local only).")
     var server: String?
 
-    @Option(help: "A name for this device: each device keeps its own local store.")
-    var device: String = "default"
+    @Option(help: "A name for this device: each device keeps its own local store (default: $TODO_DEVICE, then `device` in the config file, then \"default\").")
+    var device: String?
 
     @Option(help: "The local store file (overrides --device).")
     var store: String?
 
-    @Option(help: "A PEM file of certificate authorities to trust, for a server with a self-signed certificate (default: $TODO_CA_FILE; none means the system's trust store).")
+    @Option(help: "A PEM file of certificate authorities to trust, for a server with a self-signed certificate (default: $TODO_CA_FILE, then `ca-file` in the config file; none means the system's trust store).")
     var caFile: String?
+
+    /// Every setting in effect (flags, environment, config file, defaults).
+    func settings(noLive: Bool = false) throws -> Settings {
+        try Settings.resolve(server: server, device: device, caFile: caFile, noLive: noLive)
+    }
 
     /// The server URL, validated; nil for local only.
     func serverURL() throws -> URL? {
-        guard let text = server ?? ProcessInfo.processInfo.environment["TODO_SERVER"], !text.isEmpty else { return nil }
+        guard let text = try settings().server.value, !text.isEmpty else { return nil }
         guard let url = URL(string: text), ["http", "https"].contains(url.scheme ?? ""), url.host != nil else {
             throw ValidationError("The server URL '\(text)' is not an http:// or https:// URL.")
         }
@@ -33,7 +39,7 @@ struct ClientOptions: ParsableArguments {
     /// `--ca-file` or `$TODO_CA_FILE`, once it is known to be a readable file (libcurl would only
     /// say later that it cannot verify anything).
     func certificateAuthorityFile() throws -> String? {
-        guard let path = caFile ?? ProcessInfo.processInfo.environment["TODO_CA_FILE"], !path.isEmpty else { return nil }
+        guard let path = try settings().caFile.value, !path.isEmpty else { return nil }
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), !isDirectory.boolValue,
               FileManager.default.isReadableFile(atPath: path) else {
@@ -45,6 +51,7 @@ struct ClientOptions: ParsableArguments {
     /// `$XDG_DATA_HOME/offline-todo/<server>/<device>.sqlite`, one database per server and device.
     func storePath() throws -> String {
         if let store { return store }
+        let device = try settings().device.value
         guard device.range(of: #"^[A-Za-z0-9._-]{1,64}$"#, options: .regularExpression) != nil, device != ".", device != ".." else {
             throw ValidationError("The device name '\(device)' may only use letters, digits, '.', '_' and '-'.")
         }

@@ -12,7 +12,7 @@ struct TodoCommand: ParsableCommand {
         abstract: "An offline-first todo list for the terminal.",
         discussion: BundledText.help,
         subcommands: [UICommand.self, AddCommand.self, SampleCommand.self, ListCommand.self, EditCommand.self, DoneCommand.self,
-                      RemoveCommand.self, SyncCommand.self, WatchCommand.self, PushCommand.self, PullCommand.self, StatusCommand.self,
+                      RemoveCommand.self, SyncCommand.self, WatchCommand.self, ConfigCommand.self, PushCommand.self, PullCommand.self, StatusCommand.self,
                       ConflictsCommand.self, RestoreCommand.self, LoginCommand.self, LogoutCommand.self],
         defaultSubcommand: UICommand.self)
 
@@ -47,15 +47,16 @@ struct UICommand: ParsableCommand {
 
     @OptionGroup var options: ClientOptions
 
-    @Flag(help: "Sync only when asked (r): no change feed, no automatic push. The l key toggles it while running.")
+    @Flag(help: "Sync only when asked (r): no change feed, no automatic push (config: ui.live). The l key toggles it while running.")
     var noLive = false
 
     func run() throws {
+        let settings = try options.settings(noLive: noLive)
         let service = try TodoService(storePath: try options.storePath(), serverURL: try options.serverURL(),
                                       client: try options.clientConfiguration(), tokens: TokenStore())
         try MainActor.assumeIsolated {
-            let app = AppStore(service: service, live: !noLive)
-            let terminal = try NCursesTerminal()
+            let app = AppStore(service: service, live: settings.live.value, showCompleted: settings.showCompleted.value)
+            let terminal = try NCursesTerminal(colors: settings.colors.value)
             MainLoop(app: app, terminal: terminal).run()
         }
     }

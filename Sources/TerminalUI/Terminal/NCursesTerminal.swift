@@ -8,9 +8,9 @@ public final class NCursesTerminal {
     private var previous: Frame?
     private(set) var isOpen = false
 
-    /// Starts curses; honours NO_COLOR.
-    public init() throws {
-        let noColor = !(ProcessInfo.processInfo.environment["NO_COLOR"] ?? "").isEmpty
+    /// Starts curses, with colours unless `colors` is false or NO_COLOR is set.
+    public init(colors: Bool = true) throws {
+        let noColor = !colors || !(ProcessInfo.processInfo.environment["NO_COLOR"] ?? "").isEmpty
         guard tui_init(noColor ? 0 : 1) == 0 else { throw TerminalError(description: "cannot start the terminal (is stdout a terminal?)") }
         isOpen = true
     }

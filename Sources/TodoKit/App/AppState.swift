@@ -19,8 +19,9 @@ public struct AppState: Sendable, Equatable {
     public private(set) var shouldQuit = false
 
     /// The app for a server URL (nil: local only), with the user signed in to it, if known;
-    /// `live` turns on live sync (with a server).
-    public init(server: String?, user: String? = nil, live: Bool = false) {
+    /// `live` turns on live sync (with a server); `showCompleted` starts the list with completed items shown.
+    public init(server: String?, user: String? = nil, live: Bool = false, showCompleted: Bool = false) {
+        list = TodoListViewModel(showCompleted: showCompleted)
         status = SyncStatus(server: server)
         status.user = user
         if live && server != nil { status.live = .connecting }

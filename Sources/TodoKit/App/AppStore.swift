@@ -9,9 +9,9 @@ public final class AppStore {
     private let runner: EffectRunner
 
     /// Builds the app over a service; conflicts found while pushing are asked through `inbox`.
-    /// With `live`, changes sync by themselves from `start()` on.
-    public init(service: TodoService, inbox: any UIInbox = MainQueueInbox(), live: Bool = false) {
-        state = AppState(server: service.serverURL?.absoluteString, user: service.signedInUser, live: live)
+    /// With `live`, changes sync by themselves from `start()` on; `showCompleted` is the list's first view.
+    public init(service: TodoService, inbox: any UIInbox = MainQueueInbox(), live: Bool = false, showCompleted: Bool = false) {
+        state = AppState(server: service.serverURL?.absoluteString, user: service.signedInUser, live: live, showCompleted: showCompleted)
         runner = EffectRunner(service: service, inbox: inbox)
         service.setConflictPolicy(.ask { [weak self] prompt in
             inbox.post { self?.send(.conflictRaised(prompt)) }

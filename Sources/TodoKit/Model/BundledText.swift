@@ -1,18 +1,19 @@
 import Foundation
 import TableProtocol
+import TodoResources
 
-/// Texts and data shipped in `Resources/`: the long help and the sample list.
+/// Texts and data shipped in the top-level `Resources/` folder: the long help and the sample list.
 public enum BundledText {
     /// The help text for `todo --help`.
     public static var help: String {
-        guard let url = Bundle.module.url(forResource: "help", withExtension: "txt"),
+        guard let url = TodoResources.bundle.url(forResource: "help", withExtension: "txt"),
               let text = try? String(contentsOf: url, encoding: .utf8) else { return "" }
         return text
     }
 
     /// The sample items (text and completion) for `todo sample`.
     public static func sampleItems() throws -> [TodoItem] {
-        guard let url = Bundle.module.url(forResource: "sample-todos", withExtension: "json") else {
+        guard let url = TodoResources.bundle.url(forResource: "sample-todos", withExtension: "json") else {
             throw CocoaError(.fileNoSuchFile)
         }
         let value = try JSONValue.parse(Data(contentsOf: url))

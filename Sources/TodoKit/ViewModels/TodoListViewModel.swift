@@ -51,8 +51,8 @@ public struct TodoListViewModel: Sendable, Equatable {
     /// The rows loaded so far.
     public private(set) var rows = RowWindow()
 
-    /// An empty list, before its first window.
-    public init() {}
+    /// An empty list, before its first window, showing completed items or not.
+    public init(showCompleted: Bool = false) { self.showCompleted = showCompleted }
 
     /// Rows in the whole (filtered) list.
     public var total: Int { rows.total }
