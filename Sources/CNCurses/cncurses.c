@@ -13,6 +13,10 @@ static int colors_on = 0;
 // Codes of our own for Ctrl-← / Ctrl-→, above every code curses hands out.
 #define CODE_WORD_LEFT (KEY_MAX + 101)
 #define CODE_WORD_RIGHT (KEY_MAX + 102)
+#define CODE_ALT_B (KEY_MAX + 103)
+#define CODE_ALT_F (KEY_MAX + 104)
+#define CODE_ALT_D (KEY_MAX + 105)
+#define CODE_ALT_BACKSPACE (KEY_MAX + 106)
 
 int tui_init(int use_color) {
     setlocale(LC_ALL, "");
@@ -32,6 +36,13 @@ int tui_init(int use_color) {
     define_key("\033[1;5C", CODE_WORD_RIGHT);
     define_key("\033[1;3D", CODE_WORD_LEFT);   // Alt-←
     define_key("\033[1;3C", CODE_WORD_RIGHT);  // Alt-→
+    // Alt-letter arrives as Esc + letter in one write; curses matches it within the Esc delay, so
+    // an Esc pressed on its own and a letter typed later stay two keys.
+    define_key("\033b", CODE_ALT_B);
+    define_key("\033f", CODE_ALT_F);
+    define_key("\033d", CODE_ALT_D);
+    define_key("\033\177", CODE_ALT_BACKSPACE);
+    define_key("\033\010", CODE_ALT_BACKSPACE);
     curs_set(0);
     if (use_color && has_colors()) {
         start_color();
@@ -102,6 +113,10 @@ int tui_read_key(unsigned int *scalar) {
         case KEY_RESIZE: return TUI_KEY_RESIZE;
         case CODE_WORD_LEFT: return TUI_KEY_WORD_LEFT;
         case CODE_WORD_RIGHT: return TUI_KEY_WORD_RIGHT;
+        case CODE_ALT_B: return TUI_KEY_ALT_B;
+        case CODE_ALT_F: return TUI_KEY_ALT_F;
+        case CODE_ALT_D: return TUI_KEY_ALT_D;
+        case CODE_ALT_BACKSPACE: return TUI_KEY_ALT_BACKSPACE;
         default: return TUI_KEY_OTHER;
         }
     }

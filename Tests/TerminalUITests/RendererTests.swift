@@ -161,12 +161,6 @@ import TodoKitTestSupport
         #expect(StatusBar.text(status) == "live · http://127.0.0.1:9 · 0 changes pending")
     }
 
-    @Test func escFollowedAtOnceByALetterIsAlt() {
-        #expect(KeyDecoder.combiningAlt([.escape, .character("b"), .character("x")]) == [.alt("b"), .character("x")])
-        #expect(KeyDecoder.combiningAlt([.escape, .backspace]) == [.altBackspace])
-        #expect(KeyDecoder.combiningAlt([.escape]) == [.escape])
-        #expect(KeyDecoder.combiningAlt([.character("a"), .escape, .enter]) == [.character("a"), .escape, .enter])
-    }
 }
 
 extension String {

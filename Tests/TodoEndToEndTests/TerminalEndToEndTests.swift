@@ -240,7 +240,8 @@ import FoundationNetworking
         try ui.send("a")
         try ui.type("old title")
         try ui.send("Enter")
-        try await ui.waitFor("old title")
+        // The row is in the list (not just typed in the prompt) and the status bar counts it.
+        try await ui.waitUntil("the item saved") { $0.contains("[ ] old title") && $0.contains("1 change pending") }
         try ui.send("g", "Enter")
         try await ui.waitFor("Todo Item")
         try ui.send("C-u")
@@ -249,6 +250,18 @@ import FoundationNetworking
         try ui.send("Enter")
         try await ui.waitUntil("the list shows the new text") { $0.contains("to do · 1") && $0.contains("new title") }
         #expect(!(try ui.screen().contains("old title")))
+    }
+
+    @Test func altAndCtrlArrowKeysMoveAndDeleteByWordInATerminal() async throws {
+        let home = try TempDir.make()
+        let ui = try TmuxSession(command: [TodoCLI.binary, "--device", "solo"], environment: TodoCLI.environment(home: home))
+        defer { ui.kill() }
+        try await ui.waitFor("local only")
+        try ui.send("a")
+        try ui.type("buy oat milk")
+        try ui.send("M-b", "M-BSpace", "C-Right")
+        try ui.type("!")
+        try await ui.waitFor("New item: buy milk!")
     }
 
     @Test func resizeRedrawsAndTinyTerminalsGetAMessage() async throws {

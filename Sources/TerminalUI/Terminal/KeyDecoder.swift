@@ -19,34 +19,13 @@ enum KeyDecoder {
         case TUI_KEY_BACK_TAB: return .backTab
         case TUI_KEY_WORD_LEFT: return .wordLeft
         case TUI_KEY_WORD_RIGHT: return .wordRight
+        case TUI_KEY_ALT_B: return .alt("b")
+        case TUI_KEY_ALT_F: return .alt("f")
+        case TUI_KEY_ALT_D: return .alt("d")
+        case TUI_KEY_ALT_BACKSPACE: return .altBackspace
         case TUI_KEY_CHAR: return character(scalar)
         default: return nil
         }
-    }
-
-    /// Esc followed at once by a character (in one read) is that character with Alt, as terminals
-    /// send it; a lone Esc stays Esc.
-    static func combiningAlt(_ keys: [KeyEvent]) -> [KeyEvent] {
-        var result: [KeyEvent] = []
-        var index = 0
-        while index < keys.count {
-            if keys[index] == .escape, index + 1 < keys.count {
-                switch keys[index + 1] {
-                case .character(let c):
-                    result.append(.alt(c))
-                    index += 2
-                    continue
-                case .backspace:
-                    result.append(.altBackspace)
-                    index += 2
-                    continue
-                default: break
-                }
-            }
-            result.append(keys[index])
-            index += 1
-        }
-        return result
     }
 
     static func character(_ value: UInt32) -> KeyEvent? {

@@ -63,7 +63,7 @@ public final class NCursesTerminal {
             if kind == Int32(TUI_KEY_RESIZE) { continue }
             if let key = KeyDecoder.decode(kind: kind, scalar: scalar) { keys.append(key) }
         }
-        return KeyDecoder.combiningAlt(keys)
+        return keys
     }
 
     /// Restores the terminal (idempotent).
