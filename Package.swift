@@ -36,6 +36,8 @@ let package = Package(
             name: "OfflineSync",
             dependencies: [
                 "TableProtocol", "FilterSQL", .product(name: "GRDB", package: "GRDB.swift"),
+                // The text collation goes straight to SQLite's C API (see HumanOrder).
+                .product(name: "GRDBSQLite", package: "GRDB.swift"),
                 // Only for a server whose certificate authority is given by file (URLSession cannot trust one on Linux).
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOCore", package: "swift-nio"),

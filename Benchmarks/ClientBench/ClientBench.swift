@@ -30,7 +30,9 @@ struct ClientBench {
     /// Fills the store's TodoItem table with raw SQL (not timed).
     static func seed(path: String, count: Int) throws {
         _ = try SQLiteSyncStore(path: path, tables: [TodoTable.definition])
-        let db = try DatabaseQueue(path: path)
+        var config = Configuration()
+        config.prepareDatabase { try HumanOrder.register(on: $0) }  // the text index is collated
+        let db = try DatabaseQueue(path: path, configuration: config)
         try db.write { db in
             let statement = try db.makeStatement(sql: "INSERT INTO TodoItem (id, text, complete) VALUES (?, ?, ?)")
             var generator = SystemRandomNumberGenerator()

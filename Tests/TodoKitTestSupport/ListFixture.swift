@@ -75,6 +75,6 @@ public struct ListFixture {
         let needle = filter.trimmingCharacters(in: .whitespaces).lowercased()
         return items
             .filter { (showCompleted || !$0.complete) && (needle.isEmpty || $0.text.lowercased().contains(needle)) }
-            .sorted { ($0.text, $0.id) < ($1.text, $1.id) }
+            .sorted(by: TodoItem.listOrder)
     }
 }

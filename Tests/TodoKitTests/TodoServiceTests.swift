@@ -30,6 +30,13 @@ import Testing
         #expect(try service.count(filterText: "I", showCompleted: false) == 2)
     }
 
+    @Test func theListSortsMixedCaseAndAccentsAsPeopleRead() throws {
+        let service = try makeService()
+        for text in ["Zebra", "apple pie", "_under", "banana", "ärger", "Apple"] { _ = try service.add(text) }
+        let texts = try service.window(ListWindowRequest(offset: 0, limit: 10)).items.map(\.text)
+        #expect(texts == ["_under", "Apple", "apple pie", "ärger", "banana", "Zebra"])
+    }
+
     @Test func aSyncPushesEveryWriteAskedForBeforeIt() async throws {
         let service = try makeService(server: try await TodoTestServer.shared.get().baseURL)
         let runner = EffectRunner(service: service, inbox: MainQueueInbox())

@@ -44,7 +44,8 @@ struct LocalSelect {
             guard let column = definition.column(named: clause.member) else {
                 throw SyncError(.invalidParameter, "Invalid query: cannot order by '\(clause.member)', not a column of '\(definition.name)'")
             }
-            order.append("\(StoreMigrator.quote(column.name)) \(clause.descending ? "DESC NULLS LAST" : "ASC NULLS FIRST")")
+            let collation = definition.isHumanSorted(column.name) ? " COLLATE \(HumanOrder.collationName)" : ""
+            order.append("\(StoreMigrator.quote(column.name))\(collation) \(clause.descending ? "DESC NULLS LAST" : "ASC NULLS FIRST")")
         }
         order.append(StoreMigrator.quote(SystemProperty.id.rawValue))  // a stable order for paging
         countBinds = translator.binds.values.map(\.databaseValue)

@@ -30,7 +30,10 @@ public final class SQLiteSyncStore: SyncDataSource {
         // crash or power loss can drop the last commits. Saves an fsync per pushed operation.
         // Recursive triggers make INSERT OR REPLACE fire delete triggers for the row it replaces,
         // which keeps text-search indexes exact.
-        config.prepareDatabase { db in try db.execute(sql: "PRAGMA synchronous = NORMAL; PRAGMA recursive_triggers = ON") }
+        config.prepareDatabase { db in
+            try db.execute(sql: "PRAGMA synchronous = NORMAL; PRAGMA recursive_triggers = ON")
+            try HumanOrder.register(on: db)
+        }
         pool = try DatabasePool(path: path, configuration: config)
         definitions = Dictionary(tables.map { ($0.name.lowercased(), $0) }, uniquingKeysWith: { $1 })
         try SystemTables.migrator.migrate(pool)

@@ -22,8 +22,15 @@ enum StoreMigrator {
                 }
             }
             for columns in table.indexes where !columns.isEmpty {
-                let name = quote(([table.name] + columns).joined(separator: "_"))
-                try db.execute(sql: "CREATE INDEX IF NOT EXISTS \(name) ON \(quote(table.name)) (\(columns.map(quote).joined(separator: ", ")))")
+                let plain = ([table.name] + columns).joined(separator: "_")
+                guard columns.contains(where: table.isHumanSorted) else {
+                    try db.execute(sql: "CREATE INDEX IF NOT EXISTS \(quote(plain)) ON \(quote(table.name)) (\(columns.map(quote).joined(separator: ", ")))")
+                    continue
+                }
+                // A column that became human-sorted: its byte-ordered index gives way to a collated one.
+                try db.execute(sql: "DROP INDEX IF EXISTS \(quote(plain))")
+                let collated = columns.map { table.isHumanSorted($0) ? "\(quote($0)) COLLATE \(HumanOrder.collationName)" : quote($0) }
+                try db.execute(sql: "CREATE INDEX IF NOT EXISTS \(quote(plain + "_human")) ON \(quote(table.name)) (\(collated.joined(separator: ", ")))")
             }
             if try TextSearchIndex.migrate(db, table: table) { searchIndexed.insert(table.name.lowercased()) }
         }

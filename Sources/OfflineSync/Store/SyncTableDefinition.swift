@@ -18,16 +18,23 @@ public struct SyncTableDefinition: Sendable, Hashable {
     public var searchable: [String]
     /// How push conflicts are settled before the delegate is asked (the reference SDK asks always).
     public var mergePolicy: MergePolicy
+    /// Text columns that local queries order as people read (`HumanOrder`: case and accents set
+    /// aside), in indexes too, so ordering by them stays an index walk.
+    public var humanSorted: [String]
 
     /// Declares a table.
     public init(name: String, columns: [String: SyncColumnType], indexes: [[String]] = [], searchable: [String] = [],
-                mergePolicy: MergePolicy = .askAlways) {
+                mergePolicy: MergePolicy = .askAlways, humanSorted: [String] = []) {
         self.name = name
         self.columns = columns
         self.indexes = indexes
         self.searchable = searchable
         self.mergePolicy = mergePolicy
+        self.humanSorted = humanSorted
     }
+
+    /// Whether a column is ordered by `HumanOrder`.
+    func isHumanSorted(_ column: String) -> Bool { humanSorted.contains { $0.lowercased() == column.lowercased() } }
 
     /// Every column with its type, system columns first.
     var allColumns: [(name: String, type: SyncColumnType)] {

@@ -38,10 +38,14 @@ public struct TodoItem: Sendable, Hashable, Identifiable {
         return object
     }
 
-    /// Sort order of the list: by text (case-insensitive), then id.
+    /// Sort order of the list, as the store sorts it: by text in `HumanOrder` (case and accents
+    /// set aside), then id.
     public static func listOrder(_ a: TodoItem, _ b: TodoItem) -> Bool {
-        let (x, y) = (a.text.lowercased(), b.text.lowercased())
-        return x != y ? x < y : a.id < b.id
+        switch HumanOrder.compare(a.text, b.text) {
+        case .orderedAscending: return true
+        case .orderedDescending: return false
+        case .orderedSame: return a.id.lowercased() < b.id.lowercased()
+        }
     }
 }
 
@@ -53,5 +57,5 @@ public enum TodoTable {
     public static let definition = SyncTableDefinition(
         name: name, columns: ["text": .text, "complete": .boolean],
         indexes: [["complete", "text", SystemProperty.id.rawValue], ["text", SystemProperty.id.rawValue]], searchable: ["text"],
-        mergePolicy: .fieldMerge)
+        mergePolicy: .fieldMerge, humanSorted: ["text"])
 }
