@@ -72,6 +72,20 @@ import Testing
         #expect(f.context.pendingOperationsCount == 1)
     }
 
+    @Test func aConflictWithNoDelegateFailsThePushKeepingTheOperationAndTheServerItem() async throws {
+        let f = try await SyncFixture.make()
+        try await f.editedOnBothSides()
+        let error = await #expect(throws: SyncError.self) { try await f.context.push() }
+        #expect(error?.code == .pushCompletedWithErrors)
+        let errors = try f.context.operationErrors()
+        #expect(errors.count == 1)
+        #expect(errors.first?.statusCode == 412)
+        #expect(errors.first?.serverItem?["text"] == "server edit")
+        #expect(f.context.pendingOperationsCount == 1)
+        #expect(try f.local.read(id: errors.first!.itemId)?["text"] == "client edit")
+        #expect(try await f.serverItems()[errors.first!.itemId]?["text"] == "server edit")
+    }
+
     @Test func useClientRetriesWithTheServerVersionAndWins() async throws {
         let f = try await SyncFixture.make(delegate: ConflictDelegate(.useClient))
         try await f.editedOnBothSides()
