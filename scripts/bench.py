@@ -6,7 +6,7 @@ todo-server (wrk, each on SQLite and PostgreSQL): (a) an incremental-pull page o
 trivial Hummingbird route returning a pre-built 50-item JSON page.
 OfflineSync (todo-bench-sdk): pull 100k rows with page sizes 50 and 1,000, push 10,000 queued
 inserts, 10,000 local inserts; each beside a raw floor measured in the same run.
-Change feed (bench_feed.py): write-to-event latency, memory of idle subscribers, inserts with and without them.
+Change feed and live sync (bench_feed.py): device A's write to device B's list model (todo-bench-client live), write-to-event latency, memory of idle subscribers, inserts with and without them.
 """
 import json, os, platform, re, subprocess, sys, time, datetime, urllib.request
 

@@ -10,14 +10,19 @@ import Testing
     /// Fast timings so reconnects happen within a test's patience.
     static let fast = LiveSync.Options(pushDelay: 0.1, backoff: ReconnectBackoff(initial: 0.2, maximum: 0.5), pollInterval: 0.5, silenceTimeout: 5)
 
+    /// Live mode on a device, once its feed is open; its states go to `states`.
+    static func listening(_ device: SyncFixture, states: StateLog = StateLog()) async throws -> LiveSync {
+        let live = LiveSync(context: device.context, tables: [device.table], options: fast, onState: states.record)
+        live.start()
+        try await states.wait(for: .live)
+        return live
+    }
+
     @Test func aChangeOnOneDeviceReachesTheOtherWithNoSyncCalled() async throws {
         let a = try await SyncFixture.make()
         let b = try a.otherDevice()
-        let states = StateLog()
-        let live = LiveSync(context: b.context, tables: [b.table], options: Self.fast, onState: states.record)
-        live.start()
+        let live = try await Self.listening(b)
         defer { live.stop() }
-        try await states.wait(for: .live)
         _ = try await a.local.insert(todo("x1", "from A"))
         try await a.context.push()
         try await until("B has A's item") { try b.local.read(id: "x1")?["text"] == .string("from A") }
@@ -31,11 +36,8 @@ import Testing
         let second = try await ServerProcess.start(arguments: ["--database", database])
         let a = try await SyncFixture.make(server: first)
         let b = try SyncFixture(table: a.table, storePath: try TempDir.make().appendingPathComponent("b.sqlite").path, serverURL: second.baseURL)
-        let states = StateLog()
-        let live = LiveSync(context: b.context, tables: [b.table], options: Self.fast, onState: states.record)
-        live.start()
+        let live = try await Self.listening(b)
         defer { live.stop() }
-        try await states.wait(for: .live)
         _ = try await a.local.insert(todo("pg1", "through the first process"))
         try await a.context.push()
         try await until("B, on the second process, has the item") { try b.local.read(id: "pg1") != nil }
@@ -86,10 +88,8 @@ import Testing
         let a = try await SyncFixture.make(server: server)
         let b = try a.otherDevice()
         let states = StateLog()
-        let live = LiveSync(context: b.context, tables: [b.table], options: Self.fast, onState: states.record)
-        live.start()
+        let live = try await Self.listening(b, states: states)
         defer { live.stop() }
-        try await states.wait(for: .live)
         server!.child.signal(SIGKILL)
         server!.child.wait()
         server = nil
