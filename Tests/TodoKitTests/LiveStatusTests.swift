@@ -78,6 +78,34 @@ import TodoKitTestSupport
         #expect(app.state.status.connectivity == .online)
     }
 
+    @Test func aPullWhileEditingLooksAtTheEditedItem() {
+        var app = ListFixture(["milk"], server: Self.server, live: true)
+        app.press(.enter)
+        #expect(app.send(.liveSynced(.pulled, .succeeded(at: Date()))).contains(.loadEditedItem(id: "0")))
+    }
+
+    @Test func theEditorSaysWhenItsItemChangedElsewhere() {
+        var app = ListFixture(["milk"], server: Self.server, live: true)
+        app.press(.enter)
+        app.send(.editedItemLoaded(id: "0", TodoItem(id: "0", text: "oat milk")))
+        #expect(app.state.editor?.notice?.hasPrefix("Changed on another device") == true)
+        #expect(app.state.editor?.text.text == "milk")  // the typed text stays
+    }
+
+    @Test func theEditorSaysWhenItsItemWasDeletedElsewhere() {
+        var app = ListFixture(["milk"], server: Self.server, live: true)
+        app.press(.enter)
+        app.send(.editedItemLoaded(id: "0", nil))
+        #expect(app.state.editor?.notice?.hasPrefix("Deleted on another device") == true)
+    }
+
+    @Test func anUnchangedItemGetsNoNotice() {
+        var app = ListFixture(["milk"], server: Self.server, live: true)
+        app.press(.enter)
+        app.send(.editedItemLoaded(id: "0", TodoItem(id: "0", text: "milk")))
+        #expect(app.state.editor?.notice == nil)
+    }
+
     @Test func cancellingAnEditClashReopensTheEditorWithTheTypedText() {
         var app = ListFixture(server: Self.server, live: true)
         let stored = TodoItem(id: "1", text: "from A", version: "v2")

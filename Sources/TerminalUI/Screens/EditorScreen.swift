@@ -18,6 +18,7 @@ public enum EditorScreen {
         frame.put("Complete:  ", x: 2, y: 4, style: editor.focus == .complete ? .bold : [])
         let choice = editor.complete ? "◀ Yes ▶" : "◀ No ▶"
         frame.put(choice, x: fieldX, y: 4, style: editor.focus == .complete ? .reverse : [])
+        if let notice = editor.notice { frame.put(notice, x: 2, y: 6, style: .warning, maxWidth: width - 4) }
         StatusBar.draw(status, into: &frame, y: height - 2)
         HintBar.draw(hints, into: &frame, y: height - 1)
         return frame

@@ -13,6 +13,8 @@ public enum AppMessage: Sendable, Equatable {
     case openEditor(TodoItem)
     /// Open the editor again on an item as stored now, with the person's unsaved values in it.
     case resumeEditing(stored: TodoItem, draft: TodoItem)
+    /// The stored version of the item open in the editor, after a pull (nil: it is gone).
+    case editedItemLoaded(id: String, TodoItem?)
     /// The editor's save finished (a clash arrives as `conflictRaised` instead).
     case editSaved(EditSaveResult)
     /// The person asked for a sync (a key, or ↑ on the first row).

@@ -52,6 +52,10 @@ public struct AppState: Sendable, Equatable {
         case .resumeEditing(let stored, let draft):
             editor = TodoEditorViewModel(item: stored, draft: draft)
             status.message = "Not saved — edit again and save, or Esc to drop your change"
+        case .editedItemLoaded(let id, let stored):
+            guard var editor, editor.original.id == id else { return [] }
+            editor.noteStoredVersion(stored)
+            self.editor = editor
         case .editSaved(let result):
             status.message = Self.notice(for: result)
             return afterWrite()
@@ -73,7 +77,11 @@ public struct AppState: Sendable, Equatable {
             switch outcome {
             case .succeeded(let date):
                 reachedServer()
-                if activity == .pulled { status.lastSync = date }
+                if activity == .pulled {
+                    status.lastSync = date
+                    // The item being edited may have changed: say so before the person saves.
+                    if let editor { return afterWrite() + [.loadEditedItem(id: editor.original.id)] }
+                }
             case .failed(let text, let reason):
                 status.message = text
                 status.connectivity = reason == .offline ? .offline : reason == .signedOut ? .signedOut : .online

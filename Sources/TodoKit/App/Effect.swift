@@ -21,6 +21,8 @@ public enum Effect: Sendable, Equatable {
     case loadStatus
     /// Push then pull → `.synced`.
     case sync
+    /// Read the stored version of the item open in the editor → `.editedItemLoaded`.
+    case loadEditedItem(id: String)
     /// Start (or restart) live sync → `.liveChanged` and `.liveSynced` from then on.
     case startLive
     /// Stop live sync.

@@ -76,6 +76,7 @@ public final class EffectRunner: Sendable {
                     inbox.post { deliver(.signIn(.failed(message))) }
                 }
             }
+        case .loadEditedItem(let id): onQueue(deliver) { .editedItemLoaded(id: id, try? service.item(id: id)) }
         case .startLive: startLive(deliver)
         case .stopLive: live.withLock { $0.take() }?.stop()
         case .sync:

@@ -24,6 +24,8 @@ public struct TodoEditorViewModel: Sendable, Equatable {
     public private(set) var isClosed = false
     /// Esc was pressed on blank text: a second Esc drops the change.
     public private(set) var confirmingDiscard = false
+    /// What happened to the item elsewhere since it was opened, in plain words (shown in the editor).
+    public private(set) var notice: String?
 
     /// What Enter says on blank text.
     public static let blankNotice = "The text cannot be blank — type something, or Esc twice to drop your change"
@@ -65,6 +67,18 @@ public struct TodoEditorViewModel: Sendable, Equatable {
             return leave()
         }
         return []
+    }
+
+    /// Takes in the item as stored now (nil: gone): if it moved since the editor opened, says
+    /// what saving will do. The typed values stay as they are.
+    public mutating func noteStoredVersion(_ stored: TodoItem?) {
+        guard let stored else {
+            notice = "Deleted on another device — saving adds your edit back as a new item"
+            return
+        }
+        if stored.text != original.text || stored.complete != original.complete {
+            notice = "Changed on another device — saving merges, or asks if you both changed it"
+        }
     }
 
     /// Whether the fields differ from the item as opened.
