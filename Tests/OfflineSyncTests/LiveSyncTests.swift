@@ -66,6 +66,27 @@ import Testing
         #expect(pushes.value <= 3)
     }
 
+    @Test func aPullThatFailsOnAServerErrorIsTriedAgain() async throws {
+        let a = try await SyncFixture.make()
+        let transport = FaultyTransport()
+        let b = try SyncFixture(table: a.table, storePath: try TempDir.make().appendingPathComponent("b.sqlite").path,
+                                serverURL: a.serverURL, transport: transport)
+        let failures = Counter()
+        // A long silence timeout, so no reconnect (and its pull) comes to the rescue.
+        let options = LiveSync.Options(pushDelay: 0.1, backoff: Self.fast.backoff, silenceTimeout: 120)
+        let live = LiveSync(context: b.context, tables: [b.table], options: options,
+                            onSync: { activity, error in if activity == .pulled, error != nil { failures.add() } })
+        transport.fail("GET", with: .status500)
+        live.start()
+        defer { live.stop() }
+        _ = try await a.local.insert(todo("e1", "announced during an outage"))
+        try await a.context.push()
+        try await until("a pull failed") { failures.value >= 1 }
+        transport.fail("GET", with: nil)
+        // No new event comes: only the retry can bring it.
+        try await until("B has the item", timeout: 10) { try b.local.read(id: "e1") != nil }
+    }
+
     @Test func manyEventsCoalesceIntoFewPulls() async throws {
         let a = try await SyncFixture.make()
         let b = try a.otherDevice()

@@ -74,14 +74,22 @@ public final class LiveSync: Sendable {
         let report: @Sendable (LiveSyncActivity, SyncError?) -> Void = { activity, error in
             if !stopFlag.isSet { onSync(activity, error) }
         }
-        pullJob = CoalescedJob {
+        // A pull that failed on the network or a server error is tried again with backoff, so a
+        // change announced during a hiccup still arrives; one stopped by the person (a conflict
+        // cancelled) is not, or the dialog would come back by itself.
+        let backoff = options.backoff
+        pullJob = CoalescedJob(retryDelay: { backoff.delay(afterFailures: $0, random: Double.random(in: 0...1)) }) {
             do {
                 try await pull()
                 report(.pulled, nil)
+                return .done
             } catch {
-                report(.pulled, SyncError.wrap(error))
+                let error = SyncError.wrap(error)
+                report(.pulled, error)
+                return error.code == .pushAbortedNetwork || (error.statusCode ?? 0) >= 500 ? .retry : .done
             }
         }
+        // A failed push waits for the next local change or (re)connect: its changes stay queued.
         pushJob = CoalescedJob {
             do {
                 try await push()
@@ -89,6 +97,7 @@ public final class LiveSync: Sendable {
             } catch {
                 report(.pushed, SyncError.wrap(error))
             }
+            return .done
         }
     }
 
@@ -114,6 +123,8 @@ public final class LiveSync: Sendable {
         }
         listeners.forEach { $0.cancel() }
         timer?.cancel()
+        pullJob.cancel()
+        pushJob.cancel()
         if let observer { context.removeLocalChangeObserver(observer) }
         onState(.stopped)
     }
