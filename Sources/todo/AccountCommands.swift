@@ -13,7 +13,8 @@ struct LoginCommand: AsyncParsableCommand {
     @Flag(help: "Read the password from the first line of standard input instead of prompting.") var passwordStdin = false
 
     func run() async throws {
-        guard let server = try options.serverURL() else { throw ValidationError("Give --server URL (or set TODO_SERVER).") }
+        let setup = try options.resolve()
+        guard let server = setup.serverURL else { throw ValidationError("Give --server URL (or set TODO_SERVER).") }
         let password: String
         do {
             password = passwordStdin ? try PasswordPrompt.readStandardInput() : try PasswordPrompt.ask("Password for \(user) at \(server.absoluteString): ")
@@ -21,7 +22,7 @@ struct LoginCommand: AsyncParsableCommand {
             throw SyncFailure(description: "\(error)")
         }
         // The same sign-in as the full-screen dialog: the service logs in and keeps the token.
-        let service = try openService(options)
+        let service = try openService(setup)
         do {
             try await service.signIn(user: user, password: password)
         } catch let error as SyncError {
@@ -37,7 +38,7 @@ struct LogoutCommand: AsyncParsableCommand {
     @OptionGroup var options: ClientOptions
 
     func run() async throws {
-        guard let server = try options.serverURL() else { throw ValidationError("Give --server URL (or set TODO_SERVER).") }
+        guard let server = try options.resolve().serverURL else { throw ValidationError("Give --server URL (or set TODO_SERVER).") }
         let store = TokenStore()
         guard store.entry(for: server) != nil else {
             print("Not signed in to \(server.absoluteString).")

@@ -22,24 +22,28 @@ struct ClientOptions: ParsableArguments {
         try Settings.resolve(server: server, device: device, caFile: caFile, noLive: noLive)
     }
 
+    /// Everything a command needs from these options, worked out once (the config file is read once).
+    func resolve(noLive: Bool = false) throws -> ClientSetup {
+        let settings = try settings(noLive: noLive)
+        let serverURL = try Self.serverURL(settings.server.value)
+        let storePath = try store ?? Self.storePath(device: settings.device.value, serverURL: serverURL)
+        let configuration = SyncClientConfiguration(timeout: 10, certificateAuthorityFile: try Self.certificateAuthorityFile(settings.caFile.value))
+        return ClientSetup(settings: settings, serverURL: serverURL, storePath: storePath, clientConfiguration: configuration)
+    }
+
     /// The server URL, validated; nil for local only.
-    func serverURL() throws -> URL? {
-        guard let text = try settings().server.value, !text.isEmpty else { return nil }
+    private static func serverURL(_ text: String?) throws -> URL? {
+        guard let text, !text.isEmpty else { return nil }
         guard let url = URL(string: text), ["http", "https"].contains(url.scheme ?? ""), url.host != nil else {
             throw ValidationError("The server URL '\(text)' is not an http:// or https:// URL.")
         }
         return url
     }
 
-    /// The SDK client's settings (the access token is added by `TodoService` from its `TokenStore`).
-    func clientConfiguration() throws -> SyncClientConfiguration {
-        SyncClientConfiguration(timeout: 10, certificateAuthorityFile: try certificateAuthorityFile())
-    }
-
-    /// `--ca-file` or `$TODO_CA_FILE`, once it is known to be a readable file (libcurl would only
-    /// say later that it cannot verify anything).
-    func certificateAuthorityFile() throws -> String? {
-        guard let path = try settings().caFile.value, !path.isEmpty else { return nil }
+    /// The CA file, once it is known to be a readable file (libcurl would only say later that it
+    /// cannot verify anything).
+    private static func certificateAuthorityFile(_ path: String?) throws -> String? {
+        guard let path, !path.isEmpty else { return nil }
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), !isDirectory.boolValue,
               FileManager.default.isReadableFile(atPath: path) else {
@@ -49,18 +53,27 @@ struct ClientOptions: ParsableArguments {
     }
 
     /// `$XDG_DATA_HOME/offline-todo/<server>/<device>.sqlite`, one database per server and device.
-    func storePath() throws -> String {
-        if let store { return store }
-        let device = try settings().device.value
+    private static func storePath(device: String, serverURL: URL?) throws -> String {
         guard device.range(of: #"^[A-Za-z0-9._-]{1,64}$"#, options: .regularExpression) != nil, device != ".", device != ".." else {
             throw ValidationError("The device name '\(device)' may only use letters, digits, '.', '_' and '-'.")
         }
         let env = ProcessInfo.processInfo.environment
         let dataHome = env["XDG_DATA_HOME"].flatMap { $0.isEmpty ? nil : $0 }
             ?? (NSHomeDirectory() as NSString).appendingPathComponent(".local/share")
-        let serverKey = try serverURL().map { url in
+        let serverKey = serverURL.map { url in
             "\(url.host ?? "server")_\(url.port.map(String.init) ?? "default")".replacingOccurrences(of: "[^A-Za-z0-9._-]", with: "_", options: .regularExpression)
         } ?? "local"
         return (dataHome as NSString).appendingPathComponent("offline-todo/\(serverKey)/\(device).sqlite")
     }
+}
+
+/// The client options resolved: the settings in effect and what follows from them.
+struct ClientSetup {
+    let settings: Settings
+    /// The validated server URL; nil for local only.
+    let serverURL: URL?
+    /// The local store file.
+    let storePath: String
+    /// The SDK client's settings (the access token is added by `TodoService` from its `TokenStore`).
+    let clientConfiguration: SyncClientConfiguration
 }

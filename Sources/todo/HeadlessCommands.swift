@@ -6,8 +6,13 @@ import TodoKit
 
 /// Opens the service for a headless command.
 func openService(_ options: ClientOptions, policy: ConflictPolicy = .fail) throws -> TodoService {
-    try TodoService(storePath: try options.storePath(), serverURL: try options.serverURL(), conflictPolicy: policy,
-                    client: try options.clientConfiguration(), tokens: TokenStore())
+    try openService(try options.resolve(), policy: policy)
+}
+
+/// Opens the service for options resolved already.
+func openService(_ setup: ClientSetup, policy: ConflictPolicy = .fail) throws -> TodoService {
+    try TodoService(storePath: setup.storePath, serverURL: setup.serverURL, conflictPolicy: policy,
+                    client: setup.clientConfiguration, tokens: TokenStore())
 }
 
 /// Finds an item by id or unique id prefix.
@@ -191,21 +196,22 @@ struct StatusCommand: AsyncParsableCommand {
     @Flag(help: "Print JSON.") var json = false
 
     func run() async throws {
-        let service = try openService(options)
+        let setup = try options.resolve()
+        let service = try openService(setup)
         let snapshot = service.status()
         let server = service.serverURL?.absoluteString
         let lastSync = snapshot.lastSync.map(SyncDateFormat.string(from:))
         if json {
             let object: JSONObject = [
                 "server": server.map(JSONValue.string) ?? .null, "pending": .number(Double(snapshot.pending)),
-                "lastSync": lastSync.map(JSONValue.string) ?? .null, "store": .string(try options.storePath()),
+                "lastSync": lastSync.map(JSONValue.string) ?? .null, "store": .string(setup.storePath),
             ]
             print(JSONWriter.string(.object(object)))
         } else {
             print("server:    \(server ?? "local only")")
             print("pending:   \(snapshot.pending)")
             print("last sync: \(lastSync ?? "never")")
-            print("store:     \(try options.storePath())")
+            print("store:     \(setup.storePath)")
         }
     }
 }

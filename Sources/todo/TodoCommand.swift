@@ -51,9 +51,10 @@ struct UICommand: ParsableCommand {
     var noLive = false
 
     func run() throws {
-        let settings = try options.settings(noLive: noLive)
-        let service = try TodoService(storePath: try options.storePath(), serverURL: try options.serverURL(),
-                                      client: try options.clientConfiguration(), tokens: TokenStore())
+        let setup = try options.resolve(noLive: noLive)
+        let service = try TodoService(storePath: setup.storePath, serverURL: setup.serverURL,
+                                      client: setup.clientConfiguration, tokens: TokenStore())
+        let settings = setup.settings
         try MainActor.assumeIsolated {
             let app = AppStore(service: service, live: settings.live.value, showCompleted: settings.showCompleted.value)
             let terminal = try NCursesTerminal(colors: settings.colors.value)

@@ -78,13 +78,13 @@ final class WatchPrinter: Sendable {
     /// Connection states on stderr, each once (not every second of a countdown).
     var show: @Sendable (LiveSyncState) -> Void {
         { state in
-            let text: String
+            // A countdown reports every second; one line per outage is enough.
+            let (key, text): (String, String)
             switch state {
-            case .offline(let seconds, let reason): text = "offline (\(reason)); retrying in \(seconds)s"
-            default: text = SyncStatus.describe(state)
+            case .offline(let seconds, let reason): (key, text) = ("offline \(reason)", "offline (\(reason)); retrying in \(seconds)s")
+            default: (key, text) = (SyncStatus.describe(state), SyncStatus.describe(state))
             }
-            let kind = text.components(separatedBy: ";").first
-            guard self.lastState.withLock({ last in defer { last = kind }; return last != kind }) else { return }
+            guard self.lastState.withLock({ last in defer { last = key }; return last != key }) else { return }
             Self.stderr("todo watch: \(text)")
         }
     }

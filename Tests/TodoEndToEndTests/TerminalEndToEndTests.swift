@@ -15,6 +15,18 @@ import FoundationNetworking
         return try JSONSerialization.jsonObject(with: data) as? [[String: Any]] ?? []
     }
 
+    /// The UI on a local-only device of a fresh home, once drawn.
+    func localUI() async throws -> TmuxSession {
+        let ui = try TmuxSession(command: [TodoCLI.binary, "--device", "solo"], environment: TodoCLI.environment(home: try TempDir.make()))
+        do {
+            try await ui.waitFor("local only")
+        } catch {
+            ui.kill()
+            throw error
+        }
+        return ui
+    }
+
     /// Polls the server's items until they satisfy a condition.
     func waitForServer(_ port: Int, _ what: String, _ condition: ([[String: Any]]) -> Bool) async throws {
         let deadline = Date().addingTimeInterval(10)
@@ -228,10 +240,8 @@ import FoundationNetworking
     }
 
     @Test func ctrlUInTheEditorClearsTheOldTextBeforeRetyping() async throws {
-        let home = try TempDir.make()
-        let ui = try TmuxSession(command: [TodoCLI.binary, "--device", "solo"], environment: TodoCLI.environment(home: home))
+        let ui = try await localUI()
         defer { ui.kill() }
-        try await ui.waitFor("local only")
         try ui.send("a")
         try ui.type("old title")
         try ui.send("Enter")
@@ -248,10 +258,8 @@ import FoundationNetworking
     }
 
     @Test func altAndCtrlArrowKeysMoveAndDeleteByWordInATerminal() async throws {
-        let home = try TempDir.make()
-        let ui = try TmuxSession(command: [TodoCLI.binary, "--device", "solo"], environment: TodoCLI.environment(home: home))
+        let ui = try await localUI()
         defer { ui.kill() }
-        try await ui.waitFor("local only")
         try ui.send("a")
         try ui.type("buy oat milk")
         try ui.send("M-b", "M-BSpace", "C-Right")
@@ -260,10 +268,8 @@ import FoundationNetworking
     }
 
     @Test func resizeRedrawsAndTinyTerminalsGetAMessage() async throws {
-        let home = try TempDir.make()
-        let ui = try TmuxSession(command: [TodoCLI.binary, "--device", "solo"], environment: TodoCLI.environment(home: home))
+        let ui = try await localUI()
         defer { ui.kill() }
-        try await ui.waitFor("local only")
         try ui.resize(width: 30, height: 8)
         try await ui.waitFor("Terminal too small")
         try ui.resize(width: 90, height: 20)
@@ -271,10 +277,8 @@ import FoundationNetworking
     }
 
     @Test func quitRestoresTheTerminal() async throws {
-        let home = try TempDir.make()
-        let ui = try TmuxSession(command: [TodoCLI.binary, "--device", "solo"], environment: TodoCLI.environment(home: home))
+        let ui = try await localUI()
         defer { ui.kill() }
-        try await ui.waitFor("local only")
         try ui.send("q")
         try await ui.waitUntil("exit") { _ in !ui.isRunning }
     }

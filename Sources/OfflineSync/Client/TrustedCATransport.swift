@@ -3,7 +3,6 @@ import Foundation
 import NIOCore
 import NIOHTTP1
 import NIOSSL
-import Synchronization
 
 /// The transport used when `SyncClientConfiguration.certificateAuthorityFile` is set: AsyncHTTPClient
 /// over NIOSSL, trusting that PEM file on top of the system's store.
@@ -17,8 +16,8 @@ public final class TrustedCATransport: HTTPTransport {
 
     /// Creates a transport trusting the certificate authorities in `certificateAuthorityFile` (PEM).
     public init(certificateAuthorityFile: String, timeout: TimeInterval = 30) {
-        self.client = Self.client(for: certificateAuthorityFile, timeout: timeout)
         self.timeout = .milliseconds(Int64(timeout * 1000))
+        self.client = SharedHTTPClients.client(certificateAuthorityFile: certificateAuthorityFile, connectTimeout: self.timeout, readTimeout: self.timeout)
     }
 
     public func send(_ spec: HTTPRequestSpec) async throws -> HTTPReply {
@@ -47,25 +46,5 @@ public final class TrustedCATransport: HTTPTransport {
         guard let error = error as? NIOSSLError else { return false }
         let text = String(describing: error)
         return text.contains("CERTIFICATE_VERIFY_FAILED") || text.contains("unableToValidateCertificate")
-    }
-
-    /// One client per CA file for the process's lifetime: an `HTTPClient` must be shut down before
-    /// it is released, and keeping it also keeps its connections alive between syncs.
-    private static let clients = Mutex<[String: HTTPClient]>([:])
-
-    private static func client(for file: String, timeout: TimeInterval) -> HTTPClient {
-        clients.withLock { clients in
-            if let client = clients[file] { return client }
-            var tls = TLSConfiguration.makeClientConfiguration()
-            tls.additionalTrustRoots = [.file(file)]
-            let wait = TimeAmount.milliseconds(Int64(timeout * 1000))
-            var configuration = HTTPClient.Configuration(tlsConfiguration: tls, timeout: .init(connect: wait, read: wait))
-            // Fail at once like URLSession: by default a refused connection or handshake is retried
-            // until the deadline, so an untrusted certificate would take the whole timeout to report.
-            configuration.connectionPool.retryConnectionEstablishment = false
-            let client = HTTPClient(eventLoopGroup: HTTPClient.defaultEventLoopGroup, configuration: configuration)
-            clients[file] = client
-            return client
-        }
     }
 }

@@ -3,7 +3,6 @@ import Foundation
 import NIOCore
 import NIOHTTP1
 import NIOSSL
-import Synchronization
 
 /// Why a change feed could not be listened to.
 public enum ChangeFeedError: Error, Sendable, Equatable, CustomStringConvertible {
@@ -46,7 +45,8 @@ struct ChangeFeedConnection: Sendable {
         }
         request.headers.replaceOrAdd(name: "Cache-Control", value: "no-cache")
         if let lastEventId { request.headers.replaceOrAdd(name: "Last-Event-ID", value: lastEventId) }
-        let http = Self.httpClient(certificateAuthorityFile: client.certificateAuthorityFile, silence: silenceTimeout)
+        let http = SharedHTTPClients.client(certificateAuthorityFile: client.certificateAuthorityFile,
+                                            connectTimeout: .seconds(10), readTimeout: .milliseconds(Int64(silenceTimeout * 1000)))
         do {
             let response = try await http.execute(request, deadline: .distantFuture)
             try Self.check(response)
@@ -74,26 +74,6 @@ struct ChangeFeedConnection: Sendable {
         case 401: throw ChangeFeedError.unauthorized
         case 404, 405, 406, 501: throw ChangeFeedError.unavailable(status: status)
         default: throw ChangeFeedError.status(status)
-        }
-    }
-
-    /// One streaming client per trust setting and watchdog for the process's lifetime (an
-    /// `HTTPClient` must be shut down before release; these live as long as the process).
-    private static let clients = Mutex<[String: HTTPClient]>([:])
-
-    private static func httpClient(certificateAuthorityFile: String?, silence: TimeInterval) -> HTTPClient {
-        let key = "\(certificateAuthorityFile ?? "")|\(silence)"
-        return clients.withLock { clients in
-            if let client = clients[key] { return client }
-            var tls = TLSConfiguration.makeClientConfiguration()
-            if let file = certificateAuthorityFile { tls.additionalTrustRoots = [.file(file)] }
-            var configuration = HTTPClient.Configuration(
-                tlsConfiguration: tls,
-                timeout: .init(connect: .seconds(10), read: .milliseconds(Int64(silence * 1000))))
-            configuration.connectionPool.retryConnectionEstablishment = false
-            let client = HTTPClient(eventLoopGroup: HTTPClient.defaultEventLoopGroup, configuration: configuration)
-            clients[key] = client
-            return client
         }
     }
 }

@@ -105,11 +105,10 @@ public final class LiveSync: Sendable {
     public func start() {
         guard let client = context.client, inner.withLock({ $0.observer == nil }), !stopFlag.isSet else { return }
         let observer = context.observeLocalChanges { [weak self] in self?.schedulePush() }
+        let connections = tables.map { ChangeFeedConnection(client: client, table: $0, silenceTimeout: options.silenceTimeout) }
         inner.withLock { state in
             state.observer = observer
-            state.listeners = tables.map { table in
-                Task { [weak self] in await self?.listen(to: ChangeFeedConnection(client: client, table: table, silenceTimeout: self?.options.silenceTimeout ?? 45)) }
-            }
+            state.listeners = connections.map { connection in Task { [weak self] in await self?.listen(to: connection) } }
         }
         if context.pendingOperationsCount > 0 { schedulePush() }
     }

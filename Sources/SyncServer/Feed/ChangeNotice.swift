@@ -45,18 +45,22 @@ public struct ChangeNotice: Sendable, Equatable {
         JSONWriter.string(.object(JSONObject([("s", .string(table))])))
     }
 
-    /// The table a schema-change payload names; nil for anything else.
-    static func schemaChange(in payload: String) -> String? {
-        guard case .object(let object)? = try? JSONValue.parse(Data(payload.utf8)) else { return nil }
-        return object["s"]?.stringValue
-    }
+    /// What a NOTIFY on the change channel says: a row changed, or a table's schema did.
+    enum Signal: Equatable {
+        case change(ChangeNotice)
+        case schemaChanged(table: String)
 
-    /// Reads a NOTIFY payload; nil for anything else.
-    init?(payload: String) {
-        guard case .object(let object)? = try? JSONValue.parse(Data(payload.utf8)),
-              let table = object["t"]?.stringValue, let owner = object["o"]?.stringValue, let id = object["i"]?.stringValue,
-              let updatedAt = object["u"]?.stringValue, let deleted = object["d"]?.boolValue
-        else { return nil }
-        self.init(table: table, owner: owner, id: id, updatedAt: updatedAt, deleted: deleted)
+        /// Reads a payload; nil for anything else.
+        init?(payload: String) {
+            guard case .object(let object)? = try? JSONValue.parse(Data(payload.utf8)) else { return nil }
+            if let table = object["s"]?.stringValue {
+                self = .schemaChanged(table: table)
+                return
+            }
+            guard let table = object["t"]?.stringValue, let owner = object["o"]?.stringValue, let id = object["i"]?.stringValue,
+                  let updatedAt = object["u"]?.stringValue, let deleted = object["d"]?.boolValue
+            else { return nil }
+            self = .change(ChangeNotice(table: table, owner: owner, id: id, updatedAt: updatedAt, deleted: deleted))
+        }
     }
 }

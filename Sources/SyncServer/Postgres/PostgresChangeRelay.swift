@@ -23,15 +23,12 @@ extension PostgresDatabase {
                         connectedBefore = true
                         retryDelay = 0.25
                         for try await notification in notifications {
-                            if let table = ChangeNotice.schemaChange(in: notification.payload) {
-                                schemaChanged(table)
-                                continue
-                            }
-                            guard let notice = ChangeNotice(payload: notification.payload) else {
+                            switch ChangeNotice.Signal(payload: notification.payload) {
+                            case .change(let notice)?: hub.publish(notice)
+                            case .schemaChanged(let table)?: schemaChanged(table)
+                            case nil:
                                 logger.warning("ignoring a malformed change notification", metadata: ["payload": "\(notification.payload.prefix(200))"])
-                                continue
                             }
-                            hub.publish(notice)
                         }
                     }
                 } catch {

@@ -67,4 +67,13 @@ public enum SyncFailureReason: Sendable, Equatable {
     case signedOut
     /// Anything else (the server answered).
     case other
+
+    /// What the status bar says of the connection after such a failure.
+    var connectivity: SyncStatus.Connectivity {
+        switch self {
+        case .offline: return .offline
+        case .signedOut: return .signedOut
+        case .other: return .online
+        }
+    }
 }

@@ -83,8 +83,9 @@ public struct AppState: Sendable, Equatable {
                     if let editor { return afterWrite() + [.loadEditedItem(id: editor.original.id)] }
                 }
             case .failed(let text, let reason):
+                // Said on the status bar; the sign-in dialog waits for a sync the person asked for.
                 status.message = text
-                status.connectivity = reason == .offline ? .offline : reason == .signedOut ? .signedOut : .online
+                status.connectivity = reason.connectivity
             }
             return afterWrite()
         case .syncRequested:
@@ -101,13 +102,8 @@ public struct AppState: Sendable, Equatable {
                 status.lastSync = date
             case .failed(let text, let reason):
                 status.message = text
-                switch reason {
-                case .offline: status.connectivity = .offline
-                case .other: status.connectivity = .online
-                case .signedOut:
-                    status.connectivity = .signedOut
-                    if signIn == nil { signIn = SignInDialogViewModel(user: status.user ?? "") }
-                }
+                status.connectivity = reason.connectivity
+                if reason == .signedOut, signIn == nil { signIn = SignInDialogViewModel(user: status.user ?? "") }
             }
             return afterWrite()
         case .openSignIn:

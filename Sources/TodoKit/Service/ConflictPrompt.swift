@@ -56,17 +56,23 @@ public struct ConflictPrompt: Sendable, Equatable {
         let server = conflict.server ?? JSONObject()
         var names = conflict.clashingFields
         if names.isEmpty { names = ThreeWayMerge(base: nil, local: conflict.local, server: server).clashingFields }
-        let fields = names.map { name in
-            Field(name: name, was: conflict.base.map { Self.display(ThreeWayMerge.value(name, in: $0)) },
-                  yours: Self.display(ThreeWayMerge.value(name, in: conflict.local)),
-                  servers: conflict.server == nil ? "(gone)" : Self.display(ThreeWayMerge.value(name, in: server)))
-        }
-        self.init(itemId: conflict.itemId, kind: conflict.kind, fields: fields,
+        self.init(itemId: conflict.itemId, kind: conflict.kind,
+                  fields: Self.fields(names, base: conflict.base, local: conflict.local, server: conflict.server),
                   serverChangedAt: conflict.server?[SystemProperty.updatedAt]?.stringValue.flatMap(SyncDateFormat.date(from:)),
                   offersApplyToAll: offersApplyToAll, answer: answer)
     }
 
     public static func == (a: ConflictPrompt, b: ConflictPrompt) -> Bool { a.id == b.id }
+
+    /// The named fields as the dialog shows them: was (nil without a base), yours, and the
+    /// server's ("(gone)" when it has no item).
+    static func fields(_ names: [String], base: JSONObject?, local: JSONObject, server: JSONObject?) -> [Field] {
+        names.map { name in
+            Field(name: name, was: base.map { display(ThreeWayMerge.value(name, in: $0)) },
+                  yours: display(ThreeWayMerge.value(name, in: local)),
+                  servers: server.map { display(ThreeWayMerge.value(name, in: $0)) } ?? "(gone)")
+        }
+    }
 
     static func display(_ value: JSONValue) -> String {
         switch value {

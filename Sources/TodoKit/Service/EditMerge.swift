@@ -30,11 +30,7 @@ public struct EditClash: Sendable, Equatable {
 
     /// The fields in question, as the conflict dialog shows them.
     public var fields: [ConflictPrompt.Field] {
-        merge.clashingFields.map { name in
-            ConflictPrompt.Field(name: name, was: ConflictPrompt.display(ThreeWayMerge.value(name, in: original.object)),
-                                 yours: ConflictPrompt.display(ThreeWayMerge.value(name, in: edited.object)),
-                                 servers: ConflictPrompt.display(ThreeWayMerge.value(name, in: stored.object)))
-        }
+        ConflictPrompt.fields(merge.clashingFields, base: original.object, local: edited.object, server: stored.object)
     }
 }
 

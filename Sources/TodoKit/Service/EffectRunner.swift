@@ -130,8 +130,11 @@ public final class EffectRunner: Sendable {
             } ?? .succeeded(at: Date())
             inbox.post { deliver(.liveSynced(activity, outcome)) }
         }
-        live.withLock { $0.take() }?.stop()
-        live.withLock { $0 = sync }
+        let previous = live.withLock { current in
+            defer { current = sync }
+            return current
+        }
+        previous?.stop()
         sync?.start()
     }
 
