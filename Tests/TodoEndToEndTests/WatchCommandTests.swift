@@ -71,8 +71,8 @@ final class LineReader: Sendable {
 
     init(_ handle: FileHandle) { self.handle = handle }
 
-    /// The next line containing `text` (earlier lines are skipped); throws after `timeout` seconds.
-    func line(containing text: String, timeout: Double = 10) async throws -> String {
+    /// The next line containing `text` (earlier lines are skipped); throws after `timeout` seconds (generous: the whole suite runs beside it on two cores).
+    func line(containing text: String, timeout: Double = 30) async throws -> String {
         try await offPool { try self.lineBlocking(containing: text, timeout: timeout) }
     }
 
