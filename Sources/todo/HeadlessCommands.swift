@@ -215,3 +215,26 @@ struct StatusCommand: AsyncParsableCommand {
         }
     }
 }
+
+struct UndoCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "undo", abstract: "Take back the newest local change (one already synced is reverted by a new change).")
+    @OptionGroup var options: ClientOptions
+
+    func run() async throws {
+        let service = try openService(options)
+        guard let notice = try service.undo() else { throw SyncFailure(description: UndoNotice.nothingToUndo) }
+        print(notice)
+    }
+}
+
+struct RedoCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "redo", abstract: "Make the change `todo undo` took back last again.")
+    @OptionGroup var options: ClientOptions
+
+    func run() async throws {
+        let service = try openService(options)
+        guard let notice = try service.redo() else { throw SyncFailure(description: UndoNotice.nothingToRedo) }
+        print(notice)
+    }
+}

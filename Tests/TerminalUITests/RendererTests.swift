@@ -22,7 +22,7 @@ import TodoKitTestSupport
             " [ ] milk".padded(to: 58) + "↑",
             "", "", "", "", "",
             " local only · 2 changes pending",
-            " Enter open  a add  Space done  d delete  / filter",
+            " Enter open  a add  Space done  d delete  / filter  u undo",
         ]
         #expect(frame.text == expected.joined(separator: "\n"))
     }
@@ -118,7 +118,7 @@ import TodoKitTestSupport
     @Test func helpOverlayListsEveryBindingOfTheListAndGlobalTables() {
         var app = app([])
         app.press(.character("?"))
-        let text = AppScreen.render(app.state, width: 80, height: 24).text
+        let text = AppScreen.render(app.state, width: 80, height: 30).text
         for row in KeyTables.list.helpRows + KeyTables.global.helpRows {
             #expect(text.contains(row.title), "missing \(row.title)")
             #expect(text.contains(row.keys), "missing \(row.keys)")

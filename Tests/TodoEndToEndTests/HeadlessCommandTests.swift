@@ -78,6 +78,58 @@ import Testing
         #expect(status["lastSync"] is String)
     }
 
+    @Test func undoTakesBackAnUnsentAddSoNothingIsSent() async throws {
+        let home = try TempDir.make()
+        let server = try await ServerProcess.start(arguments: ["--database", home.appendingPathComponent("s.sqlite").path])
+        defer { server.stop() }
+        let url = "http://127.0.0.1:\(server.port)"
+        try await TodoCLI.run(["add", "typo", "--server", url], home: home)
+        let undo = try await TodoCLI.run(["undo", "--server", url], home: home)
+        #expect(undo.status == 0)
+        #expect(undo.out.contains("Undid add of “typo”"))
+        #expect(try await TodoCLI.run(["sync", "--server", url], home: home).status == 0)
+        #expect(try await server.items(table: "TodoItem").isEmpty)
+    }
+
+    @Test func undoOfASyncedDeleteBringsTheItemBackOnTheServer() async throws {
+        let home = try TempDir.make()
+        let server = try await ServerProcess.start(arguments: ["--database", home.appendingPathComponent("s.sqlite").path])
+        defer { server.stop() }
+        let url = "http://127.0.0.1:\(server.port)"
+        let id = try await TodoCLI.run(["add", "keep me", "--server", url], home: home).out.trimmingCharacters(in: .whitespacesAndNewlines)
+        try await TodoCLI.run(["sync", "--server", url], home: home)
+        try await TodoCLI.run(["rm", id, "--server", url], home: home)
+        try await TodoCLI.run(["sync", "--server", url], home: home)
+        #expect(try await server.items(table: "TodoItem").first?["deleted"] as? Bool == true)
+        let undo = try await TodoCLI.run(["undo", "--server", url], home: home)
+        #expect(undo.out.contains("Undid delete of “keep me” — it was synced already"))
+        #expect(try await TodoCLI.run(["sync", "--server", url], home: home).status == 0)
+        let item = try #require(try await server.items(table: "TodoItem").first)
+        #expect(item["deleted"] as? Bool == false)
+        #expect(item["text"] as? String == "keep me")
+        #expect(try await TodoCLI.run(["list", "--server", url], home: home).out.contains("keep me"))
+    }
+
+    @Test func undoWithNothingToUndoExitsNonZero() async throws {
+        let home = try TempDir.make()
+        let undo = try await TodoCLI.run(["undo"], home: home)
+        #expect(undo.status != 0)
+        #expect(undo.err.contains("Nothing to undo"))
+        let redo = try await TodoCLI.run(["redo"], home: home)
+        #expect(redo.status != 0)
+        #expect(redo.err.contains("Nothing to redo"))
+    }
+
+    @Test func redoMakesTheUndoneEditAgain() async throws {
+        let home = try TempDir.make()
+        let id = try await TodoCLI.run(["add", "draft"], home: home).out.trimmingCharacters(in: .whitespacesAndNewlines)
+        try await TodoCLI.run(["edit", id, "--text", "final"], home: home)
+        #expect(try await TodoCLI.run(["undo"], home: home).out.contains("Undid edit of “draft”"))
+        #expect(try await TodoCLI.run(["list"], home: home).out.contains("draft"))
+        #expect(try await TodoCLI.run(["redo"], home: home).out.contains("Redid edit of “final”"))
+        #expect(try await TodoCLI.run(["list"], home: home).out.contains("final"))
+    }
+
     @Test func pushThenPullMoveItemsBetweenDevices() async throws {
         let home = try TempDir.make()
         let server = try await ServerProcess.start(arguments: ["--database", home.appendingPathComponent("s.sqlite").path])

@@ -257,6 +257,38 @@ import FoundationNetworking
         #expect(!(try ui.screen().contains("old title")))
     }
 
+    @Test func uUndoesADeleteAndAnAddAfterARestartAndShiftURedoes() async throws {
+        let home = try TempDir.make()
+        let environment = TodoCLI.environment(home: home)
+        var ui = try TmuxSession(command: [TodoCLI.binary, "--device", "solo"], environment: environment)
+        defer { ui.kill() }
+        try await ui.waitFor("local only")
+        try ui.send("a")
+        try ui.type("keep me")
+        try ui.send("Enter")
+        try await ui.waitFor("[ ] keep me")
+        try ui.send("d")
+        try await ui.waitFor("(y/n)")
+        try ui.send("y")
+        try await ui.waitUntil("the item deleted") { !$0.contains("[ ] keep me") }
+        try ui.send("u")
+        try await ui.waitUntil("the delete undone") { $0.contains("[ ] keep me") && $0.contains("Undid delete of “keep me”") }
+        // The journal is in the store: after a restart, u takes back the add.
+        try ui.send("q")
+        let first = ui
+        try await ui.waitUntil("the app quit") { _ in !first.isRunning }
+        ui.kill()
+        ui = try TmuxSession(command: [TodoCLI.binary, "--device", "solo"], environment: environment)
+        try await ui.waitFor("[ ] keep me")
+        try ui.send("u")
+        try await ui.waitUntil("the add undone") { !$0.contains("[ ] keep me") && $0.contains("Undid add of “keep me”") }
+        try await ui.waitFor("0 changes pending")
+        try ui.send("U")
+        try await ui.waitUntil("the add redone") { $0.contains("[ ] keep me") && $0.contains("Redid add") }
+        try ui.send("u", "u")
+        try await ui.waitFor("Nothing to undo")
+    }
+
     @Test func altAndCtrlArrowKeysMoveAndDeleteByWordInATerminal() async throws {
         let ui = try await localUI()
         defer { ui.kill() }

@@ -186,7 +186,9 @@ struct PushRun {
 
     /// A 409 on insert is our own earlier insert when the server holds exactly what we sent, or
     /// when a newer local change of the item is queued (it will carry the newer content).
+    /// A deleted server row is never our own insert: this device means to bring it back (an undo, a restore).
     private func isRetriedInsert(_ queued: QueuedOperation, sent: JSONObject, serverItem: JSONObject) throws -> Bool {
+        if serverItem[SystemProperty.deleted] == .bool(true) { return false }
         if Self.sameContent(sent, serverItem) { return true }
         return try store.read { try $0.operationCount(table: queued.table, itemId: queued.itemId) } > 1
     }

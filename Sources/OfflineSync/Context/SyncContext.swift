@@ -17,6 +17,8 @@ public final class SyncContext: Sendable {
     public let callbackQueue: DispatchQueue
     /// Rows per pull request (≤ 0 means the default, 50).
     public let pullPageSize: Int
+    /// How many local changes `undo()` can take back (0 keeps no undo journal).
+    public let undoDepth: Int
 
     let work = SerialWorkQueue()
     /// The operation being pushed right now, if any (never persisted: a crash leaves none).
@@ -26,12 +28,13 @@ public final class SyncContext: Sendable {
 
     /// Creates a context over a store; `callbackQueue` defaults to a private background queue.
     public init(client: SyncClient?, dataSource: any SyncDataSource, delegate: (any SyncContextDelegate)? = nil,
-                callbackQueue: DispatchQueue? = nil, pullPageSize: Int = 50) {
+                callbackQueue: DispatchQueue? = nil, pullPageSize: Int = 50, undoDepth: Int = 100) {
         self.client = client
         self.dataSource = dataSource
         self.delegate = delegate
         self.callbackQueue = callbackQueue ?? DispatchQueue(label: "OfflineSync.callbacks")
         self.pullPageSize = pullPageSize > 0 ? pullPageSize : 50
+        self.undoDepth = max(0, undoDepth)
     }
 
     /// Local (and sync) access to one declared table.

@@ -34,19 +34,19 @@ public struct SyncTable: Sendable {
         var item = item
         let id = try Self.checkedId(item, generate: true)
         item[SystemProperty.id] = .string(id)
-        return try write { session in try insert(item, id: id, in: session) }
+        return try journaledWrite(id: id) { session in try insert(item, id: id, in: session) }
     }
 
     /// Synchronous update, for callers already on a background queue.
     public func updateNow(_ item: JSONObject) throws -> JSONObject {
         let id = try Self.checkedId(item, generate: false)
-        return try write { session in try update(item, id: id, in: session) }
+        return try journaledWrite(id: id) { session in try update(item, id: id, in: session) }
     }
 
     /// Synchronous delete, for callers already on a background queue.
     public func deleteNow(_ item: JSONObject) throws {
         let id = try Self.checkedId(item, generate: false)
-        try write { session in try delete(item, id: id, in: session) }
+        try journaledWrite(id: id) { session in try delete(item, id: id, in: session) }
     }
 
     // Local writes inside a store write, shared by the calls above and by restores.
@@ -129,6 +129,7 @@ public struct SyncTable: Sendable {
             try context.dataSource.write { session in
                 try session.removeOperations(table: name)
                 try session.removeDeltaTokens(table: name)
+                try session.removeJournalEntries(table: name)
                 try session.deleteItems(matching: SyncQuery(table: name))
             }
         }
@@ -168,8 +169,16 @@ public struct SyncTable: Sendable {
 
     // MARK: Helpers
 
-    private func write<T>(_ body: (any SyncStoreSession) throws -> T) throws -> T {
-        try guarded { try context.localWrite(body) }
+    /// One local write of one item, recorded in the undo journal in the same transaction.
+    private func journaledWrite<T>(id: String, _ body: (any SyncStoreSession) throws -> T) throws -> T {
+        try guarded {
+            try context.localWrite { session in
+                let before = try session.item(in: name, id: id)
+                let result = try body(session)
+                try context.journal(table: name, itemId: id, before: before, after: try session.item(in: name, id: id), in: session)
+                return result
+            }
+        }
     }
 
     private func guarded<T>(_ body: () throws -> T) throws -> T {

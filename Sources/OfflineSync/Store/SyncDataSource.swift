@@ -80,6 +80,22 @@ public protocol SyncStoreSession {
     /// Empties the log.
     func removeConflicts() throws
 
+    // Undo journal (`MS_UndoJournal`)
+    /// Records one item's change as part of undo step `step`.
+    func addJournalEntry(_ entry: UndoJournalEntry) throws
+    /// The newest step number ever recorded (0 when none).
+    func newestJournalStep() throws -> Int64
+    /// The entries of the newest step not undone (undo), or of the oldest undone step (redo), in recording order.
+    func journalStep(undone: Bool) throws -> [UndoJournalEntry]
+    /// Marks every entry of a step undone or done again.
+    func markJournalStep(_ step: Int64, undone: Bool) throws
+    /// Forgets the undone steps (a new change ends what can be redone).
+    func removeUndoneJournalSteps() throws
+    /// Forgets the steps numbered `step` and lower.
+    func trimJournal(keepingAfter step: Int64) throws
+    /// Forgets every journal entry of a table.
+    func removeJournalEntries(table: String) throws
+
     // Pull tokens (`MS_TableConfig`)
     /// The delta token of a query id.
     func deltaToken(table: String, queryId: String) throws -> String?
@@ -101,4 +117,6 @@ public enum SyncSystemTable {
     public static let baseItems = "MS_BaseItems"
     /// Settled conflicts.
     public static let conflictLog = "MS_ConflictLog"
+    /// Local changes that can be undone.
+    public static let undoJournal = "MS_UndoJournal"
 }

@@ -60,6 +60,22 @@ enum SystemTables {
                     "restoredAt" REAL);
                 """)
         }
+        // The undo journal: each local write's item before and after, grouped in steps, so a
+        // change can be taken back (and redone) after a restart.
+        migrator.registerMigration("v3: undo journal") { db in
+            try db.execute(sql: """
+                CREATE TABLE "MS_UndoJournal" (
+                    "id" INTEGER PRIMARY KEY AUTOINCREMENT,
+                    "step" INTEGER NOT NULL,
+                    "tableName" TEXT NOT NULL COLLATE NOCASE,
+                    "itemId" TEXT NOT NULL COLLATE NOCASE,
+                    "before" TEXT,
+                    "after" TEXT,
+                    "undone" INTEGER NOT NULL DEFAULT 0);
+                CREATE INDEX "MS_UndoJournal_step" ON "MS_UndoJournal" ("step");
+                CREATE INDEX "MS_UndoJournal_undone" ON "MS_UndoJournal" ("undone", "step");
+                """)
+        }
         return migrator
     }
 }

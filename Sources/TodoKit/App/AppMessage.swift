@@ -23,6 +23,8 @@ public enum AppMessage: Sendable, Equatable {
     case synced(SyncOutcome)
     /// A local write finished; `error` in plain words if it failed.
     case written(error: String?)
+    /// Undo or redo finished, in words for the status bar ("Nothing to undo" included).
+    case undone(String)
     /// The queue's state, read from the store.
     case statusLoaded(SyncSnapshot)
     /// A notice for the status bar.

@@ -126,6 +126,9 @@ public struct AppState: Sendable, Equatable {
             // A newer write makes an older notice ("Sync cancelled — …") stale.
             status.message = error
             return afterWrite()
+        case .undone(let notice):
+            status.message = notice
+            return afterWrite()
         case .statusLoaded(let snapshot):
             status.pending = snapshot.pending
             status.pendingIds = snapshot.pendingIds

@@ -17,6 +17,10 @@ public enum Effect: Sendable, Equatable {
     case setComplete(id: String, complete: Bool)
     /// Delete an item → `.written`.
     case delete(TodoItem)
+    /// Take back the newest local change → `.undone`.
+    case undo
+    /// Make the change undone last again → `.undone`.
+    case redo
     /// Read the queue's state → `.statusLoaded`.
     case loadStatus
     /// Push then pull → `.synced`.

@@ -18,6 +18,8 @@ public enum KeyTables {
         KeyBinding([.character(" ")], .toggleComplete, "Toggle complete", hint: "done"),
         KeyBinding([.character("d")], .delete, "Delete the item (asks first)", hint: "delete"),
         KeyBinding([.character("/")], .filter, "Filter by text as you type (Esc clears)", hint: "filter"),
+        KeyBinding([.character("u")], .undo, "Undo the newest change; again to go further back", hint: "undo"),
+        KeyBinding([.character("U")], .redo, "Redo what u took back (Ctrl-R is refresh)"),
         KeyBinding([.character("c")], .toggleShowCompleted, "Show or hide completed items", hint: "completed"),
         KeyBinding([.character("r"), .control("r")], .refresh, "Refresh: push local changes, pull remote ones", hint: "sync",
                    disabledReason: { $0.status.server == nil ? SyncStatus.localOnlyNotice : nil }),
@@ -128,7 +130,7 @@ public enum GlobalAction: Sendable, Equatable { case quit }
 /// What a key does on the list.
 public enum ListAction: Sendable, Equatable {
     case moveUp, moveDown, pageUp, pageDown, first, last
-    case open, add, toggleComplete, delete, filter, toggleShowCompleted, refresh, toggleLive, history, signIn, help, quit
+    case open, add, toggleComplete, delete, undo, redo, filter, toggleShowCompleted, refresh, toggleLive, history, signIn, help, quit
 }
 
 /// What a key does in the sign-in dialog.

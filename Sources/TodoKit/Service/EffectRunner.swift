@@ -49,6 +49,8 @@ public final class EffectRunner: Sendable {
         case .save(let item, let original): saveEdit(item, original: original, deliver)
         case .setComplete(let id, let complete): write(deliver) { _ = try service.setComplete(id: id, to: complete) }
         case .delete(let item): write(deliver) { try service.delete(item) }
+        case .undo: onQueue(deliver) { Self.undone { try service.undo() ?? UndoNotice.nothingToUndo } }
+        case .redo: onQueue(deliver) { Self.undone { try service.redo() ?? UndoNotice.nothingToRedo } }
         case .loadStatus: onQueue(deliver) { .statusLoaded(service.status()) }
         case .answer(let prompt, let choice, let applyToAll): prompt.answer(choice, applyToAll)
         case .loadConflicts:
@@ -158,6 +160,11 @@ public final class EffectRunner: Sendable {
                 return .written(error: Self.wrap(error).message)
             }
         }
+    }
+
+    /// Undo or redo's answer: its notice, or the failure in plain words.
+    private static func undone(_ work: () throws -> String) -> AppMessage {
+        do { return .undone(try work()) } catch { return .written(error: wrap(error).message) }
     }
 
     /// Why a sync failed, for the status bar.

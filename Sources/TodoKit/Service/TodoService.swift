@@ -84,6 +84,12 @@ public final class TodoService: Sendable {
     /// Deletes an item.
     public func delete(_ item: TodoItem) throws { try table.deleteNow(item.object) }
 
+    /// Takes back the newest local change; answers what it did in words, or nil when there was nothing to undo.
+    public func undo() throws -> String? { try context.undo().map(UndoNotice.text) }
+
+    /// Makes the change undone last again; answers what it did in words, or nil when there was nothing to redo.
+    public func redo() throws -> String? { try context.redo().map(UndoNotice.text) }
+
     /// The item with this id.
     public func item(id: String) throws -> TodoItem? { try table.read(id: id).flatMap(TodoItem.init) }
 

@@ -139,6 +139,8 @@ public struct TodoListViewModel: Sendable, Equatable {
             // The stored item, not this row: the row may be older than the store.
             if let item = selectedItem { return [.setComplete(id: item.id, complete: !item.complete)] }
         case .delete: if let item = selectedItem { mode = .confirmingDelete(item) }
+        case .undo: return [.undo]
+        case .redo: return [.redo]
         case .filter: mode = .filtering
         case .toggleShowCompleted:
             showCompleted.toggle()

@@ -1,0 +1,43 @@
+import OfflineSync
+import TableProtocol
+
+/// The words for what undo or redo did, shared by the status bar and `todo undo` / `todo redo`.
+public enum UndoNotice {
+    /// Said when the journal has no step to take back.
+    public static let nothingToUndo = "Nothing to undo"
+    /// Said when nothing was undone since the last change.
+    public static let nothingToRedo = "Nothing to redo"
+
+    /// One line: what was taken back or made again, and whether it travels as a new change.
+    public static func text(for result: UndoResult) -> String {
+        let verb = result.direction == .undo ? "Undid" : "Redid"
+        guard let first = result.changes.first else { return verb }
+        if result.changes.allSatisfy(\.itemGone) {
+            return "Cannot \(result.direction.rawValue) the \(noun(first.change)) of \(quoted(first)): it was deleted on another device"
+        }
+        var text = result.changes.count == 1
+            ? "\(verb) \(noun(first.change)) of \(quoted(first))"
+            : "\(verb) a change of \(result.changes.count) items"
+        if result.sendsNewChange {
+            text += result.direction == .undo
+                ? " — it was synced already, so the old values go to the server as a new change"
+                : " — sent to the server as a new change"
+        }
+        return text
+    }
+
+    private static func noun(_ change: TableOperationType) -> String {
+        switch change {
+        case .insert: "add"
+        case .update: "edit"
+        case .delete: "delete"
+        }
+    }
+
+    /// The item's text as it is now, or as it was when the step removed it.
+    private static func quoted(_ change: UndoneChange) -> String {
+        let text = (change.item ?? change.previous)?["text"]?.stringValue ?? change.itemId
+        let short = text.count > 40 ? String(text.prefix(39)) + "…" : text
+        return "“\(short)”"
+    }
+}

@@ -1,0 +1,65 @@
+import Foundation
+import OfflineSync
+import Testing
+import TodoKitTestSupport
+@testable import TodoKit
+
+/// Undo and redo in the app: the keys, the status bar's words, and the service on a real store.
+@MainActor
+@Suite struct UndoFlowTests {
+    @Test func uAsksToUndoAndShiftUToRedo() {
+        var app = ListFixture(["milk"])
+        #expect(app.send(.key(.character("u"))) == [.undo])
+        #expect(app.send(.key(.character("U"))) == [.redo])
+    }
+
+    @Test func theUndoneNoticeShowsOnTheStatusBarAndTheListReloads() {
+        var app = ListFixture(["milk"])
+        let effects = app.send(.undone("Undid delete of “milk”"))
+        #expect(app.state.status.message == "Undid delete of “milk”")
+        #expect(effects.contains(.loadStatus))
+    }
+
+    @Test func theHelpListsUndoAndRedo() {
+        let keys = KeyTables.helpRows.map(\.keys)
+        #expect(keys.contains("u"))
+        #expect(keys.contains("U"))
+    }
+
+    @Test func undoingAnAddNamesItAndRemovesIt() throws {
+        let service = try makeService()
+        _ = try service.add("buy milk")
+        #expect(try service.undo() == "Undid add of “buy milk”")
+        #expect(try service.window(ListWindowRequest(offset: 0, limit: 10)).items.isEmpty)
+        #expect(service.pendingCount == 0)
+    }
+
+    @Test func undoingADeleteBringsTheItemBackAndRedoDeletesItAgain() throws {
+        let service = try makeService()
+        let item = try service.add("buy milk")
+        try service.delete(item)
+        #expect(try service.undo() == "Undid delete of “buy milk”")
+        #expect(try service.item(id: item.id)?.text == "buy milk")
+        #expect(try service.redo() == "Redid delete of “buy milk”")
+        #expect(try service.item(id: item.id) == nil)
+    }
+
+    @Test func nothingToUndoIsNil() throws {
+        let service = try makeService()
+        #expect(try service.undo() == nil)
+        #expect(try service.redo() == nil)
+    }
+
+    @Test func undoingASyncedEditSaysItGoesAsANewChange() async throws {
+        let server = try await TodoTestServer.shared.get().baseURL
+        let service = try makeService(server: server)
+        var item = try service.add("milk")
+        item.text = "oat milk"
+        _ = try service.save(item)
+        try await service.sync()
+        let notice = try #require(try service.undo())
+        #expect(notice.hasPrefix("Undid edit of “milk”"))
+        #expect(notice.contains("as a new change"))
+        #expect(service.pendingCount == 1)
+    }
+}
