@@ -65,6 +65,26 @@ import Testing
     }
 
     @Test(arguments: Backend.allCases)
+    func aBatchReachesOnlyItsOwnUsersRowsAndNeedsAToken(_ backend: Backend) async throws {
+        let auth = try await AuthServer(backend)
+        let alice = auth.client(token: try await auth.token(try auth.addUser("alice")))
+        let bob = auth.client(token: try await auth.token(try auth.addUser("bob")))
+        let table = uniqueTable()
+        let secret = try await alice.post("tables/\(table)", ["id": "shared-id", "text": "alice's"])
+        let version = try #require(secret.header("ETag"))
+        let missing = try await bob.patch("tables/\(table)/no-such-id", ["text": "x"])
+        let reply = try await bob.post("tables/$batch", ["operations": [
+            ["method": "PATCH", "table": table, "id": "shared-id", "ifMatch": version, "body": ["text": "bob's"]],
+            ["method": "DELETE", "table": table, "id": "shared-id"],
+        ]])
+        let results = reply.object["results"] as? [[String: Any]] ?? []
+        #expect(results.map { $0["status"] as? Int } == [404, 404])
+        #expect((results[0]["body"] as? [String: Any])?["error"] as? String == missing.error)
+        #expect(try await alice.get("tables/\(table)/shared-id").object["text"] as? String == "alice's")
+        #expect(try await auth.client.post("tables/$batch", ["operations": []]).status == 401)
+    }
+
+    @Test(arguments: Backend.allCases)
     func theOwnerIsNeverPartOfAReplyOrAQuery(_ backend: Backend) async throws {
         let auth = try await AuthServer(backend)
         let alice = auth.client(token: try await auth.token(try auth.addUser("alice")))

@@ -17,8 +17,15 @@ struct TableRoutes {
 
     func register(on router: Router<TableRequestContext>) {
         router.get("/health") { _, _ in JSONResponse.make(.ok, #"{"status":"ok"}"#) }
+        let capabilities = CapabilitiesRoute.document(maxBodyBytes: maxBodyBytes, changeFeed: feed != nil, accountsRequired: authenticator.required)
+        router.get("/capabilities") { _, _ in JSONResponse.make(.ok, capabilities) }
         let tables = router.group("tables").add(middleware: OwnerMiddleware(authenticator: authenticator))
         tables.get(":table") { request, context in try await query(request, context) }
+        // A table name never starts with `$`, so this path cannot hide a table.
+        tables.post("$batch") { request, context in
+            let operations = try BatchRoute.operations(from: try await body(request))
+            return BatchRoute.response(try await service.batch(operations, owner: context.owner))
+        }
         tables.post(":table") { request, context in
             let item = try await service.insert(table: try table(context), body: try await body(request), owner: context.owner)
             return JSONResponse.item(item, status: .created)

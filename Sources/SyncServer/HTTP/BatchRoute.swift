@@ -1,0 +1,63 @@
+import Hummingbird
+import TableProtocol
+
+/// `POST /tables/$batch`: an ordered list of writes in one request, one result per write.
+///
+/// Request: `{"operations": [{"method": "POST"|"PATCH"|"DELETE", "table": T, "id": ID,
+/// "ifMatch": "\"v\"", "body": {…}}, …]}`. Response 200: `{"results": [{"status": 201,
+/// "etag": "\"v\"", "body": item}, {"status": 412, "etag": …, "body": serverItem},
+/// {"status": 400, "body": {"error": …}}, …]}`, each what the write alone would have answered.
+enum BatchRoute {
+    /// Where the batch endpoint is, as the capabilities document names it.
+    static let path = "/tables/$batch"
+
+    static func operations(from body: JSONObject) throws -> [BatchOperation] {
+        guard case .array(let list)? = body["operations"] else {
+            throw TableError.badRequest("A batch is {\"operations\": [...]}")
+        }
+        return try list.enumerated().map { position, value in
+            guard case .object(let object) = value else { throw TableError.badRequest("Operation \(position) is not a JSON object") }
+            guard let method = object["method"]?.stringValue, let table = object["table"]?.stringValue else {
+                throw TableError.badRequest("Operation \(position) needs a \"method\" and a \"table\"")
+            }
+            let body: JSONObject
+            switch object["body"] {
+            case nil, .null?: body = JSONObject()
+            case .object(let item)?: body = item
+            default: throw TableError.badRequest("The body of operation \(position) must be a JSON object")
+            }
+            return BatchOperation(method: method, table: table, id: object["id"]?.stringValue, ifMatch: object["ifMatch"]?.stringValue, body: body)
+        }
+    }
+
+    static func response(_ results: [BatchResult]) -> Response {
+        let list: [JSONValue] = results.map { result in
+            var entry = JSONObject([("status", .number(Double(result.status)))])
+            if let item = result.item {
+                entry["etag"] = .string(ETag.quote(item.version))
+                entry["body"] = .object(item.properties)
+            } else {
+                entry["body"] = .object(JSONObject([("error", .string(result.error ?? ""))]))
+            }
+            return .object(entry)
+        }
+        return JSONResponse.make(.ok, .object(JSONObject([("results", .array(list))])))
+    }
+}
+
+/// `GET /capabilities`: the protocol extensions this server speaks, so a client can use them
+/// when present and fall back when not (the Azure servers answer 404).
+enum CapabilitiesRoute {
+    static func document(maxBodyBytes: Int, changeFeed: Bool, accountsRequired: Bool) -> JSONValue {
+        .object(JSONObject([
+            ("batch", .object(JSONObject([
+                ("path", .string(BatchRoute.path)),
+                ("maxOperations", .number(Double(TableService.maxBatchOperations))),
+                ("maxBytes", .number(Double(maxBodyBytes))),
+            ]))),
+            ("changeFeed", .bool(changeFeed)),
+            ("login", .string("/.auth/login")),
+            ("accountsRequired", .bool(accountsRequired)),
+        ]))
+    }
+}
