@@ -12,6 +12,9 @@ final class ScriptedResolver: SyncContextDelegate, Sendable {
 
     init(_ answer: ConflictResolution?) { self.answer = answer }
 
+    /// It answers conflicts only: pushes may batch.
+    var usesTableOperationHook: Bool { false }
+
     func resolveConflict(_ conflict: SyncConflict, completion: @escaping @Sendable (ConflictResolution?) -> Void) {
         asked.withLock { $0.append(conflict) }
         completion(answer)

@@ -11,7 +11,10 @@ import Testing
     /// Rounds: 50 by default (CI); `make soak` sets SYNC_CRASH_ROUNDS=1000.
     static var rounds: Int { ProcessInfo.processInfo.environment["SYNC_CRASH_ROUNDS"].flatMap(Int.init) ?? 50 }
 
-    @Test func noAcknowledgedWriteIsLostOrDuplicatedAcrossRandomKills() async throws {
+    /// `pushMode` "" pushes one request per operation (the worker's delegate hooks each one);
+    /// "batch" answers conflicts only, so pushes go through the batch endpoint.
+    @Test(arguments: ["", "batch"])
+    func noAcknowledgedWriteIsLostOrDuplicatedAcrossRandomKills(pushMode: String) async throws {
         let dir = try TempDir.make()
         let server = try await ServerProcess.start(arguments: ["--database", dir.appendingPathComponent("server.sqlite").path])
         defer { server.stop() }
@@ -21,7 +24,8 @@ import Testing
         var generator = SystemRandomNumberGenerator()
         for round in 0..<Self.rounds {
             let seed = UInt64(round + 1) * 7919
-            let worker = try ChildProcess(Self.workerBinary.path, [storePath, server.baseURL.absoluteString, journalPath, table, String(seed)])
+            let worker = try ChildProcess(Self.workerBinary.path,
+                                          [storePath, server.baseURL.absoluteString, journalPath, table, String(seed)] + (pushMode.isEmpty ? [] : [pushMode]))
             try await Task.sleep(for: .milliseconds(Int.random(in: 40...400, using: &generator)))
             worker.signal(SIGKILL)
             worker.wait()

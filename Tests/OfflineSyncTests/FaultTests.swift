@@ -40,6 +40,8 @@ import Testing
         let f = try await SyncFixture.make(transport: transport)
         try await f.local.insert(todo("a", "x"))
         try await f.context.push()
+        // One request per operation (the batch path's per-operation failures: BatchPushTests).
+        transport.fail(path: "/capabilities", with: .status404)
         transport.fail("PATCH", with: .status500)
         try await f.local.update(todo("a", "y"))
         try await f.local.insert(todo("b", "still goes"))

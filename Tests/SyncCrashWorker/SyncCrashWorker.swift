@@ -9,23 +9,31 @@ import TableProtocol
 /// With `merge`, the table also has a `note` column that another device (the test) changes on
 /// the server meanwhile, and it settles conflicts by field merge: the pushes that meet them are
 /// merged pushes.
-/// Usage: sync-crash-worker STORE SERVER_URL JOURNAL TABLE SEED [merge]
+/// With `batch`, conflicts are answered through `resolveConflict` only, so pushes go through the
+/// server's batch endpoint.
+/// Usage: sync-crash-worker STORE SERVER_URL JOURNAL TABLE SEED [merge|batch]
 @main
 enum SyncCrashWorker {
     static func main() async throws {
         let args = CommandLine.arguments
         guard args.count == 6 || args.count == 7, let url = URL(string: args[2]), let seed = UInt64(args[5]) else {
-            FileHandle.standardError.write(Data("usage: sync-crash-worker STORE SERVER_URL JOURNAL TABLE SEED [merge]\n".utf8))
+            FileHandle.standardError.write(Data("usage: sync-crash-worker STORE SERVER_URL JOURNAL TABLE SEED [merge|batch]\n".utf8))
             exit(2)
         }
         let table = args[4]
-        let merging = args.count == 7 && args[6] == "merge"
+        let mode = args.count == 7 ? args[6] : ""
+        let merging = mode == "merge"
         let definition = merging
             ? SyncTableDefinition(name: table, columns: ["text": .text, "note": .text], mergePolicy: .fieldMerge)
             : SyncTableDefinition(name: table, columns: ["text": .text])
         let store = try SQLiteSyncStore(path: args[1], tables: [definition])
         let client = SyncClient(serverURL: url, configuration: SyncClientConfiguration(timeout: 5, installationID: "crash-worker"))
-        let delegate: any SyncContextDelegate = merging ? DeleteAnywayDelegate() : UseClientDelegate()
+        let delegate: any SyncContextDelegate
+        switch mode {
+        case "merge": delegate = DeleteAnywayDelegate()
+        case "batch": delegate = BatchingUseClientDelegate()
+        default: delegate = UseClientDelegate()
+        }
         let context = SyncContext(client: client, dataSource: store, delegate: delegate)
         let journal = try Journal(path: args[3])
         var random = SplitMix(seed: seed)
@@ -102,6 +110,17 @@ final class UseClientDelegate: SyncContextDelegate {
 /// For merged pushes: field merges settle themselves; a delete of an item the other device
 /// changed is sent anyway (the only conflict the merge leaves to a delegate here).
 final class DeleteAnywayDelegate: SyncContextDelegate {
+    var usesTableOperationHook: Bool { false }
+
+    func resolveConflict(_ conflict: SyncConflict, completion: @escaping @Sendable (ConflictResolution?) -> Void) {
+        completion(.client)
+    }
+}
+
+/// "Use Client" answered as a conflict resolution, so pushes go in batches.
+final class BatchingUseClientDelegate: SyncContextDelegate {
+    var usesTableOperationHook: Bool { false }
+
     func resolveConflict(_ conflict: SyncConflict, completion: @escaping @Sendable (ConflictResolution?) -> Void) {
         completion(.client)
     }

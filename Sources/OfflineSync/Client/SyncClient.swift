@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import TableProtocol
 
 /// Settings of a `SyncClient`.
@@ -35,6 +36,8 @@ public final class SyncClient: Sendable {
     let authentication: (any AuthenticationProvider)?
     /// The extra certificate authorities to trust, if any (the change feed opens its own connections).
     let certificateAuthorityFile: String?
+    /// The server's capabilities once asked (`capabilities()`).
+    let knownCapabilities = Mutex<ServerCapabilities?>(nil)
 
     /// Creates a client for the server at `serverURL`.
     public init(serverURL: URL, configuration: SyncClientConfiguration = SyncClientConfiguration()) {

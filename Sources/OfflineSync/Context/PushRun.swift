@@ -7,84 +7,179 @@ struct PushRun {
 
     private var store: any SyncDataSource { context.dataSource }
 
+    /// One queued operation read for sending: the item to send and whether an insert was sent before.
+    struct Pending {
+        let queued: QueuedOperation
+        let item: JSONObject
+        let resent: Bool
+    }
+
+    /// Operations per batch request at most (the server may allow more).
+    static let batchOperations = 500
+
     func run() async throws {
         guard let client = context.client else {
             throw SyncError(.pushAbortedNetwork, "Push aborted: no server is configured (local only)")
         }
+        let batch = try await batchEndpoint(client)
         var lastId: Int64 = 0
         var failedIds: [Int64] = []
-        while true {
-            guard let (queued, item, resent) = try storeStep({ try begin(after: lastId) }) else { break }
-            lastId = queued.id
-            defer { context.inFlightOperation.withLock { $0 = nil } }
-            guard let item else {
-                // Nothing left to send (the row is gone): the operation is moot.
-                try storeStep { try store.write { try $0.removeOperation(id: queued.id) } }
-                continue
-            }
-            let operation = TableOperation(queued: queued, item: item, remote: client.table(queued.table))
-            let outcome = await perform(operation)
-            if operation.isCancelled {
-                throw SyncError(.pushAbortedCancelled, "Push cancelled; \(try pending()) operations stay queued")
-            }
-            switch outcome {
-            case .success(let serverItem):
-                try storeStep { try finish(queued, serverItem: serverItem) }
-            case .failure(var error):
-                try Self.abortIfFatal(error)
-                if queued.type == .insert, error.statusCode == 409, let serverItem = error.serverItem,
-                   try storeStep({ try isRetriedInsert(queued, sent: operation.item, serverItem: serverItem) }) {
-                    // An insert that reached the server before (its reply was lost): not a conflict.
-                    try storeStep { try finish(queued, serverItem: serverItem) }
-                    continue
-                }
-                let settlement = ConflictSettlement(context: context, queued: queued, operation: operation, remote: client.table(queued.table))
-                // An insert sent for the first time has no base: a 409 then means another device
-                // inserted the id, and every differing field clashes. A re-sent insert (its reply
-                // was lost to a crash) has the content first sent as its base.
-                let base = { queued.type == .insert && !resent ? nil
-                    : try storeStep { try store.read { try $0.baseItem(in: queued.table, id: queued.itemId) } } }
-                switch try await settlement.settle(error, base: base) {
-                case .sent(let serverItem, let entry)?:
-                    try storeStep { try finish(queued, serverItem: serverItem, log: entry) }
-                    continue
-                case .serverKept(let serverItem, let entry)?:
-                    try storeStep { try finish(queued, serverItem: serverItem, log: entry, keepingServerItem: true) }
-                    continue
-                case .cancelled(let entry)?:
-                    try storeStep { _ = try store.write { try $0.addConflict(entry) } }
-                    throw SyncError(.pushAbortedCancelled, "Push cancelled; \(try pending()) operations stay queued")
-                case .unsettled(let unsettled)?:
-                    error = unsettled
-                    try Self.abortIfFatal(error)
-                case nil:
-                    break
-                }
-                try storeStep { try record(error, for: queued, sent: operation.item) }
-                failedIds.append(queued.id)
+        while let (chunk, last) = try storeStep({ try begin(after: lastId, batch: batch) }) {
+            lastId = last
+            defer { context.inFlightOperations.withLock { $0.removeAll() } }
+            if let batch, chunk.count > 1 {
+                failedIds += try await sendBatch(chunk, to: batch, client)
+            } else {
+                for pending in chunk where try await sendAlone(pending, client) { failedIds.append(pending.queued.id) }
             }
         }
         try await complete(failedIds)
     }
 
-    /// Marks the next operation in flight and reads what to send, in one store transaction
-    /// (so a concurrent local write either lands before it or sees it in flight).
-    /// Answers whether an insert was sent before: its first send keeps what it sends as the
-    /// item's base copy (the server stores exactly that), so a later 409 on a re-send can merge.
-    private func begin(after id: Int64) throws -> (QueuedOperation, JSONObject?, resent: Bool)? {
-        try store.write { session in
-            guard let queued = try session.operation(after: id) else { return nil }
-            context.inFlightOperation.withLock { $0 = queued.id }
-            // A retry replaces the operation's earlier errors.
-            try session.removeErrors(operationId: queued.id)
-            let item = queued.type == .delete ? (queued.snapshot ?? JSONObject([(SystemProperty.id.rawValue, .string(queued.itemId))]))
-                : try session.item(in: queued.table, id: queued.itemId)
-            var resent = false
-            if queued.type == .insert, let item {
-                resent = try session.baseItem(in: queued.table, id: queued.itemId) != nil
-                if !resent { try session.setBaseItem(item, in: queued.table, id: queued.itemId) }
+    /// The batch endpoint, when the server offers one, more than one operation waits, and no
+    /// delegate wants to see each operation (its `tableOperation` hook runs per request).
+    private func batchEndpoint(_ client: SyncClient) async throws -> ServerCapabilities.Batch? {
+        if context.delegate?.usesTableOperationHook ?? false { return nil }
+        guard try storeStep({ try pending() }) > 1 else { return nil }
+        do {
+            return try await client.capabilities().batch
+        } catch {
+            try Self.abortIfFatal(SyncError.wrap(error))
+            return nil
+        }
+    }
+
+    /// Sends one operation through the delegate's hook (or as is); answers whether it failed.
+    private func sendAlone(_ pending: Pending, _ client: SyncClient) async throws -> Bool {
+        let operation = TableOperation(queued: pending.queued, item: pending.item, remote: client.table(pending.queued.table))
+        let outcome = await perform(operation)
+        if operation.isCancelled {
+            throw SyncError(.pushAbortedCancelled, "Push cancelled; \(try self.pending()) operations stay queued")
+        }
+        switch outcome {
+        case .success(let serverItem):
+            try storeStep { try finish(pending.queued, serverItem: serverItem) }
+            return false
+        case .failure(let error):
+            return try await settle(error, pending, operation, client)
+        }
+    }
+
+    /// Sends several operations in one request. The ones that succeeded are finished together
+    /// in one store transaction first (they are on the server, whatever happens next); each
+    /// failure then goes through the same path as a failure sent alone, in queue order, so a
+    /// conflict reaches the delegate one at a time. Answers the ids that failed.
+    private func sendBatch(_ chunk: [Pending], to batch: ServerCapabilities.Batch, _ client: SyncClient) async throws -> [Int64] {
+        let replies: [HTTPReply]
+        do {
+            replies = try await RemoteBatch(client: client, path: batch.path).send(chunk.map(Self.batchOperation))
+        } catch {
+            try Self.abortIfFatal(SyncError.wrap(error))
+            // The server refused the request as a whole (a proxy's limit, a 5xx): each alone.
+            var failed: [Int64] = []
+            for pending in chunk where try await sendAlone(pending, client) { failed.append(pending.queued.id) }
+            return failed
+        }
+        let outcomes = zip(chunk, replies).map { pending, reply in
+            (pending, Result { try RemoteTable.writeResult(reply, for: pending.queued.type) }.mapError(SyncError.wrap))
+        }
+        try storeStep {
+            try store.write { session in
+                for case let (pending, .success(serverItem)) in outcomes { try finish(pending.queued, serverItem: serverItem, in: session) }
             }
-            return (queued, item, resent)
+        }
+        var failed: [Int64] = []
+        for case let (pending, .failure(error)) in outcomes {
+            let operation = TableOperation(queued: pending.queued, item: pending.item, remote: client.table(pending.queued.table))
+            if try await settle(error, pending, operation, client) { failed.append(pending.queued.id) }
+        }
+        return failed
+    }
+
+    static func batchOperation(_ pending: Pending) -> RemoteBatch.Operation {
+        RemoteBatch.Operation(type: pending.queued.type, table: pending.queued.table, item: pending.item, itemId: pending.queued.itemId)
+    }
+
+    /// A failed send: a lost reply of an earlier insert, a conflict to settle (merge, or ask the
+    /// delegate), or an error to record. Answers whether the operation stays failed.
+    private func settle(_ failure: SyncError, _ pending: Pending, _ operation: TableOperation, _ client: SyncClient) async throws -> Bool {
+        let queued = pending.queued
+        var error = failure
+        try Self.abortIfFatal(error)
+        if queued.type == .insert, error.statusCode == 409, let serverItem = error.serverItem,
+           try storeStep({ try isRetriedInsert(queued, sent: operation.item, serverItem: serverItem) }) {
+            // An insert that reached the server before (its reply was lost): not a conflict.
+            try storeStep { try finish(queued, serverItem: serverItem) }
+            return false
+        }
+        let settlement = ConflictSettlement(context: context, queued: queued, operation: operation, remote: client.table(queued.table))
+        // An insert sent for the first time has no base: a 409 then means another device
+        // inserted the id, and every differing field clashes. A re-sent insert (its reply
+        // was lost to a crash) has the content first sent as its base.
+        let base = { queued.type == .insert && !pending.resent ? nil
+            : try storeStep { try store.read { try $0.baseItem(in: queued.table, id: queued.itemId) } } }
+        switch try await settlement.settle(error, base: base) {
+        case .sent(let serverItem, let entry)?:
+            try storeStep { try finish(queued, serverItem: serverItem, log: entry) }
+            return false
+        case .serverKept(let serverItem, let entry)?:
+            try storeStep { try finish(queued, serverItem: serverItem, log: entry, keepingServerItem: true) }
+            return false
+        case .cancelled(let entry)?:
+            try storeStep { _ = try store.write { try $0.addConflict(entry) } }
+            throw SyncError(.pushAbortedCancelled, "Push cancelled; \(try self.pending()) operations stay queued")
+        case .unsettled(let unsettled)?:
+            error = unsettled
+            try Self.abortIfFatal(error)
+        case nil:
+            break
+        }
+        try storeStep { try record(error, for: queued, sent: operation.item) }
+        return true
+    }
+
+    /// Marks the next operations in flight and reads what to send, in one store transaction (so
+    /// a concurrent local write either lands before it or sees them in flight): one, or with a
+    /// batch endpoint as many as fit one request, at most one per item (a second operation of an
+    /// item needs the first one's answer). Operations with nothing left to send (the row is gone)
+    /// are moot and dropped. Answers nil when the queue has nothing after `id`.
+    /// An insert sent for the first time keeps what it sends as the item's base copy (the server
+    /// stores exactly that), so a later 409 on a re-send can merge.
+    private func begin(after id: Int64, batch: ServerCapabilities.Batch?) throws -> ([Pending], last: Int64)? {
+        try store.write { session in
+            let limit = batch.map { min($0.maxOperations, Self.batchOperations) } ?? 1
+            var chunk: [Pending] = []
+            var cursor = id
+            var items = Set<String>()
+            var bytes = 64
+            while chunk.count < limit, let queued = try session.operation(after: cursor) {
+                let key = queued.table.lowercased() + "\u{0}" + queued.itemId.lowercased()
+                guard !items.contains(key) else { break }
+                let item = queued.type == .delete ? (queued.snapshot ?? JSONObject([(SystemProperty.id.rawValue, .string(queued.itemId))]))
+                    : try session.item(in: queued.table, id: queued.itemId)
+                guard let item else {
+                    try session.removeOperation(id: queued.id)
+                    cursor = queued.id
+                    continue
+                }
+                var pending = Pending(queued: queued, item: item, resent: false)
+                if let batch {
+                    bytes += RemoteBatch.size(of: Self.batchOperation(pending))
+                    if !chunk.isEmpty && bytes > batch.maxBytes { break }
+                }
+                context.inFlightOperations.withLock { _ = $0.insert(queued.id) }
+                // A retry replaces the operation's earlier errors.
+                try session.removeErrors(operationId: queued.id)
+                if queued.type == .insert {
+                    let resent = try session.baseItem(in: queued.table, id: queued.itemId) != nil
+                    if !resent { try session.setBaseItem(item, in: queued.table, id: queued.itemId) }
+                    pending = Pending(queued: queued, item: item, resent: resent)
+                }
+                chunk.append(pending)
+                items.insert(key)
+                cursor = queued.id
+            }
+            return cursor == id ? nil : (chunk, cursor)
         }
     }
 
@@ -116,29 +211,35 @@ struct PushRun {
     private func finish(_ queued: QueuedOperation, serverItem: JSONObject?, log entry: ConflictLogEntry? = nil,
                         keepingServerItem: Bool = false) throws {
         try store.write { session in
-            try session.removeOperation(id: queued.id)
-            if let entry { _ = try session.addConflict(entry) }
-            let newer = try session.newestOperation(table: queued.table, itemId: queued.itemId)
-            // The server's answer is the base of the next queued change; with none, the row is.
-            try session.setBaseItem(newer == nil ? nil : serverItem, in: queued.table, id: queued.itemId)
-            if keepingServerItem, newer == nil, serverItem == nil {
-                try session.deleteItems(ids: [queued.itemId], in: queued.table)
-                return
+            try finish(queued, serverItem: serverItem, log: entry, keepingServerItem: keepingServerItem, in: session)
+        }
+    }
+
+    private func finish(_ queued: QueuedOperation, serverItem: JSONObject?, log entry: ConflictLogEntry? = nil,
+                        keepingServerItem: Bool = false, in session: any SyncStoreSession) throws {
+        context.inFlightOperations.withLock { _ = $0.remove(queued.id) }
+        try session.removeOperation(id: queued.id)
+        if let entry { _ = try session.addConflict(entry) }
+        let newer = try session.newestOperation(table: queued.table, itemId: queued.itemId)
+        // The server's answer is the base of the next queued change; with none, the row is.
+        try session.setBaseItem(newer == nil ? nil : serverItem, in: queued.table, id: queued.itemId)
+        if keepingServerItem, newer == nil, serverItem == nil {
+            try session.deleteItems(ids: [queued.itemId], in: queued.table)
+            return
+        }
+        guard let serverItem, queued.type != .delete || keepingServerItem else { return }
+        if let newer {
+            let stamps = SystemProperty.writeStamps.compactMap { key in serverItem[key].map { (key, $0) } }
+            if var row = try session.item(in: queued.table, id: queued.itemId) {
+                for (key, value) in stamps { row[key] = value }
+                try session.upsert([row], in: queued.table)
             }
-            guard let serverItem, queued.type != .delete || keepingServerItem else { return }
-            if let newer {
-                let stamps = SystemProperty.writeStamps.compactMap { key in serverItem[key].map { (key, $0) } }
-                if var row = try session.item(in: queued.table, id: queued.itemId) {
-                    for (key, value) in stamps { row[key] = value }
-                    try session.upsert([row], in: queued.table)
-                }
-                if newer.type == .delete, var snapshot = newer.snapshot {
-                    for (key, value) in stamps { snapshot[key] = value }
-                    try session.updateOperation(id: newer.id, type: .delete, snapshot: snapshot)
-                }
-            } else {
-                try session.upsert([serverItem], in: queued.table)
+            if newer.type == .delete, var snapshot = newer.snapshot {
+                for (key, value) in stamps { snapshot[key] = value }
+                try session.updateOperation(id: newer.id, type: .delete, snapshot: snapshot)
             }
+        } else {
+            try session.upsert([serverItem], in: queued.table)
         }
     }
 

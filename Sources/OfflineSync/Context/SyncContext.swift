@@ -21,8 +21,8 @@ public final class SyncContext: Sendable {
     public let undoDepth: Int
 
     let work = SerialWorkQueue()
-    /// The operation being pushed right now, if any (never persisted: a crash leaves none).
-    let inFlightOperation = Mutex<Int64?>(nil)
+    /// The operations being pushed right now (one, or a batch; never persisted: a crash leaves none).
+    let inFlightOperations = Mutex<Set<Int64>>([])
     /// Called after every committed local change (live mode schedules its push from here).
     private let localChangeObservers = Mutex<[UUID: @Sendable () -> Void]>([:])
 
@@ -97,6 +97,9 @@ public final class SyncContext: Sendable {
         _ = localChangeObservers.withLock { $0.removeValue(forKey: id) }
     }
 
+    /// True while the operation is on the wire.
+    func isInFlight(_ operationId: Int64) -> Bool { inFlightOperations.withLock { $0.contains(operationId) } }
+
     /// Applies the collapse rules for a new local change; must run inside a store write.
     func recordChange(_ type: TableOperationType, table: String, itemId: String, snapshot: JSONObject?, in session: any SyncStoreSession) throws {
         let pending = try session.newestOperation(table: table, itemId: itemId)
@@ -105,8 +108,7 @@ public final class SyncContext: Sendable {
             // three-way merge (an insert has none).
             try session.setBaseItem(type == .insert ? nil : try session.item(in: table, id: itemId), in: table, id: itemId)
         }
-        let inFlightId = inFlightOperation.withLock { $0 }
-        let inFlight = pending.map { $0.id == inFlightId } ?? false
+        let inFlight = pending.map { isInFlight($0.id) } ?? false
         switch OperationCollapse.decide(pending: pending?.type, inFlight: inFlight, new: type) {
         case .append(let new):
             _ = try session.appendOperation(table: table, itemId: itemId, type: new, snapshot: new == .delete ? snapshot : nil)

@@ -13,6 +13,10 @@ public protocol SyncContextDelegate: AnyObject, Sendable {
     /// both sides, edit against delete, or any conflict with `.askAlways`); answer nil to leave it
     /// as a recorded operation error, as the reference SDK does.
     func resolveConflict(_ conflict: SyncConflict, completion: @escaping @Sendable (ConflictResolution?) -> Void)
+    /// True (the default) when `tableOperation` is overridden and must see every operation: the
+    /// push then sends them one request each. Answer false to let it batch them where the server
+    /// offers a batch endpoint (`tableOperation` is then called only for operations sent alone).
+    var usesTableOperationHook: Bool { get }
 }
 
 extension SyncContextDelegate {
@@ -20,6 +24,9 @@ extension SyncContextDelegate {
     public func tableOperation(_ operation: TableOperation, completion: @escaping @Sendable (Result<JSONObject?, SyncError>) -> Void) {
         operation.execute(completion: completion)
     }
+
+    /// Without an override the push assumes `tableOperation` matters and sends one request per operation.
+    public var usesTableOperationHook: Bool { true }
 
     /// Without an override errors stay as they are.
     public func pushCompleted(errors: [OperationError], context: SyncContext, completion: @escaping @Sendable () -> Void) {

@@ -123,7 +123,7 @@ public struct SyncTable: Sendable {
     public func forcePurge() async throws {
         let (context, name) = (self.context, self.name)
         try await context.work.run {
-            guard context.inFlightOperation.withLock({ $0 }) == nil else {
+            guard context.inFlightOperations.withLock({ $0.isEmpty }) else {
                 throw SyncError.invalid("Force purge refused: an operation is being pushed")
             }
             try context.dataSource.write { session in

@@ -103,6 +103,17 @@ public struct RemoteTable: Sendable {
         return id
     }
 
+    /// What a write's reply means, read as `insert`, `update` and `delete` read their own: the
+    /// server's item, nil for a delete without one (a 404 delete counts: the item is gone either
+    /// way), or the protocol's error.
+    static func writeResult(_ reply: HTTPReply, for type: TableOperationType) throws -> JSONObject? {
+        switch type {
+        case .insert: return try object(from: reply, expecting: [200, 201])
+        case .update: return try object(from: reply, expecting: [200])
+        case .delete: return reply.status == 204 || reply.status == 404 ? nil : try object(from: reply, expecting: [200])
+        }
+    }
+
     /// The item in a reply with one of the expected statuses, or the protocol's error.
     static func object(from reply: HTTPReply, expecting statuses: Set<Int>) throws -> JSONObject {
         guard statuses.contains(reply.status) else { throw error(from: reply) }

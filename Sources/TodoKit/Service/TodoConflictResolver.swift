@@ -7,6 +7,9 @@ import TableProtocol
 /// by the current `ConflictPolicy`. While asking, an answer marked "apply to all" answers the
 /// rest of the same sync.
 final class TodoConflictResolver: SyncContextDelegate, Sendable {
+    /// It answers conflicts only, so a push may send operations in batches.
+    var usesTableOperationHook: Bool { false }
+
     private struct State {
         var policy: ConflictPolicy
         /// Questions asked in the current sync.

@@ -5,13 +5,14 @@ import Synchronization
 /// Forwards to the real transport but answers chosen requests itself, to force rare faults
 /// (a 500, a garbage body, a reply cut off) that a healthy server never produces.
 final class FaultyTransport: HTTPTransport, Sendable {
-    enum Fault { case status500, garbage200, garbage201, cutOff }
+    enum Fault { case status404, status500, garbage200, garbage201, cutOff }
 
     private let real = URLSessionTransport(timeout: 5)
     private let state = Mutex(State())
 
     private struct State {
         var faults: [String: Fault] = [:]
+        var pathFaults: [String: Fault] = [:]
         var requests: [String] = []
     }
 
@@ -21,14 +22,19 @@ final class FaultyTransport: HTTPTransport, Sendable {
     /// Fails every request with this method until cleared.
     func fail(_ method: String, with fault: Fault?) { state.withLock { $0.faults[method] = fault } }
 
+    /// Fails every request whose path ends with `suffix` until cleared.
+    func fail(path suffix: String, with fault: Fault?) { state.withLock { $0.pathFaults[suffix] = fault } }
+
     func send(_ request: HTTPRequestSpec) async throws -> HTTPReply {
         let fault = state.withLock { state -> Fault? in
             state.requests.append("\(request.method) \(request.url.path)")
-            return state.faults[request.method]
+            return state.pathFaults.first { request.url.path.hasSuffix($0.key) }?.value ?? state.faults[request.method]
         }
         switch fault {
         case nil:
             return try await real.send(request)
+        case .status404:
+            return HTTPReply(status: 404, headers: [:], body: Data(#"{"error":"Not Found"}"#.utf8))
         case .status500:
             return HTTPReply(status: 500, headers: [:], body: Data(#"{"error":"boom"}"#.utf8))
         case .garbage200:

@@ -1,0 +1,53 @@
+import Foundation
+import TableProtocol
+
+/// The protocol extensions a server offers (`GET /capabilities`); a server without the
+/// document (the Azure servers) offers none, and the SDK keeps to the base protocol.
+public struct ServerCapabilities: Sendable, Equatable {
+    /// The batch endpoint and its limits.
+    public struct Batch: Sendable, Equatable {
+        /// Its path below the server URL.
+        public var path: String
+        /// Most operations per request.
+        public var maxOperations: Int
+        /// Largest request body in bytes.
+        public var maxBytes: Int
+    }
+
+    /// Batched push, when offered.
+    public var batch: Batch?
+    /// Whether tables have change feeds.
+    public var changeFeed: Bool
+
+    /// A server that offers nothing beyond the base protocol.
+    public static let none = ServerCapabilities(batch: nil, changeFeed: false)
+
+    /// Reads the document; anything unrecognised counts as not offered.
+    init(document: JSONObject) {
+        if let batch = document["batch"]?.objectValue, let path = batch["path"]?.stringValue,
+           let operations = batch["maxOperations"]?.numberValue, let bytes = batch["maxBytes"]?.numberValue,
+           operations >= 1, bytes >= 1 {
+            self.batch = Batch(path: path, maxOperations: Int(operations), maxBytes: Int(bytes))
+        }
+        changeFeed = document["changeFeed"]?.boolValue ?? false
+    }
+
+    init(batch: Batch?, changeFeed: Bool) {
+        self.batch = batch
+        self.changeFeed = changeFeed
+    }
+}
+
+extension SyncClient {
+    /// What the server offers beyond the base protocol, asked once per client. A server that
+    /// answers anything but the document (404 on the Azure servers) offers nothing; a network
+    /// failure throws and is asked again next time.
+    public func capabilities() async throws -> ServerCapabilities {
+        if let known = knownCapabilities.withLock({ $0 }) { return known }
+        let reply = try await send("GET", url: url("capabilities"), features: RemoteTable.tableFeatures)
+        if reply.status >= 500 { return .none }  // not remembered: the server may be starting
+        let found = reply.status == 200 ? (try? JSONText.decode(reply.body).objectValue).map(ServerCapabilities.init(document:)) ?? .none : .none
+        knownCapabilities.withLock { $0 = found }
+        return found
+    }
+}

@@ -1,0 +1,61 @@
+import Foundation
+import TableProtocol
+
+/// One request to the batch endpoint (`POST /tables/$batch`): many writes, one reply each,
+/// handed back as the reply the write would have had alone, so they are read the same way.
+struct RemoteBatch {
+    /// One write to send.
+    struct Operation {
+        var type: TableOperationType
+        var table: String
+        /// For inserts and updates the row, for deletes the snapshot (its version is `If-Match`).
+        var item: JSONObject
+        var itemId: String
+
+        /// The write as the batch document spells it.
+        var json: JSONValue {
+            var entry = JSONObject([("table", .string(table))])
+            let version = item[SystemProperty.version]?.stringValue
+            switch type {
+            case .insert:
+                entry["method"] = .string("POST")
+                entry["body"] = .object(RemoteTable.clientBody(item))
+            case .update:
+                entry["method"] = .string("PATCH")
+                entry["id"] = .string(itemId)
+                entry["body"] = .object(RemoteTable.clientBody(item))
+            case .delete:
+                entry["method"] = .string("DELETE")
+                entry["id"] = .string(itemId)
+            }
+            if type != .insert, let version { entry["ifMatch"] = .string(ETag.quote(version)) }
+            return .object(entry)
+        }
+    }
+
+    let client: SyncClient
+    let path: String
+
+    /// The request body's size for these writes, to keep under the server's limit.
+    static func size(of operation: Operation) -> Int { JSONWriter.string(operation.json).utf8.count + 1 }
+
+    /// Sends the writes; answers one reply per write, in order. A failure of the whole request
+    /// throws the protocol error of its reply (or the transport's).
+    func send(_ operations: [Operation]) async throws -> [HTTPReply] {
+        let body = JSONObject([("operations", .array(operations.map(\.json)))])
+        let trimmed = path.hasPrefix("/") ? String(path.dropFirst()) : path
+        let reply = try await client.send("POST", url: client.url(trimmed), body: body, features: "OL")
+        guard reply.status == 200 else { throw RemoteTable.error(from: reply) }
+        guard case .array(let results)? = (try? JSONText.decode(reply.body))?.objectValue?["results"], results.count == operations.count else {
+            throw SyncError(.httpError, "The server's batch reply does not answer every operation", statusCode: reply.status)
+        }
+        return try results.map { result in
+            guard let entry = result.objectValue, let status = entry["status"]?.numberValue else {
+                throw SyncError(.httpError, "The server's batch reply has an entry without a status", statusCode: reply.status)
+            }
+            let body = entry["body"].map { JSONWriter.string($0) } ?? ""
+            let headers = entry["etag"]?.stringValue.map { ["etag": $0] } ?? [:]
+            return HTTPReply(status: Int(status), headers: headers, body: Data(body.utf8))
+        }
+    }
+}
