@@ -259,12 +259,13 @@ def write_sdk_report(r):
         "|---|---:|---:|---:|",
         row(f"pull {ROWS:,} rows, page size 50", r["pull_50_s"], r["pull_50_floor_s"], "same pages over URLSession, parsed by TableProtocol's JSON parser, + one raw SQLite transaction per page"),
         row(f"pull {ROWS:,} rows, page size 1,000", r["pull_1000_s"], r["pull_1000_floor_s"], "same pages over URLSession, parsed by TableProtocol's JSON parser, + one raw SQLite transaction per page"),
-        row("push 10,000 queued inserts", r["push_10000_s"], r["push_10000_floor_s"], "10,000 sequential raw POSTs over URLSession"),
+        row("push 10,000 queued inserts (batched)", r["push_10000_s"], r["push_10000_floor_s"], "the same 20 batches of 500 sent raw over URLSession"),
         row("10,000 local inserts through the sync table", r["local_insert_10000_s"], r["sqlite_raw_insert_10000_s"], "10,000 raw SQLite inserts, one transaction each"),
         row("push 1,000 updates that all meet a mergeable conflict", r["merge_push_1000_s"], r["plain_update_push_1000_s"], "the same 1,000 updates pushed without conflicts"),
         "",
         f"Targets: pull ≤ 2× its floor (page 50: {r['pull_50_s'] / r['pull_50_floor_s']:.2f}×, page 1,000: {r['pull_1000_s'] / r['pull_1000_floor_s']:.2f}×); "
-        f"push ≤ 1.5× its floor ({r['push_10000_s'] / r['push_10000_floor_s']:.2f}×); "
+        f"push 10,000 ≤ 0.5 s ({r['push_10000_s']:.2f} s: {'met' if r['push_10000_s'] <= 0.5 else 'NOT met'}; one request per operation took 12–18 s) "
+        f"and ≤ 1.5× its floor ({r['push_10000_s'] / r['push_10000_floor_s']:.2f}×); "
         f"the merge path ≤ 3× per operation ({r['merge_push_1000_s'] / r['plain_update_push_1000_s']:.2f}×: each merge is a 412, a merge and a second PATCH, plus a log row).",
         "",
     ]

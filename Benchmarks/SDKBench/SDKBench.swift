@@ -33,7 +33,7 @@ enum SDKBench {
             })
             rounds["sqlite_raw_insert_10000_s", default: []].append(try time { try rawLocalInserts("\(workdir)/raw-local-\(round).sqlite", count: 10_000) })
             rounds["push_10000_s", default: []].append(try await time { try await context.push() })
-            rounds["push_10000_floor_s", default: []].append(try await time { try await rawPosts(server, "pushfloor\(round)", count: 10_000) })
+            rounds["push_10000_floor_s", default: []].append(try await time { try await rawBatches(server, "pushfloor\(round)", count: 10_000) })
             let (merged, plain) = try await mergePush(server, "mergebench\(round)", workdir: "\(workdir)/merge-\(round)")
             rounds["merge_push_1000_s", default: []].append(merged)
             rounds["plain_update_push_1000_s", default: []].append(plain)
@@ -62,7 +62,8 @@ enum SDKBench {
     static func mergePush(_ server: URL, _ table: String, workdir: String) async throws -> (merged: Double, plain: Double) {
         try FileManager.default.createDirectory(atPath: workdir, withIntermediateDirectories: true)
         let a = try makeContext(server, table, "\(workdir)/a.sqlite", pageSize: 1000, mergePolicy: .fieldMerge)
-        let b = try makeContext(server, table, "\(workdir)/b.sqlite", pageSize: 1000, mergePolicy: .fieldMerge)
+        // B pushes one request per operation, as before batches, so the ratio compares one merge with one plain update.
+        let b = try makeContext(server, table, "\(workdir)/b.sqlite", pageSize: 1000, mergePolicy: .fieldMerge, delegate: OneRequestEach())
         let ids = (0..<1_000).map { "m\($0)" }
         for id in ids { try await a.table(table).insert(["id": .string(id), "text": .string("item \(id)"), "complete": false]) }
         try await a.push()
@@ -77,11 +78,12 @@ enum SDKBench {
         return (merged, plain)
     }
 
-    static func makeContext(_ server: URL, _ table: String, _ path: String, pageSize: Int, mergePolicy: MergePolicy = .askAlways) throws -> SyncContext {
+    static func makeContext(_ server: URL, _ table: String, _ path: String, pageSize: Int, mergePolicy: MergePolicy = .askAlways,
+                            delegate: (any SyncContextDelegate)? = nil) throws -> SyncContext {
         let store = try SQLiteSyncStore(path: path, tables: [SyncTableDefinition(name: table, columns: ["text": .text, "complete": .boolean],
                                                                                  mergePolicy: mergePolicy)])
         let client = SyncClient(serverURL: server, configuration: SyncClientConfiguration(installationID: "bench"))
-        return SyncContext(client: client, dataSource: store, pullPageSize: pageSize)
+        return SyncContext(client: client, dataSource: store, delegate: delegate, pullPageSize: pageSize)
     }
 
     /// The SDK: an incremental pull into an empty store.
@@ -153,17 +155,26 @@ enum SDKBench {
         return URLSession(configuration: configuration)
     }
 
-    /// The floor for push: sequential raw POSTs.
-    static func rawPosts(_ server: URL, _ table: String, count: Int) async throws {
+    /// The floor for push: the same batches (500 inserts each, as the SDK chunks them) sent raw,
+    /// one after another, each body built beforehand.
+    static func rawBatches(_ server: URL, _ table: String, count: Int) async throws {
         let session = rawSession()
-        for i in 0..<count {
-            var request = URLRequest(url: server.appendingPathComponent("tables/\(table)"))
+        let bodies = stride(from: 0, to: count, by: 500).map { start in
+            let operations = (start..<min(start + 500, count)).map { i in
+                #"{"table":"\#(table)","method":"POST","body":{"id":"f\#(i)","text":"queued \#(i)","complete":false}}"#
+            }
+            return Data(#"{"operations":[\#(operations.joined(separator: ","))]}"#.utf8)
+        }
+        for body in bodies {
+            var request = URLRequest(url: server.appendingPathComponent("tables/$batch"))
             request.httpMethod = "POST"
             request.setValue("2.0.0", forHTTPHeaderField: "ZUMO-API-VERSION")
             request.setValue("application/json", forHTTPHeaderField: "Content-Type")
-            request.httpBody = Data(#"{"id":"f\#(i)","text":"queued \#(i)","complete":false}"#.utf8)
-            let (_, response) = try await session.data(for: request)
-            guard (response as? HTTPURLResponse)?.statusCode == 201 else { throw BenchError("raw POST failed") }
+            request.httpBody = body
+            let (data, response) = try await session.data(for: request)
+            guard (response as? HTTPURLResponse)?.statusCode == 200, !String(decoding: data, as: UTF8.self).contains(#""status":4"#) else {
+                throw BenchError("raw batch failed")
+            }
         }
     }
 
@@ -178,6 +189,9 @@ enum SDKBench {
         }
     }
 }
+
+/// A delegate that keeps the default `tableOperation` hook, so its pushes send one request per operation.
+final class OneRequestEach: SyncContextDelegate {}
 
 struct BenchError: Error, CustomStringConvertible {
     var description: String
