@@ -106,19 +106,37 @@ struct ListCommand: AsyncParsableCommand {
 }
 
 struct EditCommand: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(commandName: "edit", abstract: "Change an item's text or completion.")
+    static let configuration = CommandConfiguration(
+        commandName: "edit", abstract: "Change an item's text or completion, or with --all the completion of many items at once.")
     @OptionGroup var options: ClientOptions
-    @Argument(help: "The item's id (or a unique prefix).") var id: String
+    @Argument(help: "The item's id (or a unique prefix).") var id: String?
     @Option(help: "New text.") var text: String?
     @Option(help: "true or false.") var complete: Bool?
+    @Flag(help: "Change every item (with --match, those whose text contains it); needs --complete. One undo step.") var all = false
+    @Option(help: "With --all: only items whose text contains this (ignoring case).") var match: String?
 
     func validate() throws {
+        if all {
+            guard id == nil else { throw ValidationError("Give an id or --all, not both.") }
+            guard complete != nil, text == nil else { throw ValidationError("--all changes completion only: give --complete true|false.") }
+            return
+        }
+        guard id != nil else { throw ValidationError("Give the item's id, or --all.") }
+        if match != nil { throw ValidationError("--match goes with --all.") }
         if text == nil && complete == nil { throw ValidationError("Give --text and/or --complete.") }
         if let text, text.trimmingCharacters(in: .whitespaces).isEmpty { throw ValidationError("The text must not be empty.") }
     }
 
     func run() async throws {
         let service = try openService(options)
+        guard let id else {
+            let complete = self.complete ?? true
+            let progress = ProgressLine(verb: "updating")
+            let changed = try service.setCompleteAll(matching: match, to: complete, progress: progress.show)
+            progress.finish()
+            print("Marked \(changed) item\(changed == 1 ? "" : "s") \(complete ? "done" : "not done").")
+            return
+        }
         var item = try findItem(service, id)
         if let text { item.text = text }
         if let complete { item.complete = complete }

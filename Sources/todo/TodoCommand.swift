@@ -12,7 +12,7 @@ struct TodoCommand: ParsableCommand {
         abstract: "An offline-first todo list for the terminal.",
         discussion: BundledText.help,
         subcommands: [UICommand.self, AddCommand.self, SampleCommand.self, ListCommand.self, EditCommand.self, DoneCommand.self,
-                      RemoveCommand.self, UndoCommand.self, RedoCommand.self, SyncCommand.self, WatchCommand.self, ConfigCommand.self, PushCommand.self, PullCommand.self, StatusCommand.self,
+                      RemoveCommand.self, UndoCommand.self, RedoCommand.self, ExportCommand.self, ImportCommand.self, SyncCommand.self, WatchCommand.self, ConfigCommand.self, PushCommand.self, PullCommand.self, StatusCommand.self,
                       ConflictsCommand.self, RestoreCommand.self, LoginCommand.self, LogoutCommand.self],
         defaultSubcommand: UICommand.self)
 

@@ -202,3 +202,29 @@ import Testing
         #expect(try context.table(f.table).read(id: "i1") != nil)
     }
 }
+
+/// Several writes in one transaction: all or nothing, one undo step.
+@Suite struct TableTransactionTests {
+    @Test func aTransactionThatThrowsKeepsNoneOfItsWrites() async throws {
+        let f = try await SyncFixture.make(localOnly: true)
+        #expect(throws: SyncError.self) {
+            try f.local.transaction { writes in
+                try writes.insert(todo("a", "one"))
+                try writes.insert(todo("a", "again"))  // the id exists: the whole transaction goes
+            }
+        }
+        #expect(try f.local.read(id: "a") == nil)
+        #expect(f.context.pendingOperationsCount == 0)
+    }
+
+    @Test func theWritesOfATransactionAreOneUndoStep() async throws {
+        let f = try await SyncFixture.make(localOnly: true)
+        try f.local.transaction { writes in
+            for i in 0..<3 { try writes.insert(todo("i\(i)", "item \(i)")) }
+        }
+        let result = try #require(try f.context.undo())
+        #expect(result.changes.count == 3)
+        #expect(try f.local.read(SyncQuery(table: f.table)).items.isEmpty)
+        #expect(f.context.pendingOperationsCount == 0)
+    }
+}

@@ -169,16 +169,25 @@ public struct SyncTable: Sendable {
 
     // MARK: Helpers
 
-    /// One local write of one item, recorded in the undo journal in the same transaction.
+    /// One local write of one item, its own undo step, recorded in the same transaction.
     private func journaledWrite<T>(id: String, _ body: (any SyncStoreSession) throws -> T) throws -> T {
         try guarded {
             try context.localWrite { session in
-                let before = try session.item(in: name, id: id)
-                let result = try body(session)
-                try context.journal(table: name, itemId: id, before: before, after: try session.item(in: name, id: id), in: session)
-                return result
+                try journaled(id: id, step: try context.newUndoStep(in: session), in: session) { try body(session) }
             }
         }
+    }
+
+    /// Runs one item's write inside a store write and journals it as part of `step`.
+    func journaled<T>(id: String, step: Int64?, in session: any SyncStoreSession, _ body: () throws -> T) throws -> T {
+        let before = try session.item(in: name, id: id)
+        let result = try body()
+        try context.journal(table: name, itemId: id, before: before, after: try session.item(in: name, id: id), step: step, in: session)
+        return result
+    }
+
+    func guardedWrite<T>(_ body: (any SyncStoreSession) throws -> T) throws -> T {
+        try guarded { try context.localWrite(body) }
     }
 
     private func guarded<T>(_ body: () throws -> T) throws -> T {

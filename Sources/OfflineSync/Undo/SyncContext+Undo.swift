@@ -36,13 +36,21 @@ extension SyncContext {
         }
     }
 
-    /// Records a local write of one item as a new undo step (ending what could be redone and
-    /// forgetting steps beyond `undoDepth`); must run inside the write's transaction.
-    func journal(table: String, itemId: String, before: JSONObject?, after: JSONObject?, in session: any SyncStoreSession) throws {
-        guard undoDepth > 0, before != after else { return }
+    /// Starts a new undo step (ending what could be redone and forgetting steps beyond
+    /// `undoDepth`); answers its number, or nil when no journal is kept. Runs inside a write.
+    func newUndoStep(in session: any SyncStoreSession) throws -> Int64? {
+        guard undoDepth > 0 else { return nil }
         try session.removeUndoneJournalSteps()
         let step = try session.newestJournalStep() + 1
         try session.trimJournal(keepingAfter: step - Int64(undoDepth))
+        return step
+    }
+
+    /// Records one item's local write as part of undo step `step` (nil: none is kept); runs
+    /// inside the write's transaction.
+    func journal(table: String, itemId: String, before: JSONObject?, after: JSONObject?, step: Int64?,
+                 in session: any SyncStoreSession) throws {
+        guard let step, before != after else { return }
         try session.addJournalEntry(UndoJournalEntry(step: step, table: table, itemId: itemId, before: before, after: after))
     }
 }

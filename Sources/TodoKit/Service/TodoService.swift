@@ -84,6 +84,47 @@ public final class TodoService: Sendable {
     /// Deletes an item.
     public func delete(_ item: TodoItem) throws { try table.deleteNow(item.object) }
 
+    // MARK: Bulk work (one local transaction and one undo step each)
+
+    /// Every item, completed ones too, in list order.
+    public func allItems() throws -> [TodoItem] {
+        try table.read(listQuery(filterText: "", showCompleted: true).order(by: "text")).items.compactMap(TodoItem.init)
+    }
+
+    /// Adds the items whose ids the store does not have yet (so importing a file twice adds
+    /// nothing); calls `progress(done, total)` every 500 items. Answers how many were added and
+    /// how many were there already.
+    public func importItems(_ items: [TodoItem], progress: (Int, Int) -> Void = { _, _ in }) throws -> (added: Int, present: Int) {
+        try table.transaction { writes in
+            var added = 0
+            for (index, item) in items.enumerated() {
+                if try writes.read(id: item.id) == nil {
+                    try writes.insert(item.object)
+                    added += 1
+                }
+                if (index + 1) % Self.progressEvery == 0 { progress(index + 1, items.count) }
+            }
+            return (added, items.count - added)
+        }
+    }
+
+    /// Marks every item whose text contains `match` (every item without one) complete or not;
+    /// answers how many changed.
+    public func setCompleteAll(matching match: String?, to complete: Bool, progress: (Int, Int) -> Void = { _, _ in }) throws -> Int {
+        try table.transaction { writes in
+            let query = listQuery(filterText: match ?? "", showCompleted: true).filter(Field("complete") == .bool(!complete))
+            let ids = try writes.read(query).items.compactMap { $0[SystemProperty.id]?.stringValue }
+            for (index, id) in ids.enumerated() {
+                try writes.update([SystemProperty.id.rawValue: .string(id), "complete": .bool(complete)])
+                if (index + 1) % Self.progressEvery == 0 { progress(index + 1, ids.count) }
+            }
+            return ids.count
+        }
+    }
+
+    /// How often bulk work reports progress.
+    static let progressEvery = 500
+
     /// Takes back the newest local change; answers what it did in words, or nil when there was nothing to undo.
     public func undo() throws -> String? { try context.undo().map(UndoNotice.text) }
 

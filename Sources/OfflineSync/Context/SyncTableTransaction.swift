@@ -1,0 +1,52 @@
+import TableProtocol
+
+/// Many local writes of one table in one store transaction: all are kept or none (a crash or
+/// an error midway leaves the store as before), and undo takes them back as one step.
+public struct SyncTableTransaction {
+    let table: SyncTable
+    let session: any SyncStoreSession
+    let step: Int64?
+
+    /// The local item with this id, as this transaction sees it.
+    public func read(id: String) throws -> JSONObject? {
+        try session.item(in: table.name, id: id)
+    }
+
+    /// Local items matching a query, as this transaction sees them.
+    public func read(_ query: SyncQuery) throws -> SyncQueryResult {
+        var query = query
+        query.table = table.name
+        return try session.items(query)
+    }
+
+    /// Inserts an item (a GUID id is generated when it has none); answers the saved item.
+    @discardableResult
+    public func insert(_ item: JSONObject) throws -> JSONObject {
+        var item = item
+        let id = try SyncTable.checkedId(item, generate: true)
+        item[SystemProperty.id] = .string(id)
+        return try table.journaled(id: id, step: step, in: session) { try table.insert(item, id: id, in: session) }
+    }
+
+    /// Updates (upserts) an item, as `SyncTable.update` does.
+    @discardableResult
+    public func update(_ item: JSONObject) throws -> JSONObject {
+        let id = try SyncTable.checkedId(item, generate: false)
+        return try table.journaled(id: id, step: step, in: session) { try table.update(item, id: id, in: session) }
+    }
+
+    /// Deletes an item locally; the server delete is queued.
+    public func delete(_ item: JSONObject) throws {
+        let id = try SyncTable.checkedId(item, generate: false)
+        try table.journaled(id: id, step: step, in: session) { try table.delete(item, id: id, in: session) }
+    }
+}
+
+extension SyncTable {
+    /// Runs `body`'s writes in one store transaction and one undo step; if it throws, none is kept.
+    public func transaction<T>(_ body: (SyncTableTransaction) throws -> T) throws -> T {
+        try guardedWrite { session in
+            try body(SyncTableTransaction(table: self, session: session, step: try context.newUndoStep(in: session)))
+        }
+    }
+}

@@ -1,0 +1,74 @@
+import ArgumentParser
+import Foundation
+import TodoKit
+
+extension TodoFile.Format: ExpressibleByArgument {}
+
+struct ExportCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "export", abstract: "Write every item to stdout: a JSON array of {id, text, complete}, or todo.txt.")
+    @OptionGroup var options: ClientOptions
+    @Option(help: "json or todotxt.") var format: TodoFile.Format = .json
+
+    func run() async throws {
+        let service = try openService(options)
+        FileHandle.standardOutput.write(Data(TodoFile.render(try service.allItems(), as: format).utf8))
+    }
+}
+
+struct ImportCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "import",
+        abstract: "Add the items of a file written by `todo export` (JSON) or a todo.txt file; ids are kept, so a second import adds nothing.",
+        discussion: "A malformed file changes nothing: the command names the line and the reason and exits 1. Every item comes in one local transaction (one undo step).")
+    @OptionGroup var options: ClientOptions
+    @Argument(help: "The file (- for stdin).") var file: String
+
+    func run() async throws {
+        let data: Data
+        do {
+            data = file == "-" ? FileHandle.standardInput.readDataToEndOfFile() : try Data(contentsOf: URL(fileURLWithPath: file))
+        } catch {
+            throw SyncFailure(description: "Cannot read \(file): \(error.localizedDescription)")
+        }
+        let items: [TodoItem]
+        do {
+            items = try TodoFile.parse(data)
+        } catch {
+            throw SyncFailure(description: "\(file): \(error) — nothing was imported.")
+        }
+        let service = try openService(options)
+        let progress = ProgressLine(verb: "importing")
+        let (added, present) = try service.importItems(items, progress: progress.show)
+        progress.finish()
+        print("Imported \(added) item\(added == 1 ? "" : "s")\(present > 0 ? " (\(present) already here)" : "").")
+    }
+}
+
+/// `importing 4,000 / 10,000` on stderr, rewritten in place, when stderr is a terminal.
+final class ProgressLine: Sendable {
+    let verb: String
+    private let onTerminal = isatty(STDERR_FILENO) == 1
+
+    init(verb: String) { self.verb = verb }
+
+    func show(_ done: Int, _ total: Int) {
+        guard onTerminal else { return }
+        FileHandle.standardError.write(Data("\r\(verb) \(Self.grouped(done)) / \(Self.grouped(total))\u{1B}[K".utf8))
+    }
+
+    /// 4000 → "4,000", whatever the locale (scripts and tests read it).
+    static func grouped(_ number: Int) -> String {
+        var digits = String(number)
+        var index = digits.endIndex
+        while digits.distance(from: digits.startIndex, to: index) > 3 {
+            index = digits.index(index, offsetBy: -3)
+            digits.insert(",", at: index)
+        }
+        return digits
+    }
+
+    func finish() {
+        if onTerminal { FileHandle.standardError.write(Data("\r\u{1B}[K".utf8)) }
+    }
+}
