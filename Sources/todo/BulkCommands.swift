@@ -46,6 +46,7 @@ struct ImportCommand: AsyncParsableCommand {
 }
 
 /// `importing 4,000 / 10,000` on stderr, rewritten in place, when stderr is a terminal.
+/// Any other text on the line (a pull's `pulling 4,000 / 100,000`) goes through `show(_:)`.
 final class ProgressLine: Sendable {
     let verb: String
     private let onTerminal = isatty(STDERR_FILENO) == 1
@@ -53,19 +54,13 @@ final class ProgressLine: Sendable {
     init(verb: String) { self.verb = verb }
 
     func show(_ done: Int, _ total: Int) {
-        guard onTerminal else { return }
-        FileHandle.standardError.write(Data("\r\(verb) \(Self.grouped(done)) / \(Self.grouped(total))\u{1B}[K".utf8))
+        show("\(verb) \(CountText.grouped(done)) / \(CountText.grouped(total))")
     }
 
-    /// 4000 → "4,000", whatever the locale (scripts and tests read it).
-    static func grouped(_ number: Int) -> String {
-        var digits = String(number)
-        var index = digits.endIndex
-        while digits.distance(from: digits.startIndex, to: index) > 3 {
-            index = digits.index(index, offsetBy: -3)
-            digits.insert(",", at: index)
-        }
-        return digits
+    /// Writes a line in place of the last one.
+    func show(_ line: String) {
+        guard onTerminal else { return }
+        FileHandle.standardError.write(Data("\r\(line)\u{1B}[K".utf8))
     }
 
     func finish() {

@@ -181,9 +181,17 @@ struct SyncCommand: AsyncParsableCommand {
 
     func run() async throws {
         let service = try openService(options, policy: onConflict.map { .always($0.choice) } ?? .fail)
-        do { try await service.sync() } catch { throw explain(error, service: service) }
+        do { try await showingPullProgress(service) { try await service.sync() } } catch { throw explain(error, service: service) }
         print("Synced. \(service.pendingCount) changes pending.")
     }
+}
+
+/// Runs a sync with `pulling 4,000 / 100,000` on stderr while it pulls, when stderr is a terminal.
+func showingPullProgress(_ service: TodoService, _ sync: () async throws -> Void) async throws {
+    let line = ProgressLine(verb: "pulling")
+    service.reportPullProgress { line.show(CountText.pulling($0)) }
+    defer { line.finish() }
+    try await sync()
 }
 
 struct PushCommand: AsyncParsableCommand {
@@ -204,7 +212,9 @@ struct PullCommand: AsyncParsableCommand {
 
     func run() async throws {
         let service = try openService(options, policy: onConflict.map { .always($0.choice) } ?? .fail)
-        do { try await service.sync(push: false, pull: true) } catch { throw explain(error, service: service) }
+        do { try await showingPullProgress(service) { try await service.sync(push: false, pull: true) } } catch {
+            throw explain(error, service: service)
+        }
     }
 }
 

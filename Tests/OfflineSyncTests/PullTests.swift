@@ -1,6 +1,7 @@
 import Foundation
 import OfflineSync
 import ServerTestSupport
+import Synchronization
 import TableProtocol
 import Testing
 
@@ -15,6 +16,29 @@ import Testing
         try await seed(f, count: 30)
         try await f.local.pull()
         #expect(try f.local.read(f.local.query.withTotalCount()).totalCount == 30)
+    }
+
+    @Test func pullReportsItsProgressWithTheTotalCountedOnTheFirstPage() async throws {
+        let f = try await SyncFixture.make(pageSize: 50)
+        try await seed(f, count: 120)
+        let seen = Mutex<[PullProgress]>([])
+        try await f.local.pull(queryId: "all") { progress in seen.withLock { $0.append(progress) } }
+        let reports = seen.withLock { $0 }
+        #expect(reports.first == PullProgress(received: 50, total: 120))
+        #expect(reports.allSatisfy { $0.total == 120 })
+        // Rows read again after the token moves (same timestamp) do not count twice.
+        #expect(reports.map(\.received) == reports.map(\.received).sorted())
+        #expect(reports.last?.received == 120)
+    }
+
+    @Test func aPageLargerThanTheServerAllowsIsCutToItsLimit() async throws {
+        let server = try await ServerProcess.start(arguments: ["--database", try TempDir.make().appendingPathComponent("s.sqlite").path,
+                                                               "--page-size", "20", "--max-top", "40"])
+        defer { server.stop() }
+        let f = try await SyncFixture.make(server: server, pageSize: 1_000)
+        try await seed(f, count: 90)
+        try await f.local.pull(queryId: "all")
+        #expect(try f.local.read(f.local.query.withTotalCount()).totalCount == 90)
     }
 
     @Test func pullHonoursFetchLimitAndOffset() async throws {

@@ -22,6 +22,7 @@ import Testing
         #expect(batch["maxOperations"] as? Int == 1000)
         #expect(batch["maxBytes"] as? Int == 1_048_576)
         #expect(reply.object["changeFeed"] as? Bool == true)
+        #expect((reply.object["query"] as? [String: Any])?["maxTop"] as? Int == 1000)
     }
 
     @Test(arguments: Backend.allCases)

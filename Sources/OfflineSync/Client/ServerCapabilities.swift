@@ -18,6 +18,8 @@ public struct ServerCapabilities: Sendable, Equatable {
     public var batch: Batch?
     /// Whether tables have change feeds.
     public var changeFeed: Bool
+    /// The largest `$top` a query may ask for, when the server says.
+    public var maxTop: Int?
 
     /// A server that offers nothing beyond the base protocol.
     public static let none = ServerCapabilities(batch: nil, changeFeed: false)
@@ -30,11 +32,13 @@ public struct ServerCapabilities: Sendable, Equatable {
             self.batch = Batch(path: path, maxOperations: Int(operations), maxBytes: Int(bytes))
         }
         changeFeed = document["changeFeed"]?.boolValue ?? false
+        maxTop = document["query"]?.objectValue?["maxTop"]?.numberValue.flatMap { $0 >= 1 ? Int($0) : nil }
     }
 
-    init(batch: Batch?, changeFeed: Bool) {
+    init(batch: Batch?, changeFeed: Bool, maxTop: Int? = nil) {
         self.batch = batch
         self.changeFeed = changeFeed
+        self.maxTop = maxTop
     }
 }
 

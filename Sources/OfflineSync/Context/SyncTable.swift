@@ -95,10 +95,13 @@ public struct SyncTable: Sendable {
 
     /// Pulls server rows into the store (pushing this table's changes first). With a query id,
     /// only changes since the last pull of that query are fetched.
-    public func pull(_ query: SyncQuery? = nil, queryId: String? = nil) async throws {
+    /// `progress` is told after each page how many rows came and, when the server counts them
+    /// (the first page asks), how many the pull will bring.
+    public func pull(_ query: SyncQuery? = nil, queryId: String? = nil,
+                     progress: (@Sendable (PullProgress) -> Void)? = nil) async throws {
         var query = query ?? self.query
         query.table = name
-        let run = PullRun(context: context, query: query, queryId: queryId)
+        let run = PullRun(context: context, query: query, queryId: queryId, progress: progress)
         try await context.work.run { try await run.run() }
     }
 

@@ -6,6 +6,8 @@ struct PullRun {
     let context: SyncContext
     let query: SyncQuery
     let queryId: String?
+    /// Told after each page: rows received so far, and the total when the server counted it.
+    var progress: (@Sendable (PullProgress) -> Void)? = nil
 
     static let epoch = "1970-01-01T00:00:00.000Z"
 
@@ -19,10 +21,22 @@ struct PullRun {
             try await PushRun(context: context).run()
         }
         let remote = client.table(query.table)
+        let pageSize = try await pageSize(client)
         if let queryId {
-            try await incremental(remote, queryId: queryId)
+            try await incremental(remote, queryId: queryId, pageSize: pageSize)
         } else {
-            try await plain(remote)
+            try await plain(remote, pageSize: pageSize)
+        }
+    }
+
+    /// The context's page size, within the server's `$top` limit when it names one. Pages up to
+    /// 50 (the protocol's default) fit every server and ask nothing.
+    private func pageSize(_ client: SyncClient) async throws -> Int {
+        guard context.pullPageSize > 50 else { return context.pullPageSize }
+        do {
+            return min(context.pullPageSize, try await client.capabilities().maxTop ?? context.pullPageSize)
+        } catch {
+            throw SyncError.wrap(error)
         }
     }
 
@@ -42,9 +56,10 @@ struct PullRun {
         }
     }
 
-    private func incremental(_ remote: RemoteTable, queryId: String) async throws {
+    private func incremental(_ remote: RemoteTable, queryId: String, pageSize: Int) async throws {
         var token = try context.dataSource.read { try $0.deltaToken(table: query.table, queryId: queryId) } ?? Self.epoch
         var skip = 0
+        var counter = ProgressCounter(report: progress)
         while true {
             guard let since = FilterDateTime(iso8601: token) else {
                 throw SyncError(.invalidParameter, "The saved delta token '\(token)' is not a date")
@@ -53,14 +68,17 @@ struct PullRun {
             let tokenFilter = FilterExpression(.binary(.ge, .init(.member(SystemProperty.updatedAt.rawValue)), .init(.literal(.dateTime(since)))))
             page.predicate = query.predicate.map { .init(.binary(.and, tokenFilter, $0)) } ?? tokenFilter
             page.orderBy = [OrderByClause(member: SystemProperty.updatedAt.rawValue)]
-            page.fetchLimit = context.pullPageSize
+            page.fetchLimit = pageSize
             page.fetchOffset = skip
             page.parameters["__includeDeleted"] = "true"
-            let rows = try await fetch(remote, page, features: "TQ,OL,IP")
+            // The first page also asks for the count (`$inlinecount`), so progress has a total.
+            page.includeTotalCount = counter.wantsTotal
+            let (rows, total) = try await fetch(remote, page, features: "TQ,OL,IP")
             if rows.isEmpty { return }
             let newest = Self.newestTimestamp(rows)
             let advances = newest.map { $0 > token } ?? false
             try apply(rows, token: advances ? newest : nil, queryId: queryId)
+            counter.received(rows, total: total)
             if advances {
                 token = newest!
                 skip = 0
@@ -80,26 +98,31 @@ struct PullRun {
         return stamps.compactMap { FilterDateTime(iso8601: $0)?.isoString }.max()
     }
 
-    private func plain(_ remote: RemoteTable) async throws {
+    private func plain(_ remote: RemoteTable, pageSize: Int) async throws {
         let offset = max(query.fetchOffset ?? 0, 0)
         var received = 0
+        var counter = ProgressCounter(report: progress)
         while true {
             var page = query
-            let wanted = query.fetchLimit.map { $0 - received } ?? context.pullPageSize
+            let wanted = query.fetchLimit.map { $0 - received } ?? pageSize
             if wanted <= 0 { return }
-            page.fetchLimit = min(wanted, context.pullPageSize)
+            page.fetchLimit = min(wanted, pageSize)
             page.fetchOffset = offset + received
             page.parameters["__includeDeleted"] = "true"
-            let rows = try await fetch(remote, page, features: "TQ,OL")
+            page.includeTotalCount = page.includeTotalCount || counter.wantsTotal
+            let (rows, total) = try await fetch(remote, page, features: "TQ,OL")
             if rows.isEmpty { return }
             try apply(rows, token: nil, queryId: nil)
             received += rows.count
+            let expected = total.map { counted in query.fetchLimit.map { min($0, counted) } ?? counted }
+            counter.received(rows, total: expected)
         }
     }
 
-    private func fetch(_ remote: RemoteTable, _ page: SyncQuery, features: String) async throws -> [JSONObject] {
+    private func fetch(_ remote: RemoteTable, _ page: SyncQuery, features: String) async throws -> (rows: [JSONObject], total: Int?) {
         do {
-            return try await remote.page(remote.client.url("tables/\(remote.name)", query: page.queryItems), features: features).result.items
+            let result = try await remote.page(remote.client.url("tables/\(remote.name)", query: page.queryItems), features: features).result
+            return (result.items, result.totalCount)
         } catch {
             throw SyncError.wrap(error)
         }

@@ -48,8 +48,9 @@ enum BatchRoute {
 /// `GET /capabilities`: the protocol extensions this server speaks, so a client can use them
 /// when present and fall back when not (the Azure servers answer 404).
 enum CapabilitiesRoute {
-    static func document(maxBodyBytes: Int, changeFeed: Bool, accountsRequired: Bool) -> JSONValue {
+    static func document(maxBodyBytes: Int, maxTop: Int, changeFeed: Bool, accountsRequired: Bool) -> JSONValue {
         .object(JSONObject([
+            ("query", .object(JSONObject([("maxTop", .number(Double(maxTop)))]))),
             ("batch", .object(JSONObject([
                 ("path", .string(BatchRoute.path)),
                 ("maxOperations", .number(Double(TableService.maxBatchOperations))),

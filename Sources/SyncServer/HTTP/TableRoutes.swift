@@ -17,7 +17,7 @@ struct TableRoutes {
 
     func register(on router: Router<TableRequestContext>) {
         router.get("/health") { _, _ in JSONResponse.make(.ok, #"{"status":"ok"}"#) }
-        let capabilities = CapabilitiesRoute.document(maxBodyBytes: maxBodyBytes, changeFeed: feed != nil, accountsRequired: authenticator.required)
+        let capabilities = CapabilitiesRoute.document(maxBodyBytes: maxBodyBytes, maxTop: service.limits.maxTop, changeFeed: feed != nil, accountsRequired: authenticator.required)
         router.get("/capabilities") { _, _ in JSONResponse.make(.ok, capabilities) }
         let tables = router.group("tables").add(middleware: OwnerMiddleware(authenticator: authenticator))
         tables.get(":table") { request, context in try await query(request, context) }

@@ -14,7 +14,11 @@ public enum StatusBar {
     /// The bar's words.
     public static func text(_ status: SyncStatus) -> String {
         var parts: [String] = []
-        if status.syncing { parts.append(spinner[status.spinnerFrame % spinner.count] + " syncing") }
+        if let progress = status.pullProgress {
+            parts.append(spinner[status.spinnerFrame % spinner.count] + " " + CountText.pulling(progress))
+        } else if status.syncing {
+            parts.append(spinner[status.spinnerFrame % spinner.count] + " syncing")
+        }
         if let message = status.message { parts.append(message) }
         if status.newConflicts > 0 {
             parts.append(status.newConflicts == 1 ? "1 conflict settled (h)" : "\(status.newConflicts) conflicts settled (h)")

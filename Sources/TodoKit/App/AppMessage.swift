@@ -47,6 +47,8 @@ public enum AppMessage: Sendable, Equatable {
     case liveChanged(LiveSyncState)
     /// Live sync pushed or pulled by itself.
     case liveSynced(LiveSyncActivity, SyncOutcome)
+    /// A pull (manual or live) received another page.
+    case pullProgress(PullProgress)
     /// The spinner's timer fired.
     case tick
     /// Quit the app.

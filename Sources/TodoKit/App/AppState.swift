@@ -74,6 +74,7 @@ public struct AppState: Sendable, Equatable {
             status.live = state
             if state == .live { reachedServer() }
         case .liveSynced(let activity, let outcome):
+            if activity == .pulled { status.pullProgress = nil }
             switch outcome {
             case .succeeded(let date):
                 reachedServer()
@@ -96,6 +97,7 @@ public struct AppState: Sendable, Equatable {
             return [.sync, .after(seconds: SyncStatus.spinnerInterval, .tick)]
         case .synced(let outcome):
             status.syncing = false
+            status.pullProgress = nil
             switch outcome {
             case .succeeded(let date):
                 status.connectivity = .online
@@ -146,8 +148,15 @@ public struct AppState: Sendable, Equatable {
             self.history = history.isClosed ? nil : history
             if case .restored = message { effects += afterWrite() }
             return effects
+        case .pullProgress(let progress):
+            // A pull of one page is over before anyone could read it: show only longer ones.
+            guard (progress.total ?? 0) > progress.received || status.pullProgress != nil else { return [] }
+            let turning = status.syncing || status.pullProgress != nil
+            status.pullProgress = progress.total == progress.received ? nil : progress
+            // The spinner turns for a live pull too, while its progress shows.
+            if !turning, status.pullProgress != nil { return [.after(seconds: SyncStatus.spinnerInterval, .tick)] }
         case .tick:
-            guard status.syncing else { return [] }
+            guard status.syncing || status.pullProgress != nil else { return [] }
             status.spinnerFrame += 1
             return [.after(seconds: SyncStatus.spinnerInterval, .tick)]
         case .quit: shouldQuit = true

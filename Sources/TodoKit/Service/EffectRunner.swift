@@ -79,9 +79,12 @@ public final class EffectRunner: Sendable {
                 }
             }
         case .loadEditedItem(let id): onQueue(deliver) { .editedItemLoaded(id: id, try? service.item(id: id)) }
-        case .startLive: startLive(deliver)
+        case .startLive:
+            reportProgress(deliver)
+            startLive(deliver)
         case .stopLive: live.withLock { $0.take() }?.stop()
         case .sync:
+            reportProgress(deliver)
             let inbox = self.inbox
             queue.async {
                 Task {
@@ -138,6 +141,12 @@ public final class EffectRunner: Sendable {
         }
         previous?.stop()
         sync?.start()
+    }
+
+    /// Every pull's pages come back as `.pullProgress` messages.
+    private func reportProgress(_ deliver: @escaping @MainActor @Sendable (AppMessage) -> Void) {
+        let inbox = self.inbox
+        service.reportPullProgress { progress in inbox.post { deliver(.pullProgress(progress)) } }
     }
 
     /// Runs local work on the queue and posts its message, if any.

@@ -1,5 +1,6 @@
 import Foundation
 import OfflineSync
+import Synchronization
 import TableProtocol
 
 /// The app's access to its todos: local reads and writes on the store, and sync with the
@@ -14,6 +15,13 @@ public final class TodoService: Sendable {
     private let conflictsSeen: ConflictsSeenStore
     private let tokens: TokenStore?
     private let clientConfiguration: SyncClientConfiguration
+    /// Told after each page of every pull (manual or live), when set.
+    private let pullProgress = Mutex<(@Sendable (PullProgress) -> Void)?>(nil)
+
+    /// Rows per pull request: the server's largest page (todo-server allows 1,000; a server that
+    /// says less in `GET /capabilities` gets its own limit). A first pull of 100,000 items takes
+    /// 100 requests instead of 2,000.
+    public static let pullPageSize = 1_000
 
     /// Opens the local store at `storePath` and, with a server URL, syncs with it, sending the
     /// access token `tokens` keeps for that server (none without it).
@@ -27,11 +35,14 @@ public final class TodoService: Sendable {
         let store = try SQLiteSyncStore(path: storePath, tables: [TodoTable.definition])
         resolver = TodoConflictResolver(policy: conflictPolicy)
         context = SyncContext(client: serverURL.map { SyncClient(serverURL: $0, configuration: client) },
-                              dataSource: store, delegate: resolver)
+                              dataSource: store, delegate: resolver, pullPageSize: Self.pullPageSize)
         table = context.table(TodoTable.name)
         lastSyncStore = LastSyncStore(path: storePath + ".lastsync")
         conflictsSeen = ConflictsSeenStore(path: storePath + ".conflicts-seen")
     }
+
+    /// Where every pull reports its progress from now on (nil: nowhere).
+    public func reportPullProgress(to sink: (@Sendable (PullProgress) -> Void)?) { pullProgress.withLock { $0 = sink } }
 
     /// How conflicts found by a push are answered from now on.
     public func setConflictPolicy(_ policy: ConflictPolicy) { resolver.policy = policy }
@@ -188,7 +199,7 @@ public final class TodoService: Sendable {
         guard serverURL != nil else { throw SyncError(.pushAbortedNetwork, "No server is configured (local only)") }
         resolver.beginSync()
         if push { try await context.push() }
-        if pull { try await table.pull(queryId: "allTodoItems") }
+        if pull { try await table.pull(queryId: "allTodoItems", progress: pullProgress.withLock { $0 }) }
         lastSyncStore.save(Date())
     }
 }

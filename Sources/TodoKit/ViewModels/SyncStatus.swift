@@ -20,6 +20,8 @@ public struct SyncStatus: Sendable, Equatable {
     public var lastSync: Date?
     /// A sync is running.
     public var syncing = false
+    /// How far the running pull has come, once it has received a page.
+    public var pullProgress: PullProgress?
     /// Which spinner frame to draw while syncing.
     public var spinnerFrame = 0
     /// An error or notice in plain words.
