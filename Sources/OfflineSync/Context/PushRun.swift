@@ -5,7 +5,7 @@ import TableProtocol
 struct PushRun {
     let context: SyncContext
 
-    private var store: any SyncDataSource { context.dataSource }
+    var store: any SyncDataSource { context.dataSource }
 
     /// One queued operation read for sending: the item to send and whether an insert was sent before.
     struct Pending {
@@ -36,21 +36,8 @@ struct PushRun {
         try await complete(failedIds)
     }
 
-    /// The batch endpoint, when the server offers one, more than one operation waits, and no
-    /// delegate wants to see each operation (its `tableOperation` hook runs per request).
-    private func batchEndpoint(_ client: SyncClient) async throws -> ServerCapabilities.Batch? {
-        if context.delegate?.usesTableOperationHook ?? false { return nil }
-        guard try storeStep({ try pending() }) > 1 else { return nil }
-        do {
-            return try await client.capabilities().batch
-        } catch {
-            try Self.abortIfFatal(SyncError.wrap(error))
-            return nil
-        }
-    }
-
     /// Sends one operation through the delegate's hook (or as is); answers whether it failed.
-    private func sendAlone(_ pending: Pending, _ client: SyncClient) async throws -> Bool {
+    func sendAlone(_ pending: Pending, _ client: SyncClient) async throws -> Bool {
         let operation = TableOperation(queued: pending.queued, item: pending.item, remote: client.table(pending.queued.table))
         let outcome = await perform(operation)
         if operation.isCancelled {
@@ -65,44 +52,9 @@ struct PushRun {
         }
     }
 
-    /// Sends several operations in one request. The ones that succeeded are finished together
-    /// in one store transaction first (they are on the server, whatever happens next); each
-    /// failure then goes through the same path as a failure sent alone, in queue order, so a
-    /// conflict reaches the delegate one at a time. Answers the ids that failed.
-    private func sendBatch(_ chunk: [Pending], to batch: ServerCapabilities.Batch, _ client: SyncClient) async throws -> [Int64] {
-        let replies: [HTTPReply]
-        do {
-            replies = try await RemoteBatch(client: client, path: batch.path).send(chunk.map(Self.batchOperation))
-        } catch {
-            try Self.abortIfFatal(SyncError.wrap(error))
-            // The server refused the request as a whole (a proxy's limit, a 5xx): each alone.
-            var failed: [Int64] = []
-            for pending in chunk where try await sendAlone(pending, client) { failed.append(pending.queued.id) }
-            return failed
-        }
-        let outcomes = zip(chunk, replies).map { pending, reply in
-            (pending, Result { try RemoteTable.writeResult(reply, for: pending.queued.type) }.mapError(SyncError.wrap))
-        }
-        try storeStep {
-            try store.write { session in
-                for case let (pending, .success(serverItem)) in outcomes { try finish(pending.queued, serverItem: serverItem, in: session) }
-            }
-        }
-        var failed: [Int64] = []
-        for case let (pending, .failure(error)) in outcomes {
-            let operation = TableOperation(queued: pending.queued, item: pending.item, remote: client.table(pending.queued.table))
-            if try await settle(error, pending, operation, client) { failed.append(pending.queued.id) }
-        }
-        return failed
-    }
-
-    static func batchOperation(_ pending: Pending) -> RemoteBatch.Operation {
-        RemoteBatch.Operation(type: pending.queued.type, table: pending.queued.table, item: pending.item, itemId: pending.queued.itemId)
-    }
-
     /// A failed send: a lost reply of an earlier insert, a conflict to settle (merge, or ask the
     /// delegate), or an error to record. Answers whether the operation stays failed.
-    private func settle(_ failure: SyncError, _ pending: Pending, _ operation: TableOperation, _ client: SyncClient) async throws -> Bool {
+    func settle(_ failure: SyncError, _ pending: Pending, _ operation: TableOperation, _ client: SyncClient) async throws -> Bool {
         let queued = pending.queued
         var error = failure
         try Self.abortIfFatal(error)
@@ -215,8 +167,8 @@ struct PushRun {
         }
     }
 
-    private func finish(_ queued: QueuedOperation, serverItem: JSONObject?, log entry: ConflictLogEntry? = nil,
-                        keepingServerItem: Bool = false, in session: any SyncStoreSession) throws {
+    func finish(_ queued: QueuedOperation, serverItem: JSONObject?, log entry: ConflictLogEntry? = nil,
+                keepingServerItem: Bool = false, in session: any SyncStoreSession) throws {
         context.inFlightOperations.withLock { _ = $0.remove(queued.id) }
         try session.removeOperation(id: queued.id)
         if let entry { _ = try session.addConflict(entry) }
@@ -272,10 +224,10 @@ struct PushRun {
         }
     }
 
-    private func pending() throws -> Int { try store.read { try $0.operationCount(table: nil) } }
+    func pending() throws -> Int { try store.read { try $0.operationCount(table: nil) } }
 
     /// Store failures abort the push as a data-source error.
-    private func storeStep<T>(_ body: () throws -> T) throws -> T {
+    func storeStep<T>(_ body: () throws -> T) throws -> T {
         do { return try body() } catch let error as SyncError where error.code != .localStoreError {
             throw error
         } catch {

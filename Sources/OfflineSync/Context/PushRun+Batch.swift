@@ -1,0 +1,53 @@
+import Foundation
+import TableProtocol
+
+/// The batched form of a push, for servers that offer `/tables/$batch`.
+extension PushRun {
+    /// The batch endpoint, when the server offers one, more than one operation waits, and no
+    /// delegate wants to see each operation (its `tableOperation` hook runs per request).
+    func batchEndpoint(_ client: SyncClient) async throws -> ServerCapabilities.Batch? {
+        if context.delegate?.usesTableOperationHook ?? false { return nil }
+        guard try storeStep({ try pending() }) > 1 else { return nil }
+        do {
+            return try await client.capabilities().batch
+        } catch {
+            try Self.abortIfFatal(SyncError.wrap(error))
+            return nil
+        }
+    }
+
+    /// Sends several operations in one request. The ones that succeeded are finished together
+    /// in one store transaction first (they are on the server, whatever happens next); each
+    /// failure then goes through the same path as a failure sent alone, in queue order, so a
+    /// conflict reaches the delegate one at a time. Answers the ids that failed.
+    func sendBatch(_ chunk: [Pending], to batch: ServerCapabilities.Batch, _ client: SyncClient) async throws -> [Int64] {
+        let replies: [HTTPReply]
+        do {
+            replies = try await RemoteBatch(client: client, path: batch.path).send(chunk.map(Self.batchOperation))
+        } catch {
+            try Self.abortIfFatal(SyncError.wrap(error))
+            // The server refused the request as a whole (a proxy's limit, a 5xx): each alone.
+            var failed: [Int64] = []
+            for pending in chunk where try await sendAlone(pending, client) { failed.append(pending.queued.id) }
+            return failed
+        }
+        let outcomes = zip(chunk, replies).map { pending, reply in
+            (pending, Result { try RemoteTable.writeResult(reply, for: pending.queued.type) }.mapError(SyncError.wrap))
+        }
+        try storeStep {
+            try store.write { session in
+                for case let (pending, .success(serverItem)) in outcomes { try finish(pending.queued, serverItem: serverItem, in: session) }
+            }
+        }
+        var failed: [Int64] = []
+        for case let (pending, .failure(error)) in outcomes {
+            let operation = TableOperation(queued: pending.queued, item: pending.item, remote: client.table(pending.queued.table))
+            if try await settle(error, pending, operation, client) { failed.append(pending.queued.id) }
+        }
+        return failed
+    }
+
+    static func batchOperation(_ pending: Pending) -> RemoteBatch.Operation {
+        RemoteBatch.Operation(type: pending.queued.type, table: pending.queued.table, item: pending.item, itemId: pending.queued.itemId)
+    }
+}
