@@ -84,14 +84,13 @@ final class SchemaRegistry: Sendable {
         }
         let dialect = database.dialect
         let limits = self.limits
-        let generation = cache.withLock { $0.generation }
         let (schema, value) = try await database.migrate { session in
             let started = try start(session)
             let (schema, grew) = try Self.grow(table, to: needed, limits: limits, dialect: dialect, session: session)
             if grew { try session.announceSchemaChange(of: table) }
             return (schema, try body(schema, started, session))
         }
-        remember(schema, for: table, readAt: generation)
+        rememberGrown(schema, for: table)
         return value
     }
 
@@ -136,7 +135,18 @@ final class SchemaRegistry: Sendable {
         }
     }
 
-    /// Keeps a schema read when the cache was at `generation`, unless something was forgotten since.
+    /// Keeps a schema this process just changed, and moves the generation on: a read that
+    /// started before the change (it may have seen no table at all) must not overwrite it. On
+    /// SQLite the cache never expires, so such a stale "no table" made a table created under a
+    /// concurrent query look empty for good (`todo watch` missed its first change now and then).
+    private func rememberGrown(_ schema: TableSchema, for table: String) {
+        cache.withLock { cache in
+            cache.generation += 1
+            cache.tables[table] = CachedSchema(schema: schema, loadedAt: Date())
+        }
+    }
+
+    /// Keeps a schema read when the cache was at `generation`, unless something changed since.
     private func remember(_ schema: TableSchema?, for table: String, readAt generation: Int) {
         cache.withLock { cache in
             guard cache.generation == generation else { return }
