@@ -110,8 +110,6 @@ final class UseClientDelegate: SyncContextDelegate {
 /// For merged pushes: field merges settle themselves; a delete of an item the other device
 /// changed is sent anyway (the only conflict the merge leaves to a delegate here).
 final class DeleteAnywayDelegate: SyncContextDelegate {
-    var usesTableOperationHook: Bool { false }
-
     func resolveConflict(_ conflict: SyncConflict, completion: @escaping @Sendable (ConflictResolution?) -> Void) {
         completion(.client)
     }
