@@ -95,6 +95,9 @@ struct ServeCommand: AsyncParsableCommand {
     @Flag(help: "Serve no change feeds: /tables/{table}/changes then reads an item, as on servers without live sync (clients poll). [env: TODO_SERVER_NO_CHANGE_FEED]")
     var noChangeFeed = false
 
+    @Flag(help: "Serve GET /metrics in Prometheus format (needs a token when --auth required). [env: TODO_SERVER_METRICS=true]")
+    var metrics = false
+
     func run() async throws {
         let configuration: ServerConfiguration
         let level: Logger.Level
@@ -160,6 +163,7 @@ struct ServeCommand: AsyncParsableCommand {
             configuration.feedHeartbeat = value
         }
         configuration.changeFeed = !(try noChangeFeed || Self.bool(env, "TODO_SERVER_NO_CHANGE_FEED"))
+        configuration.metrics = try metrics || Self.bool(env, "TODO_SERVER_METRICS")
         let levelText = logLevel ?? env["TODO_SERVER_LOG_LEVEL"] ?? "info"
         guard let level = Logger.Level(rawValue: levelText.lowercased()) else {
             throw ServerConfigurationError("log level must be one of trace, debug, info, notice, warning, error, critical; not '\(levelText)'")

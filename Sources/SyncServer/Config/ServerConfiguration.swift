@@ -32,6 +32,8 @@ public struct ServerConfiguration: Sendable {
     public var feedHeartbeat: Double = 15
     /// Whether `/tables/{table}/changes` serves change feeds (off: it reads an item, as on servers without them).
     public var changeFeed = true
+    /// Whether `GET /metrics` serves Prometheus metrics (behind the same auth as the tables).
+    public var metrics = false
     /// The most tables clients may create (dynamic schema).
     public var maxTables = SchemaLimits().maxTables
     /// The most columns a table may have, its system columns included (dynamic schema).

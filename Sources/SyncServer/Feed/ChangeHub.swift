@@ -34,6 +34,11 @@ public final class ChangeHub: Sendable {
         self.bufferLimit = bufferLimit
     }
 
+    /// Open change feeds, over every table and owner.
+    var subscriberCount: Int {
+        state.withLock { $0.subscribers.values.reduce(0) { $0 + $1.count } }
+    }
+
     /// A stream of the changes of one owner's table from now on; it ends when the subscriber falls
     /// too far behind or the hub closes. Cancel the consuming task (or drop the stream) to leave.
     func subscribe(table: String, owner: String) -> AsyncStream<FeedSignal> {

@@ -37,12 +37,18 @@ public enum SyncServerApplication {
         }
 
         let router = Router(context: TableRequestContext.self)
+        // Outermost, so it counts the status the client gets (after ErrorMiddleware's mapping).
+        if configuration.metrics {
+            _ = ServerMetrics.registry
+            router.add(middleware: MetricsMiddleware())
+        }
         router.add(middleware: TableCORS.middleware())
         router.add(middleware: CORSExposeHeadersMiddleware())
         router.add(middleware: ErrorMiddleware())
         router.add(middleware: LogRequestsMiddleware(.info))
         router.add(middleware: APIVersionMiddleware())
         AuthRoutes(authenticator: authenticator, maxBodyBytes: configuration.maxBodyBytes).register(on: router)
+        if configuration.metrics { MetricsRoute(database: database, hub: hub, authenticator: authenticator).register(on: router) }
         let feed = configuration.changeFeed ? ChangeFeedRoute(service: service, hub: hub, authenticator: authenticator) : nil
         TableRoutes(service: service, authenticator: authenticator, maxBodyBytes: configuration.maxBodyBytes, scheme: configuration.scheme, feed: feed)
             .register(on: router)

@@ -50,6 +50,12 @@ actor PostgresConnectionPool {
         hand(slot.index)
     }
 
+    /// Slots lent out, connections open and idle, and requests waiting for a slot.
+    var use: ConnectionUse {
+        let open = idle.filter { connections[$0].map { !$0.isClosed } ?? false }.count
+        return ConnectionUse(inUse: connections.count - idle.count, idle: open, capacity: connections.count, waiting: waiters.count)
+    }
+
     func close() async {
         for case let connection? in connections { try? await connection.close() }
         connections = connections.map { _ in nil }

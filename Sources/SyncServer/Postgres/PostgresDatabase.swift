@@ -51,6 +51,10 @@ public final class PostgresDatabase: SQLDatabase {
         await pool.close()
     }
 
+    public func connectionUse() async -> ConnectionUse {
+        await pool.use
+    }
+
     /// Runs `body` on a pooled connection, inside a transaction opened by `begin` (or none).
     private func run<T: Sendable>(begin: String?, _ body: @escaping @Sendable (any SQLSession) throws -> T) async throws -> T {
         let slot = try await pool.acquire()

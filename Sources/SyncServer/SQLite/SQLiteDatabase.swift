@@ -58,6 +58,12 @@ public final class SQLiteDatabase: SQLDatabase {
         try await write(body)
     }
 
+    /// The request path's read connections (writes go through GRDB's single writer).
+    public func connectionUse() async -> ConnectionUse {
+        let use = readers.use
+        return ConnectionUse(inUse: use.inUse, idle: use.idle, capacity: nil, waiting: 0)
+    }
+
     public func close() async {
         readers.close()
         try? pool.close()

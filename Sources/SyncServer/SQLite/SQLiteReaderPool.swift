@@ -13,6 +13,7 @@ final class SQLiteReaderPool: Sendable {
     /// The readers not in use, and whether the pool still hands them out.
     private struct State {
         var idle: [SQLiteReader] = []
+        var inUse = 0
         var closed = false
     }
 
@@ -22,15 +23,28 @@ final class SQLiteReaderPool: Sendable {
     func withReader<T>(_ body: (SQLiteReader) throws -> T) throws -> T {
         let pooled = try state.withLock { state throws(SQLiteReaderError) -> SQLiteReader? in
             if state.closed { throw SQLiteReaderError(message: "the database is closed") }
+            state.inUse += 1
             return state.idle.popLast()
         }
-        let reader = try pooled ?? SQLiteReader(path: path)
+        let reader: SQLiteReader
+        do {
+            reader = try pooled ?? SQLiteReader(path: path)
+        } catch {
+            state.withLock { $0.inUse -= 1 }
+            throw error
+        }
         defer {
             state.withLock { state in
+                state.inUse -= 1
                 if !state.closed { state.idle.append(reader) }
             }
         }
         return try body(reader)
+    }
+
+    /// Readers lent out and readers idle, right now.
+    var use: (inUse: Int, idle: Int) {
+        state.withLock { ($0.inUse, $0.idle.count) }
     }
 
     /// Closes the idle readers; readers in use close when they are done.

@@ -49,4 +49,6 @@ public protocol SQLDatabase: Sendable {
     func migrate<T: Sendable>(_ body: @escaping @Sendable (any SQLSession) throws -> T) async throws -> T
     /// Releases connections.
     func close() async
+    /// How the connections are used now (for `GET /metrics`).
+    func connectionUse() async -> ConnectionUse
 }

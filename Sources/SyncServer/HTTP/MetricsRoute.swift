@@ -1,0 +1,43 @@
+import Hummingbird
+import NIOCore
+import Prometheus
+
+/// `GET /metrics` (with `--metrics`): request counts and latencies by route and status (from
+/// Hummingbird's `MetricsMiddleware`), database connections in use, open change feeds.
+///
+/// It sits behind the same check as the tables: with `--auth required` it needs a token. Labels
+/// name route templates (`/tables/{table}`), never a table, an item or an account.
+struct MetricsRoute {
+    let database: any SQLDatabase
+    let hub: ChangeHub
+    let authenticator: Authenticator
+
+    /// The Prometheus text format, version 0.0.4.
+    static let contentType = "text/plain; version=0.0.4; charset=utf-8"
+
+    func register(on router: Router<TableRequestContext>) {
+        let registry = ServerMetrics.registry
+        func gauge(_ name: String, _ help: String, _ labels: [(String, String)] = []) -> Gauge {
+            registry.makeGauge(descriptor: MetricNameDescriptor(namespace: "todo", metricName: name, unitName: "", helpText: help), labels: labels)
+        }
+        let connections = "Database connections by state (SQLite: the read connections)"
+        let inUse = gauge("db_connections", connections, [("state", "in_use")])
+        let idle = gauge("db_connections", connections, [("state", "idle")])
+        let waiting = gauge("db_connection_waiters", "Requests waiting for a database connection")
+        let capacity = gauge("db_connection_capacity", "The most connections the pool opens (0: no fixed limit)")
+        let feeds = gauge("change_feed_subscribers", "Open change feeds")
+        let database = self.database, hub = self.hub
+        router.group("metrics").add(middleware: OwnerMiddleware(authenticator: authenticator)).get { _, _ in
+            // Gauges are read when scraped rather than kept up to date on every request.
+            let use = await database.connectionUse()
+            inUse.set(Int64(use.inUse))
+            idle.set(Int64(use.idle))
+            waiting.set(Int64(use.waiting))
+            capacity.set(Int64(use.capacity ?? 0))
+            feeds.set(Int64(hub.subscriberCount))
+            return Response(
+                status: .ok, headers: [.contentType: Self.contentType],
+                body: .init(byteBuffer: ByteBuffer(bytes: registry.emitToBuffer())))
+        }
+    }
+}

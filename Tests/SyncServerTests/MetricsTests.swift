@@ -1,0 +1,73 @@
+import Foundation
+import ServerTestSupport
+import Testing
+
+/// `GET /metrics` (`--metrics`): Prometheus text, by route template and status, behind the tables' auth.
+@Suite struct MetricsTests {
+    func server(_ backend: Backend, _ arguments: [String] = []) async throws -> ServerProcess {
+        try await ServerProcess.start(arguments: ["--database", try backend.databaseArgument(in: TempDir.make()), "--metrics"] + arguments)
+    }
+
+    /// The value of the sample line that starts with `series` (name and labels), if any.
+    func sample(_ text: String, _ series: String) -> Double? {
+        text.split(separator: "\n").first { $0.hasPrefix(series + " ") }.flatMap { Double($0.split(separator: " ").last ?? "") }
+    }
+
+    @Test func metricsAreOffUnlessAskedFor() async throws {
+        let reply = try await TableClient(try await SharedServers.shared.server(.sqlite)).get("metrics")
+        #expect(reply.status == 404)
+    }
+
+    @Test(arguments: Backend.allCases)
+    func requestsAreCountedByRouteTemplateMethodAndStatus(_ backend: Backend) async throws {
+        let server = try await server(backend)
+        defer { _ = server.stop() }
+        let c = TableClient(server)
+        let table = uniqueTable("secret")
+        #expect(try await c.post("tables/\(table)", ["id": "a", "text": "hello"]).status == 201)
+        #expect(try await c.post("tables/\(table)", ["id": "b", "text": "hello"]).status == 201)
+        #expect(try await c.get("tables/\(table)/missing").status == 404)
+        let reply = try await c.get("metrics")
+        #expect(reply.status == 200)
+        #expect(reply.header("Content-Type")?.hasPrefix("text/plain; version=0.0.4") == true)
+        let text = reply.text
+        #expect(sample(text, #"http_requests_total{http_route="/tables/{table}",http_request_method="POST",http_response_status_code="201"}"#) == 2)
+        #expect(sample(text, #"http_requests_total{http_route="/tables/{table}/{id}",http_request_method="GET",http_response_status_code="404"}"#) == 1)
+        #expect(sample(text, #"http_server_request_duration_seconds_count{http_route="/tables/{table}",http_request_method="POST",http_response_status_code="201"}"#) == 2)
+        #expect(!text.contains(table), "labels name route templates, never a table")
+    }
+
+    @Test(arguments: Backend.allCases)
+    func connectionUseIsReported(_ backend: Backend) async throws {
+        let server = try await server(backend)
+        defer { _ = server.stop() }
+        let c = TableClient(server)
+        #expect(try await c.get("tables/\(uniqueTable())").status == 200)
+        let text = try await c.get("metrics").text
+        #expect(sample(text, #"todo_db_connections{state="in_use"}"#) == 0)
+        #expect((sample(text, #"todo_db_connections{state="idle"}"#) ?? 0) >= 1)
+        #expect(sample(text, "todo_db_connection_waiters") == 0)
+        #expect(sample(text, "todo_db_connection_capacity") == (backend == .postgres ? 8 : 0))
+    }
+
+    @Test func openChangeFeedsAreCounted() async throws {
+        let server = try await server(.sqlite)
+        defer { _ = server.stop() }
+        let c = TableClient(server)
+        let table = uniqueTable()
+        #expect(try await c.post("tables/\(table)", ["id": "a", "text": "creates the table"]).status == 201)
+        let feeds = try [FeedReader(port: server.port, table: table), FeedReader(port: server.port, table: table)]
+        for feed in feeds { #expect(try await feed.open() == 200) }
+        #expect(sample(try await c.get("metrics").text, "todo_change_feed_subscribers") == 2)
+    }
+
+    @Test func metricsNeedATokenWhenAccountsAreRequired() async throws {
+        let auth = try await AuthServer(.sqlite, arguments: ["--metrics"])
+        defer { _ = auth.server.stop() }
+        #expect(try await auth.client.get("metrics").status == 401)
+        let token = try await auth.token(try await auth.addUser())
+        let reply = try await auth.client(token: token).get("metrics")
+        #expect(reply.status == 200)
+        #expect(reply.text.contains("http_requests_total"))
+    }
+}
