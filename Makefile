@@ -4,7 +4,7 @@ SWIFT ?= swift
 PORT ?= 8080
 ENSURE := scripts/ensure-packages.sh
 
-.PHONY: run server build test soak bench install uninstall deps-build deps-test deps-bench clean
+.PHONY: run server build test soak bench load install uninstall deps-build deps-test deps-bench clean
 
 ## Starts (or reuses) the bundled server on embedded SQLite and opens the client against it.
 ## DEVICE=phone gives a second device with its own local store.
@@ -35,6 +35,11 @@ soak: deps-test
 bench: deps-bench
 	scripts/with-postgres.sh python3 scripts/bench.py
 
+## 100 simulated devices for 20 s against two servers on one PostgreSQL, then one on SQLite;
+## checks that no write is lost or duplicated (LOAD_DEVICES, LOAD_SECONDS change the size).
+load: deps-test
+	scripts/with-postgres.sh python3 scripts/load.py
+
 ## Release builds of todo and todo-server under $(PREFIX), with man pages and completions.
 PREFIX ?= /usr/local
 install: deps-build
@@ -50,7 +55,7 @@ deps-test:
 	@$(ENSURE) libsqlite3-dev libncurses-dev sqlite3 postgresql python3 tmux openssl curl man-db
 
 deps-bench:
-	@$(ENSURE) libsqlite3-dev libncurses-dev sqlite3 postgresql python3 wrk
+	@$(ENSURE) libsqlite3-dev libncurses-dev sqlite3 postgresql python3 wrk taskwarrior taskd gnutls-bin
 
 clean:
 	rm -rf .build

@@ -120,6 +120,8 @@ let package = Package(
             path: "Benchmarks/SDKBench"
         ),
         // `make bench` for the terminal client with 100,000 local items.
+        // `make load`: simulated devices on the real SDK against running servers, with end checks.
+        .executableTarget(name: "todo-load", dependencies: ["OfflineSync", "TableProtocol"], path: "Benchmarks/LoadTest"),
         .executableTarget(
             name: "todo-bench-client",
             dependencies: ["TerminalUI", "TodoKit", "OfflineSync", .product(name: "GRDB", package: "GRDB.swift")],
@@ -134,7 +136,7 @@ let package = Package(
         .testTarget(name: "FilterSQLTests", dependencies: ["FilterSQL", "TableProtocol"]),
         // Starts real todo-server processes for the integration tests.
         .target(name: "ServerTestSupport", path: "Tests/ServerTestSupport"),
-        .testTarget(name: "SyncServerTests", dependencies: ["TableProtocol", "ServerTestSupport", "todo-server"]),
+        .testTarget(name: "SyncServerTests", dependencies: ["TableProtocol", "ServerTestSupport", "todo-server", "todo-load"]),
         // Child process of the crash test: random writes, pushes and pulls until SIGKILL.
         .executableTarget(name: "sync-crash-worker", dependencies: ["OfflineSync", "TableProtocol"], path: "Tests/SyncCrashWorker"),
         .testTarget(

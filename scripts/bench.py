@@ -6,9 +6,14 @@ todo-server (wrk, each on SQLite and PostgreSQL): (a) an incremental-pull page o
 trivial Hummingbird route returning a pre-built 50-item JSON page.
 OfflineSync (todo-bench-sdk): pull 100k rows with page sizes 50 and 1,000, push 10,000 queued
 inserts, 10,000 local inserts; each beside a raw floor measured in the same run.
+Load test (load.py, also `make load`): 100 simulated devices against two servers on PostgreSQL and one on SQLite.
+Bulk cycle against Taskwarrior + taskd (bench_taskd.py): import, sync, first sync, mark all done, sync twice.
 Change feed and live sync (bench_feed.py): device A's write to device B's list model (todo-bench-client live), write-to-event latency, memory of idle subscribers, inserts with and without them.
 """
 import json, os, platform, re, subprocess, sys, time, datetime, urllib.request
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import bench_taskd  # noqa: E402 (a sibling module)
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 WRK_SCRIPTS = os.path.join(ROOT, "Benchmarks", "wrk")
@@ -140,7 +145,9 @@ def main():
     only_feed = os.environ.get("BENCH_ONLY") == "feed"
     # BENCH_ONLY=client measures only the terminal client's section.
     only_client = os.environ.get("BENCH_ONLY") == "client"
-    products = ["todo-bench-client"] if only_client else ["todo-server", "todo-bench-client"] if only_feed else ["todo-server", "todo-bench-sdk", "todo"] if only_sdk else ["todo-server", "todo-bench-floor", "todo-bench-sdk", "todo-bench-client", "todo"]
+    # BENCH_ONLY=taskd measures only the bulk cycle against Taskwarrior.
+    only_taskd = os.environ.get("BENCH_ONLY") == "taskd"
+    products = ["todo-server", "todo"] if only_taskd else ["todo-bench-client"] if only_client else ["todo-server", "todo-bench-client"] if only_feed else ["todo-server", "todo-bench-sdk", "todo"] if only_sdk else ["todo-server", "todo-bench-floor", "todo-bench-sdk", "todo-bench-client", "todo", "todo-load"]
     for product in products:
         sh(*release, "--product", product, cwd=ROOT)
     BIN = sh(*release, "--show-bin-path", cwd=ROOT, capture_output=True).stdout.strip()
@@ -154,6 +161,9 @@ def main():
         return
     if only_client:
         write_client_report(run_client(tmp))
+        return
+    if only_taskd:
+        replace_section("Bulk cycle against Taskwarrior", bench_taskd.report_lines(bench_taskd.run(BIN, tmp, rounds=ROUNDS)))
         return
     # The client's latencies first, before the server loads leave PostgreSQL busy with vacuuming.
     client = run_client(tmp)
@@ -176,6 +186,12 @@ def main():
     write_sdk_report(run_sdk(tmp))
     write_client_report(client)
     run_feed(tmp)
+    replace_section("Bulk cycle against Taskwarrior", bench_taskd.report_lines(bench_taskd.run(BIN, tmp, rounds=ROUNDS)))
+    import load
+    runs = load.run_load(BIN, tmp)
+    replace_section("Load test", load.report_lines(runs))
+    if not all(r["passed"] for r in runs):
+        sys.exit("bench: the load test lost or duplicated a write, or a device did not converge")
 
 
 def run_feed(tmp):

@@ -1,0 +1,40 @@
+import Foundation
+import ServerTestSupport
+import Testing
+
+/// `todo-load` (what `make load` runs), small: real devices on the SDK against real servers.
+@Suite struct LoadToolTests {
+    /// Runs todo-load for a few seconds with a few devices; answers its exit status and report.
+    func load(_ servers: [ServerProcess], devices: Int = 6) async throws -> (Int32, [String: Any]) {
+        let binary = ServerProcess.binary.deletingLastPathComponent().appendingPathComponent("todo-load").path
+        var arguments = ["--devices", "\(devices)", "--seconds", "3", "--work", try TempDir.make().path, "--table", uniqueTable("load")]
+        for server in servers { arguments += ["--server", "http://127.0.0.1:\(server.port)"] }
+        let child = try ChildProcess(binary, arguments, captureOutput: true)
+        let output = try await offPool { child.standardOutput!.readDataToEndOfFile() }
+        let status = try await offPool { child.wait() }
+        return (status, try JSONSerialization.jsonObject(with: output) as? [String: Any] ?? [:])
+    }
+
+    @Test func devicesOnTwoServersSharingPostgreSQLLoseNothingAndConverge() async throws {
+        let database = try Backend.postgres.databaseArgument(in: TempDir.make())
+        let first = try await ServerProcess.start(arguments: ["--database", database])
+        let second = try await ServerProcess.start(arguments: ["--database", database])
+        defer { _ = first.stop(); _ = second.stop() }
+        let (status, report) = try await load([first, second])
+        #expect(status == 0, "\(report)")
+        #expect(report["lostWrites"] as? Int == 0)
+        #expect(report["duplicatedWrites"] as? Int == 0)
+        #expect(report["divergedDevices"] as? Int == 0)
+        #expect((report["writesChecked"] as? Int ?? 0) >= 12, "every device wrote at least one round")
+        #expect(((report["requests"] as? [String: Any])?["POST batch"] as? [String: Any])?["count"] as? Int ?? 0 > 0)
+    }
+
+    @Test func devicesOnOneSQLiteServerLoseNothingAndConverge() async throws {
+        let server = try await ServerProcess.start(arguments: ["--database", try Backend.sqlite.databaseArgument(in: TempDir.make())])
+        defer { _ = server.stop() }
+        let (status, report) = try await load([server])
+        #expect(status == 0, "\(report)")
+        #expect(report["lostWrites"] as? Int == 0)
+        #expect(report["divergedDevices"] as? Int == 0)
+    }
+}
