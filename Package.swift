@@ -136,7 +136,7 @@ let package = Package(
         .testTarget(name: "FilterSQLTests", dependencies: ["FilterSQL", "TableProtocol"]),
         // Starts real todo-server processes for the integration tests.
         .target(name: "ServerTestSupport", path: "Tests/ServerTestSupport"),
-        .testTarget(name: "SyncServerTests", dependencies: ["TableProtocol", "ServerTestSupport", "todo-server", "todo-load"]),
+        .testTarget(name: "SyncServerTests", dependencies: ["TableProtocol", "FilterSQL", "SyncServer", "ServerTestSupport", "todo-server", "todo-load"]),
         // Child process of the crash test: random writes, pushes and pulls until SIGKILL.
         .executableTarget(name: "sync-crash-worker", dependencies: ["OfflineSync", "TableProtocol"], path: "Tests/SyncCrashWorker"),
         .testTarget(

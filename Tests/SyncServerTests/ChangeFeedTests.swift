@@ -21,6 +21,23 @@ import Testing
         #expect(event.data.contains(#""deleted":false"#))
     }
 
+    /// A client that hears of a table's first row queries it at once, while the writing request
+    /// may not have recorded the new table yet; an earlier query had seen no table at all.
+    @Test(arguments: Backend.allCases)
+    func theFirstRowOfANewTableIsReadableAsSoonAsItIsAnnounced(_ backend: Backend) async throws {
+        let server = try await SharedServers.shared.server(backend)
+        let client = TableClient(server)
+        for round in 0..<20 {
+            let table = uniqueTable("new")
+            let feed = try FeedReader(port: server.port, table: table)
+            _ = try await feed.open()
+            #expect(try await client.get("tables/\(table)").array.isEmpty, "no table yet")
+            #expect(try await client.post("tables/\(table)", ["id": "first", "text": "hello"]).status == 201)
+            _ = try #require(try await feed.next())
+            #expect(try await client.get("tables/\(table)").ids == ["first"], "round \(round)")
+        }
+    }
+
     @Test func aDeleteIsAnnouncedAsDeleted() async throws {
         let server = try await SharedServers.shared.server(.sqlite)
         let table = uniqueTable("feed")

@@ -22,6 +22,10 @@ final class SchemaRegistry: Sendable {
         var tables: [String: CachedSchema] = [:]
         /// Counts `forget` calls: a schema read that straddled one may be stale and is not kept.
         var generation = 0
+        /// Tables this process is creating or widening right now. Their commit announces the
+        /// change before `write` can record the new schema, so until it has, reads of them go to
+        /// the database and keep nothing.
+        var growing: [String: Int] = [:]
     }
 
     init(database: any SQLDatabase, fixedSchema: Bool, limits: SchemaLimits, cacheTTL: TimeInterval) {
@@ -52,8 +56,8 @@ final class SchemaRegistry: Sendable {
 
     /// The table's schema, or nil when it does not exist. `fresh` bypasses the cache.
     func schema(of table: String, fresh: Bool = false) async throws -> TableSchema? {
-        let (hit, generation) = cache.withLock { ($0.tables[table], $0.generation) }
-        if !fresh, let hit, Date().timeIntervalSince(hit.loadedAt) < ttl { return hit.schema }
+        let (hit, generation, growing) = cache.withLock { ($0.tables[table], $0.generation, $0.growing[table] != nil) }
+        if !fresh, !growing, let hit, Date().timeIntervalSince(hit.loadedAt) < ttl { return hit.schema }
         let dialect = database.dialect
         let schema = try await database.read { try Self.load(table, dialect: dialect, session: $0) }
         remember(schema, for: table, readAt: generation)
@@ -84,13 +88,20 @@ final class SchemaRegistry: Sendable {
         }
         let dialect = database.dialect
         let limits = self.limits
-        let (schema, value) = try await database.migrate { session in
-            let started = try start(session)
-            let (schema, grew) = try Self.grow(table, to: needed, limits: limits, dialect: dialect, session: session)
-            if grew { try session.announceSchemaChange(of: table) }
-            return (schema, try body(schema, started, session))
+        startGrowing(table)
+        let schema: TableSchema, value: T
+        do {
+            (schema, value) = try await database.migrate { session in
+                let started = try start(session)
+                let (schema, grew) = try Self.grow(table, to: needed, limits: limits, dialect: dialect, session: session)
+                if grew { try session.announceSchemaChange(of: table) }
+                return (schema, try body(schema, started, session))
+            }
+        } catch {
+            stopGrowing(table, grown: nil)
+            throw error
         }
-        rememberGrown(schema, for: table)
+        stopGrowing(table, grown: schema)
         return value
     }
 
@@ -135,21 +146,32 @@ final class SchemaRegistry: Sendable {
         }
     }
 
-    /// Keeps a schema this process just changed, and moves the generation on: a read that
-    /// started before the change (it may have seen no table at all) must not overwrite it. On
-    /// SQLite the cache never expires, so such a stale "no table" made a table created under a
-    /// concurrent query look empty for good (`todo watch` missed its first change now and then).
-    private func rememberGrown(_ schema: TableSchema, for table: String) {
+    /// Marks a table as changing: its write's commit publishes the change (a client that hears of
+    /// it may query at once) before `write` gets to `stopGrowing`, and a cached "no table" read
+    /// then made the new rows invisible (`todo watch` missed a first change now and then).
+    private func startGrowing(_ table: String) {
+        cache.withLock { cache in
+            cache.growing[table, default: 0] += 1
+            cache.generation += 1
+        }
+    }
+
+    /// Ends `startGrowing`: keeps the schema the write made, or (nil: it failed, perhaps after
+    /// committing) drops the table's entry so the next use reads it again. Moves the generation
+    /// on, so a read that began before (it may have seen no table at all) is not kept either.
+    private func stopGrowing(_ table: String, grown schema: TableSchema?) {
         cache.withLock { cache in
             cache.generation += 1
-            cache.tables[table] = CachedSchema(schema: schema, loadedAt: Date())
+            cache.tables[table] = schema.map { CachedSchema(schema: $0, loadedAt: Date()) }
+            let left = (cache.growing[table] ?? 1) - 1
+            cache.growing[table] = left > 0 ? left : nil
         }
     }
 
     /// Keeps a schema read when the cache was at `generation`, unless something changed since.
     private func remember(_ schema: TableSchema?, for table: String, readAt generation: Int) {
         cache.withLock { cache in
-            guard cache.generation == generation else { return }
+            guard cache.generation == generation, cache.growing[table] == nil else { return }
             cache.tables[table] = CachedSchema(schema: schema, loadedAt: Date())
         }
     }
