@@ -22,11 +22,35 @@ struct PullRun {
         }
         let remote = client.table(query.table)
         let pageSize = try await pageSize(client)
-        if let queryId {
-            try await incremental(remote, queryId: queryId, pageSize: pageSize)
-        } else {
-            try await plain(remote, pageSize: pageSize)
+        let bulk = BulkLoad(pageSize: pageSize)
+        do {
+            if let queryId {
+                try await incremental(remote, queryId: queryId, pageSize: pageSize, bulk: bulk)
+            } else {
+                try await plain(remote, pageSize: pageSize, bulk: bulk)
+            }
+        } catch {
+            try? finish(bulk)
+            throw error
         }
+        try finish(bulk)
+    }
+
+    /// Whether this pull loads the table in bulk (see `SyncStoreSession.beginBulkLoad`): decided
+    /// on the first page, when it is full (more follow) and the local table is empty.
+    final class BulkLoad: @unchecked Sendable {  // used by one pull, one page at a time
+        let pageSize: Int
+        var decided = false
+        var active = false
+        init(pageSize: Int) { self.pageSize = pageSize }
+    }
+
+    /// Ends a bulk load: what the store stopped keeping current is brought up to date, also when
+    /// the pull failed half-way (a crash instead is caught up when the store next opens).
+    private func finish(_ bulk: BulkLoad) throws {
+        guard bulk.active else { return }
+        try context.dataSource.write { try $0.endBulkLoad(table: query.table) }
+        bulk.active = false
     }
 
     /// The context's page size, within the server's `$top` limit when it names one. Pages up to
@@ -56,7 +80,7 @@ struct PullRun {
         }
     }
 
-    private func incremental(_ remote: RemoteTable, queryId: String, pageSize: Int) async throws {
+    private func incremental(_ remote: RemoteTable, queryId: String, pageSize: Int, bulk: BulkLoad) async throws {
         var token = try context.dataSource.read { try $0.deltaToken(table: query.table, queryId: queryId) } ?? Self.epoch
         var skip = 0
         var counter = ProgressCounter(report: progress)
@@ -77,7 +101,7 @@ struct PullRun {
             if rows.isEmpty { return }
             let newest = Self.newestTimestamp(rows)
             let advances = newest.map { $0 > token } ?? false
-            try apply(rows, token: advances ? newest : nil, queryId: queryId)
+            try apply(rows, token: advances ? newest : nil, queryId: queryId, bulk: bulk)
             counter.received(rows, total: total)
             if advances {
                 token = newest!
@@ -98,7 +122,7 @@ struct PullRun {
         return stamps.compactMap { FilterDateTime(iso8601: $0)?.isoString }.max()
     }
 
-    private func plain(_ remote: RemoteTable, pageSize: Int) async throws {
+    private func plain(_ remote: RemoteTable, pageSize: Int, bulk: BulkLoad) async throws {
         let offset = max(query.fetchOffset ?? 0, 0)
         var received = 0
         var counter = ProgressCounter(report: progress)
@@ -112,7 +136,7 @@ struct PullRun {
             page.includeTotalCount = page.includeTotalCount || counter.wantsTotal
             let (rows, total) = try await fetch(remote, page, features: "TQ,OL")
             if rows.isEmpty { return }
-            try apply(rows, token: nil, queryId: nil)
+            try apply(rows, token: nil, queryId: nil, bulk: bulk)
             received += rows.count
             let expected = total.map { counted in query.fetchLimit.map { min($0, counted) } ?? counted }
             counter.received(rows, total: expected)
@@ -129,8 +153,12 @@ struct PullRun {
     }
 
     /// One page and its token in one transaction; items with pending changes are left alone.
-    private func apply(_ rows: [JSONObject], token: String?, queryId: String?) throws {
+    private func apply(_ rows: [JSONObject], token: String?, queryId: String?, bulk: BulkLoad) throws {
         try context.dataSource.write { session in
+            if !bulk.decided {
+                bulk.decided = true
+                bulk.active = try rows.count >= bulk.pageSize && session.beginBulkLoad(table: query.table)
+            }
             var upserts: [JSONObject] = []
             var deletes: [String] = []
             let pending = try session.pendingItemIds(table: query.table)

@@ -7,8 +7,8 @@ import TableProtocol
 struct SQLiteStoreSession: SyncStoreSession {
     let db: Database
     let definitions: [String: SyncTableDefinition]
-    /// Lower-cased names of the tables whose text-search index exists.
-    var searchIndexed: Set<String> = []
+    /// Which tables' text-search indexes queries may use now.
+    var searchIndexes = SearchIndexState([])
 
     private func definition(_ table: String) throws -> SyncTableDefinition {
         guard let definition = definitions[table.lowercased()] else {
@@ -29,7 +29,7 @@ struct SQLiteStoreSession: SyncStoreSession {
 
     func items(_ query: SyncQuery) throws -> SyncQueryResult {
         let definition = try definition(query.table)
-        let select = try LocalSelect(query: query, definition: definition, searchIndexed: searchIndexed.contains(definition.name.lowercased()))
+        let select = try LocalSelect(query: query, definition: definition, searchIndexed: searchIndexes.isCurrent(definition.name))
         var (rowsSQL, rowsBinds, countSQL, countBinds) = (select.rowsSQL, select.rowsBinds, select.countSQL, select.countBinds)
         if let search = select.search,
            try Int.fetchOne(db.cachedStatement(sql: search.probeSQL), arguments: [search.matchBind]) ?? 0 <= TextSearchIndex.maximumCandidates {
@@ -48,11 +48,30 @@ struct SQLiteStoreSession: SyncStoreSession {
     func upsert(_ items: [JSONObject], in table: String) throws {
         let definition = try definition(table)
         let columns = definition.allColumns
-        let sql = "INSERT OR REPLACE INTO \(q(definition.name)) (\(columns.map { q($0.name) }.joined(separator: ", "))) VALUES (\(Array(repeating: "?", count: columns.count).joined(separator: ", ")))"
+        // An update in place, not INSERT OR REPLACE: the row keeps its rowid, and the search
+        // index's update trigger skips rows whose text did not change (a pull re-sends many).
+        let updates = columns.filter { $0.name != SystemProperty.id.rawValue }.map { "\(q($0.name)) = excluded.\(q($0.name))" }
+        let sql = "INSERT INTO \(q(definition.name)) (\(columns.map { q($0.name) }.joined(separator: ", "))) VALUES (\(Array(repeating: "?", count: columns.count).joined(separator: ", ")))"
+            + " ON CONFLICT (\(q(SystemProperty.id.rawValue))) DO UPDATE SET \(updates.joined(separator: ", "))"
         let statement = try db.cachedStatement(sql: sql)
         for item in items {
             try statement.execute(arguments: StatementArguments(try ItemRow.values(of: item, definition: definition, columns: columns)))
         }
+    }
+
+    func beginBulkLoad(table: String) throws -> Bool {
+        let definition = try definition(table)
+        guard searchIndexes.isCurrent(definition.name),
+              try !Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM \(q(definition.name)))")! else { return false }
+        try TextSearchIndex.suspend(db, table: definition)
+        searchIndexes.set(definition.name, current: false)
+        return true
+    }
+
+    func endBulkLoad(table: String) throws {
+        let definition = try definition(table)
+        try TextSearchIndex.resume(db, table: definition)
+        searchIndexes.set(definition.name, current: true)
     }
 
     func deleteItems(ids: [String], in table: String) throws {

@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import Synchronization
 import TableProtocol
 
 /// The shipped local store: one SQLite file (WAL) holding the app's tables and the
@@ -7,7 +8,7 @@ import TableProtocol
 public final class SQLiteSyncStore: SyncDataSource {
     private let pool: DatabasePool
     private let definitions: [String: SyncTableDefinition]
-    private let searchIndexed: Set<String>
+    private let searchIndexes: SearchIndexState
 
     /// Opens or creates the store at `path` with the given tables.
     public init(path: String, tables: [SyncTableDefinition]) throws {
@@ -37,16 +38,31 @@ public final class SQLiteSyncStore: SyncDataSource {
         pool = try DatabasePool(path: path, configuration: config)
         definitions = Dictionary(tables.map { ($0.name.lowercased(), $0) }, uniquingKeysWith: { $1 })
         try SystemTables.migrator.migrate(pool)
-        searchIndexed = try pool.write { db in try StoreMigrator.migrate(db, tables: tables) }
+        searchIndexes = SearchIndexState(try pool.write { db in try StoreMigrator.migrate(db, tables: tables) })
     }
 
     public func definition(of table: String) -> SyncTableDefinition? { definitions[table.lowercased()] }
 
     public func read<T>(_ body: (any SyncStoreSession) throws -> T) throws -> T {
-        try pool.read { db in try body(SQLiteStoreSession(db: db, definitions: definitions, searchIndexed: searchIndexed)) }
+        try pool.read { db in try body(SQLiteStoreSession(db: db, definitions: definitions, searchIndexes: searchIndexes)) }
     }
 
     public func write<T>(_ body: (any SyncStoreSession) throws -> T) throws -> T {
-        try pool.write { db in try body(SQLiteStoreSession(db: db, definitions: definitions, searchIndexed: searchIndexed)) }
+        try pool.write { db in try body(SQLiteStoreSession(db: db, definitions: definitions, searchIndexes: searchIndexes)) }
+    }
+}
+
+/// The tables whose text-search index is current, so queries may use it: all that have one,
+/// except during a bulk load (`SyncStoreSession.beginBulkLoad`), when queries scan instead.
+final class SearchIndexState: Sendable {
+    private let current: Mutex<Set<String>>
+
+    init(_ tables: Set<String>) { current = Mutex(tables) }
+
+    /// Whether `table`'s index is current (names compare case-insensitively).
+    func isCurrent(_ table: String) -> Bool { current.withLock { $0.contains(table.lowercased()) } }
+
+    func set(_ table: String, current isCurrent: Bool) {
+        current.withLock { if isCurrent { $0.insert(table.lowercased()) } else { $0.remove(table.lowercased()) } }
     }
 }

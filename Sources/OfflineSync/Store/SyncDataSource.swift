@@ -27,6 +27,12 @@ public protocol SyncStoreSession {
     func deleteItems(ids: [String], in table: String) throws
     /// Deletes the items matching a query (limit and offset ignored).
     func deleteItems(matching query: SyncQuery) throws
+    /// Before a large pull into the empty `table`: may stop keeping derived data (a search index)
+    /// current row by row; true when it did, and `endBulkLoad` must follow. A store that stays
+    /// current by itself answers false.
+    func beginBulkLoad(table: String) throws -> Bool
+    /// Brings up to date in one pass what `beginBulkLoad` stopped keeping current.
+    func endBulkLoad(table: String) throws
 
     // Operation queue (`MS_TableOperations`)
     /// The first operation after `id` in queue order, across all tables.
@@ -119,4 +125,11 @@ public enum SyncSystemTable {
     public static let conflictLog = "MS_ConflictLog"
     /// Local changes that can be undone.
     public static let undoJournal = "MS_UndoJournal"
+}
+
+extension SyncStoreSession {
+    /// By default a store keeps everything current row by row.
+    public func beginBulkLoad(table: String) throws -> Bool { false }
+    /// By default there is nothing to catch up on.
+    public func endBulkLoad(table: String) throws {}
 }
