@@ -1,9 +1,13 @@
 import Dispatch
 import Logging
 import PostgresNIO
+import Synchronization
 
 /// A fixed number of PostgreSQL connections, each with a serial queue; reconnects lazily.
-actor PostgresConnectionPool {
+///
+/// A lock rather than an actor: taking a free connection is a few instructions, where an
+/// actor hop cost two thread switches on every request.
+final class PostgresConnectionPool: Sendable {
     /// One checked-out connection and the queue its blocking work runs on.
     struct Slot: Sendable {
         let index: Int
@@ -11,34 +15,39 @@ actor PostgresConnectionPool {
         let queue: DispatchQueue
     }
 
+    private struct State {
+        var idle: [Int]
+        var connections: [PostgresConnection?]
+        var waiters: [CheckedContinuation<Int, Never>] = []
+    }
+
     private let configuration: PostgresConnection.Configuration
     private let logger: Logger
-    private var idle: [Int]
-    private var connections: [PostgresConnection?]
     private let queues: [DispatchQueue]
-    private var waiters: [CheckedContinuation<Int, Never>] = []
+    private let state: Mutex<State>
 
     init(configuration: PostgresConnection.Configuration, size: Int, logger: Logger) {
         self.configuration = configuration
         self.logger = logger
-        self.idle = Array(0..<size)
-        self.connections = Array(repeating: nil, count: size)
         self.queues = (0..<size).map { DispatchQueue(label: "postgres.connection.\($0)") }
+        self.state = Mutex(State(idle: Array(0..<size), connections: Array(repeating: nil, count: size)))
     }
 
     func acquire() async throws -> Slot {
-        let index: Int
-        if let free = idle.popLast() {
-            index = free
-        } else {
-            index = await withCheckedContinuation { waiters.append($0) }
+        let index = await withCheckedContinuation { (waiter: CheckedContinuation<Int, Never>) in
+            let free = state.withLock { state -> Int? in
+                if let free = state.idle.popLast() { return free }
+                state.waiters.append(waiter)
+                return nil
+            }
+            if let free { waiter.resume(returning: free) }
+        }
+        if let existing = state.withLock({ $0.connections[index] }), !existing.isClosed {
+            return Slot(index: index, connection: existing, queue: queues[index])
         }
         do {
-            if let existing = connections[index], !existing.isClosed {
-                return Slot(index: index, connection: existing, queue: queues[index])
-            }
             let connection = try await PostgresConnection.connect(configuration: configuration, id: index, logger: logger)
-            connections[index] = connection
+            state.withLock { $0.connections[index] = connection }
             return Slot(index: index, connection: connection, queue: queues[index])
         } catch {
             hand(index)
@@ -52,16 +61,28 @@ actor PostgresConnectionPool {
 
     /// Slots lent out, connections open and idle, and requests waiting for a slot.
     var use: ConnectionUse {
-        let open = idle.filter { connections[$0].map { !$0.isClosed } ?? false }.count
-        return ConnectionUse(inUse: connections.count - idle.count, idle: open, capacity: connections.count, waiting: waiters.count)
+        state.withLock { state in
+            let open = state.idle.filter { state.connections[$0].map { !$0.isClosed } ?? false }.count
+            return ConnectionUse(inUse: state.connections.count - state.idle.count, idle: open, capacity: state.connections.count, waiting: state.waiters.count)
+        }
     }
 
     func close() async {
-        for case let connection? in connections { try? await connection.close() }
-        connections = connections.map { _ in nil }
+        let open = state.withLock { state in
+            defer { state.connections = state.connections.map { _ in nil } }
+            return state.connections.compactMap { $0 }
+        }
+        for connection in open { try? await connection.close() }
     }
 
     private func hand(_ index: Int) {
-        if waiters.isEmpty { idle.append(index) } else { waiters.removeFirst().resume(returning: index) }
+        let waiter = state.withLock { state -> CheckedContinuation<Int, Never>? in
+            if state.waiters.isEmpty {
+                state.idle.append(index)
+                return nil
+            }
+            return state.waiters.removeFirst()
+        }
+        waiter?.resume(returning: index)
     }
 }

@@ -24,7 +24,7 @@ public final class PostgresDatabase: SQLDatabase {
         self.configuration = configuration
         self.pool = PostgresConnectionPool(configuration: configuration, size: poolSize, logger: logger)
         let first = try await pool.acquire()
-        await pool.release(first)
+        pool.release(first)
     }
 
     public func read<T: Sendable>(_ body: @escaping @Sendable (any SQLSession) throws -> T) async throws -> T {
@@ -33,6 +33,19 @@ public final class PostgresDatabase: SQLDatabase {
 
     public func readStatement<T: Sendable>(_ body: @escaping @Sendable (any SQLSession) throws -> T) async throws -> T {
         try await run(begin: nil, body)
+    }
+
+    /// The pull page without a dispatch queue or a blocking wait: the query runs on the
+    /// connection's event loop and its rows go straight into JSON.
+    public func readJSONArray(_ sql: String, _ binds: [SQLValue], schema: TableSchema, limit: Int) async throws -> (json: [UInt8], rows: Int) {
+        let slot = try await pool.acquire()
+        defer { pool.release(slot) }
+        let rows = try await slot.connection.query(PostgresSession.query(sql, binds), logger: logger)
+        var page = PostgresJSONPage(limit: limit)
+        for try await row in rows {
+            guard try page.add(row) else { break }
+        }
+        return page.finish()
     }
 
     public func write<T: Sendable>(_ body: @escaping @Sendable (any SQLSession) throws -> T) async throws -> T {
@@ -52,7 +65,7 @@ public final class PostgresDatabase: SQLDatabase {
     }
 
     public func connectionUse() async -> ConnectionUse {
-        await pool.use
+        pool.use
     }
 
     /// Runs `body` on a pooled connection, inside a transaction opened by `begin` (or none).
@@ -74,10 +87,10 @@ public final class PostgresDatabase: SQLDatabase {
                     }
                 }
             }
-            await pool.release(slot)
+            pool.release(slot)
             return result
         } catch {
-            await pool.release(slot)
+            pool.release(slot)
             throw error
         }
     }

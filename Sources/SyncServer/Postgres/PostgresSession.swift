@@ -9,7 +9,8 @@ struct PostgresSession: SQLSession {
     let connection: PostgresConnection
     let logger: Logger
 
-    func query(_ sql: String, _ binds: [SQLValue]) throws -> SQLRows {
+    /// The statement with its values bound, each with its own type.
+    static func query(_ sql: String, _ binds: [SQLValue]) -> PostgresQuery {
         var bindings = PostgresBindings(capacity: binds.count)
         for value in binds {
             switch value {
@@ -20,7 +21,11 @@ struct PostgresSession: SQLSession {
             case .boolean(let b): bindings.append(b)
             }
         }
-        let query = PostgresQuery(unsafeSQL: sql, binds: bindings)
+        return PostgresQuery(unsafeSQL: sql, binds: bindings)
+    }
+
+    func query(_ sql: String, _ binds: [SQLValue]) throws -> SQLRows {
+        let query = Self.query(sql, binds)
         let connection = self.connection
         let logger = self.logger
         return try BlockingWait.run {

@@ -43,6 +43,9 @@ public protocol SQLDatabase: Sendable {
     /// Runs `body`, which reads with a single statement, outside any transaction (a statement
     /// is consistent on its own; this saves the BEGIN/COMMIT of a snapshot).
     func readStatement<T: Sendable>(_ body: @escaping @Sendable (any SQLSession) throws -> T) async throws -> T
+    /// `queryJSONArray` as one statement outside any transaction: the pull page, every request
+    /// of a polling device. A store may answer it without `readStatement`'s synchronous session.
+    func readJSONArray(_ sql: String, _ binds: [SQLValue], schema: TableSchema, limit: Int) async throws -> (json: [UInt8], rows: Int)
     /// Runs `body` in one write transaction: committed if it returns, rolled back if it throws.
     func write<T: Sendable>(_ body: @escaping @Sendable (any SQLSession) throws -> T) async throws -> T
     /// Runs schema changes serialised across every process sharing the database.
@@ -51,4 +54,11 @@ public protocol SQLDatabase: Sendable {
     func close() async
     /// How the connections are used now (for `GET /metrics`).
     func connectionUse() async -> ConnectionUse
+}
+
+extension SQLDatabase {
+    /// Through a synchronous session, as every other read.
+    public func readJSONArray(_ sql: String, _ binds: [SQLValue], schema: TableSchema, limit: Int) async throws -> (json: [UInt8], rows: Int) {
+        try await readStatement { try $0.queryJSONArray(sql, binds, schema: schema, limit: limit) }
+    }
 }

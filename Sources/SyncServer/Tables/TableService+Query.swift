@@ -55,6 +55,12 @@ extension TableService {
 
     /// Reads one page of `owner`'s rows with a plan's statement.
     private func run(_ plan: QueryPlan, owner: String) async throws -> QueryPage {
+        if plan.select == nil, plan.statement.countSQL == nil {
+            let statement = plan.statement
+            let (json, rows) = try await database.readJSONArray(statement.rowsSQL, statement.rowsBinds(owner: owner), schema: plan.schema, limit: plan.top)
+            let more = plan.top > 0 && rows > plan.top
+            return QueryPage(itemsJSON: json, totalCount: nil, next: more ? (plan.top, plan.skip + plan.top) : nil)
+        }
         let read: @Sendable (any SQLSession) throws -> ([UInt8], Int, Int?) = { session in
             let statement = plan.statement
             let json: [UInt8]
