@@ -14,6 +14,7 @@ import json, os, platform, re, subprocess, sys, time, datetime, urllib.request
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import bench_taskd  # noqa: E402 (a sibling module)
+import bench_pgbench  # noqa: E402
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 WRK_SCRIPTS = os.path.join(ROOT, "Benchmarks", "wrk")
@@ -116,7 +117,21 @@ def run_backend(name, database, seed, floor_url=None):
         with urllib.request.urlopen(urllib.request.Request(f"{base}/tables/bench?{query}", headers=HEADERS)) as r:
             assert len(json.load(r)) == 50, "the pull page must hold 50 rows"
         results = {}
-        if floor_url:
+        if name == "PostgreSQL":
+            # The floor is PostgreSQL itself: pgbench running the page's own SELECT and a plain
+            # INSERT, alternated with the server's figures, medians of each.
+            page_sql = bench_pgbench.logged_statement(database, lambda: urllib.request.urlopen(
+                urllib.request.Request(f"{base}/tables/bench?{query}", headers=HEADERS)).read())
+            seconds = int(DURATION.rstrip("s"))
+            floors, pulls, insert_floors, inserts = [], [], [], []
+            for _ in range(ROUNDS):
+                floors.append(bench_pgbench.pgbench(database, page_sql, seconds))
+                pulls.append(wrk(f"{base}/tables/bench?{query}", "get.lua"))
+                insert_floors.append(bench_pgbench.pgbench(database, bench_pgbench.insert_script(), seconds))
+                inserts.append(wrk(f"{base}/tables/bench", "insert.lua"))
+            results["pull"], results["insert"] = median(pulls), median(inserts)
+            results["pgbench_page"], results["pgbench_insert"] = median(floors), median(insert_floors)
+        elif floor_url:
             # The target compares (a) with the floor: both are measured in alternating rounds and
             # each reported by its median run, so a slow moment of the machine hits both alike.
             floors, pulls = [], []
@@ -127,10 +142,10 @@ def run_backend(name, database, seed, floor_url=None):
         else:
             results["pull"] = wrk(f"{base}/tables/bench?{query}", "get.lua")
         results["pull_new_token"] = wrk(f"{base}/tables/bench", "pull_new_token.lua")
-        return results | {
-            "insert": wrk(f"{base}/tables/bench", "insert.lua"),
-            "patch": wrk(f"{base}/tables/bench", "patch.lua", threads=4, connections=4),
-        }
+        if "insert" not in results:
+            results["insert"] = wrk(f"{base}/tables/bench", "insert.lua")
+        results["patch"] = wrk(f"{base}/tables/bench", "patch.lua", threads=4, connections=4)
+        return results
     finally:
         stop(proc)
 
@@ -347,6 +362,22 @@ def write_report(floor, results, auth):
     target = results["SQLite"]["pull"]["rps"] / floor["rps"]
     lines += ["", f"Target for (a) on SQLite: at least 50% of the floor's throughput — measured **{100 * target:.0f}%**"
               f" ({'met' if target >= 0.5 else 'NOT met'}).", ""]
+    if "PostgreSQL" in results:
+        pg = results["PostgreSQL"]
+        page, insert = pg["pull"]["rps"] / pg["pgbench_page"]["rps"], pg["insert"]["rps"] / pg["pgbench_insert"]["rps"]
+        lines += [
+            "### PostgreSQL beside PostgreSQL itself",
+            "",
+            f"The floor of the PostgreSQL figures is the database: `pgbench -M prepared` over {bench_pgbench.POOL} connections (todo-server's pool), "
+            "against the same table in the same run, running (a)'s own SELECT (taken from PostgreSQL's statement log, same parameters) "
+            f"and a plain INSERT of a row of that table. {ROUNDS} alternating rounds, medians.",
+            "",
+            "| figure | todo-server req/s | pgbench tps | share | target |",
+            "|---|---:|---:|---:|---:|",
+            f"| (a) pull page | {pg['pull']['rps']:.0f} | {pg['pgbench_page']['rps']:.0f} | {100 * page:.0f}% | ≥ 50% ({'met' if page >= 0.5 else 'NOT met'}) |",
+            f"| (b) insert | {pg['insert']['rps']:.0f} | {pg['pgbench_insert']['rps']:.0f} | {100 * insert:.0f}% | ≥ 50% ({'met' if insert >= 0.5 else 'NOT met'}) |",
+            "",
+        ]
     plain, signed = auth["plain"], auth["signed"]
     cost = 1 - signed["rps"] / plain["rps"]
     lines += [

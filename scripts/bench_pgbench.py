@@ -1,0 +1,57 @@
+"""The PostgreSQL floors of `make bench`: pgbench running, against the same table in the same
+run, the exact SELECT todo-server sends for the pull page (read from PostgreSQL's statement log,
+with the same parameters) and a plain INSERT of a row of that table; both prepared, over as many
+connections as todo-server's pool (8)."""
+import os, re, subprocess, time
+
+POOL = 8  # PostgresDatabase's pool size
+
+
+def psql(pg, sql):
+    return subprocess.run(["psql", pg, "-qAt", "-c", sql], check=True, capture_output=True, text=True).stdout
+
+
+def logged_statement(pg, send_request):
+    """The SQL and parameters of the statement `send_request()` makes todo-server run."""
+    log = os.path.join(os.path.dirname(psql(pg, "SHOW data_directory").strip()), "server.log")
+    start = os.path.getsize(log)
+    psql(pg, "ALTER SYSTEM SET log_min_duration_statement = 0")
+    psql(pg, "SELECT pg_reload_conf()")
+    try:
+        time.sleep(0.5)
+        send_request()
+        time.sleep(0.3)
+    finally:
+        psql(pg, "ALTER SYSTEM RESET log_min_duration_statement")
+        psql(pg, "SELECT pg_reload_conf()")
+    with open(log) as f:
+        f.seek(start)
+        text = f.read()
+    found = re.findall(r"execute [^:]*: (SELECT .*?)\n.*?DETAIL:  parameters: (.*?)\n", text, re.S)
+    if not found:
+        raise RuntimeError("bench: the pull page's SELECT is not in PostgreSQL's log")
+    sql, params = found[-1]
+    values = dict(re.findall(r"\$(\d+) = '((?:[^']|'')*)'", params))
+    # The same statement with its parameters as literals; pgbench prepares it (-M prepared).
+    return re.sub(r"\$(\d+)", lambda m: "'" + values[m.group(1)] + "'", sql)
+
+
+def pgbench(pg, script, duration, clients=POOL):
+    path = "/tmp/bench-pgbench.sql"
+    with open(path, "w") as f:
+        f.write(script.strip() + ";\n")
+    run = subprocess.run(["pgbench", "-n", "-M", "prepared", "-c", str(clients), "-j", "1", "-T", str(duration), "-f", path, pg],
+                         capture_output=True, text=True)
+    if run.returncode != 0:
+        raise RuntimeError(f"bench: pgbench failed: {run.stderr[-500:]}")
+    out = run.stdout
+    tps = re.search(r"tps = ([0-9.]+)", out)
+    latency = re.search(r"latency average = ([0-9.]+) ms", out)
+    return {"rps": float(tps.group(1)), "latency_ms": float(latency.group(1))}
+
+
+def insert_script(table="bench"):
+    """A row like the ones the insert benchmark posts, with a fresh id each time."""
+    # No colons in the script: pgbench reads `:name` as a variable.
+    return (f'INSERT INTO "{table}" ("__owner", "id", "createdAt", "updatedAt", "version", "deleted", "text", "complete") '
+            "VALUES ('', gen_random_uuid()::text, clock_timestamp()::text, clock_timestamp()::text, md5(random()::text), false, 'pgbench insert', false)")
