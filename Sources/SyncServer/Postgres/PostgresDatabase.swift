@@ -40,9 +40,10 @@ public final class PostgresDatabase: SQLDatabase {
     public func readJSONArray(_ sql: String, _ binds: [SQLValue], schema: TableSchema, limit: Int) async throws -> (json: [UInt8], rows: Int) {
         let slot = try await pool.acquire()
         defer { pool.release(slot) }
-        let rows = try await slot.connection.query(PostgresSession.query(sql, binds), logger: logger)
+        // All rows at once (a page is at most 1,001): iterating the async sequence switched tasks per row.
+        let result = try await slot.connection.query(PostgresSession.query(sql, binds), logger: logger).get()
         var page = PostgresJSONPage(limit: limit)
-        for try await row in rows {
+        for row in result.rows {
             guard try page.add(row) else { break }
         }
         return page.finish()
