@@ -168,7 +168,7 @@ struct PullRun {
                 if row[SystemProperty.deleted]?.boolValue == true { deletes.append(id) } else { upserts.append(row) }
             }
             try session.deleteItems(ids: deletes, in: query.table)
-            try session.upsert(upserts, in: query.table)
+            try session.upsertPulled(upserts, in: query.table)
             if let token, let queryId { try session.setDeltaToken(token, table: query.table, queryId: queryId) }
         }
     }

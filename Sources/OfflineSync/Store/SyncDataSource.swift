@@ -23,6 +23,8 @@ public protocol SyncStoreSession {
     func items(_ query: SyncQuery) throws -> SyncQueryResult
     /// Inserts or replaces whole items; unknown keys are dropped, missing keys become null.
     func upsert(_ items: [JSONObject], in table: String) throws
+    /// Upserts items a pull brought; one whose version the stored row already has may be skipped.
+    func upsertPulled(_ items: [JSONObject], in table: String) throws
     /// Deletes items by id.
     func deleteItems(ids: [String], in table: String) throws
     /// Deletes the items matching a query (limit and offset ignored).
@@ -128,6 +130,9 @@ public enum SyncSystemTable {
 }
 
 extension SyncStoreSession {
+    /// By default a pulled item is written like any other.
+    public func upsertPulled(_ items: [JSONObject], in table: String) throws { try upsert(items, in: table) }
+
     /// By default a store keeps everything current row by row.
     public func beginBulkLoad(table: String) throws -> Bool { false }
     /// By default there is nothing to catch up on.
