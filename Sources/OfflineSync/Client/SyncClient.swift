@@ -70,14 +70,15 @@ public final class SyncClient: Sendable {
 
     /// Sends a request with the protocol headers.
     func send(_ method: String, url: URL, body: JSONObject? = nil, ifMatch: String? = nil, features: String) async throws -> HTTPReply {
+        try await send(method, url: url, encodedBody: body.map { Data(JSONText.encode($0).utf8) }, ifMatch: ifMatch, features: features)
+    }
+
+    /// `send` with a body already encoded as JSON.
+    func send(_ method: String, url: URL, encodedBody: Data?, ifMatch: String? = nil, features: String) async throws -> HTTPReply {
         var headers = protocolHeaders(features: features, accept: "application/json")
         if let ifMatch { headers["If-Match"] = ifMatch }
-        var data: Data?
-        if let body {
-            data = Data(JSONText.encode(body).utf8)
-            headers["Content-Type"] = "application/json"
-        }
-        return try await transport.send(HTTPRequestSpec(method: method, url: url, headers: headers, body: data))
+        if encodedBody != nil { headers["Content-Type"] = "application/json" }
+        return try await transport.send(HTTPRequestSpec(method: method, url: url, headers: headers, body: encodedBody))
     }
 
     /// The headers every request carries: API version, features, installation id and the access token.

@@ -47,7 +47,8 @@ extension PushRun {
         return failed
     }
 
+    /// The write as encoded when the chunk was made.
     static func batchOperation(_ pending: Pending) -> RemoteBatch.Operation {
-        RemoteBatch.Operation(type: pending.queued.type, table: pending.queued.table, item: pending.item, itemId: pending.queued.itemId)
+        pending.batchOperation ?? RemoteBatch.Operation(type: pending.queued.type, table: pending.queued.table, item: pending.item, itemId: pending.queued.itemId)
     }
 }

@@ -11,7 +11,9 @@ struct PushRun {
     struct Pending {
         let queued: QueuedOperation
         let item: JSONObject
-        let resent: Bool
+        var resent: Bool
+        /// The write as a batch sends it, encoded once (nil when sent one request at a time).
+        var batchOperation: RemoteBatch.Operation?
     }
 
     /// Operations per batch request at most (the server may allow more).
@@ -116,8 +118,10 @@ struct PushRun {
                 }
                 var pending = Pending(queued: queued, item: item, resent: false)
                 if let batch {
-                    bytes += RemoteBatch.size(of: Self.batchOperation(pending))
+                    let operation = RemoteBatch.Operation(type: queued.type, table: queued.table, item: item, itemId: queued.itemId)
+                    bytes += RemoteBatch.size(of: operation)
                     if !chunk.isEmpty && bytes > batch.maxBytes { break }
+                    pending.batchOperation = operation
                 }
                 context.inFlightOperations.withLock { _ = $0.insert(queued.id) }
                 // A retry replaces the operation's earlier errors.
@@ -125,7 +129,7 @@ struct PushRun {
                 if queued.type == .insert {
                     let resent = try session.baseItem(in: queued.table, id: queued.itemId) != nil
                     if !resent { try session.setBaseItem(item, in: queued.table, id: queued.itemId) }
-                    pending = Pending(queued: queued, item: item, resent: resent)
+                    pending.resent = resent
                 }
                 chunk.append(pending)
                 items.insert(key)

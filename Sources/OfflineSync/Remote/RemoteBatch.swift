@@ -4,16 +4,17 @@ import TableProtocol
 /// One request to the batch endpoint (`POST /tables/$batch`): many writes, one reply each,
 /// handed back as the reply the write would have had alone, so they are read the same way.
 struct RemoteBatch {
-    /// One write to send.
+    /// One write to send, encoded once: its size decides the chunk, its bytes go in the body.
     struct Operation {
-        var type: TableOperationType
-        var table: String
-        /// For inserts and updates the row, for deletes the snapshot (its version is `If-Match`).
-        var item: JSONObject
-        var itemId: String
+        /// The write as the batch document spells it, as JSON text.
+        let encoded: [UInt8]
 
-        /// The write as the batch document spells it.
-        var json: JSONValue {
+        /// For inserts and updates `item` is the row, for deletes the snapshot (its version is `If-Match`).
+        init(type: TableOperationType, table: String, item: JSONObject, itemId: String) {
+            encoded = JSONWriter.bytes(Self.json(type: type, table: table, item: item, itemId: itemId))
+        }
+
+        private static func json(type: TableOperationType, table: String, item: JSONObject, itemId: String) -> JSONValue {
             var entry = JSONObject([("table", .string(table))])
             let version = item[SystemProperty.version]?.stringValue
             switch type {
@@ -36,15 +37,20 @@ struct RemoteBatch {
     let client: SyncClient
     let path: String
 
-    /// The request body's size for these writes, to keep under the server's limit.
-    static func size(of operation: Operation) -> Int { JSONWriter.string(operation.json).utf8.count + 1 }
+    /// The operation's share of the request body (its text and a comma), to keep under the server's limit.
+    static func size(of operation: Operation) -> Int { operation.encoded.count + 1 }
 
     /// Sends the writes; answers one reply per write, in order. A failure of the whole request
     /// throws the protocol error of its reply (or the transport's).
     func send(_ operations: [Operation]) async throws -> [HTTPReply] {
-        let body = JSONObject([("operations", .array(operations.map(\.json)))])
+        var body = Array(#"{"operations":["#.utf8)
+        for (index, operation) in operations.enumerated() {
+            if index > 0 { body.append(UInt8(ascii: ",")) }
+            body.append(contentsOf: operation.encoded)
+        }
+        body.append(contentsOf: Array("]}".utf8))
         let trimmed = path.hasPrefix("/") ? String(path.dropFirst()) : path
-        let reply = try await client.send("POST", url: client.url(trimmed), body: body, features: "OL")
+        let reply = try await client.send("POST", url: client.url(trimmed), encodedBody: Data(body), features: "OL")
         guard reply.status == 200 else { throw RemoteTable.error(from: reply) }
         guard case .array(let results)? = (try? JSONText.decode(reply.body))?.objectValue?["results"], results.count == operations.count else {
             throw SyncError(.httpError, "The server's batch reply does not answer every operation", statusCode: reply.status)
