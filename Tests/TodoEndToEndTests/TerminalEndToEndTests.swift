@@ -9,10 +9,7 @@ import FoundationNetworking
 @Suite(.serialized) struct TerminalEndToEndTests {
     /// Items on the server (deleted ones included).
     func serverItems(_ port: Int) async throws -> [[String: Any]] {
-        var request = URLRequest(url: URL(string: "http://127.0.0.1:\(port)/tables/TodoItem?__includeDeleted=true&$top=1000")!)
-        request.setValue("2.0.0", forHTTPHeaderField: "ZUMO-API-VERSION")
-        let (data, _) = try await URLSession.shared.data(for: request)
-        return try JSONSerialization.jsonObject(with: data) as? [[String: Any]] ?? []
+        try await ServerProcess.items(port: port, table: "TodoItem")
     }
 
     /// The UI on a local-only device of a fresh home, once drawn.

@@ -16,8 +16,19 @@ extension JSONValue {
 
 /// JSON text that is not valid JSON, with the byte offset where reading stopped.
 public struct JSONParseError: Error, CustomStringConvertible {
+    /// What was wrong.
+    public var reason: String
+    /// The byte offset where reading stopped.
+    public var offset: Int
+
+    /// Creates an error at a byte offset.
+    public init(_ reason: String, at offset: Int) {
+        self.reason = reason
+        self.offset = offset
+    }
+
     /// What was wrong, and where.
-    public var description: String
+    public var description: String { "\(reason) at byte \(offset)" }
 }
 
 /// A recursive-descent parser over UTF-8 bytes; nesting is bounded so hostile input cannot
@@ -197,7 +208,7 @@ struct JSONParser {
 
     private func decodeUTF8(_ text: UnsafeBufferPointer<UInt8>, at offset: Int) throws -> String {
         guard let string = String(validating: text, as: UTF8.self) else {
-            throw JSONParseError(description: "invalid UTF-8 in a string at byte \(offset)")
+            throw JSONParseError("invalid UTF-8 in a string", at: offset)
         }
         return string
     }
@@ -240,7 +251,7 @@ struct JSONParser {
             return negative ? -value : value
         }
         let text = String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<index]), as: UTF8.self)
-        guard let value = Double(text), value.isFinite else { throw JSONParseError(description: "number out of range at byte \(start)") }
+        guard let value = Double(text), value.isFinite else { throw JSONParseError("number out of range", at: start) }
         return value
     }
 
@@ -267,6 +278,6 @@ struct JSONParser {
     }
 
     private func error(_ message: String) -> JSONParseError {
-        JSONParseError(description: "\(message) at byte \(index)")
+        JSONParseError(message, at: index)
     }
 }

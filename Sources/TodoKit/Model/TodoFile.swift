@@ -46,9 +46,10 @@ public enum TodoFile {
         let value: JSONValue
         do {
             value = try JSONValue.parse(Data(text.utf8))
+        } catch let error as JSONParseError {
+            throw ParseError(line: line(at: error.offset, in: text), reason: "not valid JSON (\(error))")
         } catch {
-            let offset = Int("\(error)".split(separator: " ").last { Int($0) != nil } ?? "") ?? 0
-            throw ParseError(line: line(at: offset, in: text), reason: "not valid JSON (\(error))")
+            throw ParseError(line: 1, reason: "not valid JSON (\(error))")
         }
         guard case .array(let rows) = value else { throw ParseError(line: 1, reason: "expected a JSON array of items") }
         let starts = elementLines(text)
