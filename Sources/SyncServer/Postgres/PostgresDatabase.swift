@@ -80,7 +80,7 @@ public final class PostgresDatabase: SQLDatabase {
                     do {
                         if let begin { try session.execute(begin, []) }
                         let value = try body(session)
-                        if begin != nil { try session.execute("COMMIT", []) }
+                        try session.finish(with: begin != nil ? "COMMIT" : nil)
                         continuation.resume(returning: value)
                     } catch {
                         if begin != nil { try? session.execute("ROLLBACK", []) }
