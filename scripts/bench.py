@@ -360,7 +360,7 @@ def write_report(floor, results, auth):
             r = figures[key]
             lines.append(f"| {title} | {store} | {r['rps']:.0f} | {r['p50_ms']:.2f} | {r['p99_ms']:.2f} | {r['errors']} | {100 * r['rps'] / floor['rps']:.0f}% |")
     target = results["SQLite"]["pull"]["rps"] / floor["rps"]
-    lines += ["", f"Target for (a) on SQLite: at least 50% of the floor's throughput — measured **{100 * target:.0f}%**"
+    lines += ["", f"Target for (a) on SQLite: at least 50% of the floor's throughput — measured **{100 * target:.1f}%**"
               f" ({'met' if target >= 0.5 else 'NOT met'}).", ""]
     if "PostgreSQL" in results:
         pg = results["PostgreSQL"]
