@@ -1,8 +1,9 @@
 -- POST /tables/bench with a fresh id every request.
--- Seeded per run: unseeded, every wrk process drew the same tags, so a second round's ids were taken (409).
+-- The tag is a global: `thread:set` sets the thread's globals, and a `local` here hid it, so every
+-- run sent the same ids and a second round's inserts all met 409. Seeded so each run draws anew.
 math.randomseed(os.time() + math.floor(os.clock() * 1e6))
 local counter = 0
-local thread_tag = "t"
+thread_tag = "t"
 function setup(thread)
   thread:set("thread_tag", tostring(math.random(1, 1e9)))
 end
