@@ -29,8 +29,8 @@ public final class SQLiteSyncStore: SyncDataSource {
         config.busyMode = .timeout(10)
         // WAL with synchronous=NORMAL: a commit survives a process crash (kill -9); only an OS
         // crash or power loss can drop the last commits. Saves an fsync per pushed operation.
-        // Recursive triggers make INSERT OR REPLACE fire delete triggers for the row it replaces,
-        // which keeps text-search indexes exact.
+        // Recursive triggers: should a write ever replace an item row (INSERT OR REPLACE; upserts
+        // update in place), the delete trigger still fires and keeps text-search indexes exact.
         config.prepareDatabase { db in
             try db.execute(sql: "PRAGMA synchronous = NORMAL; PRAGMA recursive_triggers = ON")
             try HumanOrder.register(on: db)
