@@ -215,14 +215,9 @@ def run_taskwarrior_cycle(tmp, n=ROWS):
 
 
 def start_todo_server(binary, *args):
-    """As bench.py's start(): the first stdout line names 127.0.0.1:PORT."""
-    proc = subprocess.Popen([binary, *args], stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
-    line = proc.stdout.readline()
-    port = re.search(r"127\.0\.0\.1:(\d+)", line)
-    if not port:
-        proc.kill()
-        raise RuntimeError(f"bench_taskd: {os.path.basename(binary)} did not start: {line!r}")
-    return proc, int(port.group(1))
+    """bench.py's start() (imported here: bench.py imports this module)."""
+    import bench
+    return bench.start(binary, *args)
 
 
 def run_offlinetodo_cycle(bin_dir, tmp, n=ROWS):

@@ -5,7 +5,7 @@ processes sharing one PostgreSQL database and (2) one todo-server on SQLite. Eac
 draining every device and checking that every write is on the server exactly once and every device
 holds what the server holds (todo-load exits 1 otherwise). Loopback only. Prints the summary and
 puts it into BENCHMARKS.md ("Load test")."""
-import datetime, json, os, re, subprocess, sys, uuid
+import datetime, json, os, subprocess, sys, uuid
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
@@ -15,13 +15,9 @@ KINDS = ["GET page", "POST batch", "GET capabilities", "local writes (one round)
 
 
 def start_server(bin_dir, database):
-    proc = subprocess.Popen([os.path.join(bin_dir, "todo-server"), "--port", "0", "--database", database, "--log-level", "error"],
-                            stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
-    port = re.search(r"127\.0\.0\.1:(\d+)", proc.stdout.readline())
-    if not port:
-        proc.kill()
-        sys.exit("load: todo-server did not start")
-    return proc, f"http://127.0.0.1:{port.group(1)}"
+    import bench  # here: bench.py imports this module
+    proc, port = bench.start(os.path.join(bin_dir, "todo-server"), "--port", "0", "--database", database, "--log-level", "error")
+    return proc, f"http://127.0.0.1:{port}"
 
 
 def run_one(bin_dir, name, databases, work):
