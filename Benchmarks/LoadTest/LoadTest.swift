@@ -52,7 +52,15 @@ enum LoadTest {
         let duplicated = server.filter { id, rows in rows.count > 1 || expected[id] == nil }
         let live = server.compactMapValues { $0.first.flatMap { $0.deleted ? nil : $0 } }
         var diverged = 0
-        for device in devices where (try? device.localRows()) != live { diverged += 1 }
+        for device in devices {
+            let local = (try? device.localRows()) ?? [:]
+            guard local != live else { continue }
+            diverged += 1
+            let differing = Set(local.keys).union(live.keys).filter { local[$0] != live[$0] }.sorted().prefix(3)
+            for id in differing {
+                FileHandle.standardError.write(Data("diverged: device \(device.number) \(id) local \(String(describing: local[id])) server \(String(describing: live[id]))\n".utf8))
+            }
+        }
         for (id, _) in lost.prefix(5) { FileHandle.standardError.write(Data("lost: \(id) expected \(expected[id]!) server \(server[id] ?? [])\n".utf8)) }
         let errors = devices.flatMap(\.syncErrors)
         for error in Set(errors).prefix(5) { FileHandle.standardError.write(Data("sync error: \(error)\n".utf8)) }

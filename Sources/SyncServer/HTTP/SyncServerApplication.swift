@@ -39,7 +39,7 @@ public enum SyncServerApplication {
         let router = Router(context: TableRequestContext.self)
         // Outermost, so it counts the status the client gets (after ErrorMiddleware's mapping).
         if configuration.metrics {
-            _ = ServerMetrics.registry
+            _ = ServerMetrics.registry  // bootstraps swift-metrics before the middleware makes (and caches) its first counter
             router.add(middleware: MetricsMiddleware())
         }
         router.add(middleware: TableCORS.middleware())

@@ -56,32 +56,17 @@ struct PostgresJSONPage: ~Copyable {
 
     /// One value with the same typing as `SQLValue(cell)` and `StoredItem`.
     private mutating func write(_ cell: PostgresCell) throws {
-        guard let bytes = cell.bytes else { return out.append(reserving: Self.null) }
+        guard let bytes = cell.bytes else { return out.appendNull() }
         switch cell.dataType {
-        case .bool: out.append(reserving: try cell.decode(Bool.self) ? Self.true : Self.false)
-        case .int2, .int4, .int8: writeNumber(Double(try cell.decode(Int64.self)))
-        case .float4, .float8: writeNumber(try cell.decode(Double.self))
-        case .numeric: writeNumber(Double(try cell.decode(String.self)) ?? .nan)
+        case .bool: out.appendBool(try cell.decode(Bool.self))
+        case .int2, .int4, .int8: out.appendNumber(Double(try cell.decode(Int64.self)))
+        case .float4, .float8: out.appendNumber(try cell.decode(Double.self))
+        case .numeric: out.appendNumber(Double(try cell.decode(String.self)) ?? .nan)
         case .text, .varchar, .name:
             // Text arrives as UTF-8 (the server checks it), in either format.
             let appended = bytes.withUnsafeReadableBytes { raw in out.appendASCIIString(raw.bindMemory(to: UInt8.self)) }
-            if !appended {
-                var string: [UInt8] = []
-                JSONWriter.writeString(try cell.decode(String.self), into: &string)
-                out.append(reserving: string)
-            }
-        default:
-            var string: [UInt8] = []
-            JSONWriter.writeString(try cell.decode(String.self), into: &string)
-            out.append(reserving: string)
+            if !appended { out.appendString(try cell.decode(String.self)) }
+        default: out.appendString(try cell.decode(String.self))
         }
     }
-
-    private mutating func writeNumber(_ number: Double) {
-        var text: [UInt8] = []
-        JSONWriter.writeNumber(number, into: &text)
-        out.append(reserving: text)
-    }
-
-    private static let null = Array("null".utf8), `true` = Array("true".utf8), `false` = Array("false".utf8)
 }

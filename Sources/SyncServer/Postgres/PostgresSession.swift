@@ -33,8 +33,8 @@ struct PostgresSession: SQLSession {
 
     func query(_ sql: String, _ binds: [SQLValue]) throws -> SQLRows {
         let query = Self.query(sql, binds)
-        // NIO's future, waited for on this dispatch thread: no Swift task per statement (a task
-        // and a semaphore cost two extra thread switches on each of a write's five statements).
+        // NIO's future, waited for on this dispatch thread (the body is synchronous): no Swift
+        // task and semaphore per statement.
         let result = try connection.query(query, logger: logger).wait()
         var columns: [String] = []
         var values: [[SQLValue]] = []

@@ -179,34 +179,20 @@ struct SQLiteSession: SQLSession {
     /// One column as JSON, with the same typing as `StoredItem`.
     private static func writeJSON(_ value: OpaquePointer?, boolean: Bool, into out: inout JSONPageBuffer) {
         switch sqlite3_value_type(value) {
-        case SQLITE_NULL: out.append(reserving: Self.null)
+        case SQLITE_NULL: out.appendNull()
         case SQLITE_INTEGER:
             let number = sqlite3_value_int64(value)
-            if boolean { out.append(reserving: number != 0 ? Self.true : Self.false) } else { writeNumber(Double(number), into: &out) }
+            if boolean { out.appendBool(number != 0) } else { out.appendNumber(Double(number)) }
         case SQLITE_FLOAT:
             let number = sqlite3_value_double(value)
-            if boolean { out.append(reserving: number != 0 ? Self.true : Self.false) } else { writeNumber(number, into: &out) }
+            if boolean { out.appendBool(number != 0) } else { out.appendNumber(number) }
         default:
-            guard let text = sqlite3_value_text(value) else { out.append(reserving: Self.emptyString); return }
+            guard let text = sqlite3_value_text(value) else { out.appendString(""); return }
             let bytes = UnsafeBufferPointer(start: text, count: Int(sqlite3_value_bytes(value)))
-            if !out.appendASCIIString(bytes) {
-                // SQLite does not check UTF-8: decoding repairs what another writer may have stored.
-                var string: [UInt8] = []
-                JSONWriter.writeString(String(decoding: bytes, as: UTF8.self), into: &string)
-                out.append(reserving: string)
-            }
+            // SQLite does not check UTF-8: decoding repairs what another writer may have stored.
+            if !out.appendASCIIString(bytes) { out.appendString(String(decoding: bytes, as: UTF8.self)) }
         }
     }
-
-    /// Numbers print as `JSONWriter` prints them (integral values without a fraction).
-    private static func writeNumber(_ number: Double, into out: inout JSONPageBuffer) {
-        var text: [UInt8] = []
-        JSONWriter.writeNumber(number, into: &text)
-        out.append(reserving: text)
-    }
-
-    private static let null = Array("null".utf8), `true` = Array("true".utf8), `false` = Array("false".utf8)
-    private static let emptyString = Array("\"\"".utf8)
 
     func execute(_ sql: String, _ binds: [SQLValue]) throws {
         let handle = try prepared(sql, binds)

@@ -64,6 +64,28 @@ struct JSONPageBuffer: ~Copyable {
         bytes.withUnsafeBufferPointer { append($0) }
     }
 
+    /// `null`, reserving room for it.
+    mutating func appendNull() { append(reserving: Self.null) }
+
+    /// `true` or `false`, reserving room for it.
+    mutating func appendBool(_ value: Bool) { append(reserving: value ? Self.true : Self.false) }
+
+    /// A number as `JSONWriter` prints it (integral values without a fraction), reserving room for it.
+    mutating func appendNumber(_ number: Double) {
+        var text: [UInt8] = []
+        JSONWriter.writeNumber(number, into: &text)
+        append(reserving: text)
+    }
+
+    /// Text of any kind as a JSON string (for text that `appendASCIIString` refused).
+    mutating func appendString(_ text: String) {
+        var string: [UInt8] = []
+        JSONWriter.writeString(text, into: &string)
+        append(reserving: string)
+    }
+
+    private static let null = Array("null".utf8), `true` = Array("true".utf8), `false` = Array("false".utf8)
+
     /// ASCII text as a quoted, escaped JSON string, reserving room for it. Returns false, having
     /// written nothing, when the text has a byte above 0x7F: the caller must check its UTF-8.
     mutating func appendASCIIString(_ text: UnsafeBufferPointer<UInt8>) -> Bool {

@@ -55,26 +55,27 @@ extension TableService {
 
     /// Reads one page of `owner`'s rows with a plan's statement.
     private func run(_ plan: QueryPlan, owner: String) async throws -> QueryPage {
-        if plan.select == nil, plan.statement.countSQL == nil {
-            let statement = plan.statement
-            let (json, rows) = try await database.readJSONArray(statement.rowsSQL, statement.rowsBinds(owner: owner), schema: plan.schema, limit: plan.top)
-            let more = plan.top > 0 && rows > plan.top
-            return QueryPage(itemsJSON: json, totalCount: nil, next: more ? (plan.top, plan.skip + plan.top) : nil)
-        }
-        let read: @Sendable (any SQLSession) throws -> ([UInt8], Int, Int?) = { session in
-            let statement = plan.statement
-            let json: [UInt8]
-            let rows: Int
-            if let selected = plan.select {
-                (json, rows) = try Self.selectedJSON(session, statement, owner: owner, schema: plan.schema, select: selected, top: plan.top)
-            } else {
-                (json, rows) = try session.queryJSONArray(statement.rowsSQL, statement.rowsBinds(owner: owner), schema: plan.schema, limit: plan.top)
+        let statement = plan.statement
+        let (json, rows, count): ([UInt8], Int, Int?)
+        if plan.select == nil, statement.countSQL == nil {
+            // The pull page: one statement, which a store may run without a synchronous session.
+            (json, rows) = try await database.readJSONArray(statement.rowsSQL, statement.rowsBinds(owner: owner), schema: plan.schema, limit: plan.top)
+            count = nil
+        } else {
+            let read: @Sendable (any SQLSession) throws -> ([UInt8], Int, Int?) = { session in
+                let json: [UInt8]
+                let rows: Int
+                if let selected = plan.select {
+                    (json, rows) = try Self.selectedJSON(session, statement, owner: owner, schema: plan.schema, select: selected, top: plan.top)
+                } else {
+                    (json, rows) = try session.queryJSONArray(statement.rowsSQL, statement.rowsBinds(owner: owner), schema: plan.schema, limit: plan.top)
+                }
+                let count = try statement.countSQL.map { try session.query($0, statement.countBinds(owner: owner)).rows.first?.first?.int64 ?? 0 }
+                return (json, rows, count.map(Int.init))
             }
-            let count = try statement.countSQL.map { try session.query($0, statement.countBinds(owner: owner)).rows.first?.first?.int64 ?? 0 }
-            return (json, rows, count.map(Int.init))
+            // Rows and count must come from one snapshot; rows alone are one statement.
+            (json, rows, count) = statement.countSQL == nil ? try await database.readStatement(read) : try await database.read(read)
         }
-        // Rows and count must come from one snapshot; rows alone are one statement.
-        let (json, rows, count) = plan.statement.countSQL == nil ? try await database.readStatement(read) : try await database.read(read)
         let more = plan.top > 0 && rows > plan.top
         return QueryPage(itemsJSON: json, totalCount: count, next: more ? (plan.top, plan.skip + plan.top) : nil)
     }
