@@ -84,6 +84,42 @@ import Testing
         #expect(try f.local.read(f.local.query.withTotalCount()).totalCount == 120)
     }
 
+    @Test func incrementalPullMissesNoChangeMadeBetweenItsPages() async throws {
+        let dir = try TempDir.make()
+        let database = dir.appendingPathComponent("s.sqlite").path
+        let server = try await ServerProcess.start(arguments: ["--database", database])
+        defer { server.stop() }
+        let transport = FaultyTransport()
+        let f = try await SyncFixture.make(server: server, transport: transport, pageSize: 3)
+        try await seed(f, count: 3)
+        try SQLiteShell.run(database, "UPDATE \"\(f.table)\" SET \"updatedAt\" = '2026-03-03T03:03:03.333Z'")
+        try await f.local.pull(queryId: "q")
+        // After the pull's first page (the three rows at its token), s000 changes and a row is
+        // added: s000 leaves the rows a $skip of 3 would step over, and s001..s002 move into them.
+        transport.before("GET", endingWith: "/tables/\(f.table)", number: 2) {
+            let row = try await f.remote.read(id: "s000")
+            _ = try await f.remote.update(["id": "s000", "text": "changed meanwhile", "version": row["version"]!])
+            _ = try await f.remote.insert(todo("late", "added meanwhile"))
+        }
+        try await f.local.pull(queryId: "q")
+        #expect(try f.local.read(id: "late") != nil)
+        #expect(try f.local.read(id: "s000")?["text"] == "changed meanwhile")
+    }
+
+    @Test func aServerWithoutKeysetPagingIsPagedBySkipAndStillYieldsEveryRow() async throws {
+        let dir = try TempDir.make()
+        let database = dir.appendingPathComponent("s.sqlite").path
+        let server = try await ServerProcess.start(arguments: ["--database", database])
+        defer { server.stop() }
+        let transport = FaultyTransport()
+        transport.fail(path: "/capabilities", with: .status404)  // as the Azure servers answer
+        let f = try await SyncFixture.make(server: server, transport: transport, pageSize: 25)
+        try await seed(f, count: 120)
+        try SQLiteShell.run(database, "UPDATE \"\(f.table)\" SET \"updatedAt\" = '2026-03-03T03:03:03.333Z'")
+        try await f.local.pull(queryId: "shared")
+        #expect(try f.local.read(f.local.query.withTotalCount()).totalCount == 120)
+    }
+
     @Test func pulledDeletesRemoveLocalRows() async throws {
         let f = try await SyncFixture.make()
         try await seed(f, count: 3)

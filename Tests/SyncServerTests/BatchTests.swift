@@ -23,6 +23,7 @@ import Testing
         #expect(batch["maxBytes"] as? Int == 1_048_576)
         #expect(reply.object["changeFeed"] as? Bool == true)
         #expect((reply.object["query"] as? [String: Any])?["maxTop"] as? Int == 1000)
+        #expect((reply.object["query"] as? [String: Any])?["keysetPaging"] as? Bool == true)
     }
 
     @Test(arguments: Backend.allCases)

@@ -1,5 +1,6 @@
 import ServerTestSupport
 import Foundation
+import Synchronization
 import Testing
 
 /// "A change acknowledged to any client is never skipped by a later incremental pull."
@@ -63,4 +64,58 @@ import Testing
         #expect(Set(writes).count == 240)
         #expect(Set(writes).subtracting(seen).isEmpty)
     }
+
+    @Test(arguments: Backend.allCases)
+    func aKeysetPullMissesNoEditWhileFourWritersInsertAndEditDuringIt(_ backend: Backend) async throws {
+        let shared = try await SharedServers.shared.server(backend)
+        let extra: ServerProcess? = backend == .postgres
+            ? try await ServerProcess.start(arguments: ["--database", try backend.databaseArgument(in: URL(fileURLWithPath: "/tmp"))])
+            : nil
+        let servers = [shared] + (extra.map { [$0] } ?? [])
+        defer { extra?.stop() }
+        let table = uniqueTable()
+        try await TableClient(shared).insertAll(table, [["id": "seed", "writer": -1]])
+
+        // Edits move rows to the end of the pull's order while it pages: a $skip pull can step over
+        // the rows that slide into the skipped positions; a keyset pull cannot.
+        let writersDone = FinishedCount()
+        let pulled = try await withThrowingTaskGroup(of: (token: String, versions: [String: String])?.self) { group in
+            for writer in 0..<4 {
+                let client = TableClient(servers[writer % servers.count])
+                group.addTask {
+                    for n in 0..<40 {
+                        _ = try await client.post("tables/\(table)", ["id": "w\(writer)-\(n)", "writer": writer])
+                        // Mostly the row just written: the newest rows are the ones a pull is paging over.
+                        _ = try await client.patch("tables/\(table)/w\(writer)-\(n - Int.random(in: 0...min(n, 2)))", ["edit": n])
+                    }
+                    writersDone.value.add(1, ordering: .relaxed)
+                    return nil
+                }
+            }
+            group.addTask {
+                var puller = IncrementalPuller(client: TableClient(servers.last!), table: table)
+                (puller.pageSize, puller.keyset) = (3, true)
+                while writersDone.value.load(ordering: .relaxed) < 4 { try await puller.pull() }
+                return (puller.token, puller.versions)
+            }
+            var pulled: (token: String, versions: [String: String])?
+            for try await outcome in group { pulled = outcome ?? pulled }
+            return pulled!
+        }
+        #expect(pulled.versions.count > 1, "the reader should have pulled while writers ran")
+
+        // Resume from the saved token after the writers stopped: every row's last version arrived.
+        var resumed = IncrementalPuller(client: TableClient(shared), table: table)
+        (resumed.token, resumed.pageSize, resumed.keyset) = (pulled.token, 3, true)
+        try await resumed.pull()
+        let versions = pulled.versions.merging(resumed.versions) { _, later in later }
+        let server = try await TableClient(shared).get("tables/\(table)", [("$top", "1000")]).array
+        #expect(server.count == 161)
+        for row in server { #expect(versions[row["id"] as! String] == row["version"] as? String, "\(row["id"]!)") }
+    }
+}
+
+/// How many concurrent tasks have finished, shared between them.
+private final class FinishedCount: Sendable {
+    let value = Atomic(0)
 }

@@ -20,6 +20,9 @@ public struct ServerCapabilities: Sendable, Equatable {
     public var changeFeed: Bool
     /// The largest `$top` a query may ask for, when the server says.
     public var maxTop: Int?
+    /// Whether an incremental pull may page by its last row's (`updatedAt`, `id`) instead of
+    /// `$skip`: the server orders rows by both and gives each commit a later `updatedAt`.
+    public var keysetPaging: Bool
 
     /// A server that offers nothing beyond the base protocol.
     public static let none = ServerCapabilities(batch: nil, changeFeed: false)
@@ -32,13 +35,16 @@ public struct ServerCapabilities: Sendable, Equatable {
             self.batch = Batch(path: path, maxOperations: Int(operations), maxBytes: Int(bytes))
         }
         changeFeed = document["changeFeed"]?.boolValue ?? false
-        maxTop = document["query"]?.objectValue?["maxTop"]?.numberValue.flatMap { $0 >= 1 ? Int($0) : nil }
+        let query = document["query"]?.objectValue
+        maxTop = query?["maxTop"]?.numberValue.flatMap { $0 >= 1 ? Int($0) : nil }
+        keysetPaging = query?["keysetPaging"]?.boolValue ?? false
     }
 
-    init(batch: Batch?, changeFeed: Bool, maxTop: Int? = nil) {
+    init(batch: Batch?, changeFeed: Bool, maxTop: Int? = nil, keysetPaging: Bool = false) {
         self.batch = batch
         self.changeFeed = changeFeed
         self.maxTop = maxTop
+        self.keysetPaging = keysetPaging
     }
 }
 

@@ -21,11 +21,12 @@ struct PullRun {
             try await PushRun(context: context).run()
         }
         let remote = client.table(query.table)
-        let pageSize = try await pageSize(client)
+        let capabilities = try await capabilities(client)
+        let pageSize = context.pullPageSize > 50 ? min(context.pullPageSize, capabilities.maxTop ?? context.pullPageSize) : context.pullPageSize
         let bulk = BulkLoad(pageSize: pageSize)
         do {
             if let queryId {
-                try await incremental(remote, queryId: queryId, pageSize: pageSize, bulk: bulk)
+                try await incremental(remote, queryId: queryId, pageSize: pageSize, keyset: capabilities.keysetPaging, bulk: bulk)
             } else {
                 try await plain(remote, pageSize: pageSize, bulk: bulk)
             }
@@ -53,12 +54,13 @@ struct PullRun {
         bulk.active = false
     }
 
-    /// The context's page size, within the server's `$top` limit when it names one. Pages up to
-    /// 50 (the protocol's default) fit every server and ask nothing.
-    private func pageSize(_ client: SyncClient) async throws -> Int {
-        guard context.pullPageSize > 50 else { return context.pullPageSize }
+    /// What the server offers, asked (once per client) only when this pull can use it: an
+    /// incremental pull may page by key, and pages over 50 (the protocol's default, which fits
+    /// every server) must keep within the server's `$top` limit.
+    private func capabilities(_ client: SyncClient) async throws -> ServerCapabilities {
+        guard queryId != nil || context.pullPageSize > 50 else { return .none }
         do {
-            return min(context.pullPageSize, try await client.capabilities().maxTop ?? context.pullPageSize)
+            return try await client.capabilities()
         } catch {
             throw SyncError.wrap(error)
         }
@@ -80,20 +82,26 @@ struct PullRun {
         }
     }
 
-    private func incremental(_ remote: RemoteTable, queryId: String, pageSize: Int, bulk: BulkLoad) async throws {
+    /// Pages through the rows changed since the saved token. With `keyset`, each page starts
+    /// after the previous page's last (`updatedAt`, `id`); otherwise, as the base protocol
+    /// has it, by `$skip` while pages share the token's timestamp. `$skip` can step over a
+    /// change made during the pull: a row changed meanwhile leaves the skipped positions and
+    /// the next row slides into them.
+    private func incremental(_ remote: RemoteTable, queryId: String, pageSize: Int, keyset: Bool, bulk: BulkLoad) async throws {
         var token = try context.dataSource.read { try $0.deltaToken(table: query.table, queryId: queryId) } ?? Self.epoch
         var skip = 0
+        var after: RowKey?
         var counter = ProgressCounter(report: progress)
         while true {
             guard let since = FilterDateTime(iso8601: token) else {
                 throw SyncError(.invalidParameter, "The saved delta token '\(token)' is not a date")
             }
             var page = query
-            let tokenFilter = FilterExpression(.binary(.ge, .init(.member(SystemProperty.updatedAt.rawValue)), .init(.literal(.dateTime(since)))))
-            page.predicate = query.predicate.map { .init(.binary(.and, tokenFilter, $0)) } ?? tokenFilter
-            page.orderBy = [OrderByClause(member: SystemProperty.updatedAt.rawValue)]
+            let changes = after.map(\.rowsAfter) ?? (Field(SystemProperty.updatedAt.rawValue) >= QueryValue(.init(.literal(.dateTime(since)))))
+            page.predicate = query.predicate.map { (changes && QueryPredicate($0)).expression } ?? changes.expression
+            page.orderBy = [OrderByClause(member: SystemProperty.updatedAt.rawValue)] + (keyset ? [OrderByClause(member: SystemProperty.id.rawValue)] : [])
             page.fetchLimit = pageSize
-            page.fetchOffset = skip
+            page.fetchOffset = keyset ? nil : skip
             page.parameters["__includeDeleted"] = "true"
             // The first page also asks for the count (`$inlinecount`), so progress has a total.
             page.includeTotalCount = counter.wantsTotal
@@ -101,6 +109,7 @@ struct PullRun {
             if rows.isEmpty { return }
             let newest = Self.newestTimestamp(rows)
             let advances = newest.map { $0 > token } ?? false
+            if keyset { after = try RowKey(last: rows) }
             try apply(rows, token: advances ? newest : nil, queryId: queryId, bulk: bulk)
             counter.received(rows, total: total)
             if advances {
@@ -109,6 +118,28 @@ struct PullRun {
             } else {
                 skip += rows.count
             }
+        }
+    }
+
+    /// A row's place in an incremental pull's order: (`updatedAt`, `id`).
+    struct RowKey {
+        let updatedAt: FilterDateTime
+        let id: String
+
+        /// The last row of a page, which every row of the next page follows.
+        init(last rows: [JSONObject]) throws {
+            guard let row = rows.last, let id = row[SystemProperty.id]?.stringValue,
+                  let stamp = row[SystemProperty.updatedAt]?.stringValue, let updatedAt = FilterDateTime(iso8601: stamp) else {
+                throw SyncError(.invalidParameter, "The server's page ends with a row without an id or updatedAt; the pull cannot go on from it")
+            }
+            (self.updatedAt, self.id) = (updatedAt, id)
+        }
+
+        /// `updatedAt ge T and (updatedAt gt T or id gt 'x')`: the bound on `updatedAt` alone
+        /// lets the server seek its (updatedAt, id) index.
+        var rowsAfter: QueryPredicate {
+            let stamp = Field(SystemProperty.updatedAt.rawValue), at = QueryValue(.init(.literal(.dateTime(updatedAt))))
+            return stamp >= at && (stamp > at || Field(SystemProperty.id.rawValue) > .string(id))
         }
     }
 

@@ -50,7 +50,9 @@ enum BatchRoute {
 enum CapabilitiesRoute {
     static func document(maxBodyBytes: Int, maxTop: Int, changeFeed: Bool, accountsRequired: Bool) -> JSONValue {
         .object(JSONObject([
-            ("query", .object(JSONObject([("maxTop", .number(Double(maxTop)))]))),
+            // keysetPaging: rows order by (updatedAt, id) and each commit gets a later updatedAt
+            // (TableClock), so a pull can resume after its last row instead of using $skip.
+            ("query", .object(JSONObject([("maxTop", .number(Double(maxTop))), ("keysetPaging", .bool(true))]))),
             ("batch", .object(JSONObject([
                 ("path", .string(BatchRoute.path)),
                 ("maxOperations", .number(Double(TableService.maxBatchOperations))),

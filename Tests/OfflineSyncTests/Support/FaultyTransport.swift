@@ -14,6 +14,14 @@ final class FaultyTransport: HTTPTransport, Sendable {
         var faults: [String: Fault] = [:]
         var pathFaults: [String: Fault] = [:]
         var requests: [String] = []
+        var hook: Hook?
+    }
+
+    private struct Hook {
+        let method: String
+        let suffix: String
+        var remaining: Int
+        let action: @Sendable () async throws -> Void
     }
 
     /// Every request so far, as "METHOD /path".
@@ -25,11 +33,24 @@ final class FaultyTransport: HTTPTransport, Sendable {
     /// Fails every request whose path ends with `suffix` until cleared.
     func fail(path suffix: String, with fault: Fault?) { state.withLock { $0.pathFaults[suffix] = fault } }
 
+    /// Runs `action` once, just before the `number`-th later `method` request whose path ends
+    /// with `suffix` is sent: a change made by someone else at an exact moment.
+    func before(_ method: String, endingWith suffix: String, number: Int, run action: @escaping @Sendable () async throws -> Void) {
+        state.withLock { $0.hook = Hook(method: method, suffix: suffix, remaining: number, action: action) }
+    }
+
     func send(_ request: HTTPRequestSpec) async throws -> HTTPReply {
-        let fault = state.withLock { state -> Fault? in
+        let (fault, action) = state.withLock { state -> (Fault?, (@Sendable () async throws -> Void)?) in
             state.requests.append("\(request.method) \(request.url.path)")
-            return state.pathFaults.first { request.url.path.hasSuffix($0.key) }?.value ?? state.faults[request.method]
+            var action: (@Sendable () async throws -> Void)?
+            if var hook = state.hook, hook.method == request.method, request.url.path.hasSuffix(hook.suffix) {
+                hook.remaining -= 1
+                state.hook = hook.remaining > 0 ? hook : nil
+                if hook.remaining == 0 { action = hook.action }
+            }
+            return (state.pathFaults.first { request.url.path.hasSuffix($0.key) }?.value ?? state.faults[request.method], action)
         }
+        try await action?()
         switch fault {
         case nil:
             return try await real.send(request)
