@@ -100,13 +100,15 @@ public final class SyncContext: Sendable {
     /// True while the operation is on the wire.
     func isInFlight(_ operationId: Int64) -> Bool { inFlightOperations.withLock { $0.contains(operationId) } }
 
-    /// Applies the collapse rules for a new local change; must run inside a store write.
-    func recordChange(_ type: TableOperationType, table: String, itemId: String, snapshot: JSONObject?, in session: any SyncStoreSession) throws {
+    /// Applies the collapse rules for a new local change (`current`: the stored item before it);
+    /// must run inside a store write.
+    func recordChange(_ type: TableOperationType, table: String, itemId: String, snapshot: JSONObject?, current: JSONObject?,
+                      in session: any SyncStoreSession) throws {
         let pending = try session.newestOperation(table: table, itemId: itemId)
         if pending == nil {
-            // With nothing queued the row is the server's last version: keep it as the base of a
-            // three-way merge (an insert has none).
-            try session.setBaseItem(type == .insert ? nil : try session.item(in: table, id: itemId), in: table, id: itemId)
+            // With nothing queued the row (`current`) is the server's last version: keep it as the
+            // base of a three-way merge (an insert has none).
+            try session.setBaseItem(type == .insert ? nil : current, in: table, id: itemId)
         }
         let inFlight = pending.map { isInFlight($0.id) } ?? false
         switch OperationCollapse.decide(pending: pending?.type, inFlight: inFlight, new: type) {

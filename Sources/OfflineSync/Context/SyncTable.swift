@@ -34,43 +34,60 @@ public struct SyncTable: Sendable {
         var item = item
         let id = try Self.checkedId(item, generate: true)
         item[SystemProperty.id] = .string(id)
-        return try journaledWrite(id: id) { session in try insert(item, id: id, in: session) }
+        return try journaledWrite(id: id) { session, current in try insert(item, id: id, current: current, in: session) }!
     }
 
     /// Synchronous update, for callers already on a background queue.
     public func updateNow(_ item: JSONObject) throws -> JSONObject {
         let id = try Self.checkedId(item, generate: false)
-        return try journaledWrite(id: id) { session in try update(item, id: id, in: session) }
+        return try journaledWrite(id: id) { session, current in try update(item, id: id, current: current, in: session) }!
     }
 
     /// Synchronous delete, for callers already on a background queue.
     public func deleteNow(_ item: JSONObject) throws {
         let id = try Self.checkedId(item, generate: false)
-        try journaledWrite(id: id) { session in try delete(item, id: id, in: session) }
+        try journaledWrite(id: id) { session, current in
+            try delete(item, id: id, current: current, in: session)
+            return nil
+        }
     }
 
     // Local writes inside a store write, shared by the calls above and by restores.
 
     func insert(_ item: JSONObject, id: String, in session: any SyncStoreSession) throws -> JSONObject {
-        guard try session.item(in: name, id: id) == nil else {
+        try insert(item, id: id, current: try session.item(in: name, id: id), in: session)
+    }
+
+    func update(_ item: JSONObject, id: String, in session: any SyncStoreSession) throws -> JSONObject {
+        try update(item, id: id, current: try session.item(in: name, id: id), in: session)
+    }
+
+    func delete(_ item: JSONObject, id: String, in session: any SyncStoreSession) throws {
+        try delete(item, id: id, current: try session.item(in: name, id: id), in: session)
+    }
+
+    // The same, given the stored item (`current`) the caller already read.
+
+    func insert(_ item: JSONObject, id: String, current: JSONObject?, in session: any SyncStoreSession) throws -> JSONObject {
+        guard current == nil else {
             throw SyncError.invalid("Insert failed: an item with id '\(id)' already exists")
         }
-        try context.recordChange(.insert, table: name, itemId: id, snapshot: nil, in: session)
+        try context.recordChange(.insert, table: name, itemId: id, snapshot: nil, current: nil, in: session)
         try session.upsert([item], in: name)
         return try session.item(in: name, id: id) ?? item
     }
 
-    func update(_ item: JSONObject, id: String, in session: any SyncStoreSession) throws -> JSONObject {
-        var merged = try session.item(in: name, id: id) ?? JSONObject()
+    func update(_ item: JSONObject, id: String, current: JSONObject?, in session: any SyncStoreSession) throws -> JSONObject {
+        var merged = current ?? JSONObject()
         for (key, value) in item { merged[merged.keys.first { $0.lowercased() == key.lowercased() } ?? key] = value }
-        try context.recordChange(.update, table: name, itemId: id, snapshot: nil, in: session)
+        try context.recordChange(.update, table: name, itemId: id, snapshot: nil, current: current, in: session)
         try session.upsert([merged], in: name)
         return try session.item(in: name, id: id) ?? merged
     }
 
-    func delete(_ item: JSONObject, id: String, in session: any SyncStoreSession) throws {
-        let snapshot = try session.item(in: name, id: id) ?? item
-        try context.recordChange(.delete, table: name, itemId: id, snapshot: snapshot, in: session)
+    func delete(_ item: JSONObject, id: String, current: JSONObject?, in session: any SyncStoreSession) throws {
+        let snapshot = current ?? item
+        try context.recordChange(.delete, table: name, itemId: id, snapshot: snapshot, current: current, in: session)
         try session.deleteItems(ids: [id], in: name)
     }
 
@@ -173,20 +190,23 @@ public struct SyncTable: Sendable {
     // MARK: Helpers
 
     /// One local write of one item, its own undo step, recorded in the same transaction.
-    private func journaledWrite<T>(id: String, _ body: (any SyncStoreSession) throws -> T) throws -> T {
+    @discardableResult
+    private func journaledWrite(id: String, _ write: (any SyncStoreSession, _ current: JSONObject?) throws -> JSONObject?) throws -> JSONObject? {
         try guarded {
             try context.localWrite { session in
-                try journaled(id: id, step: try context.newUndoStep(in: session), in: session) { try body(session) }
+                try journaled(id: id, step: try context.newUndoStep(in: session), in: session) { try write(session, $0) }
             }
         }
     }
 
-    /// Runs one item's write inside a store write and journals it as part of `step`.
-    func journaled<T>(id: String, step: Int64?, in session: any SyncStoreSession, _ body: () throws -> T) throws -> T {
+    /// Runs one item's write inside a store write and journals it as part of `step`. `write` is
+    /// given the stored item and answers it as written (nil when deleted): each is read once.
+    @discardableResult
+    func journaled(id: String, step: Int64?, in session: any SyncStoreSession, _ write: (_ current: JSONObject?) throws -> JSONObject?) throws -> JSONObject? {
         let before = try session.item(in: name, id: id)
-        let result = try body()
-        try context.journal(table: name, itemId: id, before: before, after: try session.item(in: name, id: id), step: step, in: session)
-        return result
+        let after = try write(before)
+        try context.journal(table: name, itemId: id, before: before, after: after, step: step, in: session)
+        return after
     }
 
     func guardedWrite<T>(_ body: (any SyncStoreSession) throws -> T) throws -> T {

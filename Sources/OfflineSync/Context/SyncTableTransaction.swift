@@ -25,20 +25,23 @@ public struct SyncTableTransaction {
         var item = item
         let id = try SyncTable.checkedId(item, generate: true)
         item[SystemProperty.id] = .string(id)
-        return try table.journaled(id: id, step: step, in: session) { try table.insert(item, id: id, in: session) }
+        return try table.journaled(id: id, step: step, in: session) { try table.insert(item, id: id, current: $0, in: session) }!
     }
 
     /// Updates (upserts) an item, as `SyncTable.update` does.
     @discardableResult
     public func update(_ item: JSONObject) throws -> JSONObject {
         let id = try SyncTable.checkedId(item, generate: false)
-        return try table.journaled(id: id, step: step, in: session) { try table.update(item, id: id, in: session) }
+        return try table.journaled(id: id, step: step, in: session) { try table.update(item, id: id, current: $0, in: session) }!
     }
 
     /// Deletes an item locally; the server delete is queued.
     public func delete(_ item: JSONObject) throws {
         let id = try SyncTable.checkedId(item, generate: false)
-        try table.journaled(id: id, step: step, in: session) { try table.delete(item, id: id, in: session) }
+        try table.journaled(id: id, step: step, in: session) {
+            try table.delete(item, id: id, current: $0, in: session)
+            return nil
+        }
     }
 }
 

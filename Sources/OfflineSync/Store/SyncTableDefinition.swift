@@ -10,7 +10,7 @@ public struct SyncTableDefinition: Sendable, Hashable {
     /// The table's name, as on the server.
     public var name: String
     /// The app's columns; `id`, `version`, `createdAt`, `updatedAt` and `deleted` come on their own.
-    public var columns: [String: SyncColumnType]
+    public var columns: [String: SyncColumnType] { didSet { allColumns = Self.allColumns(columns) } }
     /// Column lists to index, for the local queries the app runs most (e.g. its list order).
     public var indexes: [[String]]
     /// Text columns with a trigram index, so filters testing whether they contain a string
@@ -27,17 +27,35 @@ public struct SyncTableDefinition: Sendable, Hashable {
                 mergePolicy: MergePolicy = .askAlways, humanSorted: [String] = []) {
         self.name = name
         self.columns = columns
+        self.allColumns = Self.allColumns(columns)
         self.indexes = indexes
         self.searchable = searchable
         self.mergePolicy = mergePolicy
         self.humanSorted = humanSorted
     }
 
+    public static func == (lhs: Self, rhs: Self) -> Bool {
+        (lhs.name, lhs.columns, lhs.indexes, lhs.searchable, lhs.mergePolicy, lhs.humanSorted)
+            == (rhs.name, rhs.columns, rhs.indexes, rhs.searchable, rhs.mergePolicy, rhs.humanSorted)
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(name)
+        hasher.combine(columns)
+        hasher.combine(indexes)
+        hasher.combine(searchable)
+        hasher.combine(mergePolicy)
+        hasher.combine(humanSorted)
+    }
+
     /// Whether a column is ordered by `HumanOrder`.
     func isHumanSorted(_ column: String) -> Bool { humanSorted.contains { $0.lowercased() == column.lowercased() } }
 
-    /// Every column with its type, system columns first.
-    var allColumns: [(name: String, type: SyncColumnType)] {
+    /// Every column with its type, system columns first; kept, not computed per use: each
+    /// local write reads it several times.
+    private(set) var allColumns: [(name: String, type: SyncColumnType)]
+
+    private static func allColumns(_ columns: [String: SyncColumnType]) -> [(name: String, type: SyncColumnType)] {
         let system: [(String, SyncColumnType)] = [
             (SystemProperty.id.rawValue, .text), (SystemProperty.version.rawValue, .text),
             (SystemProperty.createdAt.rawValue, .text), (SystemProperty.updatedAt.rawValue, .text),
