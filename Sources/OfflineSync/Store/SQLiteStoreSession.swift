@@ -69,15 +69,15 @@ struct SQLiteStoreSession: SyncStoreSession {
         let names = columns.map { q($0.name) }
         let idColumn = q(SystemProperty.id.rawValue)
         let select = try db.cachedStatement(sql: "SELECT \(names.joined(separator: ", ")) FROM \(q(definition.name)) WHERE \(idColumn) = ?")
-        // New rows (a first pull's) take one statement; only existing ones are read.
         let insert = try db.cachedStatement(
-            sql: "INSERT INTO \(q(definition.name)) (\(names.joined(separator: ", "))) VALUES (\(Array(repeating: "?", count: columns.count).joined(separator: ", ")))"
-                + " ON CONFLICT (\(idColumn)) DO NOTHING")
+            sql: "INSERT INTO \(q(definition.name)) (\(names.joined(separator: ", "))) VALUES (\(Array(repeating: "?", count: columns.count).joined(separator: ", ")))")
         let versionIndex = columns.firstIndex { $0.name == SystemProperty.version.rawValue }!
         for item in items {
             let values = try ItemRow.values(of: item, definition: definition, columns: columns)
-            try insert.execute(arguments: StatementArguments(values))
-            guard db.changesCount == 0, let stored = try Row.fetchOne(select, arguments: [values[0]]) else { continue }
+            guard let stored = try Row.fetchOne(select, arguments: [values[0]]) else {
+                try insert.execute(arguments: StatementArguments(values))
+                continue
+            }
             if skippingSameVersion, !values[versionIndex].isNull, values[versionIndex] == stored[versionIndex] { continue }
             let changed = columns.indices.filter { $0 != 0 && values[$0] != stored[$0] as DatabaseValue }
             if changed.isEmpty { continue }
