@@ -120,6 +120,59 @@ import Testing
         #expect(try f.local.read(f.local.query.withTotalCount()).totalCount == 120)
     }
 
+    /// Rows received by one pull, as its progress reports count them.
+    func received(pulling f: SyncFixture, queryId: String) async throws -> Int {
+        let seen = Mutex(0)
+        try await f.local.pull(queryId: queryId) { progress in seen.withLock { $0 = progress.received } }
+        return seen.withLock { $0 }
+    }
+
+    @Test func aPullAfterAPushDoesNotDownloadTheDevicesOwnWritesAgain() async throws {
+        let f = try await SyncFixture.make()
+        try await f.local.pull(queryId: "all")
+        for i in 0..<30 { try await f.local.insert(todo("mine\(i)", "mine")) }
+        try await f.context.push()
+        _ = try await f.remote.insert(todo("theirs", "another device's"))
+        #expect(try await received(pulling: f, queryId: "all") == 1)
+        #expect(try f.local.read(id: "theirs") != nil)
+        #expect(try f.local.read(f.local.query.withTotalCount()).totalCount == 31)
+    }
+
+    @Test func anotherDevicesWriteBetweenTwoOfOurPushesStillArrives() async throws {
+        let f = try await SyncFixture.make()
+        try await f.local.pull(queryId: "all")
+        try await f.local.insert(todo("a", "mine"))
+        try await f.local.insert(todo("b", "mine"))
+        try await f.context.push()
+        _ = try await f.remote.insert(todo("theirs", "between our pushes"))
+        let row = try await f.remote.read(id: "a")
+        _ = try await f.remote.update(["id": "a", "text": "edited elsewhere", "version": row["version"]!])
+        try await f.local.insert(todo("c", "mine"))
+        try await f.local.insert(todo("d", "mine"))
+        try await f.context.push()
+        try await f.local.pull(queryId: "all")
+        #expect(try f.local.read(id: "theirs") != nil)
+        #expect(try f.local.read(id: "a")?["text"] == "edited elsewhere")
+    }
+
+    @Test func theNextPullStartsPastTheDevicesOwnWrites() async throws {
+        let f = try await SyncFixture.make()
+        for i in 0..<30 { try await f.local.insert(todo("mine\(i)", "mine")) }
+        try await f.local.pull(queryId: "all")
+        #expect(try await received(pulling: f, queryId: "all") == 0)
+        _ = try await f.remote.insert(todo("theirs", "later"))
+        #expect(try await received(pulling: f, queryId: "all") == 1)
+    }
+
+    @Test func aPurgedTableDownloadsItsOwnWritesAgain() async throws {
+        let f = try await SyncFixture.make()
+        for i in 0..<5 { try await f.local.insert(todo("mine\(i)", "mine")) }
+        try await f.context.push()
+        try await f.local.purge(queryId: "all")
+        try await f.local.pull(queryId: "all")
+        #expect(try f.local.read(f.local.query.withTotalCount()).totalCount == 5)
+    }
+
     @Test func pulledDeletesRemoveLocalRows() async throws {
         let f = try await SyncFixture.make()
         try await seed(f, count: 3)

@@ -24,6 +24,7 @@ import Testing
         #expect(reply.object["changeFeed"] as? Bool == true)
         #expect((reply.object["query"] as? [String: Any])?["maxTop"] as? Int == 1000)
         #expect((reply.object["query"] as? [String: Any])?["keysetPaging"] as? Bool == true)
+        #expect((reply.object["query"] as? [String: Any])?["uniqueCommitStamps"] as? Bool == true)
     }
 
     @Test(arguments: Backend.allCases)

@@ -23,6 +23,9 @@ public struct ServerCapabilities: Sendable, Equatable {
     /// Whether an incremental pull may page by its last row's (`updatedAt`, `id`) instead of
     /// `$skip`: the server orders rows by both and gives each commit a later `updatedAt`.
     public var keysetPaging: Bool
+    /// Whether each commit's `updatedAt` belongs to it alone, per table: every row at the stamp
+    /// of a write this client made was written by that commit, so a pull may leave them out.
+    public var uniqueCommitStamps: Bool
 
     /// A server that offers nothing beyond the base protocol.
     public static let none = ServerCapabilities(batch: nil, changeFeed: false)
@@ -38,13 +41,15 @@ public struct ServerCapabilities: Sendable, Equatable {
         let query = document["query"]?.objectValue
         maxTop = query?["maxTop"]?.numberValue.flatMap { $0 >= 1 ? Int($0) : nil }
         keysetPaging = query?["keysetPaging"]?.boolValue ?? false
+        uniqueCommitStamps = query?["uniqueCommitStamps"]?.boolValue ?? false
     }
 
-    init(batch: Batch?, changeFeed: Bool, maxTop: Int? = nil, keysetPaging: Bool = false) {
+    init(batch: Batch?, changeFeed: Bool, maxTop: Int? = nil, keysetPaging: Bool = false, uniqueCommitStamps: Bool = false) {
         self.batch = batch
         self.changeFeed = changeFeed
         self.maxTop = maxTop
         self.keysetPaging = keysetPaging
+        self.uniqueCommitStamps = uniqueCommitStamps
     }
 }
 

@@ -39,6 +39,7 @@ extension PushRun {
                 for case let (pending, .success(serverItem)) in outcomes { try finish(pending.queued, serverItem: serverItem, in: session) }
             }
         }
+        for case let (pending, .success(serverItem?)) in outcomes { context.ownWrites.remember([serverItem], table: pending.queued.table) }
         var failed: [Int64] = []
         for case let (pending, .failure(error)) in outcomes {
             let operation = TableOperation(queued: pending.queued, item: pending.item, remote: client.table(pending.queued.table))

@@ -48,6 +48,10 @@ struct PushRun {
         switch outcome {
         case .success(let serverItem):
             try storeStep { try finish(pending.queued, serverItem: serverItem) }
+            // A delegate's hook may answer an item of its own making: only the server's own answer counts.
+            if !(context.delegate?.usesTableOperationHook ?? false) {
+                context.ownWrites.remember(serverItem.map { [$0] } ?? [], table: pending.queued.table)
+            }
             return false
         case .failure(let error):
             return try await settle(error, pending, operation, client)
@@ -75,6 +79,7 @@ struct PushRun {
         switch try await settlement.settle(error, base: base) {
         case .sent(let serverItem, let entry)?:
             try storeStep { try finish(queued, serverItem: serverItem, log: entry) }
+            context.ownWrites.remember(serverItem.map { [$0] } ?? [], table: queued.table)
             return false
         case .serverKept(let serverItem, let entry)?:
             try storeStep { try finish(queued, serverItem: serverItem, log: entry, keepingServerItem: true) }

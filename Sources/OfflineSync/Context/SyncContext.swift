@@ -23,6 +23,8 @@ public final class SyncContext: Sendable {
     let work = SerialWorkQueue()
     /// The operations being pushed right now (one, or a batch; never persisted: a crash leaves none).
     let inFlightOperations = Mutex<Set<Int64>>([])
+    /// Stamps of this context's own acknowledged writes, which the next pull need not download.
+    let ownWrites = OwnWriteStamps()
     /// Called after every committed local change (live mode schedules its push from here).
     private let localChangeObservers = Mutex<[UUID: @Sendable () -> Void]>([:])
 

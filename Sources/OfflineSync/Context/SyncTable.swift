@@ -136,6 +136,8 @@ public struct SyncTable: Sendable {
                 try session.deleteItems(matching: query)
                 if let queryId { try session.setDeltaToken(nil, table: query.table, queryId: queryId) }
             }
+            // Rows at those stamps may be gone now: the next pull must download them.
+            _ = context.ownWrites.take(table: query.table)
         }
     }
 
@@ -152,6 +154,7 @@ public struct SyncTable: Sendable {
                 try session.removeJournalEntries(table: name)
                 try session.deleteItems(matching: SyncQuery(table: name))
             }
+            _ = context.ownWrites.take(table: name)
         }
     }
 

@@ -26,7 +26,10 @@ struct PullRun {
         let bulk = BulkLoad(pageSize: pageSize)
         do {
             if let queryId {
-                try await incremental(remote, queryId: queryId, pageSize: pageSize, keyset: capabilities.keysetPaging, bulk: bulk)
+                // Taken even when unused: they are for the next pull only.
+                let ownWrites = context.ownWrites.take(table: query.table)
+                try await incremental(remote, queryId: queryId, pageSize: pageSize, keyset: capabilities.keysetPaging,
+                                      leavingOut: capabilities.uniqueCommitStamps ? ownWrites : [], bulk: bulk)
             } else {
                 try await plain(remote, pageSize: pageSize, bulk: bulk)
             }
@@ -87,8 +90,16 @@ struct PullRun {
     /// has it, by `$skip` while pages share the token's timestamp. `$skip` can step over a
     /// change made during the pull: a row changed meanwhile leaves the skipped positions and
     /// the next row slides into them.
-    private func incremental(_ remote: RemoteTable, queryId: String, pageSize: Int, keyset: Bool, bulk: BulkLoad) async throws {
+    ///
+    /// `ownWrites`: stamps of this device's acknowledged writes on a server where a stamp is one
+    /// commit's alone (see `OwnWriteStamps`); rows at them are left out, and once the pull has
+    /// read everything the token moves just past the newest of them: every other row stamped
+    /// before it committed earlier, so this pull has seen it.
+    private func incremental(_ remote: RemoteTable, queryId: String, pageSize: Int, keyset: Bool, leavingOut ownWrites: [String],
+                             bulk: BulkLoad) async throws {
         var token = try context.dataSource.read { try $0.deltaToken(table: query.table, queryId: queryId) } ?? Self.epoch
+        let ownWrites = ownWrites.filter { $0 > token }
+        let notOwn = Self.excluding(ownWrites)
         var skip = 0
         var after: RowKey?
         var counter = ProgressCounter(report: progress)
@@ -97,7 +108,8 @@ struct PullRun {
                 throw SyncError(.invalidParameter, "The saved delta token '\(token)' is not a date")
             }
             var page = query
-            let changes = after.map(\.rowsAfter) ?? (Field(SystemProperty.updatedAt.rawValue) >= QueryValue(.init(.literal(.dateTime(since)))))
+            var changes = after.map(\.rowsAfter) ?? (Field(SystemProperty.updatedAt.rawValue) >= QueryValue(.init(.literal(.dateTime(since)))))
+            if let notOwn { changes = changes && notOwn }
             page.predicate = query.predicate.map { (changes && QueryPredicate($0)).expression } ?? changes.expression
             page.orderBy = [OrderByClause(member: SystemProperty.updatedAt.rawValue)] + (keyset ? [OrderByClause(member: SystemProperty.id.rawValue)] : [])
             page.fetchLimit = pageSize
@@ -106,7 +118,12 @@ struct PullRun {
             // The first page also asks for the count (`$inlinecount`), so progress has a total.
             page.includeTotalCount = counter.wantsTotal
             let (rows, total) = try await fetch(remote, page, features: "TQ,OL,IP")
-            if rows.isEmpty { return }
+            if rows.isEmpty {
+                if let past = Self.justAfter(ownWrites.last), past > token {
+                    try context.dataSource.write { try $0.setDeltaToken(past, table: query.table, queryId: queryId) }
+                }
+                return
+            }
             let newest = Self.newestTimestamp(rows)
             let advances = newest.map { $0 > token } ?? false
             if keyset { after = try RowKey(last: rows) }
@@ -119,6 +136,25 @@ struct PullRun {
                 skip += rows.count
             }
         }
+    }
+
+    /// One millisecond after a stamp of this device's own commit: every row at the stamp is its
+    /// own, and every later commit has a later stamp, so the next pull need not read any of them.
+    static func justAfter(_ stamp: String?) -> String? {
+        stamp.flatMap(FilterDateTime.init(iso8601:)).map { FilterDateTime(ticksSinceEpoch: $0.ticksSinceEpoch + 10_000).isoString }
+    }
+
+    /// `not (updatedAt eq T1 or updatedAt eq T2 …)`, the `or`s paired into a balanced tree so
+    /// that the filter's depth grows with the logarithm of the count (servers bound the depth).
+    static func excluding(_ stamps: [String]) -> QueryPredicate? {
+        var terms = stamps.compactMap(FilterDateTime.init(iso8601:)).map {
+            Field(SystemProperty.updatedAt.rawValue) == QueryValue(.init(.literal(.dateTime($0))))
+        }
+        if terms.isEmpty { return nil }
+        while terms.count > 1 {
+            terms = stride(from: 0, to: terms.count, by: 2).map { $0 + 1 < terms.count ? terms[$0] || terms[$0 + 1] : terms[$0] }
+        }
+        return !terms[0]
     }
 
     /// A row's place in an incremental pull's order: (`updatedAt`, `id`).

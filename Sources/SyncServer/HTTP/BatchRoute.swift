@@ -52,7 +52,11 @@ enum CapabilitiesRoute {
         .object(JSONObject([
             // keysetPaging: rows order by (updatedAt, id) and each commit gets a later updatedAt
             // (TableClock), so a pull can resume after its last row instead of using $skip.
-            ("query", .object(JSONObject([("maxTop", .number(Double(maxTop))), ("keysetPaging", .bool(true))]))),
+            // uniqueCommitStamps: that updatedAt is the commit's alone, per table, so a client may
+            // leave the rows at its own writes' stamps out of its next pull.
+            ("query", .object(JSONObject([
+                ("maxTop", .number(Double(maxTop))), ("keysetPaging", .bool(true)), ("uniqueCommitStamps", .bool(true)),
+            ]))),
             ("batch", .object(JSONObject([
                 ("path", .string(BatchRoute.path)),
                 ("maxOperations", .number(Double(TableService.maxBatchOperations))),
