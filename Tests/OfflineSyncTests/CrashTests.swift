@@ -111,7 +111,10 @@ import Testing
 
     /// The other device: sets `note` on a few items the server has, each on its current version.
     static func changeNotes(on remote: RemoteTable, round: Int, acknowledged: inout [String: String]) async throws {
-        guard let page = try? await remote.query(SyncQuery(table: remote.name).limit(50)).result.items, !page.isEmpty else { return }
+        // The newest rows: the worker mostly edits the items it wrote moments ago, so notes on
+        // them meet its pushes (on the oldest rows, a loaded machine could see no conflict at all).
+        let newest = SyncQuery(table: remote.name).order(by: SystemProperty.updatedAt.rawValue, ascending: false).limit(10)
+        guard let page = try? await remote.query(newest).result.items, !page.isEmpty else { return }
         for item in page.shuffled().prefix(3) {
             guard let id = item["id"]?.stringValue else { continue }
             let note = "note \(round)-\(UInt32.random(in: 0...UInt32.max))"

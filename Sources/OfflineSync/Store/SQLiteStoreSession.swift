@@ -119,25 +119,28 @@ struct SQLiteStoreSession: SyncStoreSession {
 
     // MARK: Operations
 
+    /// The columns `operation(from:)` reads, by position (a push reads two operations per item).
+    private static let operationColumns = #"SELECT "id", "tableName", "itemId", "type", "item" FROM "MS_TableOperations""#
+
     private func operation(from row: Row) -> QueuedOperation {
         QueuedOperation(
-            id: row["id"], table: row["tableName"], itemId: row["itemId"],
-            type: TableOperationType(rawValue: row["type"]) ?? .update,
-            snapshot: (row["item"] as String?).flatMap(JSONText.decodeObject))
+            id: row[0], table: row[1], itemId: row[2],
+            type: TableOperationType(rawValue: row[3]) ?? .update,
+            snapshot: (row[4] as String?).flatMap(JSONText.decodeObject))
     }
 
     func operation(after id: Int64) throws -> QueuedOperation? {
-        try Row.fetchOne(db.cachedStatement(sql: "SELECT * FROM \"MS_TableOperations\" WHERE \"id\" > ? ORDER BY \"id\" LIMIT 1"), arguments: [id])
+        try Row.fetchOne(db.cachedStatement(sql: Self.operationColumns + #" WHERE "id" > ? ORDER BY "id" LIMIT 1"#), arguments: [id])
             .map(operation(from:))
     }
 
     func operation(id: Int64) throws -> QueuedOperation? {
-        try Row.fetchOne(db.cachedStatement(sql: "SELECT * FROM \"MS_TableOperations\" WHERE \"id\" = ?"), arguments: [id]).map(operation(from:))
+        try Row.fetchOne(db.cachedStatement(sql: Self.operationColumns + #" WHERE "id" = ?"#), arguments: [id]).map(operation(from:))
     }
 
     func newestOperation(table: String, itemId: String) throws -> QueuedOperation? {
         try Row.fetchOne(
-            db.cachedStatement(sql: "SELECT * FROM \"MS_TableOperations\" WHERE \"tableName\" = ? AND \"itemId\" = ? ORDER BY \"id\" DESC LIMIT 1"),
+            db.cachedStatement(sql: Self.operationColumns + #" WHERE "tableName" = ? AND "itemId" = ? ORDER BY "id" DESC LIMIT 1"#),
             arguments: [table, itemId]
         ).map(operation(from:))
     }
