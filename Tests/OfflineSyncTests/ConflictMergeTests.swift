@@ -225,4 +225,24 @@ final class ScriptedResolver: SyncContextDelegate, Sendable {
         #expect(log.first?.itemId == "i1004")
         #expect(log.last?.itemId == "i5")
     }
+
+    @Test func aValueMergedInStaysWhenTheItemChangesAgainWhileTheMergeIsSent() async throws {
+        let transport = FaultyTransport()
+        let a = try await SyncFixture.make(transport: transport, mergePolicy: .fieldMerge)
+        try await a.local.insert(todo("x", "milk"))
+        try await a.context.push()
+        // Another device sets the priority; this device changes the text, then again while the
+        // merged item (its text, their priority) is on its way.
+        let row = try await a.remote.read(id: "x")
+        _ = try await a.remote.update(["id": "x", "priority": 3, "version": row["version"]!])
+        try await a.local.update(["id": "x", "text": "oat milk"])
+        transport.before("PATCH", endingWith: "/tables/\(a.table)/x", number: 2) {
+            try await a.local.update(["id": "x", "text": "soy milk"])
+        }
+        try await a.context.push()
+        let server = try await a.serverItems()["x"]
+        #expect(server?["text"] == "soy milk")
+        #expect(server?["priority"] == 3)
+        #expect(try a.local.read(id: "x")?["priority"] == 3)
+    }
 }

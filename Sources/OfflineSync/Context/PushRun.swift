@@ -66,8 +66,10 @@ struct PushRun {
         try Self.abortIfFatal(error)
         if queued.type == .insert, error.statusCode == 409, let serverItem = error.serverItem,
            try storeStep({ try isRetriedInsert(queued, sent: operation.item, serverItem: serverItem) }) {
-            // An insert that reached the server before (its reply was lost): not a conflict.
-            try storeStep { try finish(queued, serverItem: serverItem) }
+            // An insert that reached the server before (its reply was lost): not a conflict. The
+            // row was built on what that first send carried (its base copy), not on the re-send.
+            let firstSent = try storeStep { try store.read { try $0.baseItem(in: queued.table, id: queued.itemId) } }
+            try storeStep { try finish(queued, serverItem: serverItem, basedOn: firstSent) }
             return false
         }
         let settlement = ConflictSettlement(context: context, queued: queued, operation: operation, remote: client.table(queued.table))
@@ -78,11 +80,11 @@ struct PushRun {
             : try storeStep { try store.read { try $0.baseItem(in: queued.table, id: queued.itemId) } } }
         switch try await settlement.settle(error, base: base) {
         case .sent(let serverItem, let entry)?:
-            try storeStep { try finish(queued, serverItem: serverItem, log: entry) }
+            try storeStep { try finish(queued, serverItem: serverItem, basedOn: pending.item, log: entry) }
             context.ownWrites.remember(serverItem.map { [$0] } ?? [], table: queued.table)
             return false
         case .serverKept(let serverItem, let entry)?:
-            try storeStep { try finish(queued, serverItem: serverItem, log: entry, keepingServerItem: true) }
+            try storeStep { try finish(queued, serverItem: serverItem, basedOn: pending.item, log: entry, keepingServerItem: true) }
             return false
         case .cancelled(let entry)?:
             try storeStep { _ = try store.write { try $0.addConflict(entry) } }
@@ -165,18 +167,23 @@ struct PushRun {
         return result.mapError(Self.syncError)
     }
 
-    /// Success: drop the operation and keep the server's item (or, when a newer change is
-    /// queued, at least its version and timestamps, so the next PATCH is not a false 412).
+    /// Success: drop the operation and keep the server's item. When a newer change is queued,
+    /// the row keeps that change and takes the server's version and timestamps, so the next
+    /// PATCH is not a false 412. `basedOn`: the content the server's answer was built from, when
+    /// it may hold values this device has not seen (a merge, the server's side of a conflict, an
+    /// insert re-sent after a lost reply): the row then also takes the server's values of the
+    /// fields it has not changed since. It must hold every value of the version it claims, or
+    /// the newer change's push would overwrite them (a note another device wrote, lost).
     /// A settled conflict's log entry is written in the same transaction; when the server's
     /// state was kept, its item (or its deletion) replaces the local row.
-    private func finish(_ queued: QueuedOperation, serverItem: JSONObject?, log entry: ConflictLogEntry? = nil,
-                        keepingServerItem: Bool = false) throws {
+    private func finish(_ queued: QueuedOperation, serverItem: JSONObject?, basedOn sent: JSONObject? = nil,
+                        log entry: ConflictLogEntry? = nil, keepingServerItem: Bool = false) throws {
         try store.write { session in
-            try finish(queued, serverItem: serverItem, log: entry, keepingServerItem: keepingServerItem, in: session)
+            try finish(queued, serverItem: serverItem, basedOn: sent, log: entry, keepingServerItem: keepingServerItem, in: session)
         }
     }
 
-    func finish(_ queued: QueuedOperation, serverItem: JSONObject?, log entry: ConflictLogEntry? = nil,
+    func finish(_ queued: QueuedOperation, serverItem: JSONObject?, basedOn sent: JSONObject? = nil, log entry: ConflictLogEntry? = nil,
                 keepingServerItem: Bool = false, in session: any SyncStoreSession) throws {
         context.inFlightOperations.withLock { _ = $0.remove(queued.id) }
         try session.removeOperation(id: queued.id)
@@ -193,6 +200,12 @@ struct PushRun {
             let stamps = SystemProperty.writeStamps.compactMap { key in serverItem[key].map { (key, $0) } }
             if var row = try session.item(in: queued.table, id: queued.itemId) {
                 for (key, value) in stamps { row[key] = value }
+                if let sent {
+                    for (key, value) in serverItem where !SystemProperty.isSystem(key) {
+                        let field = row.keys.first { $0.lowercased() == key.lowercased() } ?? key
+                        if (row[field] ?? .null) == (sent[field] ?? .null) { row[field] = value }
+                    }
+                }
                 try session.upsert([row], in: queued.table)
             }
             if newer.type == .delete, var snapshot = newer.snapshot {
