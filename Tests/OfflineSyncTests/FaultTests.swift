@@ -88,4 +88,17 @@ import Testing
         await #expect(throws: SyncError.self) { try await f.local.pull() }
         #expect(!transport.requests.contains { $0.hasPrefix("GET") })
     }
+
+    @Test func anInsertWhoseReplyWasLostIsDeletedOnTheServerWhenDeletedHere() async throws {
+        let transport = FaultyTransport()
+        let f = try await SyncFixture.make(transport: transport)
+        try await f.local.insert(todo("gone", "stored, reply lost"))
+        transport.fail("POST", with: .cutOff)
+        await #expect(throws: SyncError.self) { try await f.context.push() }
+        transport.fail("POST", with: nil)
+        try await f.local.delete(["id": "gone"])
+        try await f.context.push()
+        #expect(try await f.serverItems()["gone"]?["deleted"] == true)
+        #expect(f.context.pendingOperationsCount == 0)
+    }
 }

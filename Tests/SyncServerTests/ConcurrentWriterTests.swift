@@ -5,17 +5,28 @@ import Testing
 
 /// "A change acknowledged to any client is never skipped by a later incremental pull."
 @Suite struct ConcurrentWriterTests {
-    @Test(arguments: Backend.allCases)
-    func noAcknowledgedWriteIsMissedWhileFourWritersInsertDuringAPull(_ backend: Backend) async throws {
+    /// The shared server, on PostgreSQL a second stateless process on the same database (the
+    /// caller stops it; writers are split between them), and a table with one seed row.
+    func setUp(_ backend: Backend) async throws -> (shared: ServerProcess, extra: ServerProcess?, table: String) {
         let shared = try await SharedServers.shared.server(backend)
-        // PostgreSQL: two stateless server processes on one database, writers split between them.
         let extra: ServerProcess? = backend == .postgres
             ? try await ServerProcess.start(arguments: ["--database", try backend.databaseArgument(in: URL(fileURLWithPath: "/tmp"))])
             : nil
+        let table = uniqueTable()
+        do {
+            try await TableClient(shared).insertAll(table, [["id": "seed", "writer": -1]])
+        } catch {
+            extra?.stop()
+            throw error
+        }
+        return (shared, extra, table)
+    }
+
+    @Test(arguments: Backend.allCases)
+    func noAcknowledgedWriteIsMissedWhileFourWritersInsertDuringAPull(_ backend: Backend) async throws {
+        let (shared, extra, table) = try await setUp(backend)
         let servers = [shared] + (extra.map { [$0] } ?? [])
         defer { extra?.stop() }
-        let table = uniqueTable()
-        try await TableClient(shared).insertAll(table, [["id": "seed", "writer": -1]])
 
         enum Outcome: Sendable {
             case written([String])
@@ -67,14 +78,9 @@ import Testing
 
     @Test(arguments: Backend.allCases)
     func aKeysetPullMissesNoEditWhileFourWritersInsertAndEditDuringIt(_ backend: Backend) async throws {
-        let shared = try await SharedServers.shared.server(backend)
-        let extra: ServerProcess? = backend == .postgres
-            ? try await ServerProcess.start(arguments: ["--database", try backend.databaseArgument(in: URL(fileURLWithPath: "/tmp"))])
-            : nil
+        let (shared, extra, table) = try await setUp(backend)
         let servers = [shared] + (extra.map { [$0] } ?? [])
         defer { extra?.stop() }
-        let table = uniqueTable()
-        try await TableClient(shared).insertAll(table, [["id": "seed", "writer": -1]])
 
         // Edits move rows to the end of the pull's order while it pages: a $skip pull can step over
         // the rows that slide into the skipped positions; a keyset pull cannot.

@@ -119,7 +119,13 @@ public final class SyncContext: Sendable {
         case .keepPending:
             break
         case .dropPending:
-            try session.removeOperation(id: pending!.id)
+            // An insert with a base copy was sent before (a crash may have lost the reply after
+            // the server stored it): it may be on the server, so the delete goes there too.
+            if try session.baseItem(in: table, id: itemId) != nil {
+                try session.updateOperation(id: pending!.id, type: .delete, snapshot: snapshot)
+            } else {
+                try session.removeOperation(id: pending!.id)
+            }
         case .turnPendingIntoDelete:
             try session.updateOperation(id: pending!.id, type: .delete, snapshot: snapshot)
         case .reject:
