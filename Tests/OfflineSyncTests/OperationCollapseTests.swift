@@ -39,4 +39,8 @@ import Testing
     func decisionMatchesTheMatrix(_ cell: Cell) {
         #expect(OperationCollapse.decide(pending: cell.pending, inFlight: cell.inFlight, new: cell.new) == cell.expected)
     }
+
+    @Test func anInsertSentBeforeAndThenDeletedBecomesADelete() {
+        #expect(OperationCollapse.decide(pending: .insert, inFlight: false, sentBefore: true, new: .delete) == .turnPendingIntoDelete)
+    }
 }

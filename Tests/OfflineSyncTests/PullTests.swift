@@ -11,6 +11,22 @@ import Testing
         for i in 0..<count { _ = try await f.remote.insert(todo(String(format: "\(prefix)%03d", i), "server \(i)")) }
     }
 
+    /// A fixture on a server of its own whose `count` seeded rows share one `updatedAt` (imported
+    /// data can; the server never makes that itself). The caller stops the server.
+    func fixtureSharingOneTimestamp(count: Int, pageSize: Int, transport: FaultyTransport? = nil) async throws -> (SyncFixture, ServerProcess) {
+        let database = try TempDir.make().appendingPathComponent("s.sqlite").path
+        let server = try await ServerProcess.start(arguments: ["--database", database])
+        do {
+            let f = try await SyncFixture.make(server: server, transport: transport, pageSize: pageSize)
+            try await seed(f, count: count)
+            try SQLiteShell.run(database, "UPDATE \"\(f.table)\" SET \"updatedAt\" = '2026-03-03T03:03:03.333Z'")
+            return (f, server)
+        } catch {
+            server.stop()
+            throw error
+        }
+    }
+
     @Test func pullFetchesEveryPage() async throws {
         let f = try await SyncFixture.make(pageSize: 7)
         try await seed(f, count: 30)
@@ -73,26 +89,16 @@ import Testing
     }
 
     @Test func incrementalPullReceivesEveryRowWhen120RowsShareOneTimestamp() async throws {
-        let dir = try TempDir.make()
-        let database = dir.appendingPathComponent("s.sqlite").path
-        let server = try await ServerProcess.start(arguments: ["--database", database])
+        let (f, server) = try await fixtureSharingOneTimestamp(count: 120, pageSize: 25)
         defer { server.stop() }
-        let f = try await SyncFixture.make(server: server, pageSize: 25)
-        try await seed(f, count: 120)
-        try SQLiteShell.run(database, "UPDATE \"\(f.table)\" SET \"updatedAt\" = '2026-03-03T03:03:03.333Z'")
         try await f.local.pull(queryId: "shared")
         #expect(try f.local.read(f.local.query.withTotalCount()).totalCount == 120)
     }
 
     @Test func incrementalPullMissesNoChangeMadeBetweenItsPages() async throws {
-        let dir = try TempDir.make()
-        let database = dir.appendingPathComponent("s.sqlite").path
-        let server = try await ServerProcess.start(arguments: ["--database", database])
-        defer { server.stop() }
         let transport = FaultyTransport()
-        let f = try await SyncFixture.make(server: server, transport: transport, pageSize: 3)
-        try await seed(f, count: 3)
-        try SQLiteShell.run(database, "UPDATE \"\(f.table)\" SET \"updatedAt\" = '2026-03-03T03:03:03.333Z'")
+        let (f, server) = try await fixtureSharingOneTimestamp(count: 3, pageSize: 3, transport: transport)
+        defer { server.stop() }
         try await f.local.pull(queryId: "q")
         // After the pull's first page (the three rows at its token), s000 changes and a row is
         // added: s000 leaves the rows a $skip of 3 would step over, and s001..s002 move into them.
@@ -107,15 +113,10 @@ import Testing
     }
 
     @Test func aServerWithoutKeysetPagingIsPagedBySkipAndStillYieldsEveryRow() async throws {
-        let dir = try TempDir.make()
-        let database = dir.appendingPathComponent("s.sqlite").path
-        let server = try await ServerProcess.start(arguments: ["--database", database])
-        defer { server.stop() }
         let transport = FaultyTransport()
         transport.fail(path: "/capabilities", with: .status404)  // as the Azure servers answer
-        let f = try await SyncFixture.make(server: server, transport: transport, pageSize: 25)
-        try await seed(f, count: 120)
-        try SQLiteShell.run(database, "UPDATE \"\(f.table)\" SET \"updatedAt\" = '2026-03-03T03:03:03.333Z'")
+        let (f, server) = try await fixtureSharingOneTimestamp(count: 120, pageSize: 25, transport: transport)
+        defer { server.stop() }
         try await f.local.pull(queryId: "shared")
         #expect(try f.local.read(f.local.query.withTotalCount()).totalCount == 120)
     }

@@ -113,19 +113,15 @@ public final class SyncContext: Sendable {
             try session.setBaseItem(type == .insert ? nil : current, in: table, id: itemId)
         }
         let inFlight = pending.map { isInFlight($0.id) } ?? false
-        switch OperationCollapse.decide(pending: pending?.type, inFlight: inFlight, new: type) {
+        // A pending insert with a base copy was sent before: its first send keeps one.
+        let sentBefore = try pending?.type == .insert && type == .delete && !inFlight && session.baseItem(in: table, id: itemId) != nil
+        switch OperationCollapse.decide(pending: pending?.type, inFlight: inFlight, sentBefore: sentBefore, new: type) {
         case .append(let new):
             _ = try session.appendOperation(table: table, itemId: itemId, type: new, snapshot: new == .delete ? snapshot : nil)
         case .keepPending:
             break
         case .dropPending:
-            // An insert with a base copy was sent before (a crash may have lost the reply after
-            // the server stored it): it may be on the server, so the delete goes there too.
-            if try session.baseItem(in: table, id: itemId) != nil {
-                try session.updateOperation(id: pending!.id, type: .delete, snapshot: snapshot)
-            } else {
-                try session.removeOperation(id: pending!.id)
-            }
+            try session.removeOperation(id: pending!.id)
         case .turnPendingIntoDelete:
             try session.updateOperation(id: pending!.id, type: .delete, snapshot: snapshot)
         case .reject:

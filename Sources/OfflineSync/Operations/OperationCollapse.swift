@@ -9,14 +9,17 @@ public enum OperationCollapse {
         case keepPending
         /// Insert then delete: drop the pending insert; nothing is sent.
         case dropPending
-        /// Update then delete: the pending update becomes a delete, in place.
+        /// Update then delete (or an insert that may be on the server): the pending operation
+        /// becomes a delete, in place.
         case turnPendingIntoDelete
         /// Not allowed while that operation is pending.
         case reject
     }
 
     /// Decides for a new change given the newest pending operation (and whether it is being pushed).
-    public static func decide(pending: TableOperationType?, inFlight: Bool, new: TableOperationType) -> Decision {
+    /// `sentBefore`: the pending operation was sent before without an answer (a crash lost it),
+    /// so the server may hold its write.
+    public static func decide(pending: TableOperationType?, inFlight: Bool, sentBefore: Bool = false, new: TableOperationType) -> Decision {
         guard let pending else { return .append(new) }
         if inFlight {
             // The request is on the wire: later changes must travel as operations of their own.
@@ -27,7 +30,7 @@ public enum OperationCollapse {
         }
         switch (pending, new) {
         case (.insert, .update), (.update, .update): return .keepPending
-        case (.insert, .delete): return .dropPending
+        case (.insert, .delete): return sentBefore ? .turnPendingIntoDelete : .dropPending
         case (.update, .delete): return .turnPendingIntoDelete
         default: return .reject
         }

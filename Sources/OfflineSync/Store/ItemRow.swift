@@ -4,18 +4,6 @@ import TableProtocol
 
 /// Converts between items and rows of a declared table.
 enum ItemRow {
-    static func object(from row: Row, definition: SyncTableDefinition) -> JSONObject {
-        object(from: row, columns: definition.allColumns)
-    }
-
-    /// A row as an item, with the table's columns computed once by the caller.
-    static func object(from row: Row, columns: [(name: String, type: SyncColumnType)]) -> JSONObject {
-        JSONObject(uniqueKeysWithValues: columns.map { column in
-            let value: DatabaseValue = row[column.name] ?? .null
-            return (column.name, json(value, type: column.type))
-        })
-    }
-
     /// A row whose columns are exactly `columns`, in order (read by position: no name lookups).
     static func object(fromSelected row: Row, columns: [(name: String, type: SyncColumnType)]) -> JSONObject {
         JSONObject(uniqueKeysWithValues: columns.indices.map { index in

@@ -52,7 +52,7 @@ public struct SyncTableDefinition: Sendable, Hashable {
     func isHumanSorted(_ column: String) -> Bool { humanSorted.contains { $0.lowercased() == column.lowercased() } }
 
     /// Every column with its type, system columns first; kept, not computed per use: each
-    /// local write reads it several times.
+    /// local write reads it several times, and sorting it each time was 4% of `todo edit --all`.
     private(set) var allColumns: [(name: String, type: SyncColumnType)]
 
     private static func allColumns(_ columns: [String: SyncColumnType]) -> [(name: String, type: SyncColumnType)] {
