@@ -133,6 +133,22 @@ import Testing
         #expect(try f.local.read(id: "i2")?["version"] == server["i2"]?["version"])
     }
 
+    @Test func anItemChangedWhileItsBatchIsSentKeepsTheChangeAndSendsItNext() async throws {
+        let (f, transport) = try await recorded()
+        for i in 0..<3 { try await f.local.insert(todo("i\(i)", "item \(i)")) }
+        transport.before("POST", endingWith: "/$batch", number: 1) {
+            try await f.local.update(["id": "i1", "text": "changed meanwhile"])
+        }
+        try await f.context.push()
+        #expect(writes(transport) == ["POST /tables/$batch", "PATCH /tables/\(f.table)/i1"])
+        #expect(f.context.pendingOperationsCount == 0)
+        let server = try await f.serverItems()
+        #expect(server["i1"]?["text"] == "changed meanwhile")
+        #expect(try f.local.read(id: "i1")?["text"] == "changed meanwhile")
+        #expect(try f.local.read(id: "i1")?["version"] == server["i1"]?["version"])
+        #expect(try f.local.read(id: "i2")?["version"] == server["i2"]?["version"])
+    }
+
     @Test func aDelegateThatHooksEachOperationStillSeesEveryOne() async throws {
         let delegate = ConflictDelegate(.fail)
         let (f, transport) = try await recorded(delegate: delegate)

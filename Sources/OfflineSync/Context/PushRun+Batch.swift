@@ -36,7 +36,10 @@ extension PushRun {
         }
         try storeStep {
             try store.write { session in
-                for case let (pending, .success(serverItem)) in outcomes { try finish(pending.queued, serverItem: serverItem, in: session) }
+                try finish(batch: outcomes.compactMap { pending, outcome in
+                    guard case .success(let serverItem) = outcome else { return nil }
+                    return (pending.queued, serverItem)
+                }, in: session)
             }
         }
         for case let (pending, .success(serverItem?)) in outcomes { context.ownWrites.remember([serverItem], table: pending.queued.table) }

@@ -109,15 +109,26 @@ struct PushRun {
     private func begin(after id: Int64, batch: ServerCapabilities.Batch?) throws -> ([Pending], last: Int64)? {
         try store.write { session in
             let limit = batch.map { min($0.maxOperations, Self.batchOperations) } ?? 1
+            let queue = try session.operations(after: id, limit: limit)
+            // Rows and base copies are read per table, many per statement.
+            var rows: [String: [String: JSONObject]] = [:]
+            var bases: [String: [String: JSONObject]] = [:]
+            for (table, operations) in Dictionary(grouping: queue, by: { $0.table.lowercased() }) {
+                let written = operations.filter { $0.type != .delete }.map(\.itemId)
+                if !written.isEmpty { rows[table] = try session.items(in: operations[0].table, ids: written) }
+                let inserted = operations.filter { $0.type == .insert }.map(\.itemId)
+                if !inserted.isEmpty { bases[table] = try session.baseItems(in: operations[0].table, ids: inserted) }
+            }
             var chunk: [Pending] = []
             var cursor = id
             var items = Set<String>()
             var bytes = 64
-            while chunk.count < limit, let queued = try session.operation(after: cursor) {
-                let key = queued.table.lowercased() + "\u{0}" + queued.itemId.lowercased()
+            for queued in queue {
+                let (table, itemId) = (queued.table.lowercased(), queued.itemId.lowercased())
+                let key = table + "\u{0}" + itemId
                 guard !items.contains(key) else { break }
                 let item = queued.type == .delete ? (queued.snapshot ?? JSONObject([(SystemProperty.id.rawValue, .string(queued.itemId))]))
-                    : try session.item(in: queued.table, id: queued.itemId)
+                    : rows[table]?[itemId]
                 guard let item else {
                     try session.removeOperation(id: queued.id)
                     cursor = queued.id
@@ -131,10 +142,8 @@ struct PushRun {
                     pending.batchOperation = operation
                 }
                 context.inFlightOperations.withLock { _ = $0.insert(queued.id) }
-                // A retry replaces the operation's earlier errors.
-                try session.removeErrors(operationId: queued.id)
                 if queued.type == .insert {
-                    let resent = try session.baseItem(in: queued.table, id: queued.itemId) != nil
+                    let resent = bases[table]?[itemId] != nil
                     if !resent { try session.setBaseItem(item, in: queued.table, id: queued.itemId) }
                     pending.resent = resent
                 }
@@ -142,6 +151,8 @@ struct PushRun {
                 items.insert(key)
                 cursor = queued.id
             }
+            // A retry replaces the operations' earlier errors.
+            if !chunk.isEmpty { try session.removeErrors(operationIds: chunk.map(\.queued.id)) }
             return cursor == id ? nil : (chunk, cursor)
         }
     }
@@ -189,6 +200,36 @@ struct PushRun {
         try session.removeOperation(id: queued.id)
         if let entry { _ = try session.addConflict(entry) }
         let newer = try session.newestOperation(table: queued.table, itemId: queued.itemId)
+        try writeBack(queued, serverItem: serverItem, basedOn: sent, newer: newer, keepingServerItem: keepingServerItem, in: session)
+    }
+
+    /// `finish` for many operations that succeeded as sent (a batch's), in one transaction and
+    /// as few statements as the store allows: most have no newer change queued, and their rows
+    /// simply become the server's answers.
+    func finish(batch sent: [(queued: QueuedOperation, serverItem: JSONObject?)], in session: any SyncStoreSession) throws {
+        guard !sent.isEmpty else { return }
+        context.inFlightOperations.withLock { inFlight in for (queued, _) in sent { inFlight.remove(queued.id) } }
+        try session.removeOperations(ids: sent.map(\.queued.id))
+        for (_, group) in Dictionary(grouping: sent, by: { $0.queued.table.lowercased() }) {
+            let table = group[0].queued.table
+            let newer = try session.newestOperations(table: table, itemIds: group.map(\.queued.itemId))
+            var settled: [(queued: QueuedOperation, serverItem: JSONObject?)] = []
+            for (queued, serverItem) in group {
+                if let newer = newer[queued.itemId.lowercased()] {
+                    try writeBack(queued, serverItem: serverItem, newer: newer, in: session)
+                } else {
+                    settled.append((queued, serverItem))
+                }
+            }
+            try session.removeBaseItems(in: table, ids: settled.map(\.queued.itemId))
+            try session.upsert(settled.compactMap { $0.queued.type == .delete ? nil : $0.serverItem }, in: table)
+        }
+    }
+
+    /// The row and base copy of an item whose operation left the queue, given the newest
+    /// operation still queued for it (see `finish`).
+    private func writeBack(_ queued: QueuedOperation, serverItem: JSONObject?, basedOn sent: JSONObject? = nil, newer: QueuedOperation?,
+                           keepingServerItem: Bool = false, in session: any SyncStoreSession) throws {
         // The server's answer is the base of the next queued change; with none, the row is.
         try session.setBaseItem(newer == nil ? nil : serverItem, in: queued.table, id: queued.itemId)
         if keepingServerItem, newer == nil, serverItem == nil {

@@ -10,14 +10,14 @@ struct SQLiteStoreSession: SyncStoreSession {
     /// Which tables' text-search indexes queries may use now.
     var searchIndexes = SearchIndexState([])
 
-    private func definition(_ table: String) throws -> SyncTableDefinition {
+    func definition(_ table: String) throws -> SyncTableDefinition {
         guard let definition = definitions[table.lowercased()] else {
             throw SyncError(.invalidParameter, "The table '\(table)' is not declared in the local store")
         }
         return definition
     }
 
-    private func q(_ name: String) -> String { StoreMigrator.quote(name) }
+    func q(_ name: String) -> String { StoreMigrator.quote(name) }
 
     // MARK: Items
 
@@ -29,9 +29,8 @@ struct SQLiteStoreSession: SyncStoreSession {
 
     /// The row with an id, its columns in `allColumns` order. Read by position: GRDB's lookup
     /// by name lower-cases every name, which cost a quarter of `todo edit --all` on 10,000 items.
-    private func selectById(_ definition: SyncTableDefinition) throws -> Statement {
-        let columns = definition.allColumns.map { q($0.name) }.joined(separator: ", ")
-        return try db.cachedStatement(sql: "SELECT \(columns) FROM \(q(definition.name)) WHERE \(q(SystemProperty.id.rawValue)) = ?")
+    func selectById(_ definition: SyncTableDefinition) throws -> Statement {
+        try db.cachedStatement(sql: "SELECT \(definition.columnList) FROM \(q(definition.name)) WHERE \(q(SystemProperty.id.rawValue)) = ?")
     }
 
     func items(_ query: SyncQuery) throws -> SyncQueryResult {
@@ -73,7 +72,7 @@ struct SQLiteStoreSession: SyncStoreSession {
         let idColumn = q(SystemProperty.id.rawValue)
         let select = try selectById(definition)
         let insert = try db.cachedStatement(
-            sql: "INSERT INTO \(q(definition.name)) (\(names.joined(separator: ", "))) VALUES (\(Array(repeating: "?", count: columns.count).joined(separator: ", ")))"
+            sql: "INSERT INTO \(q(definition.name)) (\(definition.columnList)) VALUES (\(Array(repeating: "?", count: columns.count).joined(separator: ", ")))"
                 + " ON CONFLICT (\(idColumn)) DO NOTHING")
         // Without live search-index triggers (a bulk load, a table without them) a failed insert
         // is cheap, so rows are inserted first and only existing ones read: a first pull of
@@ -132,9 +131,9 @@ struct SQLiteStoreSession: SyncStoreSession {
     // MARK: Operations
 
     /// The columns `operation(from:)` reads, by position (a push reads two operations per item).
-    private static let operationColumns = #"SELECT "id", "tableName", "itemId", "type", "item" FROM "MS_TableOperations""#
+    static let operationColumns = #"SELECT "id", "tableName", "itemId", "type", "item" FROM "MS_TableOperations""#
 
-    private func operation(from row: Row) -> QueuedOperation {
+    func operation(from row: Row) -> QueuedOperation {
         QueuedOperation(
             id: row[0], table: row[1], itemId: row[2],
             type: TableOperationType(rawValue: row[3]) ?? .update,

@@ -25,6 +25,8 @@ public protocol SyncStoreSession {
     func upsert(_ items: [JSONObject], in table: String) throws
     /// Upserts items a pull brought; one whose version the stored row already has may be skipped.
     func upsertPulled(_ items: [JSONObject], in table: String) throws
+    /// The items with these ids that exist, by lower-cased id.
+    func items(in table: String, ids: [String]) throws -> [String: JSONObject]
     /// Deletes items by id.
     func deleteItems(ids: [String], in table: String) throws
     /// Deletes the items matching a query (limit and offset ignored).
@@ -57,6 +59,12 @@ public protocol SyncStoreSession {
     func removeOperation(id: Int64) throws
     /// Removes every operation, error and base copy of a table.
     func removeOperations(table: String) throws
+    /// Up to `limit` operations after `id` in queue order, across all tables.
+    func operations(after id: Int64, limit: Int) throws -> [QueuedOperation]
+    /// Removes operations and their errors.
+    func removeOperations(ids: [Int64]) throws
+    /// Of these items, the newest operation of each that has one, by lower-cased id.
+    func newestOperations(table: String, itemIds: [String]) throws -> [String: QueuedOperation]
 
     // Operation errors (`MS_TableOperationErrors`)
     /// Records an error; returns it with its id set.
@@ -67,12 +75,18 @@ public protocol SyncStoreSession {
     func removeError(id: Int64) throws
     /// Removes every error of one operation.
     func removeErrors(operationId: Int64) throws
+    /// Removes every error of these operations.
+    func removeErrors(operationIds: [Int64]) throws
 
     // Base copies (`MS_BaseItems`)
     /// The last server version of an item with queued changes, if kept.
     func baseItem(in table: String, id: String) throws -> JSONObject?
     /// Keeps (or, with nil, forgets) an item's base copy.
     func setBaseItem(_ item: JSONObject?, in table: String, id: String) throws
+    /// The base copies kept of these items, by lower-cased id.
+    func baseItems(in table: String, ids: [String]) throws -> [String: JSONObject]
+    /// Forgets the base copies of these items.
+    func removeBaseItems(in table: String, ids: [String]) throws
 
     // Conflict log (`MS_ConflictLog`)
     /// Appends an entry (dropping the oldest beyond `ConflictLogEntry.limit`); returns it with its id.
@@ -137,4 +151,54 @@ extension SyncStoreSession {
     public func beginBulkLoad(table: String) throws -> Bool { false }
     /// By default there is nothing to catch up on.
     public func endBulkLoad(table: String) throws {}
+
+    // Many rows at once: a push reads and settles up to a batch of operations together. These
+    // defaults go row by row; a store may answer each in one statement.
+
+    /// By default, one item at a time.
+    public func items(in table: String, ids: [String]) throws -> [String: JSONObject] {
+        var found: [String: JSONObject] = [:]
+        for id in ids { found[id.lowercased()] = try item(in: table, id: id) }
+        return found
+    }
+
+    /// By default, one operation at a time.
+    public func operations(after id: Int64, limit: Int) throws -> [QueuedOperation] {
+        var found: [QueuedOperation] = []
+        var cursor = id
+        while found.count < limit, let next = try operation(after: cursor) {
+            found.append(next)
+            cursor = next.id
+        }
+        return found
+    }
+
+    /// By default, one operation at a time.
+    public func removeOperations(ids: [Int64]) throws {
+        for id in ids { try removeOperation(id: id) }
+    }
+
+    /// By default, one item at a time.
+    public func newestOperations(table: String, itemIds: [String]) throws -> [String: QueuedOperation] {
+        var found: [String: QueuedOperation] = [:]
+        for id in itemIds { found[id.lowercased()] = try newestOperation(table: table, itemId: id) }
+        return found
+    }
+
+    /// By default, one operation at a time.
+    public func removeErrors(operationIds: [Int64]) throws {
+        for id in operationIds { try removeErrors(operationId: id) }
+    }
+
+    /// By default, one item at a time.
+    public func baseItems(in table: String, ids: [String]) throws -> [String: JSONObject] {
+        var found: [String: JSONObject] = [:]
+        for id in ids { found[id.lowercased()] = try baseItem(in: table, id: id) }
+        return found
+    }
+
+    /// By default, one item at a time.
+    public func removeBaseItems(in table: String, ids: [String]) throws {
+        for id in ids { try setBaseItem(nil, in: table, id: id) }
+    }
 }

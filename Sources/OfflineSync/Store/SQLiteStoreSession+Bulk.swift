@@ -1,0 +1,67 @@
+import GRDB
+import TableProtocol
+
+/// Many rows per statement, for a push that reads and settles a batch of operations at once:
+/// the ids go in as one JSON array (`json_each`), so each statement is prepared once whatever
+/// the count, and SQLite still seeks each id through the index.
+extension SQLiteStoreSession {
+    private static func idList(_ ids: [String]) -> String { JSONWriter.string(.array(ids.map { .string($0) })) }
+    private static func idList(_ ids: [Int64]) -> String { "[" + ids.map(String.init).joined(separator: ",") + "]" }
+    private static let inList = #"IN (SELECT "value" FROM json_each(?))"#
+
+    func items(in table: String, ids: [String]) throws -> [String: JSONObject] {
+        let definition = try definition(table)
+        let columns = definition.allColumns
+        let select = try db.cachedStatement(sql: "SELECT \(definition.columnList) FROM \(q(definition.name)) "
+            + "WHERE \(q(SystemProperty.id.rawValue)) \(Self.inList)")
+        var found: [String: JSONObject] = [:]
+        for row in try Row.fetchAll(select, arguments: [Self.idList(ids)]) {
+            let item = ItemRow.object(fromSelected: row, columns: columns)
+            if let id = item[SystemProperty.id]?.stringValue { found[id.lowercased()] = item }
+        }
+        return found
+    }
+
+    func operations(after id: Int64, limit: Int) throws -> [QueuedOperation] {
+        try Row.fetchAll(db.cachedStatement(sql: Self.operationColumns + #" WHERE "id" > ? ORDER BY "id" LIMIT ?"#), arguments: [id, limit])
+            .map(operation(from:))
+    }
+
+    func removeOperations(ids: [Int64]) throws {
+        try db.cachedStatement(sql: #"DELETE FROM "MS_TableOperations" WHERE "id" "# + Self.inList).execute(arguments: [Self.idList(ids)])
+        try removeErrors(operationIds: ids)
+    }
+
+    func newestOperations(table: String, itemIds: [String]) throws -> [String: QueuedOperation] {
+        let rows = try Row.fetchAll(
+            db.cachedStatement(sql: Self.operationColumns + #" WHERE "tableName" = ? AND "itemId" "# + Self.inList + #" ORDER BY "id""#),
+            arguments: [table, Self.idList(itemIds)])
+        var newest: [String: QueuedOperation] = [:]
+        for row in rows {
+            let operation = operation(from: row)
+            newest[operation.itemId.lowercased()] = operation
+        }
+        return newest
+    }
+
+    func removeErrors(operationIds: [Int64]) throws {
+        try db.cachedStatement(sql: #"DELETE FROM "MS_TableOperationErrors" WHERE "operationId" "# + Self.inList)
+            .execute(arguments: [Self.idList(operationIds)])
+    }
+
+    func baseItems(in table: String, ids: [String]) throws -> [String: JSONObject] {
+        let rows = try Row.fetchAll(
+            db.cachedStatement(sql: #"SELECT "itemId", "item" FROM "MS_BaseItems" WHERE "tableName" = ? AND "itemId" "# + Self.inList),
+            arguments: [table, Self.idList(ids)])
+        var found: [String: JSONObject] = [:]
+        for row in rows {
+            if let item = JSONText.decodeObject(row[1]) { found[(row[0] as String).lowercased()] = item }
+        }
+        return found
+    }
+
+    func removeBaseItems(in table: String, ids: [String]) throws {
+        try db.cachedStatement(sql: #"DELETE FROM "MS_BaseItems" WHERE "tableName" = ? AND "itemId" "# + Self.inList)
+            .execute(arguments: [table, Self.idList(ids)])
+    }
+}
