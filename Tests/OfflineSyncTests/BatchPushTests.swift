@@ -149,6 +149,24 @@ import Testing
         #expect(try f.local.read(id: "i2")?["version"] == server["i2"]?["version"])
     }
 
+    @Test func anItemChangedWhileItsBatchIsOnItsWayWaitsForThatAnswerBeforeItIsSent() async throws {
+        let (f, transport) = try await recorded()
+        for i in 0..<1_200 { _ = try f.local.insertNow(todo("i\(i)", "item \(i)")) }
+        try await f.context.push()
+        // Updates carry versions: one sent on a version the server has moved past meets a 412.
+        for i in 0..<1_200 { _ = try f.local.updateNow(["id": .string("i\(i)"), "text": .string("edited \(i)")]) }
+        // The second batch carries i700; the third is read and sent while the second awaits its answer.
+        transport.before("POST", endingWith: "/$batch", number: 2) {
+            try await f.local.update(["id": "i700", "text": "changed meanwhile"])
+        }
+        try await f.context.push()
+        #expect(f.context.pendingOperationsCount == 0)
+        let server = try await f.serverItems()
+        #expect(server.count == 1_200)
+        #expect(server["i700"]?["text"] == "changed meanwhile")
+        #expect(try f.local.read(id: "i700")?["version"] == server["i700"]?["version"])
+    }
+
     @Test func aDelegateThatHooksEachOperationStillSeesEveryOne() async throws {
         let delegate = ConflictDelegate(.fail)
         let (f, transport) = try await recorded(delegate: delegate)

@@ -16,24 +16,64 @@ extension PushRun {
         }
     }
 
-    /// Sends several operations in one request. The ones that succeeded are finished together
-    /// in one store transaction first (they are on the server, whatever happens next); each
-    /// failure then goes through the same path as a failure sent alone, in queue order, so a
-    /// conflict reaches the delegate one at a time. Answers the ids that failed.
-    func sendBatch(_ chunk: [Pending], to batch: ServerCapabilities.Batch, _ client: SyncClient) async throws -> [Int64] {
+    /// A batch request on its way, with the operations it carries.
+    struct SentBatch {
+        let chunk: [Pending]
+        let replies: Task<[HTTPReply], any Error>
+        /// The items it carries (`Pending.key`).
+        let items: Set<String>
+
+        /// Sends the chunk now; its answer is awaited by `receive`.
+        init(_ chunk: [Pending], to batch: ServerCapabilities.Batch, _ client: SyncClient) {
+            self.chunk = chunk
+            let request = RemoteBatch(client: client, path: batch.path)
+            let operations = chunk.map(PushRun.batchOperation)
+            replies = Task { try await request.send(operations) }
+            items = Set(chunk.map(\.key))
+        }
+    }
+
+    /// A batch's answer. The operations that succeeded are finished together in one store
+    /// transaction first (they are on the server, whatever happens next); each failure then
+    /// goes through the same path as a failure sent alone, in queue order, so a conflict reaches
+    /// the delegate one at a time. Answers the ids that failed.
+    func receive(_ sent: SentBatch, _ client: SyncClient) async throws -> [Int64] {
+        defer { release(sent.chunk) }
         let replies: [HTTPReply]
         do {
-            replies = try await RemoteBatch(client: client, path: batch.path).send(chunk.map(Self.batchOperation))
+            replies = try await sent.replies.value
         } catch {
             try Self.abortIfFatal(SyncError.wrap(error))
             // The server refused the request as a whole (a proxy's limit, a 5xx): each alone.
             var failed: [Int64] = []
-            for pending in chunk where try await sendAlone(pending, client) { failed.append(pending.queued.id) }
+            for pending in sent.chunk where try await sendAlone(pending, client) { failed.append(pending.queued.id) }
             return failed
         }
-        let outcomes = zip(chunk, replies).map { pending, reply in
+        let outcomes = outcomes(of: sent.chunk, replies)
+        try finishSuccesses(outcomes)
+        var failed: [Int64] = []
+        for case let (pending, .failure(error)) in outcomes {
+            let operation = TableOperation(queued: pending.queued, item: pending.item, remote: client.table(pending.queued.table))
+            if try await settle(error, pending, operation, client) { failed.append(pending.queued.id) }
+        }
+        return failed
+    }
+
+    /// When the push ends early (an error, a cancel) with a batch on its way: what the server
+    /// did is kept here too, so it is not sent again; the failures stay queued, unsettled.
+    func settleSuccesses(of sent: SentBatch) async {
+        defer { release(sent.chunk) }
+        guard let replies = try? await sent.replies.value else { return }
+        try? finishSuccesses(outcomes(of: sent.chunk, replies))
+    }
+
+    private func outcomes(of chunk: [Pending], _ replies: [HTTPReply]) -> [(Pending, Result<JSONObject?, SyncError>)] {
+        zip(chunk, replies).map { pending, reply in
             (pending, Result { try RemoteTable.writeResult(reply, for: pending.queued.type) }.mapError(SyncError.wrap))
         }
+    }
+
+    private func finishSuccesses(_ outcomes: [(Pending, Result<JSONObject?, SyncError>)]) throws {
         try storeStep {
             try store.write { session in
                 try finish(batch: outcomes.compactMap { pending, outcome in
@@ -43,12 +83,6 @@ extension PushRun {
             }
         }
         for case let (pending, .success(serverItem?)) in outcomes { context.ownWrites.remember([serverItem], table: pending.queued.table) }
-        var failed: [Int64] = []
-        for case let (pending, .failure(error)) in outcomes {
-            let operation = TableOperation(queued: pending.queued, item: pending.item, remote: client.table(pending.queued.table))
-            if try await settle(error, pending, operation, client) { failed.append(pending.queued.id) }
-        }
-        return failed
     }
 
     /// The write as encoded when the chunk was made.

@@ -14,6 +14,10 @@ struct PushRun {
         var resent: Bool
         /// The write as a batch sends it, encoded once (nil when sent one request at a time).
         var batchOperation: RemoteBatch.Operation?
+
+        /// The item's key among a push's operations: table and id, lower-cased.
+        static func key(table: String, itemId: String) -> String { table.lowercased() + "\u{0}" + itemId.lowercased() }
+        var key: String { Self.key(table: queued.table, itemId: queued.itemId) }
     }
 
     /// Operations per batch request at most (the server may allow more).
@@ -26,16 +30,46 @@ struct PushRun {
         let batch = try await batchEndpoint(client)
         var lastId: Int64 = 0
         var failedIds: [Int64] = []
-        while let (chunk, last) = try storeStep({ try begin(after: lastId, batch: batch) }) {
-            lastId = last
-            defer { context.inFlightOperations.withLock { $0.removeAll() } }
-            if let batch, chunk.count > 1 {
-                failedIds += try await sendBatch(chunk, to: batch, client)
-            } else {
-                for pending in chunk where try await sendAlone(pending, client) { failedIds.append(pending.queued.id) }
+        // With a batch endpoint, the next batch is read and sent while the one before awaits its
+        // answer, so the server's work and ours overlap; it holds no item of that one.
+        var sending: SentBatch?
+        do {
+            while true {
+                guard let (chunk, last) = try storeStep({ try begin(after: lastId, batch: batch, excluding: sending?.items ?? []) }) else {
+                    // Nothing more, or the next operation's item is in the batch on its way.
+                    guard let previous = sending else { break }
+                    sending = nil
+                    failedIds += try await receive(previous, client)
+                    continue
+                }
+                lastId = last
+                if let batch, chunk.count > 1 {
+                    let next = SentBatch(chunk, to: batch, client)
+                    if let previous = sending {
+                        sending = next
+                        failedIds += try await receive(previous, client)
+                    } else {
+                        sending = next
+                    }
+                } else {
+                    if let previous = sending {
+                        sending = nil
+                        failedIds += try await receive(previous, client)
+                    }
+                    defer { release(chunk) }
+                    for pending in chunk where try await sendAlone(pending, client) { failedIds.append(pending.queued.id) }
+                }
             }
+        } catch {
+            if let sending { await settleSuccesses(of: sending) }
+            throw error
         }
         try await complete(failedIds)
+    }
+
+    /// Operations no longer in flight (finished, failed or left queued).
+    func release(_ chunk: [Pending]) {
+        context.inFlightOperations.withLock { inFlight in for pending in chunk { inFlight.remove(pending.queued.id) } }
     }
 
     /// Sends one operation through the delegate's hook (or as is); answers whether it failed.
@@ -106,7 +140,9 @@ struct PushRun {
     /// are moot and dropped. Answers nil when the queue has nothing after `id`.
     /// An insert sent for the first time keeps what it sends as the item's base copy (the server
     /// stores exactly that), so a later 409 on a re-send can merge.
-    private func begin(after id: Int64, batch: ServerCapabilities.Batch?) throws -> ([Pending], last: Int64)? {
+    /// `excluding`: items (table and id, lower-cased, joined by NUL) whose operation is on its
+    /// way; the chunk ends before the first operation of one of them.
+    private func begin(after id: Int64, batch: ServerCapabilities.Batch?, excluding busy: Set<String>) throws -> ([Pending], last: Int64)? {
         try store.write { session in
             let limit = batch.map { min($0.maxOperations, Self.batchOperations) } ?? 1
             let queue = try session.operations(after: id, limit: limit)
@@ -125,8 +161,8 @@ struct PushRun {
             var bytes = 64
             for queued in queue {
                 let (table, itemId) = (queued.table.lowercased(), queued.itemId.lowercased())
-                let key = table + "\u{0}" + itemId
-                guard !items.contains(key) else { break }
+                let key = Pending.key(table: table, itemId: itemId)
+                guard !items.contains(key), !busy.contains(key) else { break }
                 let item = queued.type == .delete ? (queued.snapshot ?? JSONObject([(SystemProperty.id.rawValue, .string(queued.itemId))]))
                     : rows[table]?[itemId]
                 guard let item else {
