@@ -31,7 +31,7 @@ public protocol SyncStoreSession {
     func deleteItems(ids: [String], in table: String) throws
     /// Deletes the items matching a query (limit and offset ignored).
     func deleteItems(matching query: SyncQuery) throws
-    /// Before a large pull into the empty `table`: may stop keeping derived data (a search index)
+    /// Before a large pull, or a local transaction, into the empty `table`: may stop keeping derived data (a search index)
     /// current row by row; true when it did, and `endBulkLoad` must follow. A store that stays
     /// current by itself answers false.
     func beginBulkLoad(table: String) throws -> Bool
