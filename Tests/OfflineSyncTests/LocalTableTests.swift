@@ -79,6 +79,16 @@ import Testing
         #expect(row["priority"] == .null)
     }
 
+    @Test func insertAndUpdateAnswerTheItemExactlyAsStored() async throws {
+        let f = try await fixture()
+        let inserted = try await f.local.insert(["id": "AbC", "text": "x", "complete": true, "nosuch": 5])
+        #expect(inserted == (try f.local.read(id: "abc")))
+        #expect(inserted["nosuch"] == nil && inserted["priority"] == .null && inserted["complete"] == true)
+        let updated = try await f.local.update(["id": "abc", "priority": 2])
+        #expect(updated == (try f.local.read(id: "abc")))
+        #expect(updated["id"] == "AbC" && updated["text"] == "x" && updated["priority"] == 2)
+    }
+
     @Test func wrongValueTypeIsAnError() async throws {
         let f = try await fixture()
         await #expect(throws: SyncError.self) { try await f.local.insert(["id": "a", "priority": "high"]) }

@@ -73,16 +73,14 @@ public struct SyncTable: Sendable {
             throw SyncError.invalid("Insert failed: an item with id '\(id)' already exists")
         }
         try context.recordChange(.insert, table: name, itemId: id, snapshot: nil, current: nil, in: session)
-        try session.upsert([item], in: name)
-        return try session.item(in: name, id: id) ?? item
+        return try session.write(item, over: nil, in: name)
     }
 
     func update(_ item: JSONObject, id: String, current: JSONObject?, in session: any SyncStoreSession) throws -> JSONObject {
         var merged = current ?? JSONObject()
         for (key, value) in item { merged[merged.keys.first { $0.lowercased() == key.lowercased() } ?? key] = value }
         try context.recordChange(.update, table: name, itemId: id, snapshot: nil, current: current, in: session)
-        try session.upsert([merged], in: name)
-        return try session.item(in: name, id: id) ?? merged
+        return try session.write(merged, over: current, in: name)
     }
 
     func delete(_ item: JSONObject, id: String, current: JSONObject?, in session: any SyncStoreSession) throws {

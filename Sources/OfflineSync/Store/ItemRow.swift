@@ -12,6 +12,11 @@ enum ItemRow {
         })
     }
 
+    /// The item as stored from these values (in `columns` order), without reading it back.
+    static func object(fromValues values: [DatabaseValue], columns: [(name: String, type: SyncColumnType)]) -> JSONObject {
+        JSONObject(uniqueKeysWithValues: columns.indices.map { (columns[$0].name, json(values[$0], type: columns[$0].type)) })
+    }
+
     static func json(_ value: DatabaseValue, type: SyncColumnType) -> JSONValue {
         switch (value.storage, type) {
         case (.null, _): return .null

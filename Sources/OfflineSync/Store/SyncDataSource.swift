@@ -23,6 +23,9 @@ public protocol SyncStoreSession {
     func items(_ query: SyncQuery) throws -> SyncQueryResult
     /// Inserts or replaces whole items; unknown keys are dropped, missing keys become null.
     func upsert(_ items: [JSONObject], in table: String) throws
+    /// Writes one item over the stored one the caller read in this transaction (`current`, nil
+    /// when there is none, as `upsert` would); answers the item as stored.
+    func write(_ item: JSONObject, over current: JSONObject?, in table: String) throws -> JSONObject
     /// Upserts items a pull brought; one whose version the stored row already has may be skipped.
     func upsertPulled(_ items: [JSONObject], in table: String) throws
     /// The items with these ids that exist, by lower-cased id.
@@ -146,6 +149,12 @@ public enum SyncSystemTable {
 extension SyncStoreSession {
     /// By default a pulled item is written like any other.
     public func upsertPulled(_ items: [JSONObject], in table: String) throws { try upsert(items, in: table) }
+
+    /// By default an upsert, read back.
+    public func write(_ item: JSONObject, over current: JSONObject?, in table: String) throws -> JSONObject {
+        try upsert([item], in: table)
+        return try item[SystemProperty.id]?.stringValue.flatMap { try self.item(in: table, id: $0) } ?? item
+    }
 
     /// By default a store keeps everything current row by row.
     public func beginBulkLoad(table: String) throws -> Bool { false }
