@@ -2,9 +2,6 @@ import Foundation
 import GRDB
 import OfflineSync
 import TableProtocol
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
 
 /// `make bench` for the SDK: pull, push and local inserts, each beside a floor measured in
 /// the same run. Prints one JSON object. Usage: todo-bench-sdk SERVER_URL TABLE WORKDIR
@@ -94,12 +91,12 @@ enum SDKBench {
         guard count >= 100_000 else { throw BenchError("SDK pull stored \(count) rows") }
     }
 
-    /// The floor: the same page requests with URLSession, each page inserted with one raw
+    /// The floor: the same page requests over the SDK's transport (AsyncHTTPClient), each page inserted with one raw
     /// SQLite transaction of cached statements.
     static func rawPull(_ server: URL, _ table: String, _ pageSize: Int, _ path: String) async throws {
         let db = try rawDatabase(path)
         try await db.write { try $0.execute(sql: "CREATE TABLE IF NOT EXISTS rows (id TEXT PRIMARY KEY, version TEXT, createdAt TEXT, updatedAt TEXT, deleted BOOLEAN, text TEXT, complete BOOLEAN)") }
-        let session = rawSession()
+        let transport = AsyncHTTPClientTransport()
         var token = "1970-01-01T00:00:00.000Z"
         var skip = 0
         var total = 0
@@ -110,9 +107,7 @@ enum SDKBench {
                 URLQueryItem(name: "$orderby", value: "updatedAt asc"), URLQueryItem(name: "$top", value: "\(pageSize)"),
                 URLQueryItem(name: "$skip", value: "\(skip)"), URLQueryItem(name: "__includeDeleted", value: "true"),
             ]
-            var request = URLRequest(url: components.url!)
-            request.setValue("2.0.0", forHTTPHeaderField: "ZUMO-API-VERSION")
-            let (data, _) = try await session.data(for: request)
+            let data = try await transport.send(HTTPRequestSpec(method: "GET", url: components.url!, headers: ["ZUMO-API-VERSION": "2.0.0"], body: nil)).body
             // The same JSON parser the SDK uses, so the ratio measures the SDK and not the parser.
             guard case .array(let page) = try JSONValue.parse(data) else { throw BenchError("bad page") }
             let rows = page.compactMap(\.objectValue)
@@ -147,18 +142,10 @@ enum SDKBench {
         return try DatabasePool(path: path, configuration: config)
     }
 
-    /// A plain URLSession set up like the SDK's transport (no response cache).
-    static func rawSession() -> URLSession {
-        let configuration = URLSessionConfiguration.ephemeral
-        configuration.requestCachePolicy = .reloadIgnoringLocalCacheData
-        configuration.urlCache = nil
-        return URLSession(configuration: configuration)
-    }
-
-    /// The floor for push: the same batches (500 inserts each, as the SDK chunks them) sent raw,
-    /// one after another, each body built beforehand.
+    /// The floor for push: the same batches (500 inserts each, as the SDK chunks them) sent raw
+    /// over the SDK's transport, one after another, each body built beforehand.
     static func rawBatches(_ server: URL, _ table: String, count: Int) async throws {
-        let session = rawSession()
+        let transport = AsyncHTTPClientTransport()
         let bodies = stride(from: 0, to: count, by: 500).map { start in
             let operations = (start..<min(start + 500, count)).map { i in
                 #"{"table":"\#(table)","method":"POST","body":{"id":"f\#(i)","text":"queued \#(i)","complete":false}}"#
@@ -166,13 +153,10 @@ enum SDKBench {
             return Data(#"{"operations":[\#(operations.joined(separator: ","))]}"#.utf8)
         }
         for body in bodies {
-            var request = URLRequest(url: server.appendingPathComponent("tables/$batch"))
-            request.httpMethod = "POST"
-            request.setValue("2.0.0", forHTTPHeaderField: "ZUMO-API-VERSION")
-            request.setValue("application/json", forHTTPHeaderField: "Content-Type")
-            request.httpBody = body
-            let (data, response) = try await session.data(for: request)
-            guard (response as? HTTPURLResponse)?.statusCode == 200, !String(decoding: data, as: UTF8.self).contains(#""status":4"#) else {
+            let reply = try await transport.send(HTTPRequestSpec(
+                method: "POST", url: server.appendingPathComponent("tables/$batch"),
+                headers: ["ZUMO-API-VERSION": "2.0.0", "Content-Type": "application/json"], body: body))
+            guard reply.status == 200, !String(decoding: reply.body, as: UTF8.self).contains(#""status":4"#) else {
                 throw BenchError("raw batch failed")
             }
         }

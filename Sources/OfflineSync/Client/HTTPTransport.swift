@@ -63,7 +63,7 @@ public protocol HTTPTransport: Sendable {
     func send(_ request: HTTPRequestSpec) async throws -> HTTPReply
 }
 
-/// The default transport: Foundation's URLSession with keep-alive.
+/// Foundation's URLSession with keep-alive (the default was this before `AsyncHTTPClientTransport`).
 public final class URLSessionTransport: HTTPTransport {
     private let session: URLSession
 

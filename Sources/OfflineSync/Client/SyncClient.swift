@@ -8,7 +8,7 @@ public struct SyncClientConfiguration: Sendable {
     public var timeout: TimeInterval = 30
     /// Sent as `X-ZUMO-INSTALLATION-ID`; by default made once and kept under `$XDG_DATA_HOME`.
     public var installationID: String?
-    /// How requests travel; by default URLSession.
+    /// How requests travel; by default `AsyncHTTPClientTransport`.
     public var transport: (any HTTPTransport)?
     /// Where the access token sent with every request comes from; nil sends none.
     public var authentication: (any AuthenticationProvider)?
@@ -48,12 +48,9 @@ public final class SyncClient: Sendable {
         self.certificateAuthorityFile = configuration.certificateAuthorityFile
     }
 
-    /// URLSession, or AsyncHTTPClient when an extra certificate authority must be trusted.
+    /// AsyncHTTPClient, trusting the extra certificate authorities if any.
     private static func defaultTransport(_ configuration: SyncClientConfiguration) -> any HTTPTransport {
-        if let file = configuration.certificateAuthorityFile {
-            return TrustedCATransport(certificateAuthorityFile: file, timeout: configuration.timeout)
-        }
-        return URLSessionTransport(timeout: configuration.timeout)
+        AsyncHTTPClientTransport(certificateAuthorityFile: configuration.certificateAuthorityFile, timeout: configuration.timeout)
     }
 
     /// Online access to one table.

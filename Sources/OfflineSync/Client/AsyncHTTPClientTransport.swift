@@ -4,18 +4,21 @@ import NIOCore
 import NIOHTTP1
 import NIOSSL
 
-/// The transport used when `SyncClientConfiguration.certificateAuthorityFile` is set: AsyncHTTPClient
-/// over NIOSSL, trusting that PEM file on top of the system's store.
+/// The default transport: AsyncHTTPClient over NIO (and NIOSSL for HTTPS), keeping connections
+/// alive between requests, trusting the system's certificate authorities and, when given, those
+/// of a PEM file too.
 ///
-/// URLSession cannot do this on Linux: swift-corelibs-foundation sets libcurl's CA bundle itself
-/// and offers no server-trust challenge (its `URLSessionCertificateAuthorityInfoFile` variable is
-/// read on Android only).
-public final class TrustedCATransport: HTTPTransport {
+/// Chosen over URLSession on Linux, which hands each socket event through libdispatch: the bulk
+/// cycle's two 10,000-operation pushes took 0.82 and 1.04 s with it, 0.65 and 0.86 s with this.
+/// URLSession also cannot trust an extra certificate authority on Linux: swift-corelibs-foundation
+/// sets libcurl's CA bundle itself and offers no server-trust challenge (its
+/// `URLSessionCertificateAuthorityInfoFile` variable is read on Android only).
+public final class AsyncHTTPClientTransport: HTTPTransport {
     private let client: HTTPClient
     private let timeout: TimeAmount
 
-    /// Creates a transport trusting the certificate authorities in `certificateAuthorityFile` (PEM).
-    public init(certificateAuthorityFile: String, timeout: TimeInterval = 30) {
+    /// Creates a transport, trusting the certificate authorities in `certificateAuthorityFile` (PEM) if given.
+    public init(certificateAuthorityFile: String? = nil, timeout: TimeInterval = 30) {
         self.timeout = .milliseconds(Int64(timeout * 1000))
         self.client = SharedHTTPClients.client(certificateAuthorityFile: certificateAuthorityFile, connectTimeout: self.timeout, readTimeout: self.timeout)
     }
@@ -48,3 +51,6 @@ public final class TrustedCATransport: HTTPTransport {
         return text.contains("CERTIFICATE_VERIFY_FAILED") || text.contains("unableToValidateCertificate")
     }
 }
+
+/// The earlier name of `AsyncHTTPClientTransport`, from when only a trusted CA file chose it.
+public typealias TrustedCATransport = AsyncHTTPClientTransport
