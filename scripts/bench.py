@@ -304,14 +304,14 @@ def write_sdk_report(r):
         f"Measured by `make bench` on {datetime.date.today().isoformat()} against a release todo-server on SQLite (loopback), "
         f"release builds of the SDK and of its floors, in the same run. Pull is an incremental pull (query id) of {ROWS:,} rows into an empty store. "
         "Push and local inserts run three rounds, each beside its floor in the same round; the table shows the medians. "
-        "The floors use what the SDK uses below its own logic: a URLSession without a response cache, SQLite in WAL mode with "
+        "The floors use what the SDK uses below its own logic: the SDK's own HTTP transport (AsyncHTTPClient), SQLite in WAL mode with "
         "synchronous=NORMAL, and the same JSON parser.",
         "",
         "| figure | time | floor | × floor |",
         "|---|---:|---:|---:|",
-        row(f"pull {ROWS:,} rows, page size 50", r["pull_50_s"], r["pull_50_floor_s"], "same pages over URLSession, parsed by TableProtocol's JSON parser, + one raw SQLite transaction per page"),
-        row(f"pull {ROWS:,} rows, page size 1,000", r["pull_1000_s"], r["pull_1000_floor_s"], "same pages over URLSession, parsed by TableProtocol's JSON parser, + one raw SQLite transaction per page"),
-        row("push 10,000 queued inserts (batched)", r["push_10000_s"], r["push_10000_floor_s"], "the same 20 batches of 500 sent raw over URLSession"),
+        row(f"pull {ROWS:,} rows, page size 50", r["pull_50_s"], r["pull_50_floor_s"], "same pages over the same transport, parsed by TableProtocol's JSON parser, + one raw SQLite transaction per page"),
+        row(f"pull {ROWS:,} rows, page size 1,000", r["pull_1000_s"], r["pull_1000_floor_s"], "same pages over the same transport, parsed by TableProtocol's JSON parser, + one raw SQLite transaction per page"),
+        row("push 10,000 queued inserts (batched)", r["push_10000_s"], r["push_10000_floor_s"], "the same 20 batches of 500 sent raw over the same transport"),
         row("10,000 local inserts through the sync table", r["local_insert_10000_s"], r["sqlite_raw_insert_10000_s"], "10,000 raw SQLite inserts, one transaction each"),
         f"| the app's first pull of {ROWS:,} items (`todo sync` on an empty store, release build: pages of 1,000, its search index built once at the end; 3 rounds, median) | {r['app_first_pull_s']:.2f} s | "
         f"{r['pull_1000_s']:.2f} s (the SDK's own pull, pages of 1,000, above) | {r['app_first_pull_s'] / r['pull_1000_s']:.2f}× |",

@@ -1,4 +1,5 @@
 import Foundation
+import TableProtocol
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
@@ -31,6 +32,8 @@ public struct HTTPReply: Sendable {
     public var headers: [String: String]
     /// The body bytes.
     public var body: Data
+    /// The body already parsed, when it came inside a larger JSON document (a batch reply).
+    var parsedBody: JSONValue?
 
     /// Creates a reply (header names are lower-cased).
     public init(status: Int, headers: [String: String], body: Data) {
@@ -38,6 +41,9 @@ public struct HTTPReply: Sendable {
         self.headers = Dictionary(headers.map { ($0.key.lowercased(), $0.value) }, uniquingKeysWith: { $1 })
         self.body = body
     }
+
+    /// The body as JSON, parsed once.
+    func json() throws -> JSONValue { try parsedBody ?? JSONText.decode(body) }
 
     /// The header value for a name in any case.
     public func header(_ name: String) -> String? { headers[name.lowercased()] }

@@ -59,9 +59,12 @@ struct RemoteBatch {
             guard let entry = result.objectValue, let status = entry["status"]?.numberValue else {
                 throw SyncError(.httpError, "The server's batch reply has an entry without a status", statusCode: reply.status)
             }
-            let body = entry["body"].map { JSONWriter.string($0) } ?? ""
             let headers = entry["etag"]?.stringValue.map { ["etag": $0] } ?? [:]
-            return HTTPReply(status: Int(status), headers: headers, body: Data(body.utf8))
+            // Each result's body is handed over parsed; its text is kept only for errors (rare).
+            let text = status >= 300 ? entry["body"].map { JSONWriter.string($0) } ?? "" : ""
+            var reply = HTTPReply(status: Int(status), headers: headers, body: Data(text.utf8))
+            reply.parsedBody = entry["body"]
+            return reply
         }
     }
 }

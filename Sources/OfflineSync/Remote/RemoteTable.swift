@@ -117,7 +117,7 @@ public struct RemoteTable: Sendable {
     /// The item in a reply with one of the expected statuses, or the protocol's error.
     static func object(from reply: HTTPReply, expecting statuses: Set<Int>) throws -> JSONObject {
         guard statuses.contains(reply.status) else { throw error(from: reply) }
-        guard let object = try? JSONText.decode(reply.body).objectValue else {
+        guard let object = try? reply.json().objectValue else {
             throw SyncError(.httpError, "The server's reply is not a JSON object", statusCode: reply.status)
         }
         return object
@@ -146,7 +146,7 @@ public struct RemoteTable: Sendable {
 
     /// The protocol error a failed reply stands for.
     static func error(from reply: HTTPReply) -> SyncError {
-        let body = try? JSONText.decode(reply.body)
+        let body = try? reply.json()
         let message = body?.objectValue?["error"]?.stringValue ?? "The server answered \(reply.status)"
         let object = body?.objectValue
         let serverItem = (reply.status == 409 || reply.status == 412) && object?[SystemProperty.id] != nil ? object : nil
