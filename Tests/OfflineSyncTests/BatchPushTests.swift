@@ -167,6 +167,24 @@ import Testing
         #expect(try f.local.read(id: "i700")?["version"] == server["i700"]?["version"])
     }
 
+    @Test func aPushCancelledWhileTheNextBatchIsOnItsWayKeepsWhatThatBatchDid() async throws {
+        let a = try await SyncFixture.make()
+        for i in 0..<1_200 { _ = try a.local.insertNow(todo("i\(i)", "item \(i)")) }
+        try await a.context.push()
+        let b = try a.otherDevice(delegate: ScriptedResolver(.cancel), mergePolicy: .askAlways)
+        try await b.local.pull()
+        try await a.local.update(["id": "i10", "text": "from a"])
+        try await a.context.push()
+        for i in 0..<1_200 { _ = try b.local.updateNow(["id": .string("i\(i)"), "text": .string("b \(i)")]) }
+        // The first batch meets the clash on i10 and the push stops; the second was sent meanwhile.
+        await #expect(throws: SyncError.self) { try await b.context.push() }
+        #expect(b.context.pendingOperationsCount == 201, "i10 and the third batch stay queued")
+        let server = try await a.serverItems()
+        #expect(server["i600"]?["text"] == "b 600")
+        #expect(try b.local.read(id: "i600")?["version"] == server["i600"]?["version"])
+        #expect(server["i10"]?["text"] == "from a")
+    }
+
     @Test func aDelegateThatHooksEachOperationStillSeesEveryOne() async throws {
         let delegate = ConflictDelegate(.fail)
         let (f, transport) = try await recorded(delegate: delegate)
