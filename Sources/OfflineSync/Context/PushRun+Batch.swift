@@ -82,7 +82,9 @@ extension PushRun {
                 }, in: session)
             }
         }
-        for case let (pending, .success(serverItem?)) in outcomes { context.ownWrites.remember([serverItem], table: pending.queued.table) }
+        var written: [String: [JSONObject]] = [:]
+        for case let (pending, .success(serverItem?)) in outcomes { written[pending.queued.table.lowercased(), default: []].append(serverItem) }
+        for (table, items) in written { context.ownWrites.remember(items, table: table) }
     }
 
     /// The write as encoded when the chunk was made.

@@ -14,10 +14,8 @@ final class OwnWriteStamps: Sendable {
 
     /// Remembers the stamps of server items just written back to the store.
     func remember(_ serverItems: [JSONObject], table: String) {
-        let new = Set(serverItems.compactMap { item -> String? in
-            guard let stamp = item[SystemProperty.updatedAt]?.stringValue, FilterDateTime(iso8601: stamp)?.isoString == stamp else { return nil }
-            return stamp
-        })
+        // A batch's items share their commit's stamp: each distinct one is checked once.
+        let new = Set(serverItems.compactMap { $0[SystemProperty.updatedAt]?.stringValue }).filter { FilterDateTime(iso8601: $0)?.isoString == $0 }
         guard !new.isEmpty else { return }
         stamps.withLock { all in
             let kept = Set(all[table.lowercased(), default: []]).union(new).sorted()
