@@ -101,4 +101,22 @@ import Testing
         #expect(try await f.serverItems()["gone"]?["deleted"] == true)
         #expect(f.context.pendingOperationsCount == 0)
     }
+
+    @Test func anInsertWhoseReplyWasLostAndThatChangedSinceSendsTheChangeWithoutAConflict() async throws {
+        let transport = FaultyTransport()
+        let resolver = ScriptedResolver(nil)  // asked, it would leave the conflict unsettled
+        let made = try await SyncFixture.make()
+        let f = try SyncFixture(table: made.table, storePath: made.storePath, serverURL: made.serverURL, delegate: resolver, transport: transport)
+        try await f.local.insert(todo("x", "first words"))
+        transport.fail("POST", with: .cutOff)
+        await #expect(throws: SyncError.self) { try await f.context.push() }
+        transport.fail("POST", with: nil)
+        try await f.local.update(["id": "x", "text": "second words"])  // joins the queued insert
+        try await f.context.push()
+        #expect(resolver.conflicts.isEmpty)
+        #expect(f.context.pendingOperationsCount == 0)
+        let server = try await f.serverItems()["x"]
+        #expect(server?["text"] == "second words")
+        #expect(try f.local.read(id: "x")?["version"] == server?["version"])
+    }
 }

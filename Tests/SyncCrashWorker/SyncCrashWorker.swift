@@ -48,6 +48,16 @@ enum SyncCrashWorker {
             }
         }
         var recent: [String] = []
+        // Batch mode, one round in three: first a burst of 600 inserts in one transaction, so the
+        // pushes that follow span several batches, the next sent while one awaits its answer.
+        if mode == "batch", seed % 3 == 0 {
+            let burst = (0..<600).map { i in ("w\(seed)-burst\(i)", "text \(random.next() % 1000)") }
+            try journal.write(lines: burst.map { "BEGIN insert \($0.0) \($0.1)" })
+            try local.transaction { writes in
+                for (id, text) in burst { try writes.insert(["id": .string(id), "text": .string(text)]) }
+            }
+            try journal.write(lines: burst.map { "ACK insert \($0.0) \($0.1)" })
+        }
         while true {
             try? await Task.sleep(for: .milliseconds(Int(random.next() % 4)))
             let all = try local.read(local.query).items.compactMap { $0[SystemProperty.id]?.stringValue }
@@ -141,7 +151,12 @@ final class Journal {
     }
 
     func write(_ line: String) throws {
-        try handle.write(contentsOf: Data((line + "\n").utf8))
+        try write(lines: [line])
+    }
+
+    /// Several lines, kept with one sync.
+    func write(lines: [String]) throws {
+        try handle.write(contentsOf: Data(lines.map { $0 + "\n" }.joined().utf8))
         try handle.synchronize()
     }
 }

@@ -106,6 +106,22 @@ struct PushRun {
             try storeStep { try finish(queued, serverItem: serverItem, basedOn: firstSent) }
             return false
         }
+        if queued.type == .insert, error.statusCode == 409, let serverItem = error.serverItem, pending.resent,
+           try storeStep({ try isOwnInsertChangedSince(queued, serverItem: serverItem) }) {
+            // Nobody else has touched it: the change made here since goes as an update, no question asked.
+            var changed = operation.item
+            changed[SystemProperty.version] = serverItem[SystemProperty.version]
+            do {
+                let answer = try await client.table(queued.table).update(changed, features: "OL")
+                try storeStep { try finish(queued, serverItem: answer, basedOn: operation.item) }
+                context.ownWrites.remember([answer], table: queued.table)
+                return false
+            } catch let failed {
+                // The server moved on meanwhile: a conflict like any other.
+                error = Self.syncError(failed)
+                try Self.abortIfFatal(error)
+            }
+        }
         let settlement = ConflictSettlement(context: context, queued: queued, operation: operation, remote: client.table(queued.table))
         // An insert sent for the first time has no base: a 409 then means another device
         // inserted the id, and every differing field clashes. A re-sent insert (its reply
@@ -343,6 +359,15 @@ struct PushRun {
         if serverItem[SystemProperty.deleted] == .bool(true) { return false }
         if Self.sameContent(sent, serverItem) { return true }
         return try store.read { try $0.operationCount(table: queued.table, itemId: queued.itemId) } > 1
+    }
+
+    /// A 409 on a re-sent insert whose server row still holds exactly what the first send carried
+    /// (its base copy): the insert reached the server (its reply was lost) and this device has
+    /// changed the item since, so the insert now carries newer content.
+    private func isOwnInsertChangedSince(_ queued: QueuedOperation, serverItem: JSONObject) throws -> Bool {
+        guard serverItem[SystemProperty.deleted] != .bool(true),
+              let firstSent = try store.read({ try $0.baseItem(in: queued.table, id: queued.itemId) }) else { return false }
+        return Self.sameContent(firstSent, serverItem)
     }
 
     /// The same user data (system properties aside), numbers compared as numbers.
