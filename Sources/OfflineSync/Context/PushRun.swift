@@ -44,13 +44,9 @@ struct PushRun {
                 }
                 lastId = last
                 if let batch, chunk.count > 1 {
-                    let next = SentBatch(chunk, to: batch, client)
-                    if let previous = sending {
-                        sending = next
-                        failedIds += try await receive(previous, client)
-                    } else {
-                        sending = next
-                    }
+                    let previous = sending
+                    sending = SentBatch(chunk, to: batch, client)
+                    if let previous { failedIds += try await receive(previous, client) }
                 } else {
                     if let previous = sending {
                         sending = nil
@@ -98,28 +94,34 @@ struct PushRun {
         let queued = pending.queued
         var error = failure
         try Self.abortIfFatal(error)
-        if queued.type == .insert, error.statusCode == 409, let serverItem = error.serverItem,
-           try storeStep({ try isRetriedInsert(queued, sent: operation.item, serverItem: serverItem) }) {
-            // An insert that reached the server before (its reply was lost): not a conflict. The
-            // row was built on what that first send carried (its base copy), not on the re-send.
+        if queued.type == .insert, error.statusCode == 409, let serverItem = error.serverItem {
+            // What the insert's first send carried (its base copy, kept when it was sent).
             let firstSent = try storeStep { try store.read { try $0.baseItem(in: queued.table, id: queued.itemId) } }
-            try storeStep { try finish(queued, serverItem: serverItem, basedOn: firstSent) }
-            return false
-        }
-        if queued.type == .insert, error.statusCode == 409, let serverItem = error.serverItem, pending.resent,
-           try storeStep({ try isOwnInsertChangedSince(queued, serverItem: serverItem) }) {
-            // Nobody else has touched it: the change made here since goes as an update, no question asked.
-            var changed = operation.item
-            changed[SystemProperty.version] = serverItem[SystemProperty.version]
-            do {
-                let answer = try await client.table(queued.table).update(changed, features: "OL")
-                try storeStep { try finish(queued, serverItem: answer, basedOn: operation.item) }
-                context.ownWrites.remember([answer], table: queued.table)
+            if try storeStep({ try isRetriedInsert(queued, sent: operation.item, serverItem: serverItem) }) {
+                // An insert that reached the server before (its reply was lost): not a conflict.
+                // The row was built on what that first send carried, not on the re-send.
+                try storeStep { try finish(queued, serverItem: serverItem, basedOn: firstSent) }
                 return false
-            } catch let failed {
-                // The server moved on meanwhile: a conflict like any other.
-                error = Self.syncError(failed)
-                try Self.abortIfFatal(error)
+            }
+            if pending.resent, let firstSent, serverItem[SystemProperty.deleted] != .bool(true), Self.sameContent(firstSent, serverItem) {
+                // The server holds exactly what the first send carried: the insert got there (its
+                // reply was lost) and nobody has touched it since, so the change made here since
+                // goes as an update, no question asked.
+                var changed = operation.item
+                changed[SystemProperty.version] = serverItem[SystemProperty.version]
+                let answer: JSONObject?
+                do {
+                    answer = try await client.table(queued.table).update(changed, features: "OL")
+                } catch let failed {
+                    // The server moved on meanwhile: a conflict like any other.
+                    (answer, error) = (nil, Self.syncError(failed))
+                    try Self.abortIfFatal(error)
+                }
+                if let answer {
+                    try storeStep { try finish(queued, serverItem: answer, basedOn: operation.item) }
+                    context.ownWrites.remember([answer], table: queued.table)
+                    return false
+                }
             }
         }
         let settlement = ConflictSettlement(context: context, queued: queued, operation: operation, remote: client.table(queued.table))
@@ -359,15 +361,6 @@ struct PushRun {
         if serverItem[SystemProperty.deleted] == .bool(true) { return false }
         if Self.sameContent(sent, serverItem) { return true }
         return try store.read { try $0.operationCount(table: queued.table, itemId: queued.itemId) } > 1
-    }
-
-    /// A 409 on a re-sent insert whose server row still holds exactly what the first send carried
-    /// (its base copy): the insert reached the server (its reply was lost) and this device has
-    /// changed the item since, so the insert now carries newer content.
-    private func isOwnInsertChangedSince(_ queued: QueuedOperation, serverItem: JSONObject) throws -> Bool {
-        guard serverItem[SystemProperty.deleted] != .bool(true),
-              let firstSent = try store.read({ try $0.baseItem(in: queued.table, id: queued.itemId) }) else { return false }
-        return Self.sameContent(firstSent, serverItem)
     }
 
     /// The same user data (system properties aside), numbers compared as numbers.

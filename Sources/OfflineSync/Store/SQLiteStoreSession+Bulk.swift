@@ -12,8 +12,7 @@ extension SQLiteStoreSession {
     func items(in table: String, ids: [String]) throws -> [String: JSONObject] {
         let definition = try definition(table)
         let columns = definition.allColumns
-        let select = try db.cachedStatement(sql: "SELECT \(definition.columnList) FROM \(q(definition.name)) "
-            + "WHERE \(q(SystemProperty.id.rawValue)) \(Self.inList)")
+        let select = try db.cachedStatement(sql: selectRows(definition) + " WHERE \(q(SystemProperty.id.rawValue)) \(Self.inList)")
         var found: [String: JSONObject] = [:]
         for row in try Row.fetchAll(select, arguments: [Self.idList(ids)]) {
             let item = ItemRow.object(fromSelected: row, columns: columns)

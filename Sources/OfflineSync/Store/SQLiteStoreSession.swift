@@ -30,7 +30,12 @@ struct SQLiteStoreSession: SyncStoreSession {
     /// The row with an id, its columns in `allColumns` order. Read by position: GRDB's lookup
     /// by name lower-cases every name, which cost a quarter of `todo edit --all` on 10,000 items.
     func selectById(_ definition: SyncTableDefinition) throws -> Statement {
-        try db.cachedStatement(sql: "SELECT \(definition.columnList) FROM \(q(definition.name)) WHERE \(q(SystemProperty.id.rawValue)) = ?")
+        try db.cachedStatement(sql: selectRows(definition) + " WHERE \(q(SystemProperty.id.rawValue)) = ?")
+    }
+
+    /// Every column of the table's rows, in `allColumns` order.
+    func selectRows(_ definition: SyncTableDefinition) -> String {
+        "SELECT \(definition.columnList) FROM \(q(definition.name))"
     }
 
     func items(_ query: SyncQuery) throws -> SyncQueryResult {

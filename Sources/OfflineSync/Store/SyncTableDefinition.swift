@@ -11,7 +11,10 @@ public struct SyncTableDefinition: Sendable, Hashable {
     public var name: String
     /// The app's columns; `id`, `version`, `createdAt`, `updatedAt` and `deleted` come on their own.
     public var columns: [String: SyncColumnType] {
-        didSet { (allColumns, columnList) = (Self.allColumns(columns), Self.columnList(Self.allColumns(columns))) }
+        didSet {
+            allColumns = Self.allColumns(columns)
+            columnList = Self.columnList(allColumns)
+        }
     }
     /// Column lists to index, for the local queries the app runs most (e.g. its list order).
     public var indexes: [[String]]
