@@ -22,6 +22,8 @@ public struct PostgresDialect: SQLDialect {
         """
     }
 
+    public func openForWriteSQL(_ quotedTable: String) -> String? { "LOCK TABLE \(quotedTable) IN ROW EXCLUSIVE MODE" }
+
     public var listTablesSQL: String {
         // pg_catalog rather than information_schema.tables: the same base tables, without the
         // per-row privilege checks that made it ten times slower (it runs under the schema lock).

@@ -7,6 +7,11 @@ public protocol SQLDialect: Sendable {
     /// SQL that sets the table's clock to max(last + 1, now) and returns it as one integer.
     /// Binds: 1 = table name, 2 = now in milliseconds. Must lock the clock row until commit.
     var advanceClockSQL: String { get }
+    /// SQL that a write transaction runs before `advanceClockSQL` to open the (quoted) table for
+    /// writing, or nil when the engine has one writer at a time. Every writer then takes the
+    /// table before the clock row, in that one order: a single-statement write opens the table
+    /// as it starts, so a writer holding the clock row while it waits for the table could deadlock.
+    func openForWriteSQL(_ quotedTable: String) -> String?
     /// SQL that lists a table's columns as (name, declared type); bind 1 = table name.
     var listColumnsSQL: String { get }
     /// SQL that lists the names of the tables clients made (none starting with `__`).

@@ -21,6 +21,9 @@ public struct SQLiteDialect: SQLDialect {
         """
     }
 
+    /// One connection writes at a time: no lock order to keep.
+    public func openForWriteSQL(_ quotedTable: String) -> String? { nil }
+
     public var listColumnsSQL: String { "SELECT name, type FROM pragma_table_info(?1)" }
 
     public var listTablesSQL: String {

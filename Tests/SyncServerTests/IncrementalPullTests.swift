@@ -12,7 +12,7 @@ import Testing
         let ids = (0..<130).map { String(format: "row%03d", $0) }
         try await c.insertAll(table, ids.map { ["id": $0, "text": $0] })
         // Imported data can share a timestamp; the server never produces that itself.
-        try SharedTimestampSeeder.setAll(table: table, updatedAt: "2026-05-05T05:05:05.555Z", backend: backend, server: server)
+        try StoreSQL.run("UPDATE \"\(table)\" SET \"updatedAt\" = '2026-05-05T05:05:05.555Z'", backend: backend, server: server)
         var puller = IncrementalPuller(client: c, table: table)
         try await puller.pull()
         #expect(Set(puller.received.keys) == Set(ids))
@@ -44,20 +44,5 @@ import Testing
         let stored = try await c.insertAll(table, (0..<40).map { ["id": "i\($0)"] })
         let stamps = stored.map { $0["updatedAt"] as! String }
         #expect(zip(stamps, stamps.dropFirst()).allSatisfy { $0 < $1 })
-    }
-}
-
-/// Writes straight into the store, as an import would, so many rows share one `updatedAt`.
-enum SharedTimestampSeeder {
-    static func setAll(table: String, updatedAt: String, backend: Backend, server: ServerProcess) throws {
-        let sql = "UPDATE \"\(table)\" SET \"updatedAt\" = '\(updatedAt)'"
-        let child: ChildProcess
-        switch backend {
-        case .sqlite:
-            child = try ChildProcess("sqlite3", ["-cmd", ".timeout 5000", server.databaseArgument ?? "", sql])
-        case .postgres:
-            child = try ChildProcess("psql", [try backend.databaseArgument(in: URL(fileURLWithPath: "/tmp")), "-q", "-c", sql])
-        }
-        guard child.wait() == 0 else { throw ServerStartError(description: "seeding failed") }
     }
 }

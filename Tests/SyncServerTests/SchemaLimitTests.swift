@@ -91,10 +91,11 @@ import Testing
         #expect(try database.columns(of: table) == (before + ["fresh2"]).sorted())
     }
 
-    /// A write that adds a column takes the table's clock row before ALTER TABLE, as plain writes
-    /// do: the other order deadlocks on PostgreSQL (one of the two would answer 500).
+    /// Every writer takes the table before its clock row: a plain write (one statement on
+    /// PostgreSQL), a batch (a transaction) and a write that adds a column (ALTER TABLE). Any other
+    /// order deadlocks on PostgreSQL, and one of the writers answers 500.
     @Test(arguments: Backend.allCases)
-    func writesThatAddColumnsRunBesidePlainWrites(_ backend: Backend) async throws {
+    func writesThatAddColumnsRunBesidePlainWritesAndBatches(_ backend: Backend) async throws {
         let server = try await SharedServers.shared.server(backend)
         let table = uniqueTable("growing")
         try await TableClient(server).insertAll(table, [["id": "seed", "n": 0]])
@@ -104,16 +105,30 @@ import Testing
                 group.addTask {
                     var statuses: [Int] = []
                     for n in 0..<15 {
-                        // Even writers only insert rows; odd ones add a new column with each row.
+                        // Writers 0 and 3 insert rows, 1 and 4 add a new column with each row, 2 and 5 send batches.
                         var item: [String: Any] = ["id": "w\(writer)-\(n)", "n": n]
-                        if writer % 2 == 1 { item["c\(writer)_\(n)"] = n }
-                        statuses.append(try await client.post("tables/\(table)", item).status)
+                        switch writer % 3 {
+                        case 0:
+                            statuses.append(try await client.post("tables/\(table)", item).status)
+                        case 1:
+                            item["c\(writer)_\(n)"] = n
+                            statuses.append(try await client.post("tables/\(table)", item).status)
+                        default:
+                            let operations: [[String: Any]] = [
+                                ["method": "POST", "table": table, "body": item],
+                                ["method": "PATCH", "table": table, "id": "w\(writer)-\(n)", "body": ["n": n + 1]],
+                            ]
+                            let reply = try await client.post("tables/$batch", ["operations": operations])
+                            let results = reply.object["results"] as? [[String: Any]] ?? []
+                            statuses.append(reply.status == 200 && results.compactMap { $0["status"] as? Int } == [201, 200] ? 201 : reply.status)
+                        }
                     }
                     return statuses
                 }
             }
             return try await group.reduce(into: []) { $0 += $1 }
         }
+        #expect(statuses.count == 90)
         #expect(statuses.allSatisfy { $0 == 201 }, "\(statuses.filter { $0 != 201 })")
     }
 }

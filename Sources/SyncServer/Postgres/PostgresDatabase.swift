@@ -8,7 +8,7 @@ import PostgresNIO
 ///
 /// Each pooled connection has its own serial dispatch queue; a transaction body runs there and
 /// waits for each query, so the storage code stays synchronous like SQLite's.
-public final class PostgresDatabase: SQLDatabase {
+public final class PostgresDatabase: SQLDatabase, OneStatementWrites {
     public let dialect: any SQLDialect = PostgresDialect()
     private let pool: PostgresConnectionPool
     let logger: Logger
@@ -47,6 +47,15 @@ public final class PostgresDatabase: SQLDatabase {
             guard try page.add(row) else { break }
         }
         return page.finish()
+    }
+
+    /// Without a dispatch queue or a blocking wait, as the pull page.
+    func writeInOneStatement(_ write: TableWrite, rows: RowAccess) async throws -> StoredItem? {
+        let statement = PostgresOneStatementWrite(write, rows: rows, nowMs: TableClock.nowMs, channel: Self.changeChannel)
+        let slot = try await pool.acquire()
+        defer { pool.release(slot) }
+        let result = try await slot.connection.query(PostgresSession.query(statement.sql, statement.binds), logger: logger).get()
+        return PostgresOneStatementWrite.item(from: try PostgresSession.rows(of: result), schema: rows.schema)
     }
 
     public func write<T: Sendable>(_ body: @escaping @Sendable (any SQLSession) throws -> T) async throws -> T {

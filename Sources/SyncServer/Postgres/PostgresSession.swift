@@ -35,7 +35,11 @@ struct PostgresSession: SQLSession {
         let query = Self.query(sql, binds)
         // NIO's future, waited for on this dispatch thread (the body is synchronous): no Swift
         // task and semaphore per statement.
-        let result = try connection.query(query, logger: logger).wait()
+        return try Self.rows(of: connection.query(query, logger: logger).wait())
+    }
+
+    /// A result's rows, each value typed by its PostgreSQL type.
+    static func rows(of result: PostgresQueryResult) throws -> SQLRows {
         var columns: [String] = []
         var values: [[SQLValue]] = []
         values.reserveCapacity(result.rows.count)

@@ -64,21 +64,29 @@ final class SchemaRegistry: Sendable {
         return schema
     }
 
+    /// The table's schema when it has a column for every name in `needed`, else nil; throws
+    /// as `write` does for a type mismatch or, when fixed, an unknown column.
+    func covering(_ table: String, _ needed: [(name: String, type: ColumnType?)]) async throws -> TableSchema? {
+        guard let current = try await schema(of: table), try Self.covers(current, needed, fixed: fixed) else { return nil }
+        return current
+    }
+
     /// Runs `start`, then `body`, in one write transaction, with the table's schema holding a
     /// column for every name in `needed`. Missing tables and columns are made in that same
     /// transaction, so a request that fails (a bad type, a limit, a conflict) leaves no schema
     /// change behind: DDL is transactional on both SQLite and PostgreSQL.
     ///
-    /// `start` runs before any DDL: the table service takes the table's clock row there, as every
-    /// write does first. Taken after ALTER TABLE's exclusive lock instead, it could deadlock on
-    /// PostgreSQL with a writer that holds the row and waits for the table.
+    /// `start` runs once the table has its columns: the table service takes the table's clock row
+    /// there. Every writer takes the table before the clock row (see `SQLDialect.openForWriteSQL`),
+    /// so here ALTER TABLE's exclusive lock comes first too. Taking the clock row first deadlocked
+    /// on PostgreSQL with a writer that held the table and waited for the row.
     /// Throws a `TableError` for a type mismatch, a limit, or in fixed-schema mode anything unknown.
     func write<Start: Sendable, T: Sendable>(
         _ table: String, columns needed: [(name: String, type: ColumnType?)],
         start: @escaping @Sendable (any SQLSession) throws -> Start,
         _ body: @escaping @Sendable (TableSchema, Start, any SQLSession) throws -> T
     ) async throws -> T {
-        if let current = try await schema(of: table), try Self.covers(current, needed, fixed: fixed) {
+        if let current = try await covering(table, needed) {
             return try await database.write { try body(current, try start($0), $0) }
         }
         if fixed {
@@ -92,10 +100,9 @@ final class SchemaRegistry: Sendable {
         let schema: TableSchema, value: T
         do {
             (schema, value) = try await database.migrate { session in
-                let started = try start(session)
                 let (schema, grew) = try Self.grow(table, to: needed, limits: limits, dialect: dialect, session: session)
                 if grew { try session.announceSchemaChange(of: table) }
-                return (schema, try body(schema, started, session))
+                return (schema, try body(schema, try start(session), session))
             }
         } catch {
             stopGrowing(table, grown: nil)

@@ -9,11 +9,19 @@ struct RowAccess {
     let schema: TableSchema
     let owner: String
 
-    private var quotedTable: String { dialect.quote(table) }
-    private func quoted(_ property: SystemProperty) -> String { dialect.quote(property.rawValue) }
+    var quotedTable: String { dialect.quote(table) }
+    func quoted(_ property: SystemProperty) -> String { dialect.quote(property.rawValue) }
     /// An explicit column list: with `*`, a statement prepared before an ALTER TABLE can keep
     /// reporting the old columns (GRDB caches statements and their column names).
-    private var columnList: String { schema.columns.map { dialect.quote($0.name) }.joined(separator: ", ") }
+    var columnList: String { schema.columns.map { dialect.quote($0.name) }.joined(separator: ", ") }
+
+    /// The quoted column and value of each property the table has (a null for a column it
+    /// lacks is dropped, as the schema registry adds no column for it).
+    func columnValues(_ properties: [(name: String, value: JSONScalar)]) -> [(column: String, value: SQLValue)] {
+        properties.compactMap { name, value in
+            schema.column(named: name).map { (dialect.quote($0.name), SQLValue(value)) }
+        }
+    }
 
     func fetch(id: String, session: any SQLSession) throws -> StoredItem? {
         let result = try session.query(
@@ -26,10 +34,9 @@ struct RowAccess {
     func insert(id: String, properties: [(name: String, value: JSONScalar)], timestamp: String, version: String, session: any SQLSession) throws -> StoredItem? {
         var names = [TableSchema.ownerColumn] + [SystemProperty.id, .createdAt, .updatedAt, .version, .deleted].map(quoted)
         var values: [SQLValue] = [.text(owner), .text(id), .text(timestamp), .text(timestamp), .text(version), .boolean(false)]
-        for (name, value) in properties {
-            guard let column = schema.column(named: name) else { continue }
-            names.append(dialect.quote(column.name))
-            values.append(SQLValue(value))
+        for (column, value) in columnValues(properties) {
+            names.append(column)
+            values.append(value)
         }
         let placeholders = (1...values.count).map(dialect.placeholder).joined(separator: ", ")
         return try returning(session.query(
@@ -40,10 +47,7 @@ struct RowAccess {
     func update(id: String, properties: [(name: String, value: JSONScalar)], timestamp: String, version: String, session: any SQLSession) throws -> StoredItem? {
         var binds = SQLBinds(dialect: dialect)
         var sets = ["\(quoted(.updatedAt)) = \(binds.bind(.text(timestamp)))", "\(quoted(.version)) = \(binds.bind(.text(version)))"]
-        for (name, value) in properties {
-            guard let column = schema.column(named: name) else { continue }
-            sets.append("\(dialect.quote(column.name)) = \(binds.bind(SQLValue(value)))")
-        }
+        for (column, value) in columnValues(properties) { sets.append("\(column) = \(binds.bind(value))") }
         let ownerPlaceholder = binds.bind(.text(owner))
         let idPlaceholder = binds.bind(.text(id))
         return try returning(session.query(

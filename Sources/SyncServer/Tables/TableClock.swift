@@ -8,13 +8,16 @@ import TableProtocol
 /// a later timestamp — an incremental pull can never skip an acknowledged change, even with
 /// several server processes on one PostgreSQL.
 enum TableClock {
-    /// The next timestamp for `table` in ISO-8601 millisecond form.
+    /// The next timestamp for `table` (which must exist) in ISO-8601 millisecond form.
     static func next(for table: String, dialect: any SQLDialect, session: any SQLSession) throws -> String {
-        let nowMs = Int64((Date().timeIntervalSince1970 * 1000).rounded(.down))
+        if let open = dialect.openForWriteSQL(dialect.quote(table)) { try session.execute(open, []) }
         let rows = try session.query(dialect.advanceClockSQL, [.text(table), .integer(nowMs)]).rows
         guard let ms = rows.first?.first?.int64 else { throw TableClockError() }
         return FilterDateTime(ticksSinceEpoch: ms * 10_000).isoString
     }
+
+    /// Now in milliseconds since 1970: the clock's lowest next value.
+    static var nowMs: Int64 { Int64((Date().timeIntervalSince1970 * 1000).rounded(.down)) }
 
     struct TableClockError: Error, CustomStringConvertible {
         var description: String { "the table clock did not return a value" }

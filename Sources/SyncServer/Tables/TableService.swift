@@ -52,11 +52,16 @@ public final class TableService: Sendable {
     }
 
     /// Runs one write in its own transaction; columns it needs are added in the same transaction
-    /// (a 404, 409 or 412 leaves none behind).
+    /// (a 404, 409 or 412 leaves none behind). A database that can runs it as one statement when
+    /// the table has every column it needs; the transaction then serves only what that did not write.
     func perform(_ write: TableWrite, table: String, owner: String) async throws -> StoredItem {
         let table = try TableName.physical(table)
         if write.needsExistingTable { guard try await schemas.schema(of: table) != nil else { throw notFound() } }
         let dialect = database.dialect
+        if let oneStatement = database as? any OneStatementWrites, let schema = try await schemas.covering(table, write.neededColumns),
+           let stored = try await oneStatement.writeInOneStatement(write, rows: RowAccess(dialect: dialect, table: table, schema: schema, owner: owner)) {
+            return stored
+        }
         return try await schemas.write(table, columns: write.neededColumns, start: clock(table)) { schema, now, session in
             try write.apply(RowAccess(dialect: dialect, table: table, schema: schema, owner: owner), now: now, session: session)
         }

@@ -14,6 +14,14 @@ enum VersionCheck: Sendable {
         else { self = .none }
     }
 
+    /// The version the item must have, if any.
+    var expectedVersion: String? {
+        switch self {
+        case .none, .ifMatch(.any): return nil
+        case .ifMatch(.version(let v)), .bodyVersion(let v): return v
+        }
+    }
+
     /// Throws the protocol's conflict error when `item` does not have the expected version.
     func verify(_ item: StoredItem) throws {
         switch self {

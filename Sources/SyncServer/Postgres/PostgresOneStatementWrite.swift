@@ -1,0 +1,82 @@
+import FilterSQL
+import Foundation
+import TableProtocol
+
+/// A single-item write as one PostgreSQL statement in its own transaction: the table clock's
+/// tick, the row and its change notice.
+///
+/// Every write to a table waits for its clock row, which stays locked until the write commits.
+/// Inside BEGIN … COMMIT that lock spanned four round trips, which bounded a table's writes per
+/// second: 1,100 inserts/s on the bench, where this statement holds the lock only while
+/// PostgreSQL runs it and commits.
+///
+/// It only writes a row that is there to write (no id clash, a live row of the expected
+/// version). When it changes nothing, the caller takes the transaction path, which reads the
+/// row first and answers exactly why (409, 412, 404, or an undelete of a live item).
+struct PostgresOneStatementWrite {
+    let sql: String
+    let binds: [SQLValue]
+
+    /// `write` on `rows`, stamped by the clock at `nowMs` or later, announced on `channel`.
+    init(_ write: TableWrite, rows: RowAccess, nowMs: Int64, channel: String) {
+        var binds = SQLBinds(dialect: rows.dialect, values: [.text(rows.table), .integer(nowMs)])
+        let owner = binds.bind(.text(rows.owner))
+        let id = binds.bind(.text(write.kind.id))
+        let notifyChannel = binds.bind(.text(channel))
+        let version = binds.bind(.text(TableWrite.newVersion()))
+        let stamp = #"(SELECT "at" FROM "stamp")"#
+        let change: String
+        switch write.kind {
+        case .insert:
+            var names = [TableSchema.ownerColumn] + [SystemProperty.id, .createdAt, .updatedAt, .version, .deleted].map(rows.quoted)
+            var values = [owner, id, stamp, stamp, version, "FALSE"]
+            for (column, value) in rows.columnValues(write.properties) {
+                names.append(column)
+                values.append(binds.bind(value))
+            }
+            change = "INSERT INTO \(rows.quotedTable) (\(names.joined(separator: ", "))) VALUES (\(values.joined(separator: ", "))) "
+                + "ON CONFLICT (\(TableSchema.ownerColumn), \(rows.quoted(.id))) DO NOTHING"
+        case .update(_, let check), .delete(_, let check), .undelete(_, let check):
+            var sets = ["\(rows.quoted(.updatedAt)) = \(stamp)", "\(rows.quoted(.version)) = \(version)"]
+            var conditions = ["\(TableSchema.ownerColumn) = \(owner)", "\(rows.quoted(.id)) = \(id)"]
+            switch write.kind {
+            case .update:
+                conditions.append("NOT \(rows.quoted(.deleted))")
+                sets += rows.columnValues(write.properties).map { "\($0.column) = \(binds.bind($0.value))" }
+            case .delete:
+                conditions.append("NOT \(rows.quoted(.deleted))")
+                sets.append("\(rows.quoted(.deleted)) = TRUE")
+            default:
+                conditions.append(rows.quoted(.deleted))
+                sets.append("\(rows.quoted(.deleted)) = FALSE")
+            }
+            if let expected = check.expectedVersion { conditions.append("\(rows.quoted(.version)) = \(binds.bind(.text(expected)))") }
+            change = "UPDATE \(rows.quotedTable) SET \(sets.joined(separator: ", ")) WHERE \(conditions.joined(separator: " AND "))"
+        }
+        // The notice is ChangeNotice's payload, built from the written row; pg_notify returns
+        // void, cast to text so the driver can read the extra column (dropped by `item`).
+        let notice = "json_build_object('t', $1, 'o', \(owner), 'i', \(rows.quoted(.id)), 'u', \(rows.quoted(.updatedAt)), 'd', \(rows.quoted(.deleted)))::text"
+        sql = """
+            WITH "clock" AS (\(rows.dialect.advanceClockSQL)),
+            "stamp" AS (SELECT to_char(TIMESTAMP 'epoch' + "last" * INTERVAL '1 millisecond', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS "at" FROM "clock"),
+            "row" AS (\(change) RETURNING \(rows.columnList))
+            SELECT "row".*, pg_notify(\(notifyChannel), \(notice))::text FROM "row"
+            """
+        self.binds = binds.values
+    }
+
+    /// The written item, or nil when the statement changed no row.
+    static func item(from result: SQLRows, schema: TableSchema) -> StoredItem? {
+        guard let row = result.rows.first else { return nil }
+        return StoredItem(row: Array(row.dropLast()), columns: Array(result.columns.dropLast()), schema: schema)
+    }
+}
+
+extension TableWrite.Kind {
+    /// The item id the write is about.
+    var id: String {
+        switch self {
+        case .insert(let id), .update(let id, _), .delete(let id, _), .undelete(let id, _): return id
+        }
+    }
+}
