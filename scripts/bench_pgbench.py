@@ -11,8 +11,9 @@ def psql(pg, sql):
     return subprocess.run(["psql", pg, "-qAt", "-c", sql], check=True, capture_output=True, text=True).stdout
 
 
-def logged_statement(pg, send_request):
-    """The SQL and parameters of the statement `send_request()` makes todo-server run."""
+def logged_statement(pg, send_request, keyword="SELECT"):
+    """The SQL and parameters of the last statement beginning with `keyword` that
+    `send_request()` makes todo-server run, its parameters written in as literals."""
     log = os.path.join(os.path.dirname(psql(pg, "SHOW data_directory").strip()), "server.log")
     start = os.path.getsize(log)
     psql(pg, "ALTER SYSTEM SET log_min_duration_statement = 0")
@@ -27,10 +28,12 @@ def logged_statement(pg, send_request):
     with open(log) as f:
         f.seek(start)
         text = f.read()
-    found = re.findall(r"execute [^:]*: (SELECT .*?)\n.*?DETAIL:  parameters: (.*?)\n", text, re.S)
+    # A statement may span lines; the log indents its continuation lines with a tab.
+    found = re.findall(r"execute [^:]*: (" + keyword + r" .*?)\n[^\n]*DETAIL:  parameters: (.*?)\n", text, re.S)
     if not found:
-        raise RuntimeError("bench: the pull page's SELECT is not in PostgreSQL's log")
+        raise RuntimeError(f"bench: no {keyword} statement of todo-server's is in PostgreSQL's log")
     sql, params = found[-1]
+    sql = sql.replace("\n\t", "\n")
     values = dict(re.findall(r"\$(\d+) = '((?:[^']|'')*)'", params))
     # The same statement with its parameters as literals; pgbench prepares it (-M prepared).
     return re.sub(r"\$(\d+)", lambda m: "'" + values[m.group(1)] + "'", sql)
@@ -55,3 +58,12 @@ def insert_script(table="bench"):
     # No colons in the script: pgbench reads `:name` as a variable.
     return (f'INSERT INTO "{table}" ("__owner", "id", "createdAt", "updatedAt", "version", "deleted", "text", "complete") '
             "VALUES ('', gen_random_uuid()::text, clock_timestamp()::text, clock_timestamp()::text, md5(random()::text), false, 'pgbench insert', false)")
+
+
+def fresh_id_script(sql, probe_id):
+    """A logged insert made repeatable: the probe's id becomes a fresh one per run, as each of
+    wrk's inserts has, and the colons of the statement's literals are spelled chr(58), since
+    pgbench reads `:name` as a variable."""
+    assert sql.count(f"'{probe_id}'") == 1, "the probe's id must appear once in the logged insert"
+    sql = sql.replace(f"'{probe_id}'", "gen_random_uuid()::text")
+    return re.sub(r"'(?:[^']|'')*'", lambda literal: literal.group(0).replace(":", "' || chr(58) || '"), sql)

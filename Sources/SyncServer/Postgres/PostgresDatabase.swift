@@ -11,6 +11,8 @@ import PostgresNIO
 public final class PostgresDatabase: SQLDatabase, OneStatementWrites {
     public let dialect: any SQLDialect = PostgresDialect()
     private let pool: PostgresConnectionPool
+    /// The statements prepared on each connection: the single-item writes.
+    private let statementNames = PostgresStatementNames(capacity: 256)
     let logger: Logger
     let configuration: PostgresConnection.Configuration
 
@@ -40,7 +42,10 @@ public final class PostgresDatabase: SQLDatabase, OneStatementWrites {
     public func readJSONArray(_ sql: String, _ binds: [SQLValue], schema: TableSchema, limit: Int) async throws -> (json: [UInt8], rows: Int) {
         let slot = try await pool.acquire()
         defer { pool.release(slot) }
-        // All rows at once (a page is at most 1,001): iterating the async sequence switched tasks per row.
+        // Unnamed, all rows at once (a page is at most 1,001): a prepared statement's rows come
+        // through PostgresNIO's async sequence, which cost this process about 150 µs more per
+        // page of 51 rows than PostgreSQL saved by not planning (about 40 µs): 3,430 against
+        // 4,290 pages/s (wrk, 5 s rounds, 2026-11-24).
         let result = try await slot.connection.query(PostgresSession.query(sql, binds), logger: logger).get()
         var page = PostgresJSONPage(limit: limit)
         for row in result.rows {
@@ -54,8 +59,19 @@ public final class PostgresDatabase: SQLDatabase, OneStatementWrites {
         let statement = PostgresOneStatementWrite(write, rows: rows, nowMs: TableClock.nowMs, channel: Self.changeChannel)
         let slot = try await pool.acquire()
         defer { pool.release(slot) }
-        let result = try await slot.connection.query(PostgresSession.query(statement.sql, statement.binds), logger: logger).get()
+        let result = try await preparedRows(statement.sql, statement.binds, on: slot.connection)
         return PostgresOneStatementWrite.item(from: try PostgresSession.rows(of: result), schema: rows.schema)
+    }
+
+    /// Runs one statement outside any transaction on the connection's event loop: as a named
+    /// statement while `statementNames` has room, else unnamed.
+    private func preparedRows(_ sql: String, _ binds: [SQLValue], on connection: PostgresConnection) async throws -> [PostgresRow] {
+        let types = binds.map(PostgresSession.dataType)
+        guard let name = statementNames.name(for: types.map { "\($0.rawValue)," }.joined() + sql) else {
+            return try await connection.query(PostgresSession.query(sql, binds), logger: logger).get().rows
+        }
+        let text = PostgresNamedStatement.Text(name: name, sql: sql, types: types)
+        return try await PostgresNamedStatement.rows(text, PostgresSession.query(sql, binds).binds, on: connection, logger: logger)
     }
 
     public func write<T: Sendable>(_ body: @escaping @Sendable (any SQLSession) throws -> T) async throws -> T {

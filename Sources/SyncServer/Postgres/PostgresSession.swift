@@ -31,19 +31,29 @@ struct PostgresSession: SQLSession {
         return PostgresQuery(unsafeSQL: sql, binds: bindings)
     }
 
+    /// The parameter type a value is bound with (0, unspecified, for a null: PostgreSQL infers it).
+    static func dataType(_ value: SQLValue) -> PostgresDataType {
+        switch value {
+        case .null: return .null
+        case .integer: return .int8
+        case .real: return .float8
+        case .text: return .text
+        case .boolean: return .bool
+        }
+    }
+
     func query(_ sql: String, _ binds: [SQLValue]) throws -> SQLRows {
         let query = Self.query(sql, binds)
         // NIO's future, waited for on this dispatch thread (the body is synchronous): no Swift
         // task and semaphore per statement.
-        return try Self.rows(of: connection.query(query, logger: logger).wait())
+        return try Self.rows(of: connection.query(query, logger: logger).wait().rows)
     }
 
     /// A result's rows, each value typed by its PostgreSQL type.
-    static func rows(of result: PostgresQueryResult) throws -> SQLRows {
+    static func rows(of result: some Sequence<PostgresRow>) throws -> SQLRows {
         var columns: [String] = []
         var values: [[SQLValue]] = []
-        values.reserveCapacity(result.rows.count)
-        for row in result.rows {
+        for row in result {
             var rowValues: [SQLValue] = []
             if columns.isEmpty { columns = row.map(\.columnName) }
             for cell in row { rowValues.append(try SQLValue(cell)) }
