@@ -6,7 +6,10 @@ import Synchronization
 /// A fixed number of PostgreSQL connections, each with a serial queue; reconnects lazily.
 ///
 /// A lock rather than an actor: taking a free connection is a few instructions, where an
-/// actor hop cost two thread switches on every request.
+/// actor hop cost two thread switches on every request. The connections are spread over the
+/// event loops, and a request on one takes a free connection of its own loop when there is
+/// one, so its query, reply and response stay on one thread: pages 4,130 → 4,380/s and inserts
+/// 4,470 → 4,680/s (wrk, two alternated 5 s rounds each, 2026-11-24).
 final class PostgresConnectionPool: Sendable {
     /// One checked-out connection and the queue its blocking work runs on.
     struct Slot: Sendable {
@@ -24,18 +27,23 @@ final class PostgresConnectionPool: Sendable {
     private let configuration: PostgresConnection.Configuration
     private let logger: Logger
     private let queues: [DispatchQueue]
+    /// The event loop of each slot's connection.
+    private let loops: [any EventLoop]
     private let state: Mutex<State>
 
     init(configuration: PostgresConnection.Configuration, size: Int, logger: Logger) {
         self.configuration = configuration
         self.logger = logger
         self.queues = (0..<size).map { DispatchQueue(label: "postgres.connection.\($0)") }
+        let group = Array(PostgresConnection.defaultEventLoopGroup.makeIterator())
+        self.loops = (0..<size).map { group[$0 % group.count] }
         self.state = Mutex(State(idle: Array(0..<size), connections: Array(repeating: nil, count: size)))
     }
 
     func acquire() async throws -> Slot {
         let index = await withCheckedContinuation { (waiter: CheckedContinuation<Int, Never>) in
             let free = state.withLock { state -> Int? in
+                if let own = state.idle.lastIndex(where: { loops[$0].inEventLoop }) { return state.idle.remove(at: own) }
                 if let free = state.idle.popLast() { return free }
                 state.waiters.append(waiter)
                 return nil
@@ -46,7 +54,7 @@ final class PostgresConnectionPool: Sendable {
             return Slot(index: index, connection: existing, queue: queues[index])
         }
         do {
-            let connection = try await PostgresConnection.connect(configuration: configuration, id: index, logger: logger)
+            let connection = try await PostgresConnection.connect(on: loops[index], configuration: configuration, id: index, logger: logger)
             state.withLock { $0.connections[index] = connection }
             return Slot(index: index, connection: connection, queue: queues[index])
         } catch {
