@@ -67,11 +67,19 @@ public final class PostgresDatabase: SQLDatabase, OneStatementWrites {
     /// statement while `statementNames` has room, else unnamed.
     private func preparedRows(_ sql: String, _ binds: [SQLValue], on connection: PostgresConnection) async throws -> [PostgresRow] {
         let types = binds.map(PostgresSession.dataType)
-        guard let name = statementNames.name(for: types.map { "\($0.rawValue)," }.joined() + sql) else {
+        let key = types.map { "\($0.rawValue)," }.joined() + sql
+        guard let name = statementNames.name(for: key) else {
             return try await connection.query(PostgresSession.query(sql, binds), logger: logger).get().rows
         }
         let text = PostgresNamedStatement.Text(name: name, sql: sql, types: types)
-        return try await PostgresNamedStatement.rows(text, PostgresSession.query(sql, binds).binds, on: connection, logger: logger)
+        do {
+            return try await PostgresNamedStatement.rows(text, PostgresSession.query(sql, binds).binds, on: connection, logger: logger)
+        } catch let error as PSQLError {
+            // A table or column that is not there (SQLSTATE class 42) or a plan that no longer
+            // fits (0A000): prepare it anew next time rather than keep the failure.
+            if let state = error.serverInfo?[.sqlState], state.hasPrefix("42") || state.hasPrefix("0A") { statementNames.retire(key) }
+            throw error
+        }
     }
 
     public func write<T: Sendable>(_ body: @escaping @Sendable (any SQLSession) throws -> T) async throws -> T {
