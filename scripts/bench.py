@@ -15,6 +15,7 @@ import json, os, platform, re, subprocess, sys, time, datetime, urllib.request
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import bench_taskd  # noqa: E402 (a sibling module)
 import bench_pgbench  # noqa: E402
+import bench_cpu  # noqa: E402
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 WRK_SCRIPTS = os.path.join(ROOT, "Benchmarks", "wrk")
@@ -130,12 +131,15 @@ def run_backend(name, database, seed, floor_url=None):
             write_script = bench_pgbench.fresh_id_script(write_sql, probe)
             seconds = int(DURATION.rstrip("s"))
             floors, pulls, insert_floors, clocked_floors, inserts = [], [], [], [], []
+            postmaster = bench_pgbench.postmaster_pid(database)
+            def measured(run):
+                return bench_cpu.measure(run, proc.pid, postmaster)
             for _ in range(ROUNDS):
-                floors.append(bench_pgbench.pgbench(database, page_sql, seconds))
-                pulls.append(wrk(f"{base}/tables/bench?{query}", "get.lua"))
-                insert_floors.append(bench_pgbench.pgbench(database, bench_pgbench.insert_script(), seconds))
-                clocked_floors.append(bench_pgbench.pgbench(database, write_script, seconds))
-                inserts.append(wrk(f"{base}/tables/bench", "insert.lua"))
+                floors.append(measured(lambda: bench_pgbench.pgbench(database, page_sql, seconds)))
+                pulls.append(measured(lambda: wrk(f"{base}/tables/bench?{query}", "get.lua")))
+                insert_floors.append(measured(lambda: bench_pgbench.pgbench(database, bench_pgbench.insert_script(), seconds)))
+                clocked_floors.append(measured(lambda: bench_pgbench.pgbench(database, write_script, seconds)))
+                inserts.append(measured(lambda: wrk(f"{base}/tables/bench", "insert.lua")))
             results["pull"], results["insert"] = median(pulls), median(inserts)
             results["pgbench_page"], results["pgbench_insert"] = median(floors), median(insert_floors)
             results["pgbench_clocked_insert"] = median(clocked_floors)
@@ -335,6 +339,27 @@ def write_sdk_report(r):
     replace_section("OfflineSync", lines)
 
 
+def cpu_lines(pg):
+    """Where each PostgreSQL figure's CPU went, per request, from its median round."""
+    seconds = int(DURATION.rstrip("s"))
+    runs = [("(a) pull page, todo-server (wrk)", pg["pull"]), ("(a) its SELECT, pgbench", pg["pgbench_page"]),
+            ("(b) insert, todo-server (wrk)", pg["insert"]), ("(b) a plain INSERT, pgbench", pg["pgbench_insert"]),
+            ("(b) todo-server's own insert statement, pgbench", pg["pgbench_clocked_insert"])]
+    lines = ["CPU per request in the median round of each, read from /proc: todo-server, every PostgreSQL process, and the load "
+             f"generator (wrk or pgbench), all on the same {os.cpu_count()} cores ({os.cpu_count():,} × 1,000,000 µs of CPU a second):", "",
+             "| run | req/s | todo-server µs | PostgreSQL µs | wrk / pgbench µs | total µs |", "|---|---:|---:|---:|---:|---:|"]
+    for title, run in runs:
+        us = bench_cpu.per_request_us(run, seconds)
+        server = f"{us['server']:.0f}" if title.endswith("(wrk)") else "—"
+        lines.append(f"| {title} | {run['rps']:.0f} | {server} | {us['postgres']:.0f} | {us['client']:.0f} | {us['total']:.0f} |")
+    budget = 1e6 * os.cpu_count() / (0.5 * pg["pgbench_page"]["rps"])
+    page, floor = bench_cpu.per_request_us(pg["pull"], seconds), bench_cpu.per_request_us(pg["pgbench_page"], seconds)
+    lines += ["", f"At 50% of pgbench's page rate the machine has {budget:.0f} µs of CPU per page for everything: todo-server, PostgreSQL "
+              f"and wrk. In this run PostgreSQL alone took {page['postgres']:.0f} µs per page for todo-server's unnamed statement "
+              f"({floor['postgres']:.0f} µs for pgbench's prepared one), and todo-server {page['server']:.0f} µs.", ""]
+    return lines
+
+
 def write_report(floor, results, auth):
     cpu = next((l.split(":", 1)[1].strip() for l in open("/proc/cpuinfo") if l.startswith("model name")), platform.processor())
     lines = [
@@ -392,7 +417,7 @@ def write_report(floor, results, auth):
             "until it commits (so `updatedAt` rises in commit order and an incremental pull never skips a write), so writes to one table "
             f"run one at a time: PostgreSQL itself runs that statement at {100 * clocked['rps'] / pg['pgbench_insert']['rps']:.0f}% of the plain INSERT's rate.",
             "",
-        ]
+        ] + cpu_lines(pg)
     plain, signed = auth["plain"], auth["signed"]
     cost = 1 - signed["rps"] / plain["rps"]
     lines += [

@@ -11,6 +11,12 @@ def psql(pg, sql):
     return subprocess.run(["psql", pg, "-qAt", "-c", sql], check=True, capture_output=True, text=True).stdout
 
 
+def postmaster_pid(pg):
+    """The cluster's postmaster, from postmaster.pid in its data directory."""
+    with open(os.path.join(psql(pg, "SHOW data_directory").strip(), "postmaster.pid")) as f:
+        return int(f.readline())
+
+
 def logged_statement(pg, send_request, keyword="SELECT"):
     """The SQL and parameters of the last statement beginning with `keyword` that
     `send_request()` makes todo-server run, its parameters written in as literals."""
