@@ -13,21 +13,25 @@ def _stat(pid):
     return [int(x) / TICK for x in fields[11:15]]
 
 
-def _postgres_seconds(postmaster):
-    """The postmaster, its live children, and (through its cutime and cstime) those that ended."""
-    utime, stime, cutime, cstime = _stat(postmaster)
-    total = utime + stime + cutime + cstime
+def _children_of(postmaster):
+    """The stat fields (after the command name) of each live or zombie child of the postmaster."""
     for entry in os.listdir("/proc"):
         if not entry.isdigit():
             continue
         try:
             with open(f"/proc/{entry}/stat") as f:
-                if int(f.read().rsplit(")", 1)[1].split()[1]) != postmaster:
-                    continue
-            utime, stime, _, _ = _stat(int(entry))
-            total += utime + stime
-        except (OSError, ValueError, IndexError):
+                fields = f.read().rsplit(")", 1)[1].split()
+        except OSError:
             continue  # ended meanwhile: the postmaster's cutime has it now
+        if int(fields[1]) == postmaster:
+            yield fields
+
+
+def _postgres_seconds(postmaster):
+    """The postmaster, its live children, and (through its cutime and cstime) those that ended."""
+    total = sum(_stat(postmaster))
+    for fields in _children_of(postmaster):
+        total += (int(fields[11]) + int(fields[12])) / TICK
     return total
 
 
@@ -36,21 +40,7 @@ def _settle(postmaster):
     reads as a zombie without its CPU time before the postmaster's cutime gains it."""
     time.sleep(0.3)
     deadline = time.monotonic() + 3
-    while time.monotonic() < deadline:
-        exiting = False
-        for entry in os.listdir("/proc"):
-            if not entry.isdigit():
-                continue
-            try:
-                with open(f"/proc/{entry}/stat") as f:
-                    fields = f.read().rsplit(")", 1)[1].split()
-            except OSError:
-                continue
-            if int(fields[1]) == postmaster and fields[0] == "Z":
-                exiting = True
-                break
-        if not exiting:
-            return
+    while time.monotonic() < deadline and any(fields[0] == "Z" for fields in _children_of(postmaster)):
         time.sleep(0.05)
 
 
