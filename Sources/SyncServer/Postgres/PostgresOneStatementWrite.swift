@@ -19,7 +19,9 @@ struct PostgresOneStatementWrite {
 
     /// `write` on `rows`, stamped by the clock at `nowMs` or later, announced on `channel`.
     init(_ write: TableWrite, rows: RowAccess, nowMs: Int64, channel: String) {
+        // The clock's statement binds the table as 1 and now as 2; the notice names the table too.
         var binds = SQLBinds(dialect: rows.dialect, values: [.text(rows.table), .integer(nowMs)])
+        let table = rows.dialect.placeholder(1)
         let owner = binds.bind(.text(rows.owner))
         let id = binds.bind(.text(write.kind.id))
         let notifyChannel = binds.bind(.text(channel))
@@ -55,7 +57,7 @@ struct PostgresOneStatementWrite {
         }
         // The notice is ChangeNotice's payload, built from the written row; pg_notify returns
         // void, cast to text so the driver can read the extra column (dropped by `item`).
-        let notice = "json_build_object('t', $1, 'o', \(owner), 'i', \(rows.quoted(.id)), 'u', \(rows.quoted(.updatedAt)), 'd', \(rows.quoted(.deleted)))::text"
+        let notice = "json_build_object('t', \(table), 'o', \(owner), 'i', \(rows.quoted(.id)), 'u', \(rows.quoted(.updatedAt)), 'd', \(rows.quoted(.deleted)))::text"
         sql = """
             WITH "clock" AS (\(rows.dialect.advanceClockSQL)),
             "stamp" AS (SELECT to_char(TIMESTAMP 'epoch' + "last" * INTERVAL '1 millisecond', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS "at" FROM "clock"),
@@ -69,14 +71,5 @@ struct PostgresOneStatementWrite {
     static func item(from result: SQLRows, schema: TableSchema) -> StoredItem? {
         guard let row = result.rows.first else { return nil }
         return StoredItem(row: Array(row.dropLast()), columns: Array(result.columns.dropLast()), schema: schema)
-    }
-}
-
-extension TableWrite.Kind {
-    /// The item id the write is about.
-    var id: String {
-        switch self {
-        case .insert(let id), .update(let id, _), .delete(let id, _), .undelete(let id, _): return id
-        }
     }
 }

@@ -13,6 +13,13 @@ struct TableWrite: Sendable {
         case update(id: String, check: VersionCheck)
         case delete(id: String, check: VersionCheck)
         case undelete(id: String, check: VersionCheck)
+
+        /// The item id the write is about.
+        var id: String {
+            switch self {
+            case .insert(let id), .update(let id, _), .delete(let id, _), .undelete(let id, _): return id
+            }
+        }
     }
 
     let kind: Kind

@@ -24,10 +24,8 @@ enum VersionCheck: Sendable {
 
     /// Throws the protocol's conflict error when `item` does not have the expected version.
     func verify(_ item: StoredItem) throws {
-        switch self {
-        case .none, .ifMatch(.any): return
-        case .ifMatch(.version(let v)): if v != item.version { throw TableError.preconditionFailed(item) }
-        case .bodyVersion(let v): if v != item.version { throw TableError.conflict(item) }
-        }
+        guard let expected = expectedVersion, expected != item.version else { return }
+        if case .bodyVersion = self { throw TableError.conflict(item) }
+        throw TableError.preconditionFailed(item)
     }
 }
