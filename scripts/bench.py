@@ -57,16 +57,37 @@ def post(port, path, body):
         return json.load(r)
 
 
-def seed_sql(rows, dialect, table="bench"):
-    """Rows with distinct, increasing updatedAt (as the server itself would assign)."""
+def table_layout(query, table, ns=""):
+    """Where a namespace keeps a table (the server's namespace catalog): its physical table and the
+    physical columns of `text` and `complete`. `query` runs SQL and answers its unaligned output."""
+    physical = query(f"""SELECT "physical" FROM "__tables" WHERE "ns" = '{ns}' AND "tbl" = '{table.lower()}'""").strip()
+    columns = dict(line.split("|") for line in query(
+        f"""SELECT "name", "physical" FROM "__columns" WHERE "ns" = '{ns}' AND "tbl" = '{table.lower()}'""").split())
+    assert physical and "text" in columns and "complete" in columns, f"no layout for {table} in namespace '{ns}'"
+    return {"table": physical, "text": columns["text"], "complete": columns["complete"], "ns": ns, "name": table.lower()}
+
+
+def sqlite_query(path):
+    return lambda sql: sh("sqlite3", "-cmd", ".timeout 10000", path, sql, capture_output=True).stdout
+
+
+def psql_query(url):
+    return lambda sql: sh("psql", url, "-X", "-q", "-A", "-t", "-c", sql, capture_output=True).stdout
+
+
+def seed_sql(rows, dialect, layout):
+    """Rows with distinct, increasing updatedAt (as the server itself would assign), in the
+    namespace's table as the catalog lays it out."""
     ts = ("strftime('%Y-%m-%dT%H:%M:%fZ', 1767225600 + n / 1000.0, 'unixepoch')" if dialect == "sqlite"
           else "to_char(to_timestamp(1767225600 + n / 1000.0) AT TIME ZONE 'UTC', 'YYYY-MM-DD\"T\"HH24:MI:SS.MS\"Z\"')")
     gen = (f"WITH RECURSIVE s(n) AS (SELECT 1 UNION ALL SELECT n + 1 FROM s WHERE n < {rows}) SELECT n FROM s" if dialect == "sqlite"
            else f"SELECT generate_series(1, {rows}) AS n")
     false = "0" if dialect == "sqlite" else "FALSE"
-    return (f'INSERT INTO "{table}" ("id","createdAt","updatedAt","version","deleted","text","complete") '
-            f"SELECT 'row-' || n, {ts}, {ts}, 'v' || n, {false}, 'todo number ' || n, {false} FROM ({gen}) AS g;"
-            f""" UPDATE "__sync_clock" SET "last" = 1767225600000 + {rows} WHERE "tbl" = '{table}';"""
+    t, ns = layout["table"], layout["ns"]
+    return (f'DELETE FROM "{t}" WHERE "__owner" = \'{ns}\';'
+            f'INSERT INTO "{t}" ("__owner","id","createdAt","updatedAt","version","deleted","{layout["text"]}","{layout["complete"]}") '
+            f"SELECT '{ns}', 'row-' || n, {ts}, {ts}, 'v' || n, {false}, 'todo number ' || n, {false} FROM ({gen}) AS g;"
+            f""" UPDATE "__clocks" SET "last" = 1767225600000 + {rows} WHERE "ns" = '{ns}' AND "tbl" = '{layout["name"]}';"""
             " ANALYZE;")  # a live database has statistics; a bulk load needs them refreshed
 
 
@@ -82,14 +103,17 @@ def run_auth(sqlite_path):
     the same SQLite file, each reading a page of its own owner's 100k rows (the seeded rows, copied
     for an account)."""
     server = os.path.join(BIN, "todo-server")
+    query = sqlite_query(sqlite_path)
     sh(server, "users", "add", "bencher", "--password-stdin", "--database", sqlite_path, input="bench password\n", capture_output=True)
-    columns = '"id","createdAt","updatedAt","version","deleted","text","complete"'
-    sh("sqlite3", "-cmd", ".timeout 10000", sqlite_path,
-       f'INSERT INTO "bench" ("__owner",{columns}) SELECT \'bencher\',{columns} FROM "bench" WHERE "__owner" = \'\'; ANALYZE;')
+    account = query("""SELECT "id" FROM "__users" WHERE "name" = 'bencher'""").strip()
     anon, anon_port = start(server, "--port", "0", "--database", sqlite_path, "--log-level", "error")
     auth, auth_port = start(server, "--port", "0", "--database", sqlite_path, "--log-level", "error", "--auth", "required")
     try:
         token = post(auth_port, "/.auth/login", {"username": "bencher", "password": "bench password"})["authenticationToken"]
+        req = urllib.request.Request(f"http://127.0.0.1:{auth_port}/tables/bench", headers={**HEADERS, "X-ZUMO-AUTH": token}, method="POST",
+                                     data=json.dumps({"id": "schema", "text": "creates the table", "complete": False}).encode())
+        urllib.request.urlopen(req).read()
+        sh("sqlite3", "-cmd", ".timeout 10000", sqlite_path, seed_sql(ROWS, "sqlite", table_layout(query, "bench", account)))
         url = "http://127.0.0.1:{}/tables/bench?" + pull_query()
         with urllib.request.urlopen(urllib.request.Request(url.format(auth_port), headers={**HEADERS, "X-ZUMO-AUTH": token})) as r:
             assert len(json.load(r)) == 50, "the signed-in pull page must hold 50 rows"
@@ -108,11 +132,12 @@ def median(runs):
     return sorted(runs, key=lambda r: r["rps"])[len(runs) // 2]
 
 
-def run_backend(name, database, seed, floor_url=None):
+def run_backend(name, database, query, floor_url=None):
     proc, port = start(os.path.join(BIN, "todo-server"), "--port", "0", "--database", database, "--log-level", "error")
     try:
         post(port, "/tables/bench", {"id": "schema", "text": "creates the table", "complete": False})
-        seed(seed_sql(ROWS, "sqlite" if name == "SQLite" else "postgres"))
+        layout = table_layout(query, "bench")
+        query(seed_sql(ROWS, "sqlite" if name == "SQLite" else "postgres", layout))
         query = pull_query()
         base = f"http://127.0.0.1:{port}"
         with urllib.request.urlopen(urllib.request.Request(f"{base}/tables/bench?{query}", headers=HEADERS)) as r:
@@ -137,7 +162,7 @@ def run_backend(name, database, seed, floor_url=None):
             for _ in range(ROUNDS):
                 floors.append(measured(lambda: bench_pgbench.pgbench(database, page_sql, seconds)))
                 pulls.append(measured(lambda: wrk(f"{base}/tables/bench?{query}", "get.lua")))
-                insert_floors.append(measured(lambda: bench_pgbench.pgbench(database, bench_pgbench.insert_script(), seconds)))
+                insert_floors.append(measured(lambda: bench_pgbench.pgbench(database, bench_pgbench.insert_script(layout), seconds)))
                 clocked_floors.append(measured(lambda: bench_pgbench.pgbench(database, write_script, seconds)))
                 inserts.append(measured(lambda: wrk(f"{base}/tables/bench", "insert.lua")))
             results["pull"], results["insert"] = median(pulls), median(inserts)
@@ -199,16 +224,14 @@ def main():
     sqlite_path = os.path.join(tmp, "bench.sqlite")
     floor_proc, floor_port = start(os.path.join(BIN, "todo-bench-floor"), "0")
     try:
-        results["SQLite"] = run_backend("SQLite", sqlite_path,
-                                        lambda sql: sh("sqlite3", "-cmd", ".timeout 10000", sqlite_path, sql),
-                                        floor_url=f"http://127.0.0.1:{floor_port}/page")
+        results["SQLite"] = run_backend("SQLite", sqlite_path, sqlite_query(sqlite_path), floor_url=f"http://127.0.0.1:{floor_port}/page")
     finally:
         stop(floor_proc)
     floor = results["SQLite"].pop("floor")
     auth = run_auth(sqlite_path)
     pg = os.environ.get("TODO_TEST_POSTGRES_URL")
     if pg:
-        results["PostgreSQL"] = run_backend("PostgreSQL", pg, lambda sql: sh("psql", pg, "-q", "-c", sql))
+        results["PostgreSQL"] = run_backend("PostgreSQL", pg, psql_query(pg))
     write_report(floor, results, auth)
     write_sdk_report(run_sdk(tmp))
     write_client_report(client)
@@ -277,7 +300,7 @@ def run_sdk(tmp):
     proc, port = start(os.path.join(BIN, "todo-server"), "--port", "0", "--database", path, "--log-level", "error")
     try:
         post(port, "/tables/pullbench", {"id": "schema", "text": "creates the table", "complete": False})
-        sh("sqlite3", "-cmd", ".timeout 10000", path, 'DELETE FROM "pullbench";' + seed_sql(ROWS, "sqlite", "pullbench"))
+        sh("sqlite3", "-cmd", ".timeout 10000", path, seed_sql(ROWS, "sqlite", table_layout(sqlite_query(path), "pullbench")))
         work = os.path.join(tmp, "sdk")
         os.makedirs(work, exist_ok=True)
         out = sh(os.path.join(BIN, "todo-bench-sdk"), f"http://127.0.0.1:{port}", "pullbench", work, capture_output=True).stdout
@@ -291,7 +314,7 @@ def run_sdk(tmp):
 def app_first_pull(port, path, work):
     """`todo sync` (release) into an empty store, ROWS items on the server: 3 rounds, the median."""
     post(port, "/tables/TodoItem", {"id": "schema", "text": "creates the table", "complete": False})
-    sh("sqlite3", "-cmd", ".timeout 10000", path, 'DELETE FROM "TodoItem";' + seed_sql(ROWS, "sqlite", "TodoItem"))
+    sh("sqlite3", "-cmd", ".timeout 10000", path, seed_sql(ROWS, "sqlite", table_layout(sqlite_query(path), "TodoItem")))
     times = []
     for round in range(3):
         home = os.path.join(work, f"app-{round}")

@@ -41,7 +41,7 @@ def keep_alive(port):
 def memory_each(start, stop, binary, tmp, connect, round_no):
     """RSS growth per connection of a fresh server (fresh, since freed memory is not given back)."""
     db = os.path.join(tmp, f"feed-mem-{round_no}.sqlite")
-    proc, port = start(binary, "--port", "0", "--database", db, "--log-level", "error")
+    proc, port = start(binary, "--port", "0", "--database", db, "--log-level", "error", "--max-feeds-per-account", str(SUBSCRIBERS + 10))
     try:
         time.sleep(1)
         before = rss_kb(proc.pid)
@@ -94,7 +94,7 @@ def device_latency(binary, port_a, port_b):
 def run(start, stop, wrk, median, binary, tmp, rounds):
     results = {}
     db = os.path.join(tmp, "feed.sqlite")
-    proc, port = start(binary, "--port", "0", "--database", db, "--log-level", "error")
+    proc, port = start(binary, "--port", "0", "--database", db, "--log-level", "error", "--max-feeds-per-account", str(SUBSCRIBERS + 10))
     try:
         results["latency_sqlite"] = latency(port, port, "feedlatency")
         results["device_sqlite"] = device_latency(binary, port, port)

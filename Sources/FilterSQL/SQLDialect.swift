@@ -4,8 +4,9 @@ public protocol SQLDialect: Sendable {
     func placeholder(_ index: Int) -> String
     /// The column type used to store values of a `ColumnType`.
     func columnDefinition(_ type: ColumnType) -> String
-    /// SQL that sets the table's clock to max(last + 1, now) and returns it as one integer.
-    /// Binds: 1 = table name, 2 = now in milliseconds. Must lock the clock row until commit.
+    /// SQL that sets a namespace's clock of a table to max(last + 1, now) and returns it as one
+    /// integer. Binds: 1 = table name, 2 = now in milliseconds, 3 = the namespace (the owner).
+    /// Must lock the clock row until commit; other namespaces' rows are not touched.
     var advanceClockSQL: String { get }
     /// SQL that a write transaction runs before `advanceClockSQL` to open the (quoted) table for
     /// writing, or nil when the engine has one writer at a time. Every writer then takes the

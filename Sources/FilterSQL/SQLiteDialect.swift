@@ -15,8 +15,8 @@ public struct SQLiteDialect: SQLDialect {
 
     public var advanceClockSQL: String {
         """
-        INSERT INTO "__sync_clock" ("tbl", "last") VALUES (?1, ?2)
-        ON CONFLICT ("tbl") DO UPDATE SET "last" = max("__sync_clock"."last" + 1, excluded."last")
+        INSERT INTO "__clocks" ("tbl", "last", "ns") VALUES (?1, ?2, ?3)
+        ON CONFLICT ("ns", "tbl") DO UPDATE SET "last" = max("__clocks"."last" + 1, excluded."last")
         RETURNING "last"
         """
     }

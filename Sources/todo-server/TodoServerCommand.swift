@@ -89,6 +89,9 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(help: "Most columns a table may have, its 5 system columns included; beyond it 400. [env: TODO_SERVER_MAX_COLUMNS] (default: 200, at most 1000)")
     var maxColumns: Int?
 
+    @Option(help: "Most change feeds one account may hold open on this process; beyond it 429. [env: TODO_SERVER_MAX_FEEDS_PER_ACCOUNT] (default: 32)")
+    var maxFeedsPerAccount: Int?
+
     @Option(help: "Seconds between heartbeats on open change feeds (/tables/{table}/changes). [env: TODO_SERVER_FEED_HEARTBEAT] (default: 15)")
     var feedHeartbeat: Double?
 
@@ -156,6 +159,7 @@ struct ServeCommand: AsyncParsableCommand {
         if let file = tlsKey ?? env["TODO_SERVER_TLS_KEY"], !file.isEmpty { configuration.tlsKeyFile = file }
         if let value = try int(maxTables, "TODO_SERVER_MAX_TABLES") { configuration.maxTables = value }
         if let value = try int(maxColumns, "TODO_SERVER_MAX_COLUMNS") { configuration.maxColumnsPerTable = value }
+        if let value = try int(maxFeedsPerAccount, "TODO_SERVER_MAX_FEEDS_PER_ACCOUNT") { configuration.maxFeedsPerAccount = value }
         if let value = feedHeartbeat {
             configuration.feedHeartbeat = value
         } else if let text = env["TODO_SERVER_FEED_HEARTBEAT"], !text.isEmpty {

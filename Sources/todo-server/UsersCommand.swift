@@ -37,10 +37,13 @@ struct UserDatabaseOptions: ParsableArguments {
     }
 }
 
-/// Where a new password comes from.
+/// Where a new password comes from, and how long it must be.
 struct PasswordOptions: ParsableArguments {
     @Flag(help: "Read the password from the first line of standard input instead of prompting.")
     var passwordStdin = false
+
+    @Option(help: "Refuse a password shorter than this many characters. (default: \(UserStore.defaultMinimumPasswordLength))")
+    var minPasswordLength = UserStore.defaultMinimumPasswordLength
 
     /// The password: stdin's first line, or asked twice on the terminal with echo off.
     func read() throws -> String {
@@ -63,23 +66,27 @@ struct AddUser: AsyncParsableCommand {
         do {
             try UserStore.validate(name: name)
             secret = try password.read()
+            try UserStore.validate(password: secret, minimumLength: password.minPasswordLength)
         } catch {
             fail(error)
         }
-        await database.withUsers { try await $0.add(name: name, password: secret) }
+        await database.withUsers { try await $0.add(name: name, password: secret, minimumPasswordLength: password.minPasswordLength) }
         print("Added user \(name).")
     }
 }
 
 struct RemoveUser: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "remove", abstract: "Remove an account; its tokens stop working (its items stay in the database).")
+        commandName: "remove",
+        abstract: "End an account for good: its tokens stop working and its items are deleted. The name may be added again later, as a new account that reaches nothing of this one.")
     @OptionGroup var database: UserDatabaseOptions
+    @Flag(help: "Keep the account's items in the database, where no account (not one added later under the same name) reaches them.")
+    var keepData = false
     @Argument(help: "The user name.") var name: String
 
     func run() async throws {
-        await database.withUsers { try await $0.remove(name: name) }
-        print("Removed user \(name).")
+        await database.withUsers { try await $0.remove(name: name, keepData: keepData) }
+        print(keepData ? "Removed user \(name); their items are kept, unreachable." : "Removed user \(name) and their items.")
     }
 }
 
@@ -91,8 +98,11 @@ struct SetPassword: AsyncParsableCommand {
 
     func run() async throws {
         let secret: String
-        do { secret = try password.read() } catch { fail(error) }
-        await database.withUsers { try await $0.setPassword(name: name, password: secret) }
+        do {
+            secret = try password.read()
+            try UserStore.validate(password: secret, minimumLength: password.minPasswordLength)
+        } catch { fail(error) }
+        await database.withUsers { try await $0.setPassword(name: name, password: secret, minimumPasswordLength: password.minPasswordLength) }
         print("Changed the password of \(name).")
     }
 }

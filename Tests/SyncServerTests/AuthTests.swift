@@ -210,17 +210,29 @@ import Testing
         try await ServerProcess.runToExit(arguments: ["users"] + arguments + ["--database", database], input: input)
     }
 
-    @Test func aDuplicateNameAnEmptyPasswordAndABadNameExitOneWithOneLine() async throws {
+    @Test func aDuplicateNameAShortPasswordAndABadNameExitOneWithOneLine() async throws {
         let db = try database()
-        #expect(try await run(["add", "ann", "--password-stdin"], db, input: "pw\n").0 == 0)
-        for (arguments, input) in [(["add", "ann", "--password-stdin"], "pw\n"), (["add", "empty", "--password-stdin"], "\n"),
-                                   (["add", "bad name", "--password-stdin"], "pw\n"), (["remove", "nobody"], nil),
-                                   (["passwd", "nobody", "--password-stdin"], "pw\n")] {
+        #expect(try await run(["add", "ann", "--password-stdin"], db, input: "long enough\n").0 == 0)
+        for (arguments, input) in [(["add", "ann", "--password-stdin"], "long enough\n"), (["add", "ANN", "--password-stdin"], "long enough\n"),
+                                   (["add", "empty", "--password-stdin"], "\n"), (["add", "short", "--password-stdin"], "seven 7\n"),
+                                   (["add", "bad name", "--password-stdin"], "long enough\n"), (["add", "name\n", "--password-stdin"], "long enough\n"),
+                                   (["add", "é", "--password-stdin"], "long enough\n"), (["add", String(repeating: "a", count: 65), "--password-stdin"], "long enough\n"),
+                                   (["remove", "nobody"], nil), (["passwd", "nobody", "--password-stdin"], "long enough\n"),
+                                   (["passwd", "ann", "--password-stdin"], "short\n")] {
             let (status, errors) = try await run(arguments, db, input: input)
             #expect(status == 1, "\(arguments)")
             #expect(errors.split(separator: "\n").count == 1, "\(arguments): \(errors)")
             #expect(errors.hasPrefix("todo-server: error: "))
         }
+    }
+
+    @Test func theShortestPasswordIsEightCharactersUnlessTheFlagSaysOtherwise() async throws {
+        let db = try database()
+        #expect(try await run(["add", "eight", "--password-stdin"], db, input: "12345678\n").0 == 0)
+        let (status, errors) = try await run(["add", "seven", "--password-stdin"], db, input: "1234567\n")
+        #expect(status == 1)
+        #expect(errors.contains("at least 8 characters"))
+        #expect(try await run(["add", "four", "--password-stdin", "--min-password-length", "4"], db, input: "1234\n").0 == 0)
     }
 
     @Test func theListShowsAccountsAndTheFileHoldsNoPassword() async throws {

@@ -12,7 +12,8 @@ import Testing
         let ids = (0..<130).map { String(format: "row%03d", $0) }
         try await c.insertAll(table, ids.map { ["id": $0, "text": $0] })
         // Imported data can share a timestamp; the server never produces that itself.
-        try StoreSQL.run("UPDATE \"\(table)\" SET \"updatedAt\" = '2026-05-05T05:05:05.555Z'", backend: backend, server: server)
+        let physical = try StoreSQL.physicalTable(of: table, backend: backend, server: server)
+        try StoreSQL.run("UPDATE \"\(physical)\" SET \"updatedAt\" = '2026-05-05T05:05:05.555Z' WHERE \"__owner\" = ''", backend: backend, server: server)
         var puller = IncrementalPuller(client: c, table: table)
         try await puller.pull()
         #expect(Set(puller.received.keys) == Set(ids))

@@ -35,7 +35,11 @@ import Testing
         // The first insert makes the table (its notice drops the cached schema); the second is
         // a prepared insert, and leaves the schema cached.
         try await TableClient(server).insertAll(table, [["id": "made", "n": 1], ["id": "before", "n": 1]])
-        try StoreSQL.run("DROP TABLE \"\(table.lowercased())\"", backend: backend, server: server)
+        // Dropped as an operator would drop a table: its rows and its place in the catalog.
+        let physical = try StoreSQL.physicalTable(of: table, backend: backend, server: server)
+        try StoreSQL.run(#"DROP TABLE "\#(physical)"; DELETE FROM "__physical" WHERE "name" = '\#(physical)'; "#
+                         + #"DELETE FROM "__tables" WHERE "physical" = '\#(physical)'; DELETE FROM "__columns" WHERE "tbl" = '\#(table.lowercased())'"#,
+                         backend: backend, server: server)
         // Rounds of concurrent inserts reach many connections. Until the schema cache notices the
         // table is gone they fail; then the server makes the table again and every insert must
         // succeed, on every connection, including those that met the missing table.

@@ -26,32 +26,34 @@ import Testing
         func connectionUse() async -> ConnectionUse { await inner.connectionUse() }
     }
 
-    func registry() throws -> (SchemaRegistry, PausingDatabase) {
-        let database = PausingDatabase(try SQLiteDatabase(path: try TempDir.make().appendingPathComponent("s.sqlite").path))
+    func registry() async throws -> (SchemaRegistry, PausingDatabase) {
+        let sqlite = try SQLiteDatabase(path: try TempDir.make().appendingPathComponent("s.sqlite").path)
+        try await ServerMigrations.run(on: sqlite)
+        let database = PausingDatabase(sqlite)
         return (SchemaRegistry(database: database, fixedSchema: false, limits: SchemaLimits(), cacheTTL: .infinity), database)
     }
 
-    /// Creates `table` with a text column `text` through the registry.
+    /// Creates `table` with a text column `text` in the anonymous namespace through the registry.
     func create(_ table: String, in registry: SchemaRegistry) async throws {
-        try await registry.write(table, columns: [("text", ColumnType.text)], start: { _ in () }) { _, _, _ in () }
+        try await registry.write(table, in: "", columns: [("text", ColumnType.text)], start: { _, _ in () }) { _, _, _ in () }
     }
 
     @Test func aTableIsVisibleAsSoonAsItsCreationCommitsEvenIfItWasSeenAbsentBefore() async throws {
-        let (schemas, database) = try registry()
-        #expect(try await schemas.schema(of: "fresh") == nil, "absent, and cached as such")
+        let (schemas, database) = try await registry()
+        #expect(try await schemas.schema(of: "fresh", in: "") == nil, "absent, and cached as such")
         let seen = SeenSchema()
-        database.afterMigrate = { seen.value = try await schemas.schema(of: "fresh") }
+        database.afterMigrate = { seen.value = try await schemas.schema(of: "fresh", in: "") }
         try await create("fresh", in: schemas)
         #expect(seen.value?.column(named: "text") != nil, "a read between the commit and the writer's bookkeeping")
-        #expect(try await schemas.schema(of: "fresh")?.column(named: "text") != nil)
+        #expect(try await schemas.schema(of: "fresh", in: "")?.column(named: "text") != nil)
     }
 
     @Test func aWriteThatFailsAfterItsCommitLeavesTheSchemaToBeReadAgain() async throws {
-        let (schemas, database) = try registry()
-        #expect(try await schemas.schema(of: "never") == nil)
+        let (schemas, database) = try await registry()
+        #expect(try await schemas.schema(of: "never", in: "") == nil)
         database.afterMigrate = { throw CancellationError() }
         await #expect(throws: CancellationError.self) { try await create("never", in: schemas) }
-        #expect(try await schemas.schema(of: "never")?.column(named: "text") != nil)
+        #expect(try await schemas.schema(of: "never", in: "")?.column(named: "text") != nil)
     }
 
     final class SeenSchema: @unchecked Sendable { var value: TableSchema? }

@@ -14,7 +14,7 @@ import Testing
         let c = TableClient(server)
         let table = uniqueTable()
         try await c.insertAll(table, [["id": "first"]])
-        try StoreSQL.run("UPDATE \"__sync_clock\" SET \"last\" = \(Self.aheadMs) WHERE \"tbl\" = '\(table.lowercased())'", backend: backend, server: server)
+        try StoreSQL.run("UPDATE \"__clocks\" SET \"last\" = \(Self.aheadMs) WHERE \"ns\" = '' AND \"tbl\" = '\(table.lowercased())'", backend: backend, server: server)
 
         let inserted = try await c.post("tables/\(table)", ["id": "a", "text": "new"])
         #expect(inserted.status == 201)

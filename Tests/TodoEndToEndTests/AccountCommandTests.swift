@@ -4,11 +4,11 @@ import Testing
 
 /// `todo login` / `logout` against a server that requires accounts, and a 401 that keeps every change.
 @Suite struct AccountCommandTests {
-    /// A server requiring tokens, with the account ann / "pw one".
+    /// A server requiring tokens, with the account ann / "pw one two".
     func accountServer(_ home: URL) async throws -> (ServerProcess, String) {
         let database = home.appendingPathComponent("s.sqlite").path
         let server = try await ServerProcess.start(arguments: ["--database", database, "--auth", "required"])
-        let (status, errors) = try await ServerProcess.runToExit(arguments: ["users", "add", "ann", "--password-stdin", "--database", database], input: "pw one\n")
+        let (status, errors) = try await ServerProcess.runToExit(arguments: ["users", "add", "ann", "--password-stdin", "--database", database], input: "pw one two\n")
         guard status == 0 else { throw ServerStartError(description: errors) }
         return (server, "http://127.0.0.1:\(server.port)")
     }
@@ -23,13 +23,13 @@ import Testing
         #expect(refused.err.contains("todo login"))
         #expect(refused.err.split(separator: "\n").count == 1)
         #expect(try await TodoCLI.run(["status", "--json", "--server", url], home: home).out.contains(#""pending":1"#))
-        let login = try await TodoCLI.run(["login", "--server", url, "--user", "ann", "--password-stdin"], home: home, input: "pw one\n")
+        let login = try await TodoCLI.run(["login", "--server", url, "--user", "ann", "--password-stdin"], home: home, input: "pw one two\n")
         #expect(login.status == 0)
         #expect(try await TodoCLI.run(["sync", "--server", url], home: home).status == 0)
         #expect(try await TodoCLI.run(["status", "--json", "--server", url], home: home).out.contains(#""pending":0"#))
         // Another device of ann's sees it.
         let laptop = try TempDir.make()
-        try await TodoCLI.run(["login", "--server", url, "--user", "ann", "--password-stdin"], home: laptop, input: "pw one\n")
+        try await TodoCLI.run(["login", "--server", url, "--user", "ann", "--password-stdin"], home: laptop, input: "pw one two\n")
         try await TodoCLI.run(["sync", "--server", url], home: laptop)
         #expect(try await TodoCLI.run(["list", "--server", url], home: laptop).out.contains("kept through a 401"))
     }
@@ -38,13 +38,13 @@ import Testing
         let home = try TempDir.make()
         let (server, url) = try await accountServer(home)
         defer { server.stop() }
-        #expect(try await TodoCLI.run(["login", "--server", url, "--user", "ann", "--password-stdin"], home: home, input: "pw one\n").status == 0)
+        #expect(try await TodoCLI.run(["login", "--server", url, "--user", "ann", "--password-stdin"], home: home, input: "pw one two\n").status == 0)
         let file = home.appendingPathComponent("config/offline-todo/tokens.json").path
         let attributes = try FileManager.default.attributesOfItem(atPath: file)
         #expect((attributes[.posixPermissions] as? Int) == 0o600)
         let text = try String(contentsOfFile: file, encoding: .utf8)
         #expect(text.contains("ann"))
-        #expect(!text.contains("pw one"))
+        #expect(!text.contains("pw one two"))
         #expect(try await TodoCLI.run(["logout", "--server", url], home: home).status == 0)
         #expect(!(try String(contentsOfFile: file, encoding: .utf8)).contains("ann"))
     }

@@ -88,7 +88,7 @@ import FoundationNetworking
         let database = home.appendingPathComponent("server.sqlite").path
         let server = try await ServerProcess.start(arguments: ["--database", database, "--auth", "required"])
         defer { server.stop() }
-        _ = try await ServerProcess.runToExit(arguments: ["users", "add", "ann", "--password-stdin", "--database", database], input: "pw one\n")
+        _ = try await ServerProcess.runToExit(arguments: ["users", "add", "ann", "--password-stdin", "--database", database], input: "pw one two\n")
         let ui = try ui(home: home, port: server.port, device: "laptop", live: true)
         defer { ui.kill() }
         try await ui.waitFor("0 changes pending")
@@ -99,9 +99,9 @@ import FoundationNetworking
         try await ui.waitFor("Sign in to")
         try ui.type("ann")
         try ui.send("Tab")
-        try ui.type("pw one")
+        try ui.type("pw one two")
         let masked = try await ui.waitFor("••••••")
-        #expect(!masked.contains("pw one"))
+        #expect(!masked.contains("pw one two"))
         try ui.send("Enter")
         try await ui.waitFor("ann @ http://127.0.0.1:\(server.port)")
         try await ui.waitFor("0 changes pending")

@@ -6,11 +6,11 @@ import Testing
 /// Signing in from the full-screen app against a real server that requires accounts.
 @MainActor
 @Suite struct SignInFlowTests {
-    /// A server requiring tokens with the account ann / "pw one".
+    /// A server requiring tokens with the account ann / "pw one two".
     func accountServer() async throws -> ServerProcess {
         let database = try TempDir.make().appendingPathComponent("s.sqlite").path
         let server = try await ServerProcess.start(arguments: ["--database", database, "--auth", "required"])
-        let (status, errors) = try await ServerProcess.runToExit(arguments: ["users", "add", "ann", "--password-stdin", "--database", database], input: "pw one\n")
+        let (status, errors) = try await ServerProcess.runToExit(arguments: ["users", "add", "ann", "--password-stdin", "--database", database], input: "pw one two\n")
         guard status == 0 else { throw ServerStartError(description: errors) }
         return server
     }
@@ -37,7 +37,7 @@ import Testing
         try await eventually("signed out", timeout: 30) { store.state.status.connectivity == .signedOut }
         #expect(store.state.signIn != nil)
         #expect(service.pendingCount == 1)
-        signIn(store, password: "pw one")
+        signIn(store, password: "pw one two")
         try await eventually("synced", timeout: 30) { store.state.status.connectivity == .online && store.state.status.pending == 0 }
         #expect(store.state.signIn == nil)
         #expect(tokens.entry(for: server.baseURL)?.user == "ann")

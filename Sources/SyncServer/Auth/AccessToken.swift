@@ -4,7 +4,7 @@ import Synchronization
 
 /// The claims of an access token: who, which password generation, until when.
 struct AccessTokenClaims: JWTPayload {
-    /// The user name.
+    /// The account's immutable id (never its name: a name can be removed and added again).
     var sub: SubjectClaim
     /// The user's password generation when the token was issued.
     var gen: Int64
@@ -61,18 +61,25 @@ public final class TokenService: Sendable {
         return await TokenService(secret: secret, users: users, lifetime: lifetime)
     }
 
-    /// A token for `user` at password generation `generation`.
-    func issue(user: String, generation: Int64) async throws -> String {
+    /// A token for the account with id `account` at password generation `generation`.
+    func issue(account: String, generation: Int64) async throws -> String {
         let now = Date()
-        let claims = AccessTokenClaims(sub: SubjectClaim(value: user), gen: generation, iat: IssuedAtClaim(value: now),
+        let claims = AccessTokenClaims(sub: SubjectClaim(value: account), gen: generation, iat: IssuedAtClaim(value: now),
                                        exp: ExpirationClaim(value: now.addingTimeInterval(lifetime)))
         return try await keys.sign(claims)
     }
 
-    /// The user a token speaks for, or nil when it is forged, damaged, expired or revoked.
-    func user(for token: String) async -> String? {
+    /// The id of the account a token speaks for, or nil when it is forged, damaged, expired or revoked.
+    func account(for token: String) async -> String? {
         guard let claims = await claims(of: token), claims.exp.value > Date() else { return nil }
-        guard let current = try? await generations.value(), current[claims.sub.value] == claims.gen else { return nil }
+        guard var current = try? await generations.value() else { return nil }
+        if current[claims.sub.value] == nil {
+            // An account added after the copy was read signs in at once: a token issued after the
+            // copy reloads it (once; a removed account's token was issued before it).
+            guard let fresher = try? await generations.value(loadedAfter: claims.iat.value) else { return nil }
+            current = fresher
+        }
+        guard current[claims.sub.value] == claims.gen else { return nil }
         return claims.sub.value
     }
 

@@ -9,12 +9,15 @@ public final class Authenticator: Sendable {
     /// With `true`, table requests without a valid token are refused.
     let required: Bool
     private let throttle = LoginThrottle()
+    /// Password hashing, off the threads that serve requests.
+    private let hashing: PasswordCheckPool
     /// Checked when the user does not exist, so a wrong name costs as long as a wrong password.
     private let decoy: PasswordHash
 
     /// Authenticates against `users` with `tokens`.
-    public init(users: UserStore, tokens: TokenService, required: Bool) throws {
+    public init(users: UserStore, tokens: TokenService, required: Bool, hashing: PasswordCheckPool = .shared) throws {
         self.users = users
+        self.hashing = hashing
         self.tokens = tokens
         self.required = required
         decoy = try PasswordHash(password: UUID().uuidString)
@@ -23,28 +26,35 @@ public final class Authenticator: Sendable {
     /// The message of every failed login: the same for an unknown user and a wrong password.
     static let loginFailed = "The user name or password is wrong"
 
-    /// A token for a correct name and password; 401 otherwise, 429 while throttled.
-    func login(user: String, password: String, address: String) async throws -> String {
-        let key = LoginThrottle.Key(user: user, address: address)
+    /// A signed-in account and its token.
+    struct Login: Sendable {
+        var token: String
+        var account: Account
+    }
+
+    /// A token for a correct name and password; 401 otherwise, 429 while throttled or while
+    /// too many password checks wait.
+    func login(user: String, password: String, address: String) async throws -> Login {
+        let key = LoginThrottle.Key(user: UserStore.key(user), address: address)
         if let wait = throttle.retryAfter(key) { throw TableError.tooManyRequests(retryAfter: wait) }
         let credentials = try await users.credentials(of: user)
         let hash = credentials?.hash ?? decoy
-        guard hash.matches(password), let credentials else {
+        guard try await hashing.matches(hash, password), let credentials else {
             throttle.fail(key)
             throw TableError.unauthorized(Self.loginFailed)
         }
         throttle.succeed(key)
-        return try await tokens.issue(user: user, generation: credentials.generation)
+        return Login(token: try await tokens.issue(account: credentials.account.id, generation: credentials.generation), account: credentials.account)
     }
 
-    /// The owner of a table request's rows: the token's user, "" for no token when auth is
+    /// The owner of a table request's rows: the token's account id, "" for no token when auth is
     /// off; 401 for a bad token, or for none when auth is required.
     func owner(of headers: HTTPFields) async throws -> String {
         guard let token = Self.token(in: headers) else {
             if required { throw TableError.unauthorized("Sign in first: this server requires an access token") }
             return ""
         }
-        guard let user = await tokens.user(for: token) else {
+        guard let user = await tokens.account(for: token) else {
             throw TableError.unauthorized("The access token is not valid (expired, revoked or damaged); sign in again")
         }
         return user

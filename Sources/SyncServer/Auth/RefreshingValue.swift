@@ -13,11 +13,12 @@ final class RefreshingValue<Value: Sendable>: Sendable {
         self.load = load
     }
 
-    /// The kept value if fresh enough, else a newly loaded one.
-    func value() async throws -> Value {
-        if let hit = kept.withLock({ $0 }), Date().timeIntervalSince(hit.at) < maxAge { return hit.value }
+    /// The kept value if fresh enough (and loaded after `loadedAfter`, when given), else a newly loaded one.
+    func value(loadedAfter: Date? = nil) async throws -> Value {
+        if let hit = kept.withLock({ $0 }), Date().timeIntervalSince(hit.at) < maxAge, loadedAfter.map({ hit.at > $0 }) ?? true { return hit.value }
+        let started = Date()
         let value = try await load()
-        kept.withLock { $0 = (value, Date()) }
+        kept.withLock { $0 = (value, started) }
         return value
     }
 }

@@ -1,81 +1,124 @@
 import Foundation
 import TableProtocol
 
-/// The accounts, kept in the server's own database (`__users`): a name, the password's hash
-/// and a generation that grows whenever the password changes, so older tokens stop working.
+/// One account as the server keeps it.
+public struct Account: Sendable, Equatable {
+    /// The immutable id the account's rows, tokens and clocks refer to; never reused.
+    public var id: String
+    /// The name as it was added: what people type to sign in or to share with this account.
+    public var name: String
+    /// When the account was added (ISO 8601).
+    public var createdAt: String
+}
+
+/// The accounts, kept in the server's own database (`__users`): an immutable id, a name
+/// (unique without regard to letter case), the password's hash and a generation that grows
+/// whenever the password changes, so older tokens stop working.
 public final class UserStore: Sendable {
     let database: any SQLDatabase
+
+    /// The shortest password `add` and `setPassword` accept by default.
+    public static let defaultMinimumPasswordLength = 8
 
     /// Accounts in `database`; call `bootstrap()` first.
     public init(database: any SQLDatabase) { self.database = database }
 
-    /// Creates the accounts table and the table of server secrets.
-    public func bootstrap() async throws {
-        _ = try await database.migrate { session in
-            try session.execute(#"CREATE TABLE IF NOT EXISTS "__users" ("name" TEXT PRIMARY KEY NOT NULL, "password" TEXT NOT NULL, "generation" BIGINT NOT NULL, "createdAt" TEXT NOT NULL)"#, [])
-            try session.execute(#"CREATE TABLE IF NOT EXISTS "__secrets" ("name" TEXT PRIMARY KEY NOT NULL, "value" TEXT NOT NULL)"#, [])
-        }
-    }
+    /// Creates or upgrades the server's own tables (`ServerMigrations`).
+    public func bootstrap() async throws { try await ServerMigrations.run(on: database) }
 
-    /// Names are 1–64 of `a-z A-Z 0-9 . _ @ -`, starting with a letter or digit.
+    /// Names are 1–64 ASCII characters of `a-z A-Z 0-9 . _ @ -`, starting with a letter or digit.
     public static func validate(name: String) throws {
-        guard name.range(of: #"^[A-Za-z0-9][A-Za-z0-9._@-]{0,63}$"#, options: .regularExpression) != nil else {
-            throw UserStoreError("the user name '\(name)' is not valid: use 1 to 64 letters, digits, '.', '_', '@' or '-', starting with a letter or digit")
+        let bytes = Array(name.utf8)
+        func allowed(_ byte: UInt8) -> Bool {
+            switch byte {
+            case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "0")...UInt8(ascii: "9"): return true
+            case UInt8(ascii: "."), UInt8(ascii: "_"), UInt8(ascii: "@"), UInt8(ascii: "-"): return true
+            default: return false
+            }
+        }
+        let startsWell = bytes.first.map { allowed($0) && ![UInt8(ascii: "."), UInt8(ascii: "_"), UInt8(ascii: "@"), UInt8(ascii: "-")].contains($0) } ?? false
+        guard (1...64).contains(bytes.count), startsWell, bytes.allSatisfy(allowed) else {
+            throw UserStoreError("the user name '\(name.debugDescription.dropFirst().dropLast())' is not valid: use 1 to 64 letters, digits, '.', '_', '@' or '-', starting with a letter or digit")
         }
     }
 
-    /// Adds an account; a taken name is an error.
-    public func add(name: String, password: String) async throws {
+    /// Refuses a password shorter than `minimumLength` characters.
+    public static func validate(password: String, minimumLength: Int = defaultMinimumPasswordLength) throws {
+        guard password.count >= max(minimumLength, 1) else {
+            throw UserStoreError("the password must be at least \(max(minimumLength, 1)) characters long")
+        }
+    }
+
+    /// Adds an account with a new id; a name taken in any letter case is an error.
+    @discardableResult
+    public func add(name: String, password: String, minimumPasswordLength: Int = defaultMinimumPasswordLength) async throws -> Account {
         try Self.validate(name: name)
-        let hash = try Self.hash(password)
+        try Self.validate(password: password, minimumLength: minimumPasswordLength)
+        let hash = try PasswordHash(password: password)
+        let account = Account(id: AccountID.make(), name: name, createdAt: SyncDateFormat.string(from: Date()))
         let added = try await database.write { session in
             !(try session.query(
-                #"INSERT INTO "__users" ("name", "password", "generation", "createdAt") VALUES (\#(self.p(1)), \#(self.p(2)), 1, \#(self.p(3))) ON CONFLICT ("name") DO NOTHING RETURNING "name""#,
-                [.text(name), .text(hash.stored), .text(SyncDateFormat.string(from: Date()))]).rows.isEmpty)
+                #"INSERT INTO "__users" ("id", "name", "nameKey", "password", "generation", "createdAt") VALUES (\#(self.p(1)), \#(self.p(2)), \#(self.p(3)), \#(self.p(4)), 1, \#(self.p(5))) ON CONFLICT DO NOTHING RETURNING "name""#,
+                [.text(account.id), .text(name), .text(Self.key(name)), .text(hash.stored), .text(account.createdAt)]).rows.isEmpty)
         }
-        guard added else { throw UserStoreError("the user '\(name)' exists already") }
+        guard added else { throw UserStoreError("the user '\(name)' exists already (names ignore letter case)") }
+        return account
     }
 
-    /// Removes an account (its rows stay, unreachable until the name is added again).
-    public func remove(name: String) async throws {
-        let removed = try await database.write { session in
-            !(try session.query(#"DELETE FROM "__users" WHERE "name" = \#(self.p(1)) RETURNING "name""#, [.text(name)]).rows.isEmpty)
+    /// Ends an account for good: its tokens stop working within a second and, unless `keepData`,
+    /// its rows and clocks are deleted in the same transaction. Kept rows stay under the old id,
+    /// which no later account gets, so nobody reaches them.
+    @discardableResult
+    public func remove(name: String, keepData: Bool = false) async throws -> Account {
+        let dialect = database.dialect
+        let removed = try await database.write { session -> Account? in
+            guard let account = try self.account(named: name, session: session) else { return nil }
+            try session.execute(#"DELETE FROM "__users" WHERE "id" = \#(self.p(1))"#, [.text(account.id)])
+            if !keepData { try NamespaceCatalog.delete(account.id, dialect: dialect, session: session) }
+            return account
         }
-        guard removed else { throw UserStoreError("there is no user '\(name)'") }
+        guard let removed else { throw UserStoreError("there is no user '\(name)'") }
+        return removed
     }
 
     /// Sets a new password; tokens issued before stop working.
-    public func setPassword(name: String, password: String) async throws {
-        let hash = try Self.hash(password)
-        let changed = try await database.write { session in
-            !(try session.query(
-                #"UPDATE "__users" SET "password" = \#(self.p(1)), "generation" = "generation" + 1 WHERE "name" = \#(self.p(2)) RETURNING "name""#,
-                [.text(hash.stored), .text(name)]).rows.isEmpty)
+    public func setPassword(name: String, password: String, minimumPasswordLength: Int = defaultMinimumPasswordLength) async throws {
+        try Self.validate(password: password, minimumLength: minimumPasswordLength)
+        let hash = try PasswordHash(password: password)
+        let changed = try await database.write { session -> Bool in
+            guard let account = try self.account(named: name, session: session) else { return false }
+            try session.execute(#"UPDATE "__users" SET "password" = \#(self.p(1)), "generation" = "generation" + 1 WHERE "id" = \#(self.p(2))"#,
+                                [.text(hash.stored), .text(account.id)])
+            return true
         }
         guard changed else { throw UserStoreError("there is no user '\(name)'") }
     }
 
-    /// Every account name with its creation time, by name.
-    public func list() async throws -> [(name: String, createdAt: String)] {
+    /// Every account, by name.
+    public func list() async throws -> [Account] {
         try await database.read { session in
-            try session.query(#"SELECT "name", "createdAt" FROM "__users" ORDER BY "name""#, []).rows.map { ($0[0].text ?? "", $0[1].text ?? "") }
+            try session.query(#"SELECT "id", "name", "createdAt" FROM "__users" ORDER BY "nameKey""#, []).rows.map {
+                Account(id: $0[0].text ?? "", name: $0[1].text ?? "", createdAt: $0[2].text ?? "")
+            }
         }
     }
 
-    /// The account's password hash and generation, if the name exists.
-    func credentials(of name: String) async throws -> (hash: PasswordHash?, generation: Int64)? {
+    /// The account a name signs in as, with its password hash and generation.
+    func credentials(of name: String) async throws -> (account: Account, hash: PasswordHash?, generation: Int64)? {
         try await database.readStatement { session in
-            try session.query(#"SELECT "password", "generation" FROM "__users" WHERE "name" = \#(self.p(1))"#, [.text(name)]).rows.first
-                .map { (PasswordHash(stored: $0[0].text ?? ""), $0[1].int64 ?? 0) }
+            try session.query(
+                #"SELECT "id", "name", "createdAt", "password", "generation" FROM "__users" WHERE "name" = \#(self.p(1)) OR "nameKey" = \#(self.p(2)) ORDER BY ("name" = \#(self.p(1))) DESC LIMIT 1"#,
+                [.text(name), .text(Self.key(name))]).rows.first
+                .map { (Account(id: $0[0].text ?? "", name: $0[1].text ?? "", createdAt: $0[2].text ?? ""), PasswordHash(stored: $0[3].text ?? ""), $0[4].int64 ?? 0) }
         }
     }
 
-    /// Every account's generation (the revocation check's cache).
+    /// Every account's generation by account id (the revocation check's cache).
     func generations() async throws -> [String: Int64] {
         try await database.readStatement { session in
             var result: [String: Int64] = [:]
-            for row in try session.query(#"SELECT "name", "generation" FROM "__users""#, []).rows {
-                if let name = row[0].text, let generation = row[1].int64 { result[name] = generation }
+            for row in try session.query(#"SELECT "id", "generation" FROM "__users""#, []).rows {
+                if let id = row[0].text, let generation = row[1].int64 { result[id] = generation }
             }
             return result
         }
@@ -91,13 +134,19 @@ public final class UserStore: Sendable {
         }
     }
 
+    /// The account with this name (exact spelling first, then in any letter case).
+    private func account(named name: String, session: any SQLSession) throws -> Account? {
+        try session.query(
+            #"SELECT "id", "name", "createdAt" FROM "__users" WHERE "name" = \#(p(1)) OR "nameKey" = \#(p(2)) ORDER BY ("name" = \#(p(1))) DESC LIMIT 1"#,
+            [.text(name), .text(Self.key(name))]).rows.first
+            .map { Account(id: $0[0].text ?? "", name: $0[1].text ?? "", createdAt: $0[2].text ?? "") }
+    }
+
+    /// Names are compared without letter case (ASCII only, so no locale can change it).
+    static func key(_ name: String) -> String { name.lowercased() }
+
     /// The dialect's n-th placeholder.
     private func p(_ index: Int) -> String { database.dialect.placeholder(index) }
-
-    private static func hash(_ password: String) throws -> PasswordHash {
-        guard !password.isEmpty else { throw UserStoreError("the password must not be empty") }
-        return try PasswordHash(password: password)
-    }
 }
 
 /// An account command that cannot be done, in one line.
@@ -106,4 +155,3 @@ public struct UserStoreError: Error, CustomStringConvertible, Sendable {
     public var description: String
     init(_ description: String) { self.description = description }
 }
-

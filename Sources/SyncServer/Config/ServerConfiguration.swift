@@ -38,6 +38,8 @@ public struct ServerConfiguration: Sendable {
     public var maxTables = SchemaLimits().maxTables
     /// The most columns a table may have, its system columns included (dynamic schema).
     public var maxColumnsPerTable = SchemaLimits().maxColumnsPerTable
+    /// The most change feeds one account may hold open in one server process.
+    public var maxFeedsPerAccount = 32
 
     /// The ceiling for `maxColumnsPerTable`: well under PostgreSQL's 1,600 and SQLite's 2,000.
     public static let columnLimitCeiling = 1000
@@ -77,6 +79,7 @@ public struct ServerConfiguration: Sendable {
         guard !database.isEmpty else { throw ServerConfigurationError("database must not be empty") }
         guard tokenLifetime > 0 else { throw ServerConfigurationError("token lifetime must be positive") }
         guard feedHeartbeat > 0, feedHeartbeat <= 3_600 else { throw ServerConfigurationError("feed heartbeat must be between 0 and 3600 seconds, not \(feedHeartbeat)") }
+        guard maxFeedsPerAccount > 0 else { throw ServerConfigurationError("max feeds per account must be positive, not \(maxFeedsPerAccount)") }
         guard maxTables > 0 else { throw ServerConfigurationError("max tables must be positive, not \(maxTables)") }
         let fewestColumns = TableSchema.systemColumns.count + 1
         guard (fewestColumns...Self.columnLimitCeiling).contains(maxColumnsPerTable) else {

@@ -23,6 +23,8 @@ public final class ChangeHub: Sendable {
 
     private struct State {
         var subscribers: [Key: [Int: AsyncStream<FeedSignal>.Continuation]] = [:]
+        /// Open feeds per owner, over all tables.
+        var perOwner: [String: Int] = [:]
         var nextId = 0
         var closed = false
     }
@@ -41,21 +43,34 @@ public final class ChangeHub: Sendable {
 
     /// A stream of the changes of one owner's table from now on; it ends when the subscriber falls
     /// too far behind or the hub closes. Cancel the consuming task (or drop the stream) to leave.
-    func subscribe(table: String, owner: String) -> AsyncStream<FeedSignal> {
+    /// Nil when the owner already holds `maxPerOwner` open feeds in this process.
+    func subscribe(table: String, owner: String, maxPerOwner: Int = .max) -> AsyncStream<FeedSignal>? {
         let (stream, continuation) = AsyncStream.makeStream(of: FeedSignal.self, bufferingPolicy: .bufferingOldest(bufferLimit))
         let key = Key(table: table, owner: owner)
-        let id: Int? = state.withLock { state in
-            guard !state.closed else { return nil }
+        enum Admission { case admitted(Int), closed, full }
+        let admission: Admission = state.withLock { state in
+            guard !state.closed else { return .closed }
+            guard state.perOwner[owner, default: 0] < maxPerOwner else { return .full }
             state.nextId += 1
             state.subscribers[key, default: [:]][state.nextId] = continuation
-            return state.nextId
+            state.perOwner[owner, default: 0] += 1
+            return .admitted(state.nextId)
         }
-        guard let id else {
+        switch admission {
+        case .full:
+            return nil
+        case .closed:
             continuation.finish()
             return stream
+        case .admitted(let id):
+            continuation.onTermination = { [weak self] _ in self?.remove(key, id) }
+            return stream
         }
-        continuation.onTermination = { [weak self] _ in self?.remove(key, id) }
-        return stream
+    }
+
+    /// Open feeds of one owner in this process.
+    func subscriberCount(owner: String) -> Int {
+        state.withLock { $0.perOwner[owner] ?? 0 }
     }
 
     /// Hands a committed change to every subscriber of its table and owner.
@@ -96,8 +111,10 @@ public final class ChangeHub: Sendable {
 
     private func remove(_ key: Key, _ id: Int) {
         state.withLock { state in
-            state.subscribers[key]?.removeValue(forKey: id)
+            guard state.subscribers[key]?.removeValue(forKey: id) != nil else { return }
             if state.subscribers[key]?.isEmpty == true { state.subscribers[key] = nil }
+            let left = (state.perOwner[key.owner] ?? 1) - 1
+            state.perOwner[key.owner] = left > 0 ? left : nil
         }
     }
 

@@ -13,9 +13,11 @@ struct AuthRoutes {
             guard case .string(let user)? = body["username"], case .string(let password)? = body["password"] else {
                 throw TableError.badRequest(#"Send {"username": "…", "password": "…"}"#)
             }
-            let token = try await authenticator.login(user: user, password: password, address: context.clientAddress)
+            let login = try await authenticator.login(user: user, password: password, address: context.clientAddress)
+            // `userId` stays the name, as clients show it; `accountId` is the immutable id.
             return JSONResponse.make(.ok, .object([
-                "authenticationToken": .string(token), "user": .object(["userId": .string(user)]),
+                "authenticationToken": .string(login.token),
+                "user": .object(["userId": .string(login.account.name), "accountId": .string(login.account.id)]),
             ]))
         }
     }

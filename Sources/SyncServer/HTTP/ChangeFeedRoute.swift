@@ -15,6 +15,8 @@ struct ChangeFeedRoute {
     let service: TableService
     let hub: ChangeHub
     let authenticator: Authenticator
+    /// The most change feeds one account may hold open in this process (`--max-feeds-per-account`).
+    let maxFeedsPerAccount: Int
 
     /// Changes replayed on reconnect before a `reset` event tells the client to pull instead.
     static let replayLimit = 1_000
@@ -24,12 +26,15 @@ struct ChangeFeedRoute {
     }
 
     func respond(_ request: Request, table rawTable: String, owner: String) async throws -> Response {
-        let table = try TableName.physical(rawTable)
-        if service.schemas.isFixed, try await service.schemas.schema(of: table) == nil { throw TableError.tableNotFound }
+        let table = try TableName.key(rawTable)
+        if service.schemas.isFixed, try await service.schemas.schema(of: table, in: owner) == nil { throw TableError.tableNotFound }
         let since = try Self.since(request)
         // Subscribe before reading the backlog: a write committed in between is in one or the other
         // (both, at worst, and the duplicate is skipped by its id).
-        let stream = hub.subscribe(table: table, owner: owner)
+        guard let stream = hub.subscribe(table: table, owner: owner, maxPerOwner: maxFeedsPerAccount) else {
+            throw TableError.busy(
+                "This account has \(maxFeedsPerAccount) change feeds open on this server, the most it may hold; close one and try again", retryAfter: 30)
+        }
         var backlog: [ChangeNotice] = []
         if let since { backlog = try await service.changes(table: table, since: since, owner: owner, limit: Self.replayLimit) }
         let replay = backlog

@@ -15,7 +15,7 @@ struct ErrorMiddleware<Context: RequestContext>: RouterMiddleware {
                 var response = JSONResponse.error(.unauthorized, error.message)
                 response.headers[.wwwAuthenticate] = "Bearer"
                 return response
-            case .tooManyRequests(let seconds):
+            case .tooManyRequests(let seconds), .busy(_, let seconds):
                 var response = JSONResponse.error(.tooManyRequests, error.message)
                 response.headers[.retryAfter] = String(seconds)
                 return response

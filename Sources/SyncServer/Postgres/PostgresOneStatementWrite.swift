@@ -19,10 +19,11 @@ struct PostgresOneStatementWrite {
 
     /// `write` on `rows`, stamped by the clock at `nowMs` or later, announced on `channel`.
     init(_ write: TableWrite, rows: RowAccess, nowMs: Int64, channel: String) {
-        // The clock's statement binds the table as 1 and now as 2; the notice names the table too.
-        var binds = SQLBinds(dialect: rows.dialect, values: [.text(rows.table), .integer(nowMs)])
+        // The clock's statement binds the table as 1, now as 2 and the namespace (the owner) as 3;
+        // the notice names the table and owner too.
+        var binds = SQLBinds(dialect: rows.dialect, values: [.text(rows.table), .integer(nowMs), .text(rows.owner)])
         let table = rows.dialect.placeholder(1)
-        let owner = binds.bind(.text(rows.owner))
+        let owner = rows.dialect.placeholder(3)
         let id = binds.bind(.text(write.kind.id))
         let notifyChannel = binds.bind(.text(channel))
         let version = binds.bind(.text(TableWrite.newVersion()))

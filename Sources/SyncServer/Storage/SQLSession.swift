@@ -16,14 +16,15 @@ public protocol SQLSession {
     func queryJSONArray(_ sql: String, _ binds: [SQLValue], schema: TableSchema, limit: Int) throws -> (json: [UInt8], rows: Int)
     /// Tells change-feed subscribers about a write of this transaction once, and only if, it commits.
     func announce(_ notice: ChangeNotice) throws
-    /// Tells the other server processes on this database that a table was made or grew in this
-    /// transaction, so they drop their cached schema of it when it commits.
-    func announceSchemaChange(of table: String) throws
+    /// Tells the other server processes on this database that a namespace's table was made or
+    /// grew in this transaction (`key`: `SchemaRegistry.Key.announced`), so they drop their cached
+    /// schema of it when it commits.
+    func announceSchemaChange(of key: String) throws
 }
 
 extension SQLSession {
     /// One process owns a SQLite file: nobody else caches its schema.
-    public func announceSchemaChange(of table: String) throws {}
+    public func announceSchemaChange(of key: String) throws {}
 
     /// Through `query` and `StoredItem`; a store may write the bytes more directly.
     public func queryJSONArray(_ sql: String, _ binds: [SQLValue], schema: TableSchema, limit: Int) throws -> (json: [UInt8], rows: Int) {

@@ -1,29 +1,53 @@
 import FilterSQL
 import TableProtocol
 
-/// The columns of one table, looked up case-insensitively (SQLite identifiers are).
-public struct TableSchema: Sendable, Equatable {
-    /// One column.
+/// One namespace's view of a table: its properties (looked up case-insensitively) and where each
+/// is stored. The names and types are the namespace's own; the physical table and columns may be
+/// shared with other namespaces, whose rows every statement leaves out by the owner column.
+public struct TableSchema: Sendable, Hashable {
+    /// One property.
     public struct Column: Sendable, Hashable {
-        /// The name as stored.
+        /// The name as the namespace spelled it first.
         public var name: String
         /// What the column holds.
         public var type: ColumnType
+        /// The physical column holding it (the name itself for system columns and legacy tables).
+        public var physical: String
+
+        /// A column stored under `physical` (by default its own name).
+        public init(name: String, type: ColumnType, physical: String? = nil) {
+            self.name = name
+            self.type = type
+            self.physical = physical ?? name
+        }
+
+        /// The select-list entry that reads the physical column under the namespace's name.
+        func selected(_ dialect: any SQLDialect) -> String {
+            physical == name ? dialect.quote(name) : "\(dialect.quote(physical)) AS \(dialect.quote(name))"
+        }
     }
 
     /// Columns in table order.
     public private(set) var columns: [Column]
+    /// The physical table holding the rows.
+    public let physicalTable: String
     private var byLowercasedName: [String: Int]
 
-    /// Creates a schema from columns in table order.
-    public init(columns: [Column]) {
+    /// Creates a schema from columns in table order, stored in `physicalTable`.
+    public init(columns: [Column], physicalTable: String) {
         self.columns = []
+        self.physicalTable = physicalTable
         self.byLowercasedName = [:]
         for c in columns { append(c) }
     }
 
-    /// Schemas are equal when their columns are (the lookup table follows from them).
-    public static func == (a: TableSchema, b: TableSchema) -> Bool { a.columns == b.columns }
+    /// Schemas are equal when their columns and table are (the lookup table follows from them).
+    public static func == (a: TableSchema, b: TableSchema) -> Bool { a.physicalTable == b.physicalTable && a.columns == b.columns }
+
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(physicalTable)
+        hasher.combine(columns)
+    }
 
     /// The system columns every table starts with.
     static let systemColumns: [Column] = [
@@ -34,9 +58,9 @@ public struct TableSchema: Sendable, Equatable {
         Column(name: SystemProperty.deleted.rawValue, type: .boolean),
     ]
 
-    /// The quoted column holding each row's owner (the user who inserted it; "" without
-    /// accounts). It is part of the primary key and never part of `columns`, so it is never
-    /// returned, filtered, sorted or selected by clients.
+    /// The quoted column holding each row's owner: the namespace it belongs to (an account id;
+    /// "" without accounts). It is part of the primary key and never part of `columns`, so it is
+    /// never returned, filtered, sorted or selected by clients.
     static let ownerColumn = "\"\(ownerColumnName)\""
     /// The owner column's name.
     static let ownerColumnName = "__owner"
@@ -45,6 +69,9 @@ public struct TableSchema: Sendable, Equatable {
     public func column(named name: String) -> Column? {
         byLowercasedName[name.caseFolded].map { columns[$0] }
     }
+
+    /// The user properties (every column but the system ones).
+    var properties: ArraySlice<Column> { columns.dropFirst(Self.systemColumns.count) }
 
     mutating func append(_ column: Column) {
         guard byLowercasedName[column.name.caseFolded] == nil else { return }

@@ -10,12 +10,14 @@ struct QueryPlan: Sendable {
     let skip: Int
 }
 
-/// Plans of recent query strings, per table. Parsing `$filter` and writing its SQL cost about
-/// as much as reading a page of rows, and clients repeat queries: a device polling for changes
-/// sends the same one until something changes. Rows are still read on every request.
+/// Plans of recent query strings, per namespace schema. Parsing `$filter` and writing its SQL
+/// cost about as much as reading a page of rows, and clients repeat queries: a device polling
+/// for changes sends the same one until something changes. Rows are still read on every request.
+/// Keyed by the schema itself (physical table and columns), so namespaces whose tables are laid
+/// out alike share plans, and a schema that changed never meets a plan written for the old one.
 final class QueryPlanCache: Sendable {
     private struct Key: Hashable {
-        var table: String
+        var schema: TableSchema
         var query: String
     }
 
@@ -23,15 +25,15 @@ final class QueryPlanCache: Sendable {
     /// Distinct query strings are few per client; a flood of one-off ones only resets the cache.
     private static let limit = 512
 
-    /// The plan made for this exact query string, if any.
-    func plan(table: String, query: String) -> QueryPlan? {
-        plans.withLock { $0[Key(table: table, query: query)] }
+    /// The plan made for this exact query string on this schema, if any.
+    func plan(schema: TableSchema, query: String) -> QueryPlan? {
+        plans.withLock { $0[Key(schema: schema, query: query)] }
     }
 
-    func remember(_ plan: QueryPlan, table: String, query: String) {
+    func remember(_ plan: QueryPlan, query: String) {
         plans.withLock { plans in
             if plans.count >= Self.limit { plans.removeAll(keepingCapacity: true) }
-            plans[Key(table: table, query: query)] = plan
+            plans[Key(schema: plan.schema, query: query)] = plan
         }
     }
 }

@@ -1,25 +1,29 @@
 import FilterSQL
 import TableProtocol
 
-/// The row-level statements of one table, within one owner's rows: every statement matches
-/// `__owner` as well as `id`, so ids are a namespace per user.
+/// The row-level statements of one namespace's table: every statement matches the owner column
+/// (the namespace) as well as `id`, so ids are a namespace's own, and reads and writes only the
+/// namespace's columns, each selected under the namespace's name for it.
 struct RowAccess {
     let dialect: any SQLDialect
+    /// The namespace's name for the table (lower-cased): what clocks and change notices name.
     let table: String
     let schema: TableSchema
     let owner: String
 
-    var quotedTable: String { dialect.quote(table) }
+    /// The physical table.
+    var quotedTable: String { dialect.quote(schema.physicalTable) }
     func quoted(_ property: SystemProperty) -> String { dialect.quote(property.rawValue) }
     /// An explicit column list: with `*`, a statement prepared before an ALTER TABLE can keep
-    /// reporting the old columns (GRDB caches statements and their column names).
-    var columnList: String { schema.columns.map { dialect.quote($0.name) }.joined(separator: ", ") }
+    /// reporting the old columns (GRDB caches statements and their column names), and a physical
+    /// table holds other namespaces' columns too.
+    var columnList: String { schema.columns.map { $0.selected(dialect) }.joined(separator: ", ") }
 
-    /// The quoted column and value of each property the table has (a null for a column it
-    /// lacks is dropped, as the schema registry adds no column for it).
+    /// The quoted physical column and value of each property the table has (a null for a column
+    /// it lacks is dropped, as the schema registry adds no column for it).
     func columnValues(_ properties: [(name: String, value: JSONScalar)]) -> [(column: String, value: SQLValue)] {
         properties.compactMap { name, value in
-            schema.column(named: name).map { (dialect.quote($0.name), SQLValue(value)) }
+            schema.column(named: name).map { (dialect.quote($0.physical), SQLValue(value)) }
         }
     }
 

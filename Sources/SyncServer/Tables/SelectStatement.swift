@@ -22,9 +22,10 @@ struct SelectStatement: Sendable {
         return binds
     }
 
-    init(dialect: any SQLDialect, table: String, schema: TableSchema, fixedSchema: Bool, query: TableQuery, top: Int, skip: Int) throws {
+    /// The statement for a namespace's `schema` (its physical table and columns; the owner is bound per request).
+    init(dialect: any SQLDialect, schema: TableSchema, fixedSchema: Bool, query: TableQuery, top: Int, skip: Int) throws {
         func resolve(_ name: String, _ position: Int) throws -> FilterColumn? {
-            if let column = schema.column(named: name) { return FilterColumn(name: column.name, type: column.type) }
+            if let column = schema.column(named: name) { return FilterColumn(name: column.physical, type: column.type) }
             if fixedSchema { throw TableError.badRequest("Invalid query: '\(name)' is not a column of this table (at index \(position))") }
             return nil
         }
@@ -45,7 +46,7 @@ struct SelectStatement: Sendable {
         var order: [String] = []
         for clause in query.orderBy {
             guard let column = try resolve(clause.member, 0) else { continue }
-            if column.name == id { continue }
+            if column.name == id { continue }  // system columns are stored under their own names
             // Nulls first ascending on both engines; system columns are never null, and leaving the
             // clause off them lets PostgreSQL walk the (updatedAt, id) index instead of sorting.
             let nulls = SystemProperty.isSystem(column.name) ? "" : (clause.descending ? " NULLS LAST" : " NULLS FIRST")
@@ -56,9 +57,10 @@ struct SelectStatement: Sendable {
         order.append("\(dialect.quote(id)) \(idDescending ? "DESC" : "ASC")")
 
         let columns = query.select.map { names in
-            Set([id] + names.compactMap { schema.column(named: $0)?.name }).map(dialect.quote).joined(separator: ", ")
-        } ?? schema.columns.map { dialect.quote($0.name) }.joined(separator: ", ")
-        let from = " FROM \(dialect.quote(table))"
+            let chosen = Set([id] + names.compactMap { schema.column(named: $0)?.name })
+            return schema.columns.filter { chosen.contains($0.name) }.map { $0.selected(dialect) }.joined(separator: ", ")
+        } ?? schema.columns.map { $0.selected(dialect) }.joined(separator: ", ")
+        let from = " FROM \(dialect.quote(schema.physicalTable))"
         countBindsTemplate = translator.binds.values
         var binds = translator.binds
         let limit = binds.bind(.integer(Int64(top) + 1))

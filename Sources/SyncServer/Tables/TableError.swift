@@ -13,6 +13,8 @@ public enum TableError: Error, Sendable, Equatable {
     case unauthorized(String)
     /// Too many failed logins; try again after this many seconds.
     case tooManyRequests(retryAfter: Int)
+    /// A limit of the server or of the account is reached (429 with a message); try again after this many seconds.
+    case busy(String, retryAfter: Int)
 
     /// The HTTP status code.
     public var status: Int {
@@ -23,14 +25,14 @@ public enum TableError: Error, Sendable, Equatable {
         case .preconditionFailed: return 412
         case .payloadTooLarge: return 413
         case .unauthorized: return 401
-        case .tooManyRequests: return 429
+        case .tooManyRequests, .busy: return 429
         }
     }
 
     /// The human-readable message.
     public var message: String {
         switch self {
-        case .badRequest(let m), .notFound(let m), .unauthorized(let m): return m
+        case .badRequest(let m), .notFound(let m), .unauthorized(let m), .busy(let m, _): return m
         case .tooManyRequests(let seconds): return "Too many failed sign-ins; try again in \(seconds) seconds"
         case .tableNotFound: return "The table does not exist"
         case .conflict: return "The item already exists or its version does not match"

@@ -64,11 +64,11 @@ extension TableService {
             Result { try Self.write(for: operation) }.mapError { $0 as? TableError ?? .badRequest("\($0)") }
         }
         let table: String
-        do { table = try TableName.physical(operations.first!.table) } catch let error as TableError {
+        do { table = try TableName.key(operations.first!.table) } catch let error as TableError {
             return operations.map { _ in BatchResult(error) }
         }
         let writes = parsed.compactMap { try? $0.get() }
-        let tableExists = try await schemas.schema(of: table) != nil
+        let tableExists = try await schemas.schema(of: table, in: owner) != nil
         if writes.isEmpty || (!tableExists && writes.allSatisfy(\.needsExistingTable)) {
             let missing = notFound()
             return parsed.map { entry in BatchResult(Self.failure(entry) ?? missing) }
@@ -78,7 +78,7 @@ extension TableService {
         let dialect = database.dialect
         let applied: [Result<StoredItem, TableError>]
         do {
-            applied = try await schemas.write(table, columns: columns, start: clock(table)) { schema, now, session in
+            applied = try await schemas.write(table, in: owner, columns: columns, start: clock(table, owner: owner)) { schema, now, session in
                 let rows = RowAccess(dialect: dialect, table: table, schema: schema, owner: owner)
                 // A refusal (TableError) is that write's answer; any other error ends the
                 // transaction, so no write of the run is half-applied.

@@ -15,8 +15,9 @@ extension TableService {
     /// `GET /tables/{t}?…`: filtered, ordered, paged rows (soft-deleted ones only on request)
     /// for a raw query string, through the plan cache.
     public func query(table: String, queryString: String, owner: String = "") async throws -> QueryPage {
-        let table = try TableName.physical(table)
-        if let plan = plans.plan(table: table, query: queryString), try await schemas.schema(of: table) == plan.schema {
+        let table = try TableName.key(table)
+        let schema = try await schemas.schema(of: table, in: owner)
+        if let schema, let plan = plans.plan(schema: schema, query: queryString) {
             return try await run(plan, owner: owner)
         }
         let query: TableQuery
@@ -25,27 +26,30 @@ extension TableService {
         } catch {
             throw TableError.badRequest("\(error)")
         }
-        guard let plan = try await plan(table: table, query) else { return Self.emptyPage(query) }
-        plans.remember(plan, table: table, query: queryString)
+        guard let plan = try await plan(table: table, owner: owner, cached: schema, query) else { return Self.emptyPage(query) }
+        plans.remember(plan, query: queryString)
         return try await run(plan, owner: owner)
     }
 
-    /// The statement for a query; nil when the table does not exist yet.
-    private func plan(table: String, _ query: TableQuery) async throws -> QueryPlan? {
+    /// The statement for a query; nil when the owner's namespace has no such table yet.
+    private func plan(table: String, owner: String, cached: TableSchema?, _ query: TableQuery) async throws -> QueryPlan? {
         let top = query.top ?? limits.pageSize
         guard top <= limits.maxTop else { throw TableError.badRequest("You cannot request more than \(limits.maxTop) records") }
         let skip = max(query.skip ?? 0, 0)
-        guard var schema = try await schemas.schema(of: table) else {
+        guard var schema = cached else {
             if schemas.isFixed { throw TableError.tableNotFound }
+            // The filter is still checked, so a malformed one answers 400 whether or not the table exists.
+            _ = try SelectStatement(dialect: database.dialect, schema: TableSchema(columns: TableSchema.systemColumns, physicalTable: table),
+                                    fixedSchema: false, query: query, top: top, skip: skip)
             return nil
         }
         // Another server process may have added a column the cache has not seen yet.
         if !query.referencedMembers.allSatisfy({ schema.column(named: $0) != nil }),
-           let fresh = try await schemas.schema(of: table, fresh: true) {
+           let fresh = try await schemas.schema(of: table, in: owner, fresh: true) {
             schema = fresh
         }
         let statement = try SelectStatement(
-            dialect: database.dialect, table: table, schema: schema, fixedSchema: schemas.isFixed, query: query, top: top, skip: skip)
+            dialect: database.dialect, schema: schema, fixedSchema: schemas.isFixed, query: query, top: top, skip: skip)
         return QueryPlan(schema: schema, statement: statement, select: query.select, top: top, skip: skip)
     }
 

@@ -18,13 +18,13 @@ public final class TableService: Sendable {
         self.limits = limits
     }
 
-    /// Creates the server's own tables.
-    public func bootstrap() async throws { try await schemas.bootstrap() }
+    /// Creates or upgrades the server's own tables (`ServerMigrations`).
+    public func bootstrap() async throws { try await ServerMigrations.run(on: database) }
 
     /// `GET /tables/{t}/{id}`: the live item, or 404.
     public func read(table: String, id: String, owner: String = "") async throws -> StoredItem {
-        let table = try TableName.physical(table)
-        guard let schema = try await schemas.schema(of: table) else { throw notFound() }
+        let table = try TableName.key(table)
+        guard let schema = try await schemas.schema(of: table, in: owner) else { throw notFound() }
         let dialect = database.dialect
         let item = try await database.readStatement { try RowAccess(dialect: dialect, table: table, schema: schema, owner: owner).fetch(id: id, session: $0) }
         guard let item, !item.isDeleted else { throw TableError.itemNotFound }
@@ -55,22 +55,22 @@ public final class TableService: Sendable {
     /// (a 404, 409 or 412 leaves none behind). A database that can runs it as one statement when
     /// the table has every column it needs; the transaction then serves only what that did not write.
     func perform(_ write: TableWrite, table: String, owner: String) async throws -> StoredItem {
-        let table = try TableName.physical(table)
-        if write.needsExistingTable { guard try await schemas.schema(of: table) != nil else { throw notFound() } }
+        let table = try TableName.key(table)
+        if write.needsExistingTable { guard try await schemas.schema(of: table, in: owner) != nil else { throw notFound() } }
         let dialect = database.dialect
-        if let oneStatement = database as? any OneStatementWrites, let schema = try await schemas.covering(table, write.neededColumns),
+        if let oneStatement = database as? any OneStatementWrites, let schema = try await schemas.covering(table, in: owner, write.neededColumns),
            let stored = try await oneStatement.writeInOneStatement(write, rows: RowAccess(dialect: dialect, table: table, schema: schema, owner: owner)) {
             return stored
         }
-        return try await schemas.write(table, columns: write.neededColumns, start: clock(table)) { schema, now, session in
+        return try await schemas.write(table, in: owner, columns: write.neededColumns, start: clock(table, owner: owner)) { schema, now, session in
             try write.apply(RowAccess(dialect: dialect, table: table, schema: schema, owner: owner), now: now, session: session)
         }
     }
 
-    /// Takes the table's clock row (locked until commit) and answers the write's `updatedAt`.
-    func clock(_ table: String) -> @Sendable (any SQLSession) throws -> String {
+    /// Takes the owner's clock row of the table (locked until commit) and answers the write's `updatedAt`.
+    func clock(_ table: String, owner: String) -> @Sendable (TableSchema, any SQLSession) throws -> String {
         let dialect = database.dialect
-        return { session in try TableClock.next(for: table, dialect: dialect, session: session) }
+        return { schema, session in try TableClock.next(for: table, in: schema, owner: owner, dialect: dialect, session: session) }
     }
 
     func notFound() -> TableError {

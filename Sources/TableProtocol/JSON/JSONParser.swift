@@ -89,11 +89,9 @@ struct JSONParser {
             // Objects are small; a set only once linear search would get slow.
             if members.count >= 16, seen == nil { seen = Set(members.map(\.0)) }
             let repeated = seen != nil ? !seen!.insert(key).inserted : members.contains { $0.0 == key }
-            if repeated, let i = members.firstIndex(where: { $0.0 == key }) {
-                members[i].1 = value
-            } else {
-                members.append((key, value))
-            }
+            // RFC 8259 leaves a repeated name's meaning open; taking one silently loses the other.
+            if repeated { throw error("the key '\(key)' appears more than once in an object") }
+            members.append((key, value))
             skipWhitespace()
             guard index < bytes.count else { throw error("unexpected end of JSON text in an object") }
             let next = bytes[index]

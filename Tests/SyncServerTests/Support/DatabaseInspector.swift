@@ -2,29 +2,35 @@ import Foundation
 import ServerTestSupport
 
 /// Looks at a server's database from outside, with the `sqlite3` and `psql` command lines, to
-/// see exactly which tables and columns a request left behind.
+/// see exactly which tables and columns (in its namespace catalog) a request left behind.
 struct DatabaseInspector {
     let backend: Backend
     /// The server's `--database` argument.
     let database: String
 
-    /// Client tables (none of the server's own `__` ones), sorted.
-    func tables() throws -> [String] {
-        switch backend {
-        case .sqlite:
-            return try lines("/usr/bin/sqlite3", [database, "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE '\\_\\_%' ESCAPE '\\' ORDER BY name"])
-        case .postgres:
-            return try psql("SELECT table_name FROM information_schema.tables WHERE table_schema = current_schema() AND table_name NOT LIKE '\\_\\_%' ORDER BY table_name")
-        }
+    /// A namespace's tables (the anonymous one: tests without accounts), sorted.
+    func tables(namespace: String = "") throws -> [String] {
+        try rows(#"SELECT "tbl" FROM "__tables" WHERE "ns" = '\#(namespace)' ORDER BY "tbl""#)
     }
 
-    /// A table's column names, sorted (empty when the table does not exist).
-    func columns(of table: String) throws -> [String] {
+    /// A namespace's column names of a table, system columns included, sorted (empty when the
+    /// namespace has no such table).
+    func columns(of table: String, namespace: String = "") throws -> [String] {
+        guard try tables(namespace: namespace).contains(table.lowercased()) else { return [] }
+        let properties = try rows(#"SELECT "name" FROM "__columns" WHERE "ns" = '\#(namespace)' AND "tbl" = '\#(table.lowercased())'"#)
+        return (["id", "createdAt", "updatedAt", "version", "deleted"] + properties).sorted()
+    }
+
+    /// Physical tables holding rows (the server's own catalog tables left out), sorted.
+    func physicalTables() throws -> [String] {
+        try rows(#"SELECT "name" FROM "__physical" ORDER BY "name""#)
+    }
+
+    /// Runs a query; one line per row.
+    func rows(_ sql: String) throws -> [String] {
         switch backend {
-        case .sqlite:
-            return try lines("/usr/bin/sqlite3", [database, "SELECT name FROM pragma_table_info('\(table)') ORDER BY name"])
-        case .postgres:
-            return try psql("SELECT column_name FROM information_schema.columns WHERE table_schema = current_schema() AND table_name = '\(table)' ORDER BY column_name")
+        case .sqlite: return try lines("/usr/bin/sqlite3", [database, sql])
+        case .postgres: return try psql(sql)
         }
     }
 

@@ -5,13 +5,27 @@ import ServerTestSupport
 /// import or an operator would, past the server's own rules.
 enum StoreSQL {
     static func run(_ sql: String, backend: Backend, server: ServerProcess) throws {
+        _ = try query(sql, backend: backend, server: server)
+    }
+
+    /// Runs `sql` and answers its output lines (one per row, columns separated by `|`).
+    static func query(_ sql: String, backend: Backend, server: ServerProcess) throws -> [String] {
         let child: ChildProcess
         switch backend {
         case .sqlite:
-            child = try ChildProcess("sqlite3", ["-cmd", ".timeout 5000", server.databaseArgument ?? "", sql])
+            child = try ChildProcess("sqlite3", ["-cmd", ".timeout 5000", server.databaseArgument ?? "", sql], captureOutput: true)
         case .postgres:
-            child = try ChildProcess("psql", [try backend.databaseArgument(in: URL(fileURLWithPath: "/tmp")), "-q", "-c", sql])
+            child = try ChildProcess("psql", [try backend.databaseArgument(in: URL(fileURLWithPath: "/tmp")), "-X", "-q", "-A", "-t", "-c", sql], captureOutput: true)
         }
+        let output = String(decoding: child.standardOutput!.readDataToEndOfFile(), as: UTF8.self)
         guard child.wait() == 0 else { throw ServerStartError(description: "running SQL on the store failed: \(sql)") }
+        return output.split(separator: "\n").map(String.init).filter { !$0.isEmpty }
+    }
+
+    /// The physical table that holds a namespace's table (the anonymous namespace: tests without accounts).
+    static func physicalTable(of table: String, namespace: String = "", backend: Backend, server: ServerProcess) throws -> String {
+        let rows = try query(#"SELECT "physical" FROM "__tables" WHERE "ns" = '\#(namespace)' AND "tbl" = '\#(table.lowercased())'"#, backend: backend, server: server)
+        guard let physical = rows.first else { throw ServerStartError(description: "no table '\(table)' in namespace '\(namespace)'") }
+        return physical
     }
 }
