@@ -11,7 +11,7 @@ import Testing
     func malformedJSONIs400(_ backend: Backend) async throws {
         let reply = try await client(backend).send("POST", "tables/\(uniqueTable())", rawBody: Data("{\"id\": ".utf8))
         #expect(reply.status == 400)
-        #expect(reply.error == "The request body is not valid JSON")
+        #expect(reply.error?.hasPrefix("The request body is not valid JSON") == true)
     }
 
     @Test(arguments: Backend.allCases, ["[1,2]", "\"text\"", "42", "null"])

@@ -16,6 +16,8 @@ enum RequestBody {
         let value: JSONValue
         do {
             value = try buffer.withUnsafeReadableBytes { try JSONValue.parse(bytes: $0) }
+        } catch let error as JSONParseError {
+            throw TableError.badRequest("The request body is not valid JSON: \(error)")
         } catch {
             throw TableError.badRequest("The request body is not valid JSON")
         }

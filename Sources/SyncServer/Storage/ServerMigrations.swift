@@ -143,7 +143,8 @@ enum NamespaceClockMigration {
             guard let table = row[0].text, let last = row[1].int64, tables.contains(table) else { continue }
             try session.execute(
                 #"INSERT INTO "__clocks" ("ns", "tbl", "last") SELECT DISTINCT \#(TableSchema.ownerColumn), CAST(\#(p(1)) AS TEXT), CAST(\#(p(2)) AS BIGINT) FROM \#(dialect.quote(table))"#
-                    + #" ON CONFLICT ("ns", "tbl") DO NOTHING"#,
+                    // WHERE TRUE: SQLite reads ON after a bare FROM as a join's.
+                    + #" WHERE TRUE ON CONFLICT ("ns", "tbl") DO NOTHING"#,
                 [.text(table), .integer(last)])
         }
         try session.execute(#"DROP TABLE "__sync_clock""#, [])

@@ -4,13 +4,23 @@ import ServerTestSupport
 /// A server with `--auth required` on a backend, and the accounts a test made on it.
 struct AuthServer {
     let server: ServerProcess
+    let backend: Backend
     let database: String
     let client: TableClient
 
     /// Starts a server requiring tokens; extra arguments are appended.
     init(_ backend: Backend, arguments: [String] = []) async throws {
+        self.backend = backend
         database = try backend.databaseArgument(in: try TempDir.make())
         server = try await ServerProcess.start(arguments: ["--database", database, "--auth", "required"] + arguments)
+        client = TableClient(server)
+    }
+
+    /// A server already started on `database`.
+    init(attachedTo server: ServerProcess, backend: Backend, database: String) {
+        self.server = server
+        self.backend = backend
+        self.database = database
         client = TableClient(server)
     }
 
@@ -25,6 +35,11 @@ struct AuthServer {
     static func users(_ arguments: [String], database: String, input: String? = nil) async throws {
         let (status, errors) = try await ServerProcess.runToExit(arguments: ["users"] + arguments + ["--database", database], input: input)
         guard status == 0 else { throw ServerStartError(description: "users \(arguments.first ?? "") failed (\(status)): \(errors)") }
+    }
+
+    /// Runs SQL on the server's database as an operator would; one line per row.
+    func sql(_ statement: String) async throws -> [String] {
+        try DatabaseInspector(backend: backend, database: database).rows(statement)
     }
 
     /// Logs in and answers the token.

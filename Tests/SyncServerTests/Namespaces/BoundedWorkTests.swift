@@ -1,0 +1,104 @@
+import Foundation
+import ServerTestSupport
+@testable import SyncServer
+import Testing
+
+/// Work one client can make the server do is bounded: guesses, password checks, open feeds,
+/// and bodies that say one thing twice.
+@Suite struct BoundedWorkTests {
+    @Test func guessesWithManyNamesFromOneAddressAreThrottled() async throws {
+        let auth = try await AuthServer(.sqlite)
+        var statuses: [Int] = []
+        for n in 0..<LoginThrottle.freeAddressFailures {
+            statuses.append(try await auth.client.send("POST", ".auth/login", body: ["username": "random\(n)", "password": "guess"]).status)
+        }
+        #expect(statuses.allSatisfy { $0 == 401 })
+        let next = try await auth.client.send("POST", ".auth/login", body: ["username": "yet-another", "password": "guess"])
+        #expect(next.status == 429)
+        #expect(Int(next.header("Retry-After") ?? "") ?? 0 > 0)
+    }
+
+    @Test func passwordChecksBeyondThePoolsQueueAreRefusedAtOnce() async throws {
+        let pool = PasswordCheckPool(threads: 1, maxWaiting: 2)
+        let release = AsyncStream.makeStream(of: Void.self)
+        let started = AsyncStream.makeStream(of: Void.self)
+        // Two checks that hold the pool until released.
+        let held = Task {
+            try await withThrowingTaskGroup(of: Void.self) { group in
+                for _ in 0..<2 {
+                    group.addTask {
+                        try await pool.run {
+                            started.continuation.yield()
+                            let semaphore = DispatchSemaphore(value: 0)
+                            Task { for await _ in release.stream { break }; semaphore.signal() }
+                            semaphore.wait()
+                        }
+                    }
+                }
+                try await group.waitForAll()
+            }
+        }
+        var iterator = started.stream.makeAsyncIterator()
+        _ = await iterator.next()
+        await #expect { try await pool.run { () } } throws: { ($0 as? TableError)?.status == 429 }
+        release.continuation.yield()
+        release.continuation.yield()
+        release.continuation.finish()
+        try await held.value
+        #expect(try await pool.run { 42 } == 42)
+    }
+
+    @Test(arguments: Backend.allCases)
+    func anAccountHoldsAtMostItsShareOfChangeFeeds(_ backend: Backend) async throws {
+        let two = try await TwoAccounts(backend, arguments: ["--max-feeds-per-account", "2"])
+        let table = uniqueTable()
+        let open = try (0..<2).map { _ in try FeedReader(port: two.auth.server.port, table: table, headers: two.a.headers) }
+        for feed in open { #expect(try await feed.open() == 200) }
+        let refused = try await two.a.base.send("GET", "tables/\(table)/changes", headers: two.a.headers.merging(["Accept": "text/event-stream"]) { $1 })
+        #expect(refused.status == 429)
+        #expect(refused.error?.contains("change feeds") == true)
+        let others = try FeedReader(port: two.auth.server.port, table: table, headers: two.b.headers)
+        #expect(try await others.open() == 200)
+    }
+
+    @Test(arguments: Backend.allCases)
+    func aClosedFeedFreesItsPlace(_ backend: Backend) async throws {
+        // A feed whose client has gone is let go at its next heartbeat, the first write that fails.
+        let two = try await TwoAccounts(backend, arguments: ["--max-feeds-per-account", "1", "--feed-heartbeat", "0.5"])
+        let table = uniqueTable()
+        var first: FeedReader? = try FeedReader(port: two.auth.server.port, table: table, headers: two.a.headers)
+        #expect(try await first?.open() == 200)
+        first = nil
+        let deadline = Date().addingTimeInterval(10)
+        var status = 0
+        repeat {
+            let again = try FeedReader(port: two.auth.server.port, table: table, headers: two.a.headers)
+            status = try await again.open()
+            if status != 200 { try await Task.sleep(for: .milliseconds(100)) }
+        } while status != 200 && Date() < deadline
+        #expect(status == 200)
+    }
+
+    @Test(arguments: Backend.allCases)
+    func aBodyWithARepeatedKeyIsRefusedNamingIt(_ backend: Backend) async throws {
+        let two = try await TwoAccounts(backend)
+        let table = uniqueTable()
+        let body = Data(#"{"id":"x","text":"first","text":"second"}"#.utf8)
+        var headers = two.a.headers
+        headers["Content-Type"] = "application/json"
+        let insert = try await two.a.base.send("POST", "tables/\(table)", rawBody: body, headers: headers)
+        #expect(insert.status == 400)
+        #expect(insert.error?.contains("'text'") == true, "\(insert.text)")
+        #expect(try await two.a.post("tables/\(table)", ["id": "y", "text": "one"]).status == 201)
+        let patch = try await two.a.base.send("PATCH", "tables/\(table)/y", rawBody: Data(#"{"text":"a","text":"b"}"#.utf8), headers: headers)
+        #expect(patch.status == 400)
+        let batch = try await two.a.base.send(
+            "POST", "tables/$batch", rawBody: Data(#"{"operations":[{"method":"POST","table":"t","body":{"n":1,"n":2}}]}"#.utf8), headers: headers)
+        #expect(batch.status == 400)
+        let login = try await two.auth.client.send(
+            "POST", ".auth/login", rawBody: Data(#"{"username":"\#(two.aName)","password":"wrong","password":"correct horse"}"#.utf8),
+            headers: ["Content-Type": "application/json"])
+        #expect(login.status == 400)
+        #expect(try await two.a.get("tables/\(table)/y").object["text"] as? String == "one")
+    }
+}
