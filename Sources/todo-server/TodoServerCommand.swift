@@ -83,14 +83,17 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(help: "The PEM private key of --tls-cert (unencrypted). [env: TODO_SERVER_TLS_KEY]")
     var tlsKey: String?
 
-    @Option(help: "Most tables clients may create; beyond it a new table is refused with 400. [env: TODO_SERVER_MAX_TABLES] (default: 100)")
+    @Option(help: "Most tables each account may create (counted per account, never across accounts); beyond it a new table is refused with 400. [env: TODO_SERVER_MAX_TABLES] (default: 100)")
     var maxTables: Int?
 
-    @Option(help: "Most columns a table may have, its 5 system columns included; beyond it 400. [env: TODO_SERVER_MAX_COLUMNS] (default: 200, at most 1000)")
+    @Option(help: "Most columns each account's table may have, its 5 system columns included (counted per account); beyond it 400. [env: TODO_SERVER_MAX_COLUMNS] (default: 200, at most 500)")
     var maxColumns: Int?
 
     @Option(help: "Most change feeds one account may hold open on this process; beyond it 429. [env: TODO_SERVER_MAX_FEEDS_PER_ACCOUNT] (default: 32)")
     var maxFeedsPerAccount: Int?
+
+    @Option(help: "Seconds a connection has to send a whole request head (from when it opened, or from its previous response), and between the parts of a body; then it is closed. [env: TODO_SERVER_REQUEST_TIMEOUT] (default: 10)")
+    var requestTimeout: Double?
 
     @Option(help: "Seconds between heartbeats on open change feeds (/tables/{table}/changes). [env: TODO_SERVER_FEED_HEARTBEAT] (default: 15)")
     var feedHeartbeat: Double?
@@ -160,6 +163,12 @@ struct ServeCommand: AsyncParsableCommand {
         if let value = try int(maxTables, "TODO_SERVER_MAX_TABLES") { configuration.maxTables = value }
         if let value = try int(maxColumns, "TODO_SERVER_MAX_COLUMNS") { configuration.maxColumnsPerTable = value }
         if let value = try int(maxFeedsPerAccount, "TODO_SERVER_MAX_FEEDS_PER_ACCOUNT") { configuration.maxFeedsPerAccount = value }
+        if let value = requestTimeout {
+            configuration.requestTimeout = value
+        } else if let text = env["TODO_SERVER_REQUEST_TIMEOUT"], !text.isEmpty {
+            guard let value = Double(text) else { throw ServerConfigurationError("TODO_SERVER_REQUEST_TIMEOUT must be a number of seconds, not '\(text)'") }
+            configuration.requestTimeout = value
+        }
         if let value = feedHeartbeat {
             configuration.feedHeartbeat = value
         } else if let text = env["TODO_SERVER_FEED_HEARTBEAT"], !text.isEmpty {

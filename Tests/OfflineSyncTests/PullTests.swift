@@ -19,7 +19,7 @@ import Testing
         do {
             let f = try await SyncFixture.make(server: server, transport: transport, pageSize: pageSize)
             try await seed(f, count: count)
-            try SQLiteShell.run(database, "UPDATE \"\(f.table)\" SET \"updatedAt\" = '2026-03-03T03:03:03.333Z'")
+            try SQLiteShell.run(database, "UPDATE \"\(try SQLiteShell.physicalTable(database, f.table))\" SET \"updatedAt\" = '2026-03-03T03:03:03.333Z'")
             return (f, server)
         } catch {
             server.stop()
@@ -250,6 +250,22 @@ import Testing
 /// Writes straight into a server's SQLite file, as an import would.
 enum SQLiteShell {
     static func run(_ path: String, _ sql: String) throws {
-        guard try ChildProcess("sqlite3", ["-cmd", ".timeout 5000", path, sql]).wait() == 0 else { throw SyncError(.localStoreError, "sqlite3 failed") }
+        _ = try query(path, sql)
+    }
+
+    /// Runs `sql`; its output, one line per row.
+    static func query(_ path: String, _ sql: String) throws -> [String] {
+        let child = try ChildProcess("sqlite3", ["-cmd", ".timeout 5000", path, sql], captureOutput: true)
+        let output = String(decoding: child.standardOutput!.readDataToEndOfFile(), as: UTF8.self)
+        guard child.wait() == 0 else { throw SyncError(.localStoreError, "sqlite3 failed") }
+        return output.split(separator: "\n").map(String.init)
+    }
+
+    /// The physical table that holds the anonymous namespace's `table` (the server's catalog).
+    static func physicalTable(_ path: String, _ table: String) throws -> String {
+        guard let physical = try query(path, #"SELECT "physical" FROM "__tables" WHERE "ns" = '' AND "tbl" = '\#(table.lowercased())'"#).first else {
+            throw SyncError(.localStoreError, "no table \(table) on the server")
+        }
+        return physical
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import NIOCore
 
 /// Everything the server is started with.
 public struct ServerConfiguration: Sendable {
@@ -34,15 +35,25 @@ public struct ServerConfiguration: Sendable {
     public var changeFeed = true
     /// Whether `GET /metrics` serves Prometheus metrics (behind the same auth as the tables).
     public var metrics = false
-    /// The most tables clients may create (dynamic schema).
+    /// The most tables each account may create (dynamic schema).
     public var maxTables = SchemaLimits().maxTables
-    /// The most columns a table may have, its system columns included (dynamic schema).
+    /// The most columns a table of each account may have, its system columns included (dynamic schema).
     public var maxColumnsPerTable = SchemaLimits().maxColumnsPerTable
     /// The most change feeds one account may hold open in one server process.
     public var maxFeedsPerAccount = 32
+    /// Seconds a connection has to send a complete request head, and between parts of a body.
+    public var requestTimeout: Double = 10
 
-    /// The ceiling for `maxColumnsPerTable`: well under PostgreSQL's 1,600 and SQLite's 2,000.
-    public static let columnLimitCeiling = 1000
+    /// The deadlines of every connection.
+    var connectionTimeouts: ConnectionDeadlines.Timeouts {
+        let request = TimeAmount.milliseconds(Int64(requestTimeout * 1000))
+        return ConnectionDeadlines.Timeouts(head: request, bodyStall: request)
+    }
+
+    /// The ceiling for `maxColumnsPerTable`. Namespaces share physical tables, and one may need
+    /// all its columns as text while another needs them as numbers and a third as booleans: a
+    /// physical table can reach 3 × (500 − 5) + 6 = 1,491 columns, under PostgreSQL's 1,600.
+    public static let columnLimitCeiling = 500
 
     /// `--auth`: `required` (every table request needs a token) or `off` (loopback only).
     public enum AuthMode: String, Sendable, CaseIterable { case required, off }
@@ -79,6 +90,7 @@ public struct ServerConfiguration: Sendable {
         guard !database.isEmpty else { throw ServerConfigurationError("database must not be empty") }
         guard tokenLifetime > 0 else { throw ServerConfigurationError("token lifetime must be positive") }
         guard feedHeartbeat > 0, feedHeartbeat <= 3_600 else { throw ServerConfigurationError("feed heartbeat must be between 0 and 3600 seconds, not \(feedHeartbeat)") }
+        guard requestTimeout > 0 else { throw ServerConfigurationError("the request timeout must be positive, not \(requestTimeout)") }
         guard maxFeedsPerAccount > 0 else { throw ServerConfigurationError("max feeds per account must be positive, not \(maxFeedsPerAccount)") }
         guard maxTables > 0 else { throw ServerConfigurationError("max tables must be positive, not \(maxTables)") }
         let fewestColumns = TableSchema.systemColumns.count + 1

@@ -79,10 +79,13 @@ public enum SyncServerApplication {
         await database.close()
     }
 
-    /// Plain HTTP/1.1, or HTTP/1.1 inside TLS when both TLS files are set.
+    /// Plain HTTP/1.1, or HTTP/1.1 inside TLS when both TLS files are set; every connection bounded
+    /// by `ConnectionDeadlines`.
     private static func serverBuilder(_ configuration: ServerConfiguration) throws -> HTTPServerBuilder {
-        guard let certificate = configuration.tlsCertificateFile, let key = configuration.tlsKeyFile else { return .http1() }
-        return try .tls(.http1(), tlsConfiguration: ServerTLS(certificateFile: certificate, keyFile: key).configuration)
+        let timeouts = configuration.connectionTimeouts
+        let http1 = HTTPServerBuilder.http1(configuration: .init(additionalChannelHandlers: [ConnectionDeadlines(timeouts)]))
+        guard let certificate = configuration.tlsCertificateFile, let key = configuration.tlsKeyFile else { return http1 }
+        return try .tls(http1, tlsConfiguration: ServerTLS(certificateFile: certificate, keyFile: key).configuration)
     }
 
     /// Opens the configured database for account commands (`todo-server users …`).
