@@ -141,7 +141,15 @@ let package = Package(
         .testTarget(name: "FilterSQLTests", dependencies: ["FilterSQL", "TableProtocol"]),
         // Starts real todo-server processes for the integration tests.
         .target(name: "ServerTestSupport", path: "Tests/ServerTestSupport"),
-        .testTarget(name: "SyncServerTests", dependencies: ["TableProtocol", "FilterSQL", "SyncServer", "ServerTestSupport", "todo-server", "todo-load"]),
+        .testTarget(
+            name: "SyncServerTests",
+            dependencies: [
+                "TableProtocol", "FilterSQL", "SyncServer", "ServerTestSupport", "todo-server", "todo-load",
+                // The route, query, schema and account suites drive the application in process.
+                .product(name: "HummingbirdTesting", package: "hummingbird"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
         // Child process of the crash test: random writes, pushes and pulls until SIGKILL.
         .executableTarget(name: "sync-crash-worker", dependencies: ["OfflineSync", "TableProtocol"], path: "Tests/SyncCrashWorker"),
         .testTarget(

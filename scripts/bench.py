@@ -9,6 +9,7 @@ inserts, 10,000 local inserts; each beside a raw floor measured in the same run.
 Load test (load.py, also `make load`): 100 simulated devices against two servers on PostgreSQL and one on SQLite.
 Bulk cycle against Taskwarrior + taskd (bench_taskd.py): import, sync, first sync, mark all done, sync twice.
 Change feed and live sync (bench_feed.py): device A's write to device B's list model (todo-bench-client live), write-to-event latency, memory of idle subscribers, inserts with and without them.
+Namespaces (bench_namespaces.py): page and insert beside the server before namespaces, a login flood, inserts of 50 accounts with 1 ms commits.
 """
 import json, os, platform, re, subprocess, sys, time, datetime, urllib.request
 
@@ -199,7 +200,9 @@ def main():
     only_client = os.environ.get("BENCH_ONLY") == "client"
     # BENCH_ONLY=taskd measures only the bulk cycle against Taskwarrior.
     only_taskd = os.environ.get("BENCH_ONLY") == "taskd"
-    products = ["todo-server", "todo"] if only_taskd else ["todo-bench-client"] if only_client else ["todo-server", "todo-bench-client"] if only_feed else ["todo-server", "todo-bench-sdk", "todo"] if only_sdk else ["todo-server", "todo-bench-floor", "todo-bench-sdk", "todo-bench-client", "todo", "todo-load"]
+    # BENCH_ONLY=namespaces measures only the namespaces section (against the server before them).
+    only_namespaces = os.environ.get("BENCH_ONLY") == "namespaces"
+    products = ["todo-server"] if only_namespaces else ["todo-server", "todo"] if only_taskd else ["todo-bench-client"] if only_client else ["todo-server", "todo-bench-client"] if only_feed else ["todo-server", "todo-bench-sdk", "todo"] if only_sdk else ["todo-server", "todo-bench-floor", "todo-bench-sdk", "todo-bench-client", "todo", "todo-load"]
     for product in products:
         sh(*release, "--product", product, cwd=ROOT)
     BIN = sh(*release, "--show-bin-path", cwd=ROOT, capture_output=True).stdout.strip()
@@ -216,6 +219,9 @@ def main():
         return
     if only_taskd:
         replace_section("Bulk cycle against Taskwarrior", bench_taskd.report_lines(bench_taskd.run(BIN, tmp, rounds=ROUNDS)))
+        return
+    if only_namespaces:
+        run_namespaces(tmp)
         return
     # The client's latencies first, before the server loads leave PostgreSQL busy with vacuuming.
     client = run_client(tmp)
@@ -237,11 +243,18 @@ def main():
     write_client_report(client)
     run_feed(tmp)
     replace_section("Bulk cycle against Taskwarrior", bench_taskd.report_lines(bench_taskd.run(BIN, tmp, rounds=ROUNDS)))
+    run_namespaces(tmp)
     import load
     runs = load.run_load(BIN, tmp)
     replace_section("Load test", load.report_lines(runs))
     if not all(r["passed"] for r in runs):
         sys.exit("bench: the load test lost or duplicated a write, or a device did not converge")
+
+
+def run_namespaces(tmp):
+    import bench_namespaces
+    lines = bench_namespaces.run(sys.modules[__name__], os.path.join(BIN, "todo-server"), tmp, os.environ.get("TODO_TEST_POSTGRES_URL"))
+    replace_section("Namespaces", lines)
 
 
 def run_feed(tmp):

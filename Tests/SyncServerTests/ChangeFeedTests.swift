@@ -7,7 +7,7 @@ import Testing
 @Suite struct ChangeFeedTests {
     @Test(arguments: Backend.allCases)
     func aWriteIsAnnouncedOnAnOpenFeedWithItsIdAndUpdatedAt(_ backend: Backend) async throws {
-        let server = try await SharedServers.shared.server(backend)
+        let server = try await SharedServers.shared.process(backend)
         let table = uniqueTable("feed")
         _ = try await TableClient(server).insertAll(table, [["id": "seed"]])
         let feed = try FeedReader(port: server.port, table: table)
@@ -25,7 +25,7 @@ import Testing
     /// may not have recorded the new table yet; an earlier query had seen no table at all.
     @Test(arguments: Backend.allCases)
     func theFirstRowOfANewTableIsReadableAsSoonAsItIsAnnounced(_ backend: Backend) async throws {
-        let server = try await SharedServers.shared.server(backend)
+        let server = try await SharedServers.shared.process(backend)
         let client = TableClient(server)
         for round in 0..<20 {
             let table = uniqueTable("new")
@@ -39,7 +39,7 @@ import Testing
     }
 
     @Test func aDeleteIsAnnouncedAsDeleted() async throws {
-        let server = try await SharedServers.shared.server(.sqlite)
+        let server = try await SharedServers.shared.process(.sqlite)
         let table = uniqueTable("feed")
         _ = try await TableClient(server).insertAll(table, [["id": "a1"]])
         let feed = try FeedReader(port: server.port, table: table)
@@ -51,7 +51,7 @@ import Testing
 
     @Test(arguments: Backend.allCases)
     func aSubscriberReconnectingWithLastEventIDIsReplayedEveryChangeItMissedInOrder(_ backend: Backend) async throws {
-        let server = try await SharedServers.shared.server(backend)
+        let server = try await SharedServers.shared.process(backend)
         let table = uniqueTable("feed")
         let client = TableClient(server)
         let first = try await client.post("tables/\(table)", ["id": "before"])
@@ -69,11 +69,11 @@ import Testing
     }
 
     @Test func aFeedTellsAUserOnlyAboutTheirOwnRows() async throws {
-        let auth = try await AuthServer(.sqlite)
+        let auth = try await AuthServer(.sqlite, process: true)
         let (alice, bob) = (try await auth.addUser("alice"), try await auth.addUser("bob"))
         let (aliceToken, bobToken) = (try await auth.token(alice), try await auth.token(bob))
         let table = uniqueTable("feed")
-        let feed = try FeedReader(port: auth.server.port, table: table, headers: ["X-ZUMO-AUTH": aliceToken])
+        let feed = try FeedReader(port: auth.port, table: table, headers: ["X-ZUMO-AUTH": aliceToken])
         #expect(try await feed.open() == 200)
 
         #expect(try await auth.client(token: bobToken).post("tables/\(table)", ["id": "bob-1"]).status == 201)
@@ -89,7 +89,7 @@ import Testing
         let user = try await auth.addUser("carol")
         let token = try await auth.token(user)
         let table = uniqueTable("feed")
-        let feed = try FeedReader(port: auth.server.port, table: table, headers: ["X-ZUMO-AUTH": token])
+        let feed = try FeedReader(port: auth.port, table: table, headers: ["X-ZUMO-AUTH": token])
         #expect(try await feed.open() == 200)
 
         try await AuthServer.users(["passwd", user, "--password-stdin"], database: auth.database, input: "new password\n")
@@ -98,19 +98,19 @@ import Testing
     }
 
     @Test func aFeedWithoutATokenIsRefusedWhenAccountsAreRequired() async throws {
-        let auth = try await AuthServer(.sqlite)
-        let feed = try FeedReader(port: auth.server.port, table: uniqueTable("feed"))
+        let auth = try await AuthServer(.sqlite, process: true)
+        let feed = try FeedReader(port: auth.port, table: uniqueTable("feed"))
         #expect(try await feed.open() == 401)
     }
 
     @Test func aMalformedLastEventIDIsABadRequest() async throws {
-        let server = try await SharedServers.shared.server(.sqlite)
+        let server = try await SharedServers.shared.process(.sqlite)
         let feed = try FeedReader(port: server.port, table: uniqueTable("feed"), headers: ["Last-Event-ID": "yesterday"])
         #expect(try await feed.open() == 400)
     }
 
     @Test func withoutTheEventStreamAcceptTheChangesPathStillReadsAnItemCalledChanges() async throws {
-        let server = try await SharedServers.shared.server(.sqlite)
+        let server = try await SharedServers.shared.process(.sqlite)
         let table = uniqueTable("feed")
         let client = TableClient(server)
         _ = try await client.post("tables/\(table)", ["id": "changes", "text": "an ordinary id"])
@@ -158,7 +158,7 @@ import Testing
     }
 
     @Test func aWriteThroughOneServerProcessReachesAFeedOnAnotherSharingPostgreSQL() async throws {
-        let shared = try await SharedServers.shared.server(.postgres)
+        let shared = try await SharedServers.shared.process(.postgres)
         let other = try await ServerProcess.start(arguments: ["--database", try Backend.postgres.databaseArgument(in: TempDir.make())])
         defer { other.stop() }
         let table = uniqueTable("feed")
@@ -179,7 +179,7 @@ import Testing
     }
 
     @Test func aTableMadeByAnotherProcessIsReadableOnceItsEventArrives() async throws {
-        let shared = try await SharedServers.shared.server(.postgres)
+        let shared = try await SharedServers.shared.process(.postgres)
         let other = try await ServerProcess.start(arguments: ["--database", try Backend.postgres.databaseArgument(in: TempDir.make())])
         defer { other.stop() }
         let table = uniqueTable("feed")
@@ -194,7 +194,7 @@ import Testing
     }
 
     @Test func aColumnAddedByAnotherProcessIsReadableOnceItsEventArrives() async throws {
-        let shared = try await SharedServers.shared.server(.postgres)
+        let shared = try await SharedServers.shared.process(.postgres)
         let other = try await ServerProcess.start(arguments: ["--database", try Backend.postgres.databaseArgument(in: TempDir.make())])
         defer { other.stop() }
         let table = uniqueTable("feed")

@@ -8,7 +8,7 @@ import Testing
     /// The shared server, on PostgreSQL a second stateless process on the same database (the
     /// caller stops it; writers are split between them), and a table with one seed row.
     func setUp(_ backend: Backend) async throws -> (shared: ServerProcess, extra: ServerProcess?, table: String) {
-        let shared = try await SharedServers.shared.server(backend)
+        let shared = try await SharedServers.shared.process(backend)
         let extra: ServerProcess? = backend == .postgres
             ? try await ServerProcess.start(arguments: ["--database", try backend.databaseArgument(in: URL(fileURLWithPath: "/tmp"))])
             : nil

@@ -63,7 +63,7 @@ import Testing
 
     @Test func metricsNeedATokenWhenAccountsAreRequired() async throws {
         let auth = try await AuthServer(.sqlite, arguments: ["--metrics"])
-        defer { _ = auth.server.stop() }
+        defer { _ = auth.server?.stop() }
         #expect(try await auth.client.get("metrics").status == 401)
         let token = try await auth.token(try await auth.addUser())
         let reply = try await auth.client(token: token).get("metrics")

@@ -52,7 +52,7 @@ import Testing
     @Test(arguments: Backend.allCases)
     func threeThousandPropertiesAreA400AndAddNoColumn(_ backend: Backend) async throws {
         let server = try await SharedServers.shared.server(backend)
-        let database = DatabaseInspector(backend: backend, database: try #require(server.databaseArgument))
+        let database = DatabaseInspector(backend: backend, database: try #require(server.database))
         let client = TableClient(server)
         var wide: [String: Any] = ["id": "wide"]
         for n in 0..<3000 { wide[String(format: "p%04d", n)] = n }
@@ -74,7 +74,7 @@ import Testing
     @Test(arguments: Backend.allCases)
     func aFailedWriteLeavesNoColumnBehind(_ backend: Backend) async throws {
         let server = try await SharedServers.shared.server(backend)
-        let database = DatabaseInspector(backend: backend, database: try #require(server.databaseArgument))
+        let database = DatabaseInspector(backend: backend, database: try #require(server.database))
         let client = TableClient(server)
         let table = uniqueTable("atomic")
         try await client.insertAll(table, [["id": "a", "count": 1]])

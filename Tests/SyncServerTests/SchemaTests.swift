@@ -99,6 +99,6 @@ import Testing
 
     private func sharedSQLitePath() async throws -> String {
         let server = try await SharedServers.shared.server(.sqlite)
-        return server.databaseArgument ?? ""
+        return server.database
     }
 }

@@ -51,7 +51,7 @@ import Testing
 
     /// Behind a reverse proxy that terminates TLS, the next-page link must still say https.
     @Test func forwardedProtoMakesTheNextLinkHTTPS() async throws {
-        let server = try await SharedServers.shared.server(.sqlite)
+        let server = try await SharedServers.shared.process(.sqlite)
         let client = TableClient(server)
         let table = uniqueTable("proxied")
         try await client.insertAll(table, [["id": "a"], ["id": "b"]])

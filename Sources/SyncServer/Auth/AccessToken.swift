@@ -24,6 +24,8 @@ public final class TokenService: Sendable {
     private let keys: JWTKeyCollection
     private let users: UserStore
     private let lifetime: TimeInterval
+    /// The clock tokens are issued and checked by.
+    private let now: @Sendable () -> Date
     private let generations: RefreshingValue<[String: Int64]>
     /// Tokens whose signature was checked, with their claims: a device sends the same token
     /// for weeks, and decoding and checking it on every request cost more than the page.
@@ -34,17 +36,20 @@ public final class TokenService: Sendable {
     static let revocationDelay: TimeInterval = 0.5
 
     /// A service signing with `secret` (at least 32 bytes of key material).
-    init(secret: String, users: UserStore, lifetime: TimeInterval) async {
+    init(secret: String, users: UserStore, lifetime: TimeInterval, now: @escaping @Sendable () -> Date = Date.init) async {
         keys = JWTKeyCollection()
         await keys.add(hmac: HMACKey(from: Array(secret.utf8)), digestAlgorithm: .sha256)
         self.users = users
         self.lifetime = lifetime
+        self.now = now
         generations = RefreshingValue(maxAge: Self.revocationDelay) { try await users.generations() }
     }
 
     /// A service whose key is kept in the database (made the first time), so every process on
     /// that database accepts the others' tokens; `secretFile` overrides it.
-    public static func open(users: UserStore, lifetime: TimeInterval, secretFile: String?) async throws -> TokenService {
+    public static func open(
+        users: UserStore, lifetime: TimeInterval, secretFile: String?, now: @escaping @Sendable () -> Date = Date.init
+    ) async throws -> TokenService {
         let secret: String
         if let secretFile {
             guard let text = try? String(contentsOfFile: secretFile, encoding: .utf8) else {
@@ -58,20 +63,20 @@ public final class TokenService: Sendable {
                 return Data((0..<48).map { _ in UInt8.random(in: 0...255, using: &generator) }).base64EncodedString()
             }
         }
-        return await TokenService(secret: secret, users: users, lifetime: lifetime)
+        return await TokenService(secret: secret, users: users, lifetime: lifetime, now: now)
     }
 
     /// A token for the account with id `account` at password generation `generation`.
     func issue(account: String, generation: Int64) async throws -> String {
-        let now = Date()
-        let claims = AccessTokenClaims(sub: SubjectClaim(value: account), gen: generation, iat: IssuedAtClaim(value: now),
-                                       exp: ExpirationClaim(value: now.addingTimeInterval(lifetime)))
+        let issued = now()
+        let claims = AccessTokenClaims(sub: SubjectClaim(value: account), gen: generation, iat: IssuedAtClaim(value: issued),
+                                       exp: ExpirationClaim(value: issued.addingTimeInterval(lifetime)))
         return try await keys.sign(claims)
     }
 
     /// The id of the account a token speaks for, or nil when it is forged, damaged, expired or revoked.
     func account(for token: String) async -> String? {
-        guard let claims = await claims(of: token), claims.exp.value > Date() else { return nil }
+        guard let claims = await claims(of: token), claims.exp.value > now() else { return nil }
         guard var current = try? await generations.value() else { return nil }
         if current[claims.sub.value] == nil {
             // An account added after the copy was read signs in at once: a token issued after the

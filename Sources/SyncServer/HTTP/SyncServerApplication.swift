@@ -11,6 +11,39 @@ public enum SyncServerApplication {
     public static func run(
         _ configuration: ServerConfiguration, logger: Logger, onListening: @escaping @Sendable (Int) -> Void = { _ in }
     ) async throws {
+        let server = try await build(configuration, logger: logger, onListening: onListening)
+        do {
+            try await server.application.runService()
+        } catch let error as IOError {
+            await server.close()
+            throw ServerConfigurationError("cannot listen on \(configuration.host):\(configuration.port): \(error.description)")
+        } catch {
+            await server.close()
+            throw error
+        }
+        await server.close()
+    }
+
+    /// A server ready to run: the application (routes, middleware, services) over its open
+    /// database. `run` serves it on a socket; tests drive it in process (Hummingbird's router
+    /// test client), the same application without a socket.
+    struct Built: Sendable {
+        let application: Application<RouterResponder<TableRequestContext>>
+        let database: any SQLDatabase
+        let hub: ChangeHub
+        let service: TableService
+        let users: UserStore
+
+        /// Releases the database.
+        func close() async { await database.close() }
+    }
+
+    /// Opens the database (migrating it), and builds the application. `now` is the clock tokens
+    /// are issued and checked by (tests move it instead of sleeping).
+    static func build(
+        _ configuration: ServerConfiguration, logger: Logger, onListening: @escaping @Sendable (Int) -> Void = { _ in },
+        now: @escaping @Sendable () -> Date = Date.init
+    ) async throws -> Built {
         try configuration.validate()
         let hub = ChangeHub()
         let database = try await openDatabase(configuration, hub: hub, logger: logger)
@@ -25,8 +58,8 @@ public enum SyncServerApplication {
         let authenticator: Authenticator
         do {
             try await service.bootstrap()
-            try await users.bootstrap()
-            let tokens = try await TokenService.open(users: users, lifetime: configuration.tokenLifetime, secretFile: configuration.tokenSecretFile)
+            let tokens = try await TokenService.open(
+                users: users, lifetime: configuration.tokenLifetime, secretFile: configuration.tokenSecretFile, now: now)
             authenticator = try Authenticator(users: users, tokens: tokens, required: configuration.auth == .required)
         } catch let error as ServerConfigurationError {
             await database.close()
@@ -49,7 +82,8 @@ public enum SyncServerApplication {
         router.add(middleware: APIVersionMiddleware())
         AuthRoutes(authenticator: authenticator, maxBodyBytes: configuration.maxBodyBytes).register(on: router)
         if configuration.metrics { MetricsRoute(database: database, hub: hub, authenticator: authenticator).register(on: router) }
-        let feed = configuration.changeFeed ? ChangeFeedRoute(service: service, hub: hub, authenticator: authenticator, maxFeedsPerAccount: configuration.maxFeedsPerAccount) : nil
+        let feed = configuration.changeFeed
+            ? ChangeFeedRoute(service: service, hub: hub, authenticator: authenticator, maxFeedsPerAccount: configuration.maxFeedsPerAccount) : nil
         TableRoutes(service: service, authenticator: authenticator, maxBodyBytes: configuration.maxBodyBytes, scheme: configuration.scheme, feed: feed)
             .register(on: router)
 
@@ -60,23 +94,14 @@ public enum SyncServerApplication {
             await database.close()
             throw error
         }
-        let app = Application(
+        let application = Application(
             router: router,
             server: server,
             configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "todo-server"),
             services: [ChangeFeedService(hub: hub, database: database, schemas: service.schemas, heartbeat: configuration.feedHeartbeat)],
             onServerRunning: { channel in onListening(channel.localAddress?.port ?? configuration.port) },
             logger: logger)
-        do {
-            try await app.runService()
-        } catch let error as IOError {
-            await database.close()
-            throw ServerConfigurationError("cannot listen on \(configuration.host):\(configuration.port): \(error.description)")
-        } catch {
-            await database.close()
-            throw error
-        }
-        await database.close()
+        return Built(application: application, database: database, hub: hub, service: service, users: users)
     }
 
     /// Plain HTTP/1.1, or HTTP/1.1 inside TLS when both TLS files are set; every connection bounded

@@ -7,7 +7,7 @@ import Testing
 /// and bodies that say one thing twice.
 @Suite struct BoundedWorkTests {
     @Test func guessesWithManyNamesFromOneAddressAreThrottled() async throws {
-        let auth = try await AuthServer(.sqlite)
+        let auth = try await AuthServer(.sqlite, process: true)  // its own address: the throttle is the point
         var statuses: [Int] = []
         for n in 0..<LoginThrottle.freeAddressFailures {
             statuses.append(try await auth.client.send("POST", ".auth/login", body: ["username": "random\(n)", "password": "guess"]).status)
@@ -52,12 +52,12 @@ import Testing
     func anAccountHoldsAtMostItsShareOfChangeFeeds(_ backend: Backend) async throws {
         let two = try await TwoAccounts(backend, arguments: ["--max-feeds-per-account", "2"])
         let table = uniqueTable()
-        let open = try (0..<2).map { _ in try FeedReader(port: two.auth.server.port, table: table, headers: two.a.headers) }
+        let open = try (0..<2).map { _ in try FeedReader(port: two.auth.port, table: table, headers: two.a.headers) }
         for feed in open { #expect(try await feed.open() == 200) }
         let refused = try await two.a.base.send("GET", "tables/\(table)/changes", headers: two.a.headers.merging(["Accept": "text/event-stream"]) { $1 })
         #expect(refused.status == 429)
         #expect(refused.error?.contains("change feeds") == true)
-        let others = try FeedReader(port: two.auth.server.port, table: table, headers: two.b.headers)
+        let others = try FeedReader(port: two.auth.port, table: table, headers: two.b.headers)
         #expect(try await others.open() == 200)
     }
 
@@ -66,13 +66,13 @@ import Testing
         // A feed whose client has gone is let go at its next heartbeat, the first write that fails.
         let two = try await TwoAccounts(backend, arguments: ["--max-feeds-per-account", "1", "--feed-heartbeat", "0.5"])
         let table = uniqueTable()
-        var first: FeedReader? = try FeedReader(port: two.auth.server.port, table: table, headers: two.a.headers)
+        var first: FeedReader? = try FeedReader(port: two.auth.port, table: table, headers: two.a.headers)
         #expect(try await first?.open() == 200)
         first = nil
         let deadline = Date().addingTimeInterval(10)
         var status = 0
         repeat {
-            let again = try FeedReader(port: two.auth.server.port, table: table, headers: two.a.headers)
+            let again = try FeedReader(port: two.auth.port, table: table, headers: two.a.headers)
             status = try await again.open()
             if status != 200 { try await Task.sleep(for: .milliseconds(100)) }
         } while status != 200 && Date() < deadline

@@ -34,10 +34,10 @@ import Testing
 
     @Test(arguments: Backend.allCases)
     func aChangeFeedHearsNothingOfAnotherAccountsWrites(_ backend: Backend) async throws {
-        let two = try await TwoAccounts(backend)
+        let two = try await TwoAccounts(backend, process: true)
         let table = uniqueTable()
         #expect(try await two.b.post("tables/\(table)", ["id": "b0", "text": "b"]).status == 201)
-        let feed = try FeedReader(port: two.auth.server.port, table: table, headers: two.b.headers)
+        let feed = try FeedReader(port: two.auth.port, table: table, headers: two.b.headers)
         #expect(try await feed.open() == 200)
         #expect(try await two.a.post("tables/\(table)", ["id": "a1", "text": "a"]).status == 201)
         #expect(try await two.b.post("tables/\(table)", ["id": "b1", "text": "b"]).status == 201)
@@ -47,11 +47,11 @@ import Testing
 
     @Test(arguments: Backend.allCases)
     func aReplayFromAnOldEventIdHoldsOnlyYourOwnWrites(_ backend: Backend) async throws {
-        let two = try await TwoAccounts(backend)
+        let two = try await TwoAccounts(backend, process: true)
         let table = uniqueTable()
         #expect(try await two.b.post("tables/\(table)", ["id": "b0", "text": "b"]).status == 201)
         for n in 0..<3 { #expect(try await two.a.post("tables/\(table)", ["id": "a\(n)", "text": "a"]).status == 201) }
-        let feed = try FeedReader(port: two.auth.server.port, table: table, query: "since=2000-01-01T00:00:00.000Z", headers: two.b.headers)
+        let feed = try FeedReader(port: two.auth.port, table: table, query: "since=2000-01-01T00:00:00.000Z", headers: two.b.headers)
         #expect(try await feed.open() == 200)
         let first = try await feed.next()
         #expect(first?.data.contains("\"b0\"") == true)

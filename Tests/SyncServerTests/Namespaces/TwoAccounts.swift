@@ -9,8 +9,10 @@ struct TwoAccounts {
     let a: AuthedClient
     let b: AuthedClient
 
-    init(_ backend: Backend, arguments: [String] = []) async throws {
-        auth = try await AuthServer(backend, arguments: arguments)
+    /// Two accounts on the backend's shared in-process server, or on a process of their own with
+    /// `arguments` or `process` (change feeds need a socket).
+    init(_ backend: Backend, arguments: [String] = [], process: Bool = false) async throws {
+        auth = try await AuthServer(backend, arguments: arguments, process: process)
         aName = try await auth.addUser("a")
         bName = try await auth.addUser("b")
         a = auth.client(token: try await auth.token(aName))

@@ -1,33 +1,55 @@
 import Foundation
 import ServerTestSupport
 
-/// A server with `--auth required` on a backend, and the accounts a test made on it.
+/// A server with `--auth required` on a backend, and the accounts a test made on it: the shared
+/// in-process one, or a process of its own when the test passes flags or needs a socket.
 struct AuthServer {
-    let server: ServerProcess
+    /// The process, when the test has one.
+    let server: ServerProcess?
+    private let inProcess: InProcessServer?
     let backend: Backend
     let database: String
     let client: TableClient
 
-    /// Starts a server requiring tokens; extra arguments are appended.
-    init(_ backend: Backend, arguments: [String] = []) async throws {
+    /// A server requiring tokens: the backend's shared in-process one, or (with `arguments`, which
+    /// are appended to its command line, or `process`) a process of its own.
+    init(_ backend: Backend, arguments: [String] = [], process: Bool = false) async throws {
         self.backend = backend
-        database = try backend.databaseArgument(in: try TempDir.make())
-        server = try await ServerProcess.start(arguments: ["--database", database, "--auth", "required"] + arguments)
-        client = TableClient(server)
+        if arguments.isEmpty && !process {
+            let shared = try await SharedServers.shared.authServer(backend)
+            server = nil
+            inProcess = shared
+            database = shared.database
+            client = TableClient(shared)
+        } else {
+            database = try backend.databaseArgument(in: try TempDir.make())
+            let started = try await ServerProcess.start(arguments: ["--database", database, "--auth", "required"] + arguments)
+            server = started
+            inProcess = nil
+            client = TableClient(started)
+        }
     }
 
     /// A server already started on `database`.
     init(attachedTo server: ServerProcess, backend: Backend, database: String) {
         self.server = server
+        inProcess = nil
         self.backend = backend
         self.database = database
         client = TableClient(server)
     }
 
+    /// The port of the server's process (tests that open change feeds start one).
+    var port: Int { server?.port ?? 0 }
+
     /// Adds an account with a name no other test uses; answers the name.
     func addUser(_ prefix: String = "user", password: String = "correct horse") async throws -> String {
         let name = prefix + "-" + UUID().uuidString.prefix(8).lowercased()
-        try await Self.users(["add", name, "--password-stdin"], database: database, input: password + "\n")
+        if let inProcess {
+            try await inProcess.users.add(name: name, password: password)
+        } else {
+            try await Self.users(["add", name, "--password-stdin"], database: database, input: password + "\n")
+        }
         return name
     }
 

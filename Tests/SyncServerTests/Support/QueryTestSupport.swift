@@ -12,16 +12,8 @@ struct QueryTestError: Error, CustomStringConvertible {
 extension TableClient {
     /// GETs an absolute URL, such as a `Link` next-page URL, with the client's API version header.
     func getAbsolute(_ url: String) async throws -> Reply {
-        guard let target = URL(string: url) else { throw QueryTestError("not a URL: \(url)") }
-        var request = URLRequest(url: target)
-        request.httpMethod = "GET"
-        request.timeoutInterval = 30
-        if let apiVersion { request.setValue(apiVersion, forHTTPHeaderField: "ZUMO-API-VERSION") }
-        let (data, response) = try await URLSession.shared.data(for: request)
-        guard let http = response as? HTTPURLResponse else { throw QueryTestError("no HTTP response for \(url)") }
-        var headerMap: [String: String] = [:]
-        for (k, v) in http.allHeaderFields { headerMap["\(k)"] = "\(v)" }
-        return Reply(status: http.statusCode, headers: headerMap, data: data)
+        guard url.hasPrefix(baseURL.absoluteString) else { throw QueryTestError("not a URL of this server: \(url)") }
+        return try await get(uri: String(url.dropFirst(baseURL.absoluteString.count)))
     }
 
     /// Runs a query, then follows every `Link` next page; returns the ids of each page in order.

@@ -4,16 +4,16 @@ import ServerTestSupport
 /// Runs SQL straight on a server's store with the `sqlite3` or `psql` command line, as an
 /// import or an operator would, past the server's own rules.
 enum StoreSQL {
-    static func run(_ sql: String, backend: Backend, server: ServerProcess) throws {
+    static func run(_ sql: String, backend: Backend, server: InProcessServer) throws {
         _ = try query(sql, backend: backend, server: server)
     }
 
     /// Runs `sql` and answers its output lines (one per row, columns separated by `|`).
-    static func query(_ sql: String, backend: Backend, server: ServerProcess) throws -> [String] {
+    static func query(_ sql: String, backend: Backend, server: InProcessServer) throws -> [String] {
         let child: ChildProcess
         switch backend {
         case .sqlite:
-            child = try ChildProcess("sqlite3", ["-cmd", ".timeout 5000", server.databaseArgument ?? "", sql], captureOutput: true)
+            child = try ChildProcess("sqlite3", ["-cmd", ".timeout 5000", server.database, sql], captureOutput: true)
         case .postgres:
             child = try ChildProcess("psql", [try backend.databaseArgument(in: URL(fileURLWithPath: "/tmp")), "-X", "-q", "-A", "-t", "-c", sql], captureOutput: true)
         }
@@ -23,7 +23,7 @@ enum StoreSQL {
     }
 
     /// The physical table that holds a namespace's table (the anonymous namespace: tests without accounts).
-    static func physicalTable(of table: String, namespace: String = "", backend: Backend, server: ServerProcess) throws -> String {
+    static func physicalTable(of table: String, namespace: String = "", backend: Backend, server: InProcessServer) throws -> String {
         let rows = try query(#"SELECT "physical" FROM "__tables" WHERE "ns" = '\#(namespace)' AND "tbl" = '\#(table.lowercased())'"#, backend: backend, server: server)
         guard let physical = rows.first else { throw ServerStartError(description: "no table '\(table)' in namespace '\(namespace)'") }
         return physical

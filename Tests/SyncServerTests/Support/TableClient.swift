@@ -4,10 +4,12 @@ import Foundation
 import FoundationNetworking
 #endif
 
-/// A minimal HTTP client for the table protocol, over URLSession on loopback.
+/// A minimal HTTP client for the table protocol: over URLSession on loopback to a server process,
+/// or straight into an in-process server's router.
 struct TableClient: Sendable {
     let baseURL: URL
     var apiVersion: String? = "2.0.0"
+    private let inProcess: InProcessServer?
 
     /// A response: status, headers and JSON body.
     struct Reply: Sendable {
@@ -27,7 +29,16 @@ struct TableClient: Sendable {
         var ids: [String] { array.compactMap { $0["id"] as? String } }
     }
 
-    init(_ server: ServerProcess) { baseURL = server.baseURL }
+    init(_ server: ServerProcess) {
+        baseURL = server.baseURL
+        inProcess = nil
+    }
+
+    /// Requests into an in-process server, as if sent to http://localhost.
+    init(_ server: InProcessServer) {
+        baseURL = URL(string: "http://localhost")!
+        inProcess = server
+    }
 
     func send(_ method: String, _ path: String, query: [(String, String)] = [], body: Any? = nil,
               rawBody: Data? = nil, headers: [String: String] = [:]) async throws -> Reply {
@@ -38,6 +49,17 @@ struct TableClient: Sendable {
             components.percentEncodedQuery = query.map {
                 "\($0.0.addingPercentEncoding(withAllowedCharacters: allowed)!)=\($0.1.addingPercentEncoding(withAllowedCharacters: allowed)!)"
             }.joined(separator: "&")
+        }
+        if let inProcess {
+            var headers = headers
+            if let apiVersion { headers["ZUMO-API-VERSION"] = apiVersion }
+            var data = rawBody
+            if let body {
+                data = try JSONSerialization.data(withJSONObject: body, options: [.fragmentsAllowed])
+                headers["Content-Type"] = "application/json"
+            }
+            let uri = components.percentEncodedPath + (components.percentEncodedQuery.map { "?" + $0 } ?? "")
+            return try await inProcess.send(method, uri, headers: headers, body: data)
         }
         var request = URLRequest(url: components.url!)
         request.httpMethod = method
@@ -58,6 +80,22 @@ struct TableClient: Sendable {
     }
 
     func get(_ path: String, _ query: [(String, String)] = []) async throws -> Reply { try await send("GET", path, query: query) }
+
+    /// A GET of a path and query exactly as given (already percent-encoded, as in a `Link`).
+    func get(uri: String) async throws -> Reply {
+        var headers: [String: String] = [:]
+        if let apiVersion { headers["ZUMO-API-VERSION"] = apiVersion }
+        if let inProcess { return try await inProcess.send("GET", uri, headers: headers, body: nil) }
+        guard let url = URL(string: baseURL.absoluteString + uri) else { throw ServerStartError(description: "not a URL: \(uri)") }
+        var request = URLRequest(url: url)
+        request.timeoutInterval = 30
+        for (k, v) in headers { request.setValue(v, forHTTPHeaderField: k) }
+        let (data, response) = try await URLSession.shared.data(for: request)
+        let http = response as! HTTPURLResponse
+        var headerMap: [String: String] = [:]
+        for (k, v) in http.allHeaderFields { headerMap["\(k)"] = "\(v)" }
+        return Reply(status: http.statusCode, headers: headerMap, data: data)
+    }
     func post(_ path: String, _ body: Any) async throws -> Reply { try await send("POST", path, body: body) }
     func patch(_ path: String, _ body: Any, ifMatch: String? = nil) async throws -> Reply {
         try await send("PATCH", path, body: body, headers: ifMatch.map { ["If-Match": $0] } ?? [:])
