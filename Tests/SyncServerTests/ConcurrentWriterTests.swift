@@ -121,6 +121,59 @@ import Testing
     }
 }
 
+/// Each account's clock orders its own writes: several accounts writing at once through two
+/// processes on one PostgreSQL never make one of them skip an acknowledged write of its own.
+@Suite struct ConcurrentAccountTests {
+    @Test(arguments: Backend.allCases)
+    func everyAccountsPullMissesNothingOfItsOwnWhileOthersWriteBesideIt(_ backend: Backend) async throws {
+        let database = try backend.databaseArgument(in: try TempDir.make())
+        let first = try await ServerProcess.start(arguments: ["--database", database, "--auth", "required"])
+        let second = backend == .postgres ? try await ServerProcess.start(arguments: ["--database", database, "--auth", "required"]) : nil
+        defer { _ = second?.stop() }
+        let servers = [first] + (second.map { [$0] } ?? [])
+        let table = uniqueTable()
+        var clients: [[TableClient]] = []
+        for account in 0..<3 {
+            let name = "writer\(account)-" + UUID().uuidString.prefix(8).lowercased()
+            try await AuthServer.users(["add", name, "--password-stdin"], database: database, input: "correct horse\n")
+            let login = try await TableClient(first).post(".auth/login", ["username": name, "password": "correct horse"])
+            let token = try #require(login.object["authenticationToken"] as? String)
+            clients.append(servers.map { var client = TableClient($0); client.defaultHeaders = ["X-ZUMO-AUTH": token]; return client })
+        }
+        let writersDone = FinishedCount()
+        let pulled = try await withThrowingTaskGroup(of: (account: Int, token: String, ids: Set<String>)?.self) { group in
+            for account in clients.indices {
+                for writer in 0..<2 {
+                    let client = clients[account][writer % servers.count]
+                    group.addTask {
+                        for n in 0..<40 { _ = try await client.post("tables/\(table)", ["id": "a\(account)-w\(writer)-\(n)", "n": n]) }
+                        writersDone.value.add(1, ordering: .relaxed)
+                        return nil
+                    }
+                }
+                let reader = clients[account].last!
+                group.addTask {
+                    var puller = IncrementalPuller(client: reader, table: table)
+                    (puller.pageSize, puller.keyset) = (5, true)
+                    while writersDone.value.load(ordering: .relaxed) < 6 { try await puller.pull() }
+                    return (account, puller.token, Set(puller.received.keys))
+                }
+            }
+            var pulled: [(account: Int, token: String, ids: Set<String>)] = []
+            for try await outcome in group { if let outcome { pulled.append(outcome) } }
+            return pulled
+        }
+        for (account, token, ids) in pulled {
+            var resumed = IncrementalPuller(client: clients[account][0], table: table)
+            (resumed.token, resumed.keyset) = (token, true)
+            try await resumed.pull()
+            let seen = ids.union(resumed.received.keys)
+            let mine = Set((0..<2).flatMap { writer in (0..<40).map { "a\(account)-w\(writer)-\($0)" } })
+            #expect(seen == mine, "account \(account): missing \(mine.subtracting(seen).count), foreign \(seen.subtracting(mine).count)")
+        }
+    }
+}
+
 /// How many concurrent tasks have finished, shared between them.
 private final class FinishedCount: Sendable {
     let value = Atomic(0)

@@ -23,16 +23,7 @@ final class FeedReader: @unchecked Sendable {
 
     /// Connects to the feed of `table`; `receiveBuffer` shrinks the socket's buffer (a reader that stalls).
     init(port: Int, table: String, query: String = "", headers: [String: String] = [:], receiveBuffer: Int32? = nil) throws {
-        fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        if var size = receiveBuffer { setsockopt(fd, SOL_SOCKET, SO_RCVBUF, &size, socklen_t(MemoryLayout<Int32>.size)) }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_port = in_port_t(UInt16(port).bigEndian)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        let connected = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
-        }
-        guard connected == 0 else { close(fd); throw ServerStartError(description: "cannot connect to 127.0.0.1:\(port)") }
+        fd = try RawConnection.connect(port: port, receiveBuffer: receiveBuffer)
         var request = "GET /tables/\(table)/changes\(query.isEmpty ? "" : "?" + query) HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\nAccept: text/event-stream\r\nZUMO-API-VERSION: 2.0.0\r\n"
         for (name, value) in headers { request += "\(name): \(value)\r\n" }
         request += "\r\n"

@@ -9,6 +9,8 @@ import FoundationNetworking
 struct TableClient: Sendable {
     let baseURL: URL
     var apiVersion: String? = "2.0.0"
+    /// Sent with every request (an access token, say) unless the request sets the same header.
+    var defaultHeaders: [String: String] = [:]
     private let inProcess: InProcessServer?
 
     /// A response: status, headers and JSON body.
@@ -41,7 +43,8 @@ struct TableClient: Sendable {
     }
 
     func send(_ method: String, _ path: String, query: [(String, String)] = [], body: Any? = nil,
-              rawBody: Data? = nil, headers: [String: String] = [:]) async throws -> Reply {
+              rawBody: Data? = nil, headers explicit: [String: String] = [:]) async throws -> Reply {
+        let headers = defaultHeaders.merging(explicit) { $1 }
         var components = URLComponents(url: baseURL.appendingPathComponent(path), resolvingAgainstBaseURL: false)!
         if !query.isEmpty {
             var allowed = CharacterSet.alphanumerics
@@ -83,7 +86,7 @@ struct TableClient: Sendable {
 
     /// A GET of a path and query exactly as given (already percent-encoded, as in a `Link`).
     func get(uri: String) async throws -> Reply {
-        var headers: [String: String] = [:]
+        var headers = defaultHeaders
         if let apiVersion { headers["ZUMO-API-VERSION"] = apiVersion }
         if let inProcess { return try await inProcess.send("GET", uri, headers: headers, body: nil) }
         guard let url = URL(string: baseURL.absoluteString + uri) else { throw ServerStartError(description: "not a URL: \(uri)") }
