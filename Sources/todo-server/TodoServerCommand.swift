@@ -104,6 +104,9 @@ struct ServeCommand: AsyncParsableCommand {
     @Flag(help: "Serve GET /metrics in Prometheus format (needs a token when --auth required). [env: TODO_SERVER_METRICS=true]")
     var metrics = false
 
+    @Option(help: "Connections to PostgreSQL; more serve more accounts writing at once when commits are slow. [env: TODO_SERVER_DATABASE_POOL_SIZE] (default: 8)")
+    var databasePoolSize: Int?
+
     func run() async throws {
         let configuration: ServerConfiguration
         let level: Logger.Level
@@ -177,6 +180,7 @@ struct ServeCommand: AsyncParsableCommand {
         }
         configuration.changeFeed = !(try noChangeFeed || Self.bool(env, "TODO_SERVER_NO_CHANGE_FEED"))
         configuration.metrics = try metrics || Self.bool(env, "TODO_SERVER_METRICS")
+        if let value = try int(databasePoolSize, "TODO_SERVER_DATABASE_POOL_SIZE") { configuration.databasePoolSize = value }
         let levelText = logLevel ?? env["TODO_SERVER_LOG_LEVEL"] ?? "info"
         guard let level = Logger.Level(rawValue: levelText.lowercased()) else {
             throw ServerConfigurationError("log level must be one of trace, debug, info, notice, warning, error, critical; not '\(levelText)'")

@@ -35,6 +35,9 @@ public struct ServerConfiguration: Sendable {
     public var changeFeed = true
     /// Whether `GET /metrics` serves Prometheus metrics (behind the same auth as the tables).
     public var metrics = false
+    /// Connections to PostgreSQL. Writes of different accounts run side by side (a clock per
+    /// account), so a database whose commits are slow serves more of them with more connections.
+    public var databasePoolSize = 8
     /// The most tables each account may create (dynamic schema).
     public var maxTables = SchemaLimits().maxTables
     /// The most columns a table of each account may have, its system columns included (dynamic schema).
@@ -90,6 +93,7 @@ public struct ServerConfiguration: Sendable {
         guard !database.isEmpty else { throw ServerConfigurationError("database must not be empty") }
         guard tokenLifetime > 0 else { throw ServerConfigurationError("token lifetime must be positive") }
         guard feedHeartbeat > 0, feedHeartbeat <= 3_600 else { throw ServerConfigurationError("feed heartbeat must be between 0 and 3600 seconds, not \(feedHeartbeat)") }
+        guard (1...500).contains(databasePoolSize) else { throw ServerConfigurationError("the database pool size must be between 1 and 500, not \(databasePoolSize)") }
         guard requestTimeout > 0 else { throw ServerConfigurationError("the request timeout must be positive, not \(requestTimeout)") }
         guard maxFeedsPerAccount > 0 else { throw ServerConfigurationError("max feeds per account must be positive, not \(maxFeedsPerAccount)") }
         guard maxTables > 0 else { throw ServerConfigurationError("max tables must be positive, not \(maxTables)") }

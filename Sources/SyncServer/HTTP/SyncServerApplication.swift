@@ -130,7 +130,7 @@ public enum SyncServerApplication {
     private static func openDatabase(_ configuration: ServerConfiguration, hub: ChangeHub, logger: Logger) async throws -> any SQLDatabase {
         if configuration.usesPostgres {
             do {
-                return try await PostgresDatabase(url: configuration.database, logger: logger)
+                return try await PostgresDatabase(url: configuration.database, poolSize: configuration.databasePoolSize, logger: logger)
             } catch let error as ServerConfigurationError {
                 throw error
             } catch {

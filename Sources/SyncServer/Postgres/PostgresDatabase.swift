@@ -15,6 +15,8 @@ public final class PostgresDatabase: SQLDatabase, OneStatementWrites {
     private let statementNames = PostgresStatementNames(capacity: 256)
     let logger: Logger
     let configuration: PostgresConnection.Configuration
+    /// Sends the change notices of this process's commits.
+    let notifier: PostgresNotifier
 
     /// The NOTIFY channel of committed table writes.
     static let changeChannel = "offline_todo_changes"
@@ -25,6 +27,7 @@ public final class PostgresDatabase: SQLDatabase, OneStatementWrites {
         self.logger = logger
         self.configuration = configuration
         self.pool = PostgresConnectionPool(configuration: configuration, size: poolSize, logger: logger)
+        self.notifier = PostgresNotifier(configuration: configuration, channel: Self.changeChannel, logger: logger)
         let first = try await pool.acquire()
         pool.release(first)
     }
@@ -56,11 +59,14 @@ public final class PostgresDatabase: SQLDatabase, OneStatementWrites {
 
     /// Without a dispatch queue or a blocking wait, as the pull page.
     func writeInOneStatement(_ write: TableWrite, rows: RowAccess) async throws -> StoredItem? {
-        let statement = PostgresOneStatementWrite(write, rows: rows, nowMs: TableClock.nowMs, channel: Self.changeChannel)
+        let statement = PostgresOneStatementWrite(write, rows: rows, nowMs: TableClock.nowMs)
         let slot = try await pool.acquire()
         defer { pool.release(slot) }
         let result = try await preparedRows(statement.sql, statement.binds, on: slot.connection)
-        return PostgresOneStatementWrite.item(from: try PostgresSession.rows(of: result), schema: rows.schema)
+        // Committed (autocommit): now it may be announced.
+        guard let item = PostgresOneStatementWrite.item(from: try PostgresSession.rows(of: result), schema: rows.schema) else { return nil }
+        notifier.post([ChangeNotice(table: rows.table, owner: rows.owner, item: item).payload])
+        return item
     }
 
     /// Runs one statement outside any transaction on the connection's event loop: as a named
@@ -95,6 +101,7 @@ public final class PostgresDatabase: SQLDatabase, OneStatementWrites {
     }
 
     public func close() async {
+        await notifier.close()
         await pool.close()
     }
 
@@ -109,7 +116,7 @@ public final class PostgresDatabase: SQLDatabase, OneStatementWrites {
         do {
             let result: T = try await withCheckedThrowingContinuation { continuation in
                 slot.queue.async {
-                    let session = PostgresSession(connection: slot.connection, logger: logger)
+                    let session = PostgresSession(connection: slot.connection, logger: logger, notifier: self.notifier)
                     do {
                         if let begin { try session.execute(begin, []) }
                         let value = try body(session)

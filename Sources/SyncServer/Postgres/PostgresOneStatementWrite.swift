@@ -2,12 +2,12 @@ import FilterSQL
 import Foundation
 import TableProtocol
 
-/// A single-item write as one PostgreSQL statement in its own transaction: the table clock's
-/// tick, the row and its change notice.
+/// A single-item write as one PostgreSQL statement in its own transaction: the namespace clock's
+/// tick and the row. Its change notice goes to `PostgresNotifier` once it has committed.
 ///
-/// Every write to a table waits for its clock row, which stays locked until the write commits.
-/// Inside BEGIN … COMMIT that lock spanned four round trips, which bounded a table's writes per
-/// second: 1,100 inserts/s on the bench, where this statement holds the lock only while
+/// Every write to a namespace's table waits for its clock row, which stays locked until the write
+/// commits. Inside BEGIN … COMMIT that lock spanned four round trips, which bounded a table's
+/// writes per second: 1,100 inserts/s on the bench, where this statement holds the lock only while
 /// PostgreSQL runs it and commits.
 ///
 /// It only writes a row that is there to write (no id clash, a live row of the expected
@@ -17,15 +17,12 @@ struct PostgresOneStatementWrite {
     let sql: String
     let binds: [SQLValue]
 
-    /// `write` on `rows`, stamped by the clock at `nowMs` or later, announced on `channel`.
-    init(_ write: TableWrite, rows: RowAccess, nowMs: Int64, channel: String) {
-        // The clock's statement binds the table as 1, now as 2 and the namespace (the owner) as 3;
-        // the notice names the table and owner too.
+    /// `write` on `rows`, stamped by the clock at `nowMs` or later.
+    init(_ write: TableWrite, rows: RowAccess, nowMs: Int64) {
+        // The clock's statement binds the table as 1, now as 2 and the namespace (the owner) as 3.
         var binds = SQLBinds(dialect: rows.dialect, values: [.text(rows.table), .integer(nowMs), .text(rows.owner)])
-        let table = rows.dialect.placeholder(1)
         let owner = rows.dialect.placeholder(3)
         let id = binds.bind(.text(write.kind.id))
-        let notifyChannel = binds.bind(.text(channel))
         let version = binds.bind(.text(TableWrite.newVersion()))
         let stamp = #"(SELECT "at" FROM "stamp")"#
         let change: String
@@ -56,21 +53,16 @@ struct PostgresOneStatementWrite {
             if let expected = check.expectedVersion { conditions.append("\(rows.quoted(.version)) = \(binds.bind(.text(expected)))") }
             change = "UPDATE \(rows.quotedTable) SET \(sets.joined(separator: ", ")) WHERE \(conditions.joined(separator: " AND "))"
         }
-        // The notice is ChangeNotice's payload, built from the written row; pg_notify returns
-        // void, cast to text so the driver can read the extra column (dropped by `item`).
-        let notice = "json_build_object('t', \(table), 'o', \(owner), 'i', \(rows.quoted(.id)), 'u', \(rows.quoted(.updatedAt)), 'd', \(rows.quoted(.deleted)))::text"
         sql = """
             WITH "clock" AS (\(rows.dialect.advanceClockSQL)),
-            "stamp" AS (SELECT to_char(TIMESTAMP 'epoch' + "last" * INTERVAL '1 millisecond', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS "at" FROM "clock"),
-            "row" AS (\(change) RETURNING \(rows.columnList))
-            SELECT "row".*, pg_notify(\(notifyChannel), \(notice))::text FROM "row"
+            "stamp" AS (SELECT to_char(TIMESTAMP 'epoch' + "last" * INTERVAL '1 millisecond', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS "at" FROM "clock")
+            \(change) RETURNING \(rows.columnList)
             """
         self.binds = binds.values
     }
 
     /// The written item, or nil when the statement changed no row.
     static func item(from result: SQLRows, schema: TableSchema) -> StoredItem? {
-        guard let row = result.rows.first else { return nil }
-        return StoredItem(row: Array(row.dropLast()), columns: Array(result.columns.dropLast()), schema: schema)
+        result.rows.first.map { StoredItem(row: $0, columns: result.columns, schema: schema) }
     }
 }

@@ -8,7 +8,9 @@ import PostgresNIO
 struct PostgresSession: SQLSession {
     let connection: PostgresConnection
     let logger: Logger
-    /// This transaction's notices, sent with its COMMIT (`finish`).
+    /// Where this transaction's notices go once it has committed (`finish`).
+    let notifier: PostgresNotifier
+    /// This transaction's notices.
     let notices = PendingNotices()
 
     /// The payloads to NOTIFY when the transaction ends; only the connection's queue touches it.
@@ -66,8 +68,7 @@ struct PostgresSession: SQLSession {
         _ = try query(sql, binds)
     }
 
-    /// NOTIFY inside the write's transaction: PostgreSQL delivers it to every listening process
-    /// on commit, in commit order, and drops it on rollback.
+    /// Kept until the transaction commits, then handed to the notifier (dropped on rollback).
     func announce(_ notice: ChangeNotice) throws {
         notices.payloads.append(notice.payload)
     }
@@ -78,20 +79,12 @@ struct PostgresSession: SQLSession {
         notices.payloads.append(ChangeNotice.schemaPayload(table))
     }
 
-    /// Sends the transaction's notices, all in one statement, then `end` (COMMIT). A write holds
-    /// its table's clock row until it commits, so every round trip before that bounds the table's
-    /// writes per second: a batch of 500 inserts sent 500 NOTIFYs one by one.
+    /// Runs `end` (COMMIT), then hands the transaction's notices to the notifier: nobody hears of
+    /// a write before it committed, and the commit does not wait for a NOTIFY (see `PostgresNotifier`).
     func finish(with end: String?) throws {
-        if !notices.payloads.isEmpty {
-            var bindings = PostgresBindings(capacity: 2)
-            bindings.append(PostgresDatabase.changeChannel)
-            bindings.append(notices.payloads)
-            notices.payloads = []
-            // unnest yields the array in order, and the rows are notified as they come.
-            let notify = PostgresQuery(unsafeSQL: "SELECT pg_notify($1, payload) FROM unnest($2::text[]) AS notices(payload)", binds: bindings)
-            _ = try connection.query(notify, logger: logger).wait()
-        }
         if let end { try execute(end, []) }
+        notifier.post(notices.payloads)
+        notices.payloads = []
     }
 }
 
