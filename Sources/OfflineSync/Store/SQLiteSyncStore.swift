@@ -50,6 +50,15 @@ public final class SQLiteSyncStore: SyncDataSource {
     public func write<T>(_ body: (any SyncStoreSession) throws -> T) throws -> T {
         try pool.write { db in try body(SQLiteStoreSession(db: db, definitions: definitions, searchIndexes: searchIndexes)) }
     }
+
+    /// GRDB's region observation: told after each commit that touched the tables' rows.
+    public func commits(changing tables: [String]) -> AsyncStream<Void> {
+        let (stream, continuation) = AsyncStream.makeStream(of: Void.self, bufferingPolicy: .bufferingNewest(1))
+        let observation = DatabaseRegionObservation(tracking: tables.map { Table($0) })
+        let cancellable = observation.start(in: pool, onError: { _ in continuation.finish() }, onChange: { _ in continuation.yield() })
+        continuation.onTermination = { _ in cancellable.cancel() }
+        return stream
+    }
 }
 
 /// The tables whose text-search index is current, so queries may use it: all that have one,

@@ -12,6 +12,10 @@ public protocol SyncDataSource: Sendable {
     func read<T>(_ body: (any SyncStoreSession) throws -> T) throws -> T
     /// Runs `body` in one transaction, serialised with every other write.
     func write<T>(_ body: (any SyncStoreSession) throws -> T) throws -> T
+    /// Yields once after each committed transaction that changed one of `tables`, from the moment
+    /// it returns: a local write, a pull, a merge, an undo, a purge alike. A commit not yet taken
+    /// is replaced by the next (a slow reader sees the newest state, never a backlog).
+    func commits(changing tables: [String]) -> AsyncStream<Void>
 }
 
 /// What a data source offers inside a `read` or `write` call.

@@ -54,10 +54,10 @@ public final class Authenticator: Sendable {
             if required { throw TableError.unauthorized("Sign in first: this server requires an access token") }
             return ""
         }
-        guard let user = await tokens.account(for: token) else {
+        guard let account = await tokens.account(for: token) else {
             throw TableError.unauthorized("The access token is not valid (expired, revoked or damaged); sign in again")
         }
-        return user
+        return account
     }
 
     /// `X-ZUMO-AUTH: token` (the reference client's header) or `Authorization: Bearer token`.

@@ -68,11 +68,6 @@ public final class ChangeHub: Sendable {
         }
     }
 
-    /// Open feeds of one owner in this process.
-    func subscriberCount(owner: String) -> Int {
-        state.withLock { $0.perOwner[owner] ?? 0 }
-    }
-
     /// Hands a committed change to every subscriber of its table and owner.
     public func publish(_ notice: ChangeNotice) {
         let targets = state.withLock { $0.subscribers[Key(table: notice.table, owner: notice.owner)].map { Array($0.values) } ?? [] }

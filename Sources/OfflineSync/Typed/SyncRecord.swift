@@ -1,0 +1,50 @@
+import Foundation
+
+/// A Swift type whose values are the items of one synced table.
+///
+/// The type declares its own properties (`Codable`), its id and its table's name; the system
+/// properties every item has (`version`, `createdAt`, `updatedAt`, `deleted`) come with every
+/// read as ``Synced`` without the type declaring them. Properties of the table the type does not
+/// know (a newer app's, another program's) are kept as they are by its writes.
+///
+/// ```swift
+/// struct Note: SyncRecord {
+///     static let tableName = "Note"
+///     var id = ""
+///     var text: String
+///     var pinned: Bool?
+/// }
+/// let notes = context.table(Note.self)
+/// let saved = try await notes.insert(Note(text: "milk"))   // saved.id is a new GUID
+/// print(saved.text, saved.version ?? "not pushed yet")
+/// ```
+public protocol SyncRecord: Codable, Sendable {
+    /// The name of the table the items live in.
+    static var tableName: String { get }
+    /// The item's id; an empty id on insert gets a new GUID.
+    var id: String { get set }
+}
+
+/// A record as stored: the record's own properties, plus the system properties the store keeps
+/// for it. Reads the record's properties directly (`synced.text`).
+@dynamicMemberLookup
+public struct Synced<Record: SyncRecord>: Sendable {
+    /// The record's own properties.
+    public var record: Record
+    /// The server's version of the item (nil until it was pushed or pulled).
+    public let version: String?
+    /// When the server first stored it.
+    public let createdAt: Date?
+    /// When the server last changed it.
+    public let updatedAt: Date?
+    /// True for an item deleted on the server (only queries that include deleted items see these).
+    public let deleted: Bool
+
+    /// A record's property.
+    public subscript<Value>(dynamicMember keyPath: WritableKeyPath<Record, Value>) -> Value {
+        get { record[keyPath: keyPath] }
+        set { record[keyPath: keyPath] = newValue }
+    }
+}
+
+extension Synced: Equatable where Record: Equatable {}

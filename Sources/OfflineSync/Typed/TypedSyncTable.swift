@@ -1,0 +1,110 @@
+import Foundation
+import TableProtocol
+
+/// One synced table read and written as values of a `SyncRecord` type. Each write is the
+/// dictionary form's (the same queue, collapse rules, undo step and live push); reads decode.
+/// `untyped` gives the dictionary form for anything dynamic.
+public struct TypedSyncTable<Record: SyncRecord>: Sendable {
+    /// The same table, read and written as `JSONObject`s.
+    public let untyped: SyncTable
+
+    /// The table of `Record` in `context`.
+    public init(context: SyncContext) { untyped = context.table(Record.tableName) }
+
+    /// Inserts a record (a new GUID when its id is empty); answers it as saved.
+    @discardableResult
+    public func insert(_ record: Record) async throws -> Synced<Record> {
+        var item = try RecordCoding.item(record)
+        if record.id.isEmpty { item[SystemProperty.id] = nil }
+        return try RecordCoding.synced(try await untyped.insert(item))
+    }
+
+    /// Saves a record over the stored one: its properties replace the stored ones (a nil optional
+    /// clears one); properties the type does not know are kept, as are system properties.
+    @discardableResult
+    public func update(_ record: Record) async throws -> Synced<Record> {
+        try RecordCoding.synced(try await untyped.update(try RecordCoding.item(record)))
+    }
+
+    /// Deletes the item with the record's id; the server delete is queued.
+    public func delete(_ record: Record) async throws { try await delete(id: record.id) }
+
+    /// Deletes the item with this id; the server delete is queued.
+    public func delete(id: String) async throws {
+        try await untyped.delete([SystemProperty.id.rawValue: .string(id)])
+    }
+
+    /// The stored record with this id.
+    public func read(id: String) throws -> Synced<Record>? {
+        try untyped.read(id: id).map { try RecordCoding.synced($0) }
+    }
+
+    /// The stored records a query matches, in its order (and its total count when it asked for one).
+    public func read(_ query: SyncQuery) throws -> (records: [Synced<Record>], totalCount: Int?) {
+        let result = try untyped.read(query)
+        return (try result.items.map { try RecordCoding.synced($0) }, result.totalCount)
+    }
+
+    /// A query on this table, to refine with `filter`, `order(by:)`, `limit` and the rest.
+    public var query: SyncQuery { untyped.query }
+
+    /// Pulls server rows into the store (pushing this table's changes first); see `SyncTable.pull`.
+    public func pull(_ query: SyncQuery? = nil, queryId: String? = nil, progress: (@Sendable (PullProgress) -> Void)? = nil) async throws {
+        try await untyped.pull(query, queryId: queryId, progress: progress)
+    }
+
+    /// Removes matching local rows; refused while the table has queued changes.
+    public func purge(_ query: SyncQuery? = nil, queryId: String? = nil) async throws {
+        try await untyped.purge(query, queryId: queryId)
+    }
+}
+
+extension SyncContext {
+    /// Local (and sync) access to the table of a `SyncRecord` type.
+    public func table<Record: SyncRecord>(_ type: Record.Type) -> TypedSyncTable<Record> {
+        TypedSyncTable(context: self)
+    }
+}
+
+extension TypedSyncTable {
+    /// A live query: the records `query` matches now, then again after every committed change to
+    /// the table (a local write, a pull, a merge, an undo, a purge). Changes committed together
+    /// yield once; a consumer slower than the changes gets the newest result, never a backlog.
+    /// Ends when the consuming task is cancelled; throws if a read fails.
+    public func observe(_ query: SyncQuery? = nil) -> AsyncThrowingStream<[Synced<Record>], any Error> {
+        let table = self
+        return untyped.observeResults(query) { try table.read($0).records }
+    }
+}
+
+extension SyncTable {
+    /// A live query of items; see `TypedSyncTable.observe(_:)`.
+    public func observe(_ query: SyncQuery? = nil) -> AsyncThrowingStream<SyncQueryResult, any Error> {
+        let table = self
+        return observeResults(query) { try table.read($0) }
+    }
+
+    /// Reads `query` now and after every commit that changed the table, newest result first in line.
+    func observeResults<Result: Sendable>(_ query: SyncQuery?, read: @escaping @Sendable (SyncQuery) throws -> Result) -> AsyncThrowingStream<Result, any Error> {
+        var query = query ?? self.query
+        query.table = name
+        let query_ = query
+        // Subscribed before the first read, so a commit in between is read again rather than missed.
+        let commits = context.dataSource.commits(changing: [name])
+        let (results, continuation) = AsyncThrowingStream.makeStream(of: Result.self, bufferingPolicy: .bufferingNewest(1))
+        let reader = Task {
+            do {
+                continuation.yield(try read(query_))
+                for await _ in commits {
+                    if Task.isCancelled { break }
+                    continuation.yield(try read(query_))
+                }
+                continuation.finish()
+            } catch {
+                continuation.finish(throwing: error)
+            }
+        }
+        continuation.onTermination = { _ in reader.cancel() }
+        return results
+    }
+}

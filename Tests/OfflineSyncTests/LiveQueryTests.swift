@@ -1,0 +1,76 @@
+import Foundation
+import OfflineSync
+import ServerTestSupport
+import TableProtocol
+import Testing
+
+/// `table.observe(query)`: the current result at once, then a new one after every committed
+/// change that can affect it, whatever made it.
+@Suite struct LiveQueryTests {
+    func fixture(server: ServerProcess? = nil) throws -> SyncFixture {
+        try SyncFixture(table: TypedTask.tableName, storePath: TempDir.make().appendingPathComponent("local.sqlite").path, serverURL: server?.baseURL)
+    }
+
+    @Test func theCurrentResultComesFirst() async throws {
+        let f = try fixture()
+        let tasks = f.context.table(TypedTask.self)
+        try await tasks.insert(TypedTask(id: "a", text: "milk"))
+        var results = tasks.observe().makeAsyncIterator()
+        #expect(try await results.next()?.map(\.id) == ["a"])
+    }
+
+    @Test func aLocalWriteYieldsTheNewResult() async throws {
+        let f = try fixture()
+        let tasks = f.context.table(TypedTask.self)
+        var results = tasks.observe(tasks.query.order(by: "id")).makeAsyncIterator()
+        #expect(try await results.next()?.isEmpty == true)
+        try await tasks.insert(TypedTask(id: "a", text: "milk"))
+        #expect(try await results.next()?.map(\.id) == ["a"])
+        try await tasks.update(TypedTask(id: "a", text: "oat milk"))
+        #expect(try await results.next()?.map(\.text) == ["oat milk"])
+    }
+
+    @Test func aPullYieldsTheNewResult() async throws {
+        let server = try await ServerProcess.start(arguments: ["--database", TempDir.make().appendingPathComponent("s.sqlite").path])
+        defer { _ = server.stop() }
+        let f = try fixture(server: server)
+        _ = try await f.remote.insert(todo("from-server", "pulled"))
+        var results = f.context.table(TypedTask.self).observe().makeAsyncIterator()
+        #expect(try await results.next()?.isEmpty == true)
+        try await f.local.pull()
+        #expect(try await results.next()?.map(\.id) == ["from-server"])
+    }
+
+    @Test func changesCommittedTogetherYieldOneResult() async throws {
+        let f = try fixture()
+        var results = f.local.observe().makeAsyncIterator()
+        #expect(try await results.next()?.items.isEmpty == true)
+        try f.local.transaction { transaction in
+            for n in 0..<100 { _ = try transaction.insert(todo("t\(n)", "bulk \(n)")) }
+        }
+        #expect(try await results.next()?.items.count == 100, "never a part of the transaction")
+    }
+
+    @Test func aSlowConsumerGetsTheNewestResultNotABacklog() async throws {
+        let f = try fixture()
+        let tasks = f.context.table(TypedTask.self)
+        var results = tasks.observe().makeAsyncIterator()
+        #expect(try await results.next()?.isEmpty == true)
+        for n in 0..<20 { try await tasks.insert(TypedTask(id: "t\(n)", text: "\(n)")) }
+        try await Task.sleep(for: .milliseconds(300))  // the observer reads while nobody consumes
+        #expect(try await results.next()?.count == 20)
+    }
+
+    @Test func anUndoAndAPurgeYieldTheirResults() async throws {
+        let f = try fixture()
+        let tasks = f.context.table(TypedTask.self)
+        try await tasks.insert(TypedTask(id: "a", text: "milk"))
+        try await tasks.insert(TypedTask(id: "b", text: "bread"))
+        var results = tasks.observe(tasks.query.order(by: "id")).makeAsyncIterator()
+        #expect(try await results.next()?.map(\.id) == ["a", "b"])
+        _ = try f.context.undo()
+        #expect(try await results.next()?.map(\.id) == ["a"])
+        try await tasks.untyped.forcePurge()
+        #expect(try await results.next()?.isEmpty == true)
+    }
+}
