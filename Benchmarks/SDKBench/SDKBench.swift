@@ -35,9 +35,48 @@ enum SDKBench {
             rounds["merge_push_1000_s", default: []].append(merged)
             rounds["plain_update_push_1000_s", default: []].append(plain)
         }
+        // Typed tables beside the dictionary form, in alternated rounds: 10,000 inserts, and a
+        // 1,000-row read (20 reads each).
+        for round in 0..<3 {
+            let dictionary = try makeContext(server, TypedBenchRow.tableName, "\(workdir)/dict-\(round).sqlite", pageSize: 50)
+            let typed = try makeContext(server, TypedBenchRow.tableName, "\(workdir)/typed-\(round).sqlite", pageSize: 50)
+            rounds["dictionary_insert_10000_s", default: []].append(try await time {
+                for i in 0..<10_000 { try await dictionary.table(TypedBenchRow.tableName).insert(["id": .string("p\(i)"), "text": .string("queued \(i)"), "complete": false]) }
+            })
+            rounds["typed_insert_10000_s", default: []].append(try await time {
+                for i in 0..<10_000 { try await typed.table(TypedBenchRow.self).insert(TypedBenchRow(id: "p\(i)", text: "queued \(i)", complete: false)) }
+            })
+            let query = SyncQuery(table: TypedBenchRow.tableName).order(by: "id").limit(1_000)
+            rounds["dictionary_read_1000_s", default: []].append(try time { for _ in 0..<20 { _ = try dictionary.table(TypedBenchRow.tableName).read(query) } } / 20)
+            rounds["typed_read_1000_s", default: []].append(try time { for _ in 0..<20 { _ = try typed.table(TypedBenchRow.self).read(query) } } / 20)
+        }
         for (name, times) in rounds { results[name] = times.sorted()[times.count / 2] }
+        let latencies = try await liveQueryLatencies(server, table, "\(workdir)/pull-50.sqlite")
+        results["live_query_p50_ms"] = latencies[latencies.count / 2] * 1000
+        results["live_query_p99_ms"] = latencies[latencies.count * 99 / 100] * 1000
         let json = results.sorted { $0.key < $1.key }.map { "\"\($0.key)\":\(String(format: "%.4f", $0.value))" }.joined(separator: ",")
         print("{\(json)}")
+    }
+
+    /// From a committed local write to the live query's new result, 200 times, on the store the
+    /// page-50 pull filled (its 100,000 rows): the query is the first 50 rows by id, which every
+    /// write (an id that sorts first) changes. Seconds, sorted.
+    static func liveQueryLatencies(_ server: URL, _ table: String, _ path: String) async throws -> [Double] {
+        let context = try makeContext(server, table, path, pageSize: 50)
+        let rows = context.table(table)
+        var results = rows.observe(rows.query.order(by: "id").limit(50)).makeAsyncIterator()
+        _ = try await results.next()
+        var latencies: [Double] = []
+        for n in 0..<200 {
+            let start = ContinuousClock.now
+            try await rows.insert(["id": .string(String(format: "0live%04d", n)), "text": "live", "complete": false])
+            guard let result = try await results.next(), result.items.first?["id"]?.stringValue == String(format: "0live%04d", 0) else {
+                throw BenchError("the live query did not see the write")
+            }
+            let d = ContinuousClock.now - start
+            latencies.append(Double(d.components.seconds) + Double(d.components.attoseconds) / 1e18)
+        }
+        return latencies.sorted()
     }
 
     static func time(_ body: @Sendable () async throws -> Void) async throws -> Double {
@@ -172,6 +211,14 @@ enum SDKBench {
             }
         }
     }
+}
+
+/// The typed form of the bench's rows.
+struct TypedBenchRow: SyncRecord {
+    static let tableName = "typedbench"
+    var id: String
+    var text: String
+    var complete: Bool
 }
 
 /// A delegate that keeps the default `tableOperation` hook, so its pushes send one request per operation.

@@ -5,7 +5,7 @@ import TableProtocol
 ///
 /// Writing goes through `ItemEncoder`, which writes a nil optional as null (Swift's synthesised
 /// `Codable` skips it, and an update that skipped it would leave the stored value in place).
-/// Reading goes through Foundation's `JSONDecoder` over the item's JSON; dates are the protocol's
+/// Reading goes through `ItemDecoder`, straight from the stored item. Dates are the protocol's
 /// ISO-8601 millisecond strings both ways.
 enum RecordCoding {
     /// The item for a record: its properties, nils as nulls.
@@ -22,7 +22,7 @@ enum RecordCoding {
     static func synced<Record: SyncRecord>(_ item: JSONObject, as type: Record.Type = Record.self) throws -> Synced<Record> {
         let record: Record
         do {
-            record = try decoder.decode(Record.self, from: Data(JSONWriter.bytes(.object(item))))
+            record = try Record(from: ItemDecoder(.object(item)))
         } catch {
             throw SyncError.invalid("The item '\(item[SystemProperty.id]?.stringValue ?? "")' of \(Record.tableName) does not decode as \(Record.self): \(error)")
         }
@@ -33,18 +33,6 @@ enum RecordCoding {
             updatedAt: item[SystemProperty.updatedAt]?.stringValue.flatMap(SyncDateFormat.date(from:)),
             deleted: item[SystemProperty.deleted]?.boolValue ?? false)
     }
-
-    private static let decoder: JSONDecoder = {
-        let decoder = JSONDecoder()
-        decoder.dateDecodingStrategy = .custom { decoder in
-            let text = try decoder.singleValueContainer().decode(String.self)
-            guard let date = SyncDateFormat.date(from: text) else {
-                throw DecodingError.dataCorrupted(.init(codingPath: decoder.codingPath, debugDescription: "'\(text)' is not an ISO-8601 date"))
-            }
-            return date
-        }
-        return decoder
-    }()
 }
 
 /// An `Encoder` that builds a `JSONValue` tree directly (no bytes in between).
