@@ -93,6 +93,29 @@ struct ItemDecoder: Decoder {
             return try ItemDecoder.decode(type, from: value, codingPath: codingPath + [key])
         }
 
+        // The common leaves and their optionals decoded in one lookup, without the dynamic casts
+        // of the generic path (a typed 1,000-row read: most of its cost above the dictionary read).
+        func decode(_ type: String.Type, forKey key: Key) throws -> String { try leaf(key) { $0.stringValue } }
+        func decode(_ type: Bool.Type, forKey key: Key) throws -> Bool { try leaf(key) { $0.boolValue } }
+        func decode(_ type: Double.Type, forKey key: Key) throws -> Double { try leaf(key) { $0.numberValue } }
+        func decodeIfPresent(_ type: String.Type, forKey key: Key) throws -> String? { try optionalLeaf(key) { $0.stringValue } }
+        func decodeIfPresent(_ type: Bool.Type, forKey key: Key) throws -> Bool? { try optionalLeaf(key) { $0.boolValue } }
+        func decodeIfPresent(_ type: Double.Type, forKey key: Key) throws -> Double? { try optionalLeaf(key) { $0.numberValue } }
+
+        private func leaf<T>(_ key: Key, _ read: (JSONValue) -> T?) throws -> T {
+            guard let value = object[key.stringValue] else {
+                throw DecodingError.keyNotFound(key, .init(codingPath: codingPath, debugDescription: "no value for '\(key.stringValue)'"))
+            }
+            guard let leaf = read(value) else { throw ItemDecoder.mismatch(T.self, value, codingPath + [key]) }
+            return leaf
+        }
+
+        private func optionalLeaf<T>(_ key: Key, _ read: (JSONValue) -> T?) throws -> T? {
+            guard let value = object[key.stringValue], value != .null else { return nil }
+            guard let leaf = read(value) else { throw ItemDecoder.mismatch(T.self, value, codingPath + [key]) }
+            return leaf
+        }
+
         func nestedContainer<NestedKey: CodingKey>(keyedBy type: NestedKey.Type, forKey key: Key) throws -> KeyedDecodingContainer<NestedKey> {
             try ItemDecoder(object[key.stringValue] ?? .null, codingPath: codingPath + [key]).container(keyedBy: type)
         }

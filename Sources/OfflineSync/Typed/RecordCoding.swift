@@ -27,11 +27,8 @@ enum RecordCoding {
             throw SyncError.invalid("The item '\(item[SystemProperty.id]?.stringValue ?? "")' of \(Record.tableName) does not decode as \(Record.self): \(error)")
         }
         return Synced(
-            record: record,
-            version: item[SystemProperty.version]?.stringValue,
-            createdAt: item[SystemProperty.createdAt]?.stringValue.flatMap(SyncDateFormat.date(from:)),
-            updatedAt: item[SystemProperty.updatedAt]?.stringValue.flatMap(SyncDateFormat.date(from:)),
-            deleted: item[SystemProperty.deleted]?.boolValue ?? false)
+            record: record, version: item[SystemProperty.version]?.stringValue, deleted: item[SystemProperty.deleted]?.boolValue ?? false,
+            createdAtText: item[SystemProperty.createdAt]?.stringValue, updatedAtText: item[SystemProperty.updatedAt]?.stringValue)
     }
 }
 
