@@ -53,6 +53,13 @@ import Testing
         #expect(FileManager.default.fileExists(atPath: dir.appendingPathComponent("env.sqlite").path))
     }
 
+    @Test func connectionLimitsOutOfRangeAreErrors() async throws {
+        #expect(try await ConfigurationTests.oneLineError(["--request-timeout", "1e30"]).hasPrefix("todo-server: error: the request timeout must be between"))
+        #expect(try await ConfigurationTests.oneLineError(["--request-timeout", "0"]).hasPrefix("todo-server: error: the request timeout must be between"))
+        #expect(try await ConfigurationTests.oneLineError(["--max-feeds-per-account", "0"]).hasPrefix("todo-server: error: max feeds per account"))
+        #expect(try await ConfigurationTests.oneLineError(["--database-pool-size", "0"]).hasPrefix("todo-server: error: the database pool size"))
+    }
+
     @Test func schemaLimitsOutOfRangeAreErrors() async throws {
         #expect(try await ConfigurationTests.oneLineError(["--max-tables", "0"]) == "todo-server: error: max tables must be positive, not 0")
         #expect(try await ConfigurationTests.oneLineError(["--max-columns", "5"]).hasPrefix("todo-server: error: max columns must be between 6"))

@@ -94,7 +94,9 @@ public struct ServerConfiguration: Sendable {
         guard tokenLifetime > 0 else { throw ServerConfigurationError("token lifetime must be positive") }
         guard feedHeartbeat > 0, feedHeartbeat <= 3_600 else { throw ServerConfigurationError("feed heartbeat must be between 0 and 3600 seconds, not \(feedHeartbeat)") }
         guard (1...500).contains(databasePoolSize) else { throw ServerConfigurationError("the database pool size must be between 1 and 500, not \(databasePoolSize)") }
-        guard requestTimeout > 0 else { throw ServerConfigurationError("the request timeout must be positive, not \(requestTimeout)") }
+        guard requestTimeout > 0, requestTimeout <= 3_600 else {
+            throw ServerConfigurationError("the request timeout must be between 0 and 3600 seconds, not \(requestTimeout)")
+        }
         guard maxFeedsPerAccount > 0 else { throw ServerConfigurationError("max feeds per account must be positive, not \(maxFeedsPerAccount)") }
         guard maxTables > 0 else { throw ServerConfigurationError("max tables must be positive, not \(maxTables)") }
         let fewestColumns = TableSchema.systemColumns.count + 1
