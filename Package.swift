@@ -118,6 +118,8 @@ let package = Package(
         .executableTarget(name: "todo-bench-handler", dependencies: ["SyncServer", "TableProtocol"], path: "Benchmarks/HandlerBench"),
         // The README's SDK example.
         .executableTarget(name: "offline-sync-example", dependencies: ["OfflineSync", "TableProtocol"], path: "Examples/QuickStart"),
+        // Typed tables and a live query between two devices (README, "Typed tables and live queries").
+        .executableTarget(name: "offline-sync-typed-example", dependencies: ["OfflineSync", "TableProtocol"], path: "Examples/TypedLive"),
         // `make bench` for the SDK: pull, push and local inserts beside raw floors.
         .executableTarget(
             name: "todo-bench-sdk",
@@ -155,7 +157,7 @@ let package = Package(
         .testTarget(
             name: "OfflineSyncTests",
             dependencies: [
-                "OfflineSync", "TableProtocol", "ServerTestSupport", "todo-server", "sync-crash-worker", "offline-sync-example",
+                "OfflineSync", "TableProtocol", "ServerTestSupport", "todo-server", "sync-crash-worker", "offline-sync-example", "offline-sync-typed-example",
                 .product(name: "GRDB", package: "GRDB.swift"),
             ]
         ),
