@@ -15,9 +15,9 @@ final class ScriptedResolver: SyncContextDelegate, Sendable {
     /// It answers conflicts only: pushes may batch.
     var usesTableOperationHook: Bool { false }
 
-    func resolveConflict(_ conflict: SyncConflict, completion: @escaping @Sendable (ConflictResolution?) -> Void) {
+    func resolve(_ conflict: SyncConflict) async -> ConflictResolution? {
         asked.withLock { $0.append(conflict) }
-        completion(answer)
+        return answer
     }
 
     var conflicts: [SyncConflict] { asked.withLock { $0 } }

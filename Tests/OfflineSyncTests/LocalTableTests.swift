@@ -139,21 +139,6 @@ import Testing
         }
         #expect(f.context.pendingOperationsCount == 1)
     }
-
-    @Test func completionHandlersRunOnTheCallbackQueue() async throws {
-        let queue = DispatchQueue(label: "callbacks")
-        let key = DispatchSpecificKey<String>()
-        queue.setSpecific(key: key, value: "callbacks")
-        let dir = try TempDir.make()
-        let store = try SQLiteSyncStore(path: dir.appendingPathComponent("s.sqlite").path, tables: [SyncTableDefinition(name: "items", columns: ["text": .text])])
-        let context = SyncContext(client: nil, dataSource: store, callbackQueue: queue)
-        let onQueue: Bool = await withCheckedContinuation { continuation in
-            context.table("items").insert(["text": "x"]) { _ in
-                continuation.resume(returning: DispatchQueue.getSpecific(key: key) == "callbacks")
-            }
-        }
-        #expect(onQueue)
-    }
 }
 
 /// Human-sorted text columns: case and accents set aside, locally and through the index.

@@ -229,9 +229,9 @@ final class GateDelegate: SyncContextDelegate, Sendable {
         set { hook.withLock { $0 = newValue } }
     }
 
-    func tableOperation(_ operation: TableOperation, completion: @escaping @Sendable (Result<JSONObject?, SyncError>) -> Void) {
+    func tableOperation(_ operation: TableOperation) async throws -> JSONObject? {
         hook.withLock { $0.take() }?()
-        operation.execute(completion: completion)
+        return try await operation.execute()
     }
 }
 

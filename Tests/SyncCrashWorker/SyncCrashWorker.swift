@@ -9,7 +9,7 @@ import TableProtocol
 /// With `merge`, the table also has a `note` column that another device (the test) changes on
 /// the server meanwhile, and it settles conflicts by field merge: the pushes that meet them are
 /// merged pushes.
-/// With `batch`, conflicts are answered through `resolveConflict` only, so pushes go through the
+/// With `batch`, conflicts are answered through `resolve(_:)` only, so pushes go through the
 /// server's batch endpoint.
 /// Usage: sync-crash-worker STORE SERVER_URL JOURNAL TABLE SEED [merge|batch]
 @main
@@ -101,18 +101,14 @@ enum SyncCrashWorker {
 
 /// Resolves version conflicts the way the app's "Use Client" does.
 final class UseClientDelegate: SyncContextDelegate {
-    func tableOperation(_ operation: TableOperation, completion: @escaping @Sendable (Result<JSONObject?, SyncError>) -> Void) {
-        Task {
-            do {
-                completion(.success(try await operation.execute()))
-            } catch let error as SyncError where error.statusCode == 412 {
-                var item = operation.item
-                item[SystemProperty.version] = error.serverItem?[SystemProperty.version]
-                operation.item = item
-                do { completion(.success(try await operation.execute())) } catch { completion(.failure(SyncErrorBox.wrap(error))) }
-            } catch {
-                completion(.failure(SyncErrorBox.wrap(error)))
-            }
+    func tableOperation(_ operation: TableOperation) async throws -> JSONObject? {
+        do {
+            return try await operation.execute()
+        } catch let error as SyncError where error.statusCode == 412 {
+            var item = operation.item
+            item[SystemProperty.version] = error.serverItem?[SystemProperty.version]
+            operation.item = item
+            return try await operation.execute()
         }
     }
 }
@@ -120,24 +116,14 @@ final class UseClientDelegate: SyncContextDelegate {
 /// For merged pushes: field merges settle themselves; a delete of an item the other device
 /// changed is sent anyway (the only conflict the merge leaves to a delegate here).
 final class DeleteAnywayDelegate: SyncContextDelegate {
-    func resolveConflict(_ conflict: SyncConflict, completion: @escaping @Sendable (ConflictResolution?) -> Void) {
-        completion(.client)
-    }
+    func resolve(_ conflict: SyncConflict) async -> ConflictResolution? { .client }
 }
 
 /// "Use Client" answered as a conflict resolution, so pushes go in batches.
 final class BatchingUseClientDelegate: SyncContextDelegate {
     var usesTableOperationHook: Bool { false }
 
-    func resolveConflict(_ conflict: SyncConflict, completion: @escaping @Sendable (ConflictResolution?) -> Void) {
-        completion(.client)
-    }
-}
-
-enum SyncErrorBox {
-    static func wrap(_ error: any Error) -> SyncError {
-        error as? SyncError ?? SyncError(.httpError, "\(error)")
-    }
+    func resolve(_ conflict: SyncConflict) async -> ConflictResolution? { .client }
 }
 
 /// An append-only, fsync'd log.

@@ -125,7 +125,7 @@ struct ConflictSettlement {
 
     private func ask(_ conflict: SyncConflict) async -> ConflictResolution? {
         guard let delegate = context.delegate else { return nil }
-        return await Callback.awaitCompletion(on: context.callbackQueue) { done in delegate.resolveConflict(conflict, completion: done) }
+        return await delegate.resolve(conflict)
     }
 
     /// The log entry of a settlement whose outcome on the server is `final` (nil: deleted there).

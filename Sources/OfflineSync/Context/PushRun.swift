@@ -226,10 +226,7 @@ struct PushRun {
         guard let delegate = context.delegate else {
             do { return .success(try await operation.execute()) } catch { return .failure(Self.syncError(error)) }
         }
-        let result = await Callback.awaitCompletion(on: context.callbackQueue) { done in
-            delegate.tableOperation(operation, completion: done)
-        }
-        return result.mapError(Self.syncError)
+        do { return .success(try await delegate.tableOperation(operation)) } catch { return .failure(Self.syncError(error)) }
     }
 
     /// Success: drop the operation and keep the server's item. When a newer change is queued,
@@ -329,12 +326,7 @@ struct PushRun {
             try storeStep { try store.read { try $0.errors() } }.filter { failed.contains($0.operationId) }
         }
         let errors = try remaining()
-        if let delegate = context.delegate, !errors.isEmpty {
-            let context = self.context
-            await Callback.awaitCompletion(on: context.callbackQueue) { done in
-                delegate.pushCompleted(errors: errors, context: context) { done(()) }
-            }
-        }
+        if let delegate = context.delegate, !errors.isEmpty { await delegate.pushCompleted(errors: errors, context: context) }
         let left = try remaining()
         if !left.isEmpty {
             throw SyncError(.pushCompletedWithErrors, "Push completed with \(left.count) error(s)", operationErrors: left)

@@ -13,8 +13,6 @@ public final class SyncContext: Sendable {
     public let dataSource: any SyncDataSource
     /// Conflict and error hooks.
     public let delegate: (any SyncContextDelegate)?
-    /// Where completions and delegate calls run.
-    public let callbackQueue: DispatchQueue
     /// Rows per pull request (≤ 0 means the default, 50).
     public let pullPageSize: Int
     /// How many local changes `undo()` can take back (0 keeps no undo journal).
@@ -28,13 +26,12 @@ public final class SyncContext: Sendable {
     /// Called after every committed local change (live mode schedules its push from here).
     private let localChangeObservers = Mutex<[UUID: @Sendable () -> Void]>([:])
 
-    /// Creates a context over a store; `callbackQueue` defaults to a private background queue.
+    /// Creates a context over a store.
     public init(client: SyncClient?, dataSource: any SyncDataSource, delegate: (any SyncContextDelegate)? = nil,
-                callbackQueue: DispatchQueue? = nil, pullPageSize: Int = 50, undoDepth: Int = 100) {
+                pullPageSize: Int = 50, undoDepth: Int = 100) {
         self.client = client
         self.dataSource = dataSource
         self.delegate = delegate
-        self.callbackQueue = callbackQueue ?? DispatchQueue(label: "OfflineSync.callbacks")
         self.pullPageSize = pullPageSize > 0 ? pullPageSize : 50
         self.undoDepth = max(0, undoDepth)
     }
@@ -65,11 +62,6 @@ public final class SyncContext: Sendable {
     /// Pushes every queued operation in order.
     public func push() async throws {
         try await work.run { try await PushRun(context: self).run() }
-    }
-
-    /// Completion-handler form of `push()`.
-    public func push(completion: @escaping @Sendable (Result<Void, SyncError>) -> Void) {
-        Callback.deliver(on: callbackQueue, completion) { try await self.push() }
     }
 
     /// Settles a recorded operation error (atomically, on its real operation).

@@ -156,39 +156,7 @@ public struct SyncTable: Sendable {
         }
     }
 
-    // MARK: Completion-handler forms (called back on the context's callback queue)
-
-    /// Completion-handler form of `insert(_:)`.
-    public func insert(_ item: JSONObject, completion: @escaping @Sendable (Result<JSONObject, SyncError>) -> Void) {
-        Callback.deliver(on: context.callbackQueue, completion) { try await self.insert(item) }
-    }
-
-    /// Completion-handler form of `update(_:)`.
-    public func update(_ item: JSONObject, completion: @escaping @Sendable (Result<JSONObject, SyncError>) -> Void) {
-        Callback.deliver(on: context.callbackQueue, completion) { try await self.update(item) }
-    }
-
-    /// Completion-handler form of `delete(_:)`.
-    public func delete(_ item: JSONObject, completion: @escaping @Sendable (Result<Void, SyncError>) -> Void) {
-        Callback.deliver(on: context.callbackQueue, completion) { try await self.delete(item) }
-    }
-
-    /// Completion-handler form of `read(_:)`.
-    public func read(_ query: SyncQuery, completion: @escaping @Sendable (Result<SyncQueryResult, SyncError>) -> Void) {
-        Callback.deliver(on: context.callbackQueue, completion) { try self.read(query) }
-    }
-
-    /// Completion-handler form of `pull(_:queryId:)`.
-    public func pull(_ query: SyncQuery? = nil, queryId: String? = nil, completion: @escaping @Sendable (Result<Void, SyncError>) -> Void) {
-        Callback.deliver(on: context.callbackQueue, completion) { try await self.pull(query, queryId: queryId) }
-    }
-
-    /// Completion-handler form of `purge(_:queryId:)`.
-    public func purge(_ query: SyncQuery? = nil, queryId: String? = nil, completion: @escaping @Sendable (Result<Void, SyncError>) -> Void) {
-        Callback.deliver(on: context.callbackQueue, completion) { try await self.purge(query, queryId: queryId) }
-    }
-
-    // MARK: Helpers
+    // MARK: Writes inside the store
 
     /// One local write of one item, its own undo step, recorded in the same transaction.
     @discardableResult

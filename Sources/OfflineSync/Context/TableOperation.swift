@@ -62,11 +62,6 @@ public final class TableOperation: Sendable {
         }
     }
 
-    /// Completion-handler form of `execute()`, called back on a background queue.
-    public func execute(completion: @escaping @Sendable (Result<JSONObject?, SyncError>) -> Void) {
-        Callback.deliver(on: .global(), completion) { try await self.execute() }
-    }
-
     /// Stops the push after this operation; it and every later one stay queued.
     public func cancelPush() { state.withLock { $0.cancelled = true } }
 

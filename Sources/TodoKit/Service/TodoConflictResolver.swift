@@ -32,20 +32,26 @@ final class TodoConflictResolver: SyncContextDelegate, Sendable {
         state.withLock { $0.asked = 0; $0.forTheRest = nil }
     }
 
-    func resolveConflict(_ conflict: SyncConflict, completion: @escaping @Sendable (ConflictResolution?) -> Void) {
+    func resolve(_ conflict: SyncConflict) async -> ConflictResolution? {
         let (policy, forTheRest, asked) = state.withLock { state -> (ConflictPolicy, ConflictChoice?, Int) in
             state.asked += 1
             return (state.policy, state.forTheRest, state.asked)
         }
         switch policy {
-        case .fail: completion(nil)
-        case .always(let choice): completion(choice.resolution)
+        case .fail: return nil
+        case .always(let choice): return choice.resolution
         case .ask(let present):
-            if let forTheRest { return completion(forTheRest.resolution) }
-            present(ConflictPrompt(conflict, offersApplyToAll: asked > 1) { choice, applyToAll in
-                if applyToAll { self.state.withLock { $0.forTheRest = choice } }
-                completion(choice.resolution)
-            })
+            if let forTheRest { return forTheRest.resolution }
+            // The dialog answers once; a second answer (a stray key) is ignored.
+            let answer = await withCheckedContinuation { continuation in
+                let once = Mutex<CheckedContinuation<ConflictChoice, Never>?>(continuation)
+                present(ConflictPrompt(conflict, offersApplyToAll: asked > 1) { choice, applyToAll in
+                    guard let waiting = once.withLock({ $0.take() }) else { return }
+                    if applyToAll { self.state.withLock { $0.forTheRest = choice } }
+                    waiting.resume(returning: choice)
+                })
+            }
+            return answer.resolution
         }
     }
 }

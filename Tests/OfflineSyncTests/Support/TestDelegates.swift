@@ -28,38 +28,33 @@ final class ConflictDelegate: SyncContextDelegate, Sendable {
 
     init(_ strategy: Strategy) { self.strategy = strategy }
 
-    func tableOperation(_ operation: TableOperation, completion: @escaping @Sendable (Result<JSONObject?, SyncError>) -> Void) {
-        Task {
-            do {
-                completion(.success(try await operation.execute()))
-            } catch let error as SyncError where error.isConflict {
-                state.withLock { $0.conflicts.append((operation.item, error.serverItem!)) }
-                switch strategy {
-                case .useClient:
-                    // Retry with the server's version, as the app's "Use Client" does.
-                    var item = operation.item
-                    item["version"] = error.serverItem!["version"]
-                    operation.item = item
-                    do { completion(.success(try await operation.execute())) } catch { completion(.failure(error as! SyncError)) }
-                case .useServer:
-                    completion(.success(error.serverItem))
-                case .cancel:
-                    operation.cancelPush()
-                    completion(.failure(error))
-                case .fail:
-                    completion(.failure(error))
-                }
-            } catch {
-                completion(.failure(error as! SyncError))
+    func tableOperation(_ operation: TableOperation) async throws -> JSONObject? {
+        do {
+            return try await operation.execute()
+        } catch let error as SyncError where error.isConflict {
+            state.withLock { $0.conflicts.append((operation.item, error.serverItem!)) }
+            switch strategy {
+            case .useClient:
+                // Retry with the server's version, as the app's "Use Client" does.
+                var item = operation.item
+                item["version"] = error.serverItem!["version"]
+                operation.item = item
+                return try await operation.execute()
+            case .useServer:
+                return error.serverItem
+            case .cancel:
+                operation.cancelPush()
+                throw error
+            case .fail:
+                throw error
             }
         }
     }
 
-    func pushCompleted(errors: [OperationError], context: SyncContext, completion: @escaping @Sendable () -> Void) {
+    func pushCompleted(errors: [OperationError], context: SyncContext) async {
         state.withLock { $0.completedErrors.append(errors) }
         if let resolution = resolveInPushCompleted {
             for error in errors { try? context.resolve(error, resolution) }
         }
-        completion()
     }
 }
