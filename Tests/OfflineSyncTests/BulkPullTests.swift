@@ -1,6 +1,6 @@
 import Foundation
 import GRDB
-import OfflineSync
+@testable import OfflineSync
 import ServerTestSupport
 import TableProtocol
 import Testing

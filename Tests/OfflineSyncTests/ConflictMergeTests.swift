@@ -1,5 +1,5 @@
 import Foundation
-import OfflineSync
+@testable import OfflineSync
 import ServerTestSupport
 import Synchronization
 import TableProtocol

@@ -10,7 +10,9 @@ public final class SyncContext: Sendable {
     /// The server client; nil for a local-only context (push and pull fail with a network error).
     public let client: SyncClient?
     /// The local store.
-    public let dataSource: any SyncDataSource
+    public let store: SQLiteSyncStore
+    /// The store through the interface the SDK's code uses.
+    var dataSource: any SyncDataSource { store }
     /// Conflict and error hooks.
     public let delegate: (any SyncContextDelegate)?
     /// Rows per pull request (≤ 0 means the default, 50).
@@ -27,10 +29,10 @@ public final class SyncContext: Sendable {
     private let localChangeObservers = Mutex<[UUID: @Sendable () -> Void]>([:])
 
     /// Creates a context over a store.
-    public init(client: SyncClient?, dataSource: any SyncDataSource, delegate: (any SyncContextDelegate)? = nil,
+    public init(client: SyncClient?, dataSource: SQLiteSyncStore, delegate: (any SyncContextDelegate)? = nil,
                 pullPageSize: Int = 50, undoDepth: Int = 100) {
         self.client = client
-        self.dataSource = dataSource
+        self.store = dataSource
         self.delegate = delegate
         self.pullPageSize = pullPageSize > 0 ? pullPageSize : 50
         self.undoDepth = max(0, undoDepth)

@@ -43,11 +43,11 @@ public final class SQLiteSyncStore: SyncDataSource {
 
     public func definition(of table: String) -> SyncTableDefinition? { definitions[table.lowercased()] }
 
-    public func read<T>(_ body: (any SyncStoreSession) throws -> T) throws -> T {
+    func read<T>(_ body: (any SyncStoreSession) throws -> T) throws -> T {
         try pool.read { db in try body(SQLiteStoreSession(db: db, definitions: definitions, searchIndexes: searchIndexes)) }
     }
 
-    public func write<T>(_ body: (any SyncStoreSession) throws -> T) throws -> T {
+    func write<T>(_ body: (any SyncStoreSession) throws -> T) throws -> T {
         try pool.write { db in try body(SQLiteStoreSession(db: db, definitions: definitions, searchIndexes: searchIndexes)) }
     }
 

@@ -5,7 +5,7 @@ import TableProtocol
 ///
 /// All writes of one `write` call commit together, so an item change and its queue change are
 /// never seen apart, not even after a crash.
-public protocol SyncDataSource: Sendable {
+protocol SyncDataSource: Sendable {
     /// The declared table of this name, if any.
     func definition(of table: String) -> SyncTableDefinition?
     /// Runs `body` on a consistent snapshot.
@@ -19,7 +19,7 @@ public protocol SyncDataSource: Sendable {
 }
 
 /// What a data source offers inside a `read` or `write` call.
-public protocol SyncStoreSession {
+protocol SyncStoreSession {
     // Items
     /// The item with this id (ids compare case-insensitively).
     func item(in table: String, id: String) throws -> JSONObject?
