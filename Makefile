@@ -4,7 +4,7 @@ SWIFT ?= swift
 PORT ?= 8080
 ENSURE := scripts/ensure-packages.sh
 
-.PHONY: run server build test soak bench load install uninstall deps-build deps-test deps-bench clean
+.PHONY: run server build test soak bench load docs install uninstall deps-build deps-test deps-bench clean
 
 ## Starts (or reuses) the bundled server on embedded SQLite and opens the client against it.
 ## DEVICE=phone gives a second device with its own local store.
@@ -39,6 +39,12 @@ bench: deps-bench
 ## checks that no write is lost or duplicated (LOAD_DEVICES, LOAD_SECONDS change the size).
 load: deps-test
 	scripts/with-postgres.sh python3 scripts/load.py
+
+## The OfflineSync documentation (DocC catalog in Sources/OfflineSync/OfflineSync.docc), as a static site in .build/docs.
+docs: deps-build
+	$(SWIFT) package --allow-writing-to-directory .build/docs generate-documentation --target OfflineSync \
+		--output-path .build/docs --transform-for-static-hosting --hosting-base-path OfflineSync
+	@echo "Documentation in .build/docs (open .build/docs/documentation/offlinesync/index.html through a web server)"
 
 ## Release builds of todo and todo-server under $(PREFIX), with man pages and completions.
 PREFIX ?= /usr/local
