@@ -85,11 +85,13 @@ def seed_sql(rows, dialect, layout):
            else f"SELECT generate_series(1, {rows}) AS n")
     false = "0" if dialect == "sqlite" else "FALSE"
     t, ns = layout["table"], layout["ns"]
+    # The server before namespaces (bench_namespaces' baseline) kept one clock row per table.
+    clock = (f"""UPDATE "__sync_clock" SET "last" = 1767225600000 + {rows} WHERE "tbl" = '{layout["name"]}';""" if layout.get("per_table_clock")
+             else f"""UPDATE "__clocks" SET "last" = 1767225600000 + {rows} WHERE "ns" = '{ns}' AND "tbl" = '{layout["name"]}';""")
     return (f'DELETE FROM "{t}" WHERE "__owner" = \'{ns}\';'
             f'INSERT INTO "{t}" ("__owner","id","createdAt","updatedAt","version","deleted","{layout["text"]}","{layout["complete"]}") '
-            f"SELECT '{ns}', 'row-' || n, {ts}, {ts}, 'v' || n, {false}, 'todo number ' || n, {false} FROM ({gen}) AS g;"
-            f""" UPDATE "__clocks" SET "last" = 1767225600000 + {rows} WHERE "ns" = '{ns}' AND "tbl" = '{layout["name"]}';"""
-            " ANALYZE;")  # a live database has statistics; a bulk load needs them refreshed
+            f"SELECT '{ns}', 'row-' || n, {ts}, {ts}, 'v' || n, {false}, 'todo number ' || n, {false} FROM ({gen}) AS g; "
+            + clock + " ANALYZE;")  # a live database has statistics; a bulk load needs them refreshed
 
 
 def pull_query():

@@ -21,11 +21,9 @@ FLOOD_CLIENTS = 16
 
 def old_seed_sql(rows, dialect, table="bench"):
     """The seed in the layout of the server before namespaces: one physical table per table name,
-    the owner's name in the owner column, one clock row per table."""
-    layout = {"table": table, "text": "text", "complete": "complete", "ns": "", "name": table}
-    return bench.seed_sql(rows, dialect, layout).replace(
-        f"""UPDATE "__clocks" SET "last" = 1767225600000 + {rows} WHERE "ns" = '' AND "tbl" = '{table}';""",
-        f"""UPDATE "__sync_clock" SET "last" = 1767225600000 + {rows} WHERE "tbl" = '{table}';""")
+    the anonymous owner "", one clock row per table."""
+    layout = {"table": table, "text": "text", "complete": "complete", "ns": "", "name": table, "per_table_clock": True}
+    return bench.seed_sql(rows, dialect, layout)
 
 
 def seeded_server(binary, database, query, dialect, new_layout):
@@ -177,7 +175,7 @@ def slow_commits(old_bin, new_bin, tmp):
                 set_commit_delay(url, delay)
                 for label, (_, port, tokens) in servers.items():
                     for accounts in (ACCOUNTS, 1):
-                        result = bench.wrk(f"http://127.0.0.1:{port}/tables/bench", "insert_accounts.lua", connections=ACCOUNTS,
+                        result = bench.wrk(f"http://127.0.0.1:{port}/tables/bench", "insert.lua", connections=ACCOUNTS,
                                            env={"BENCH_TOKENS": ",".join(tokens[:accounts])})
                         runs.setdefault((label, delay, accounts), []).append(result)
         set_commit_delay(url, 0)

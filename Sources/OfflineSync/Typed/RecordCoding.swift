@@ -19,7 +19,7 @@ enum RecordCoding {
     }
 
     /// The record and system properties of a stored item.
-    static func synced<Record: SyncRecord>(_ item: JSONObject, as type: Record.Type = Record.self) throws -> Synced<Record> {
+    static func synced<Record: SyncRecord>(_ item: JSONObject) throws -> Synced<Record> {
         let record: Record
         do {
             record = try Record(from: ItemDecoder(.object(item)))

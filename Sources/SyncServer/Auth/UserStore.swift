@@ -1,3 +1,4 @@
+import FilterSQL
 import Foundation
 import TableProtocol
 
@@ -97,19 +98,14 @@ public final class UserStore: Sendable {
     /// Every account, by name.
     public func list() async throws -> [Account] {
         try await database.read { session in
-            try session.query(#"SELECT "id", "name", "createdAt" FROM "__users" ORDER BY "nameKey""#, []).rows.map {
-                Account(id: $0[0].text ?? "", name: $0[1].text ?? "", createdAt: $0[2].text ?? "")
-            }
+            try session.query(#"SELECT "id", "name", "createdAt" FROM "__users" ORDER BY "nameKey""#, []).rows.map(Account.init(row:))
         }
     }
 
     /// The account a name signs in as, with its password hash and generation.
     func credentials(of name: String) async throws -> (account: Account, hash: PasswordHash?, generation: Int64)? {
         try await database.readStatement { session in
-            try session.query(
-                #"SELECT "id", "name", "createdAt", "password", "generation" FROM "__users" WHERE "name" = \#(self.p(1)) OR "nameKey" = \#(self.p(2)) ORDER BY ("name" = \#(self.p(1))) DESC LIMIT 1"#,
-                [.text(name), .text(Self.key(name))]).rows.first
-                .map { (Account(id: $0[0].text ?? "", name: $0[1].text ?? "", createdAt: $0[2].text ?? ""), PasswordHash(stored: $0[3].text ?? ""), $0[4].int64 ?? 0) }
+            try self.row(named: name, session: session).map { (Account(row: $0), PasswordHash(stored: $0[3].text ?? ""), $0[4].int64 ?? 0) }
         }
     }
 
@@ -136,10 +132,15 @@ public final class UserStore: Sendable {
 
     /// The account with this name (exact spelling first, then in any letter case).
     private func account(named name: String, session: any SQLSession) throws -> Account? {
+        try row(named: name, session: session).map(Account.init(row:))
+    }
+
+    /// The row of the account with this name (exact spelling first, then in any letter case):
+    /// id, name, createdAt, password, generation.
+    private func row(named name: String, session: any SQLSession) throws -> [SQLValue]? {
         try session.query(
-            #"SELECT "id", "name", "createdAt" FROM "__users" WHERE "name" = \#(p(1)) OR "nameKey" = \#(p(2)) ORDER BY ("name" = \#(p(1))) DESC LIMIT 1"#,
+            #"SELECT "id", "name", "createdAt", "password", "generation" FROM "__users" WHERE "name" = \#(p(1)) OR "nameKey" = \#(p(2)) ORDER BY ("name" = \#(p(1))) DESC LIMIT 1"#,
             [.text(name), .text(Self.key(name))]).rows.first
-            .map { Account(id: $0[0].text ?? "", name: $0[1].text ?? "", createdAt: $0[2].text ?? "") }
     }
 
     /// Names are compared without letter case (ASCII only, so no locale can change it).
@@ -147,6 +148,13 @@ public final class UserStore: Sendable {
 
     /// The dialect's n-th placeholder.
     private func p(_ index: Int) -> String { database.dialect.placeholder(index) }
+}
+
+extension Account {
+    /// An account from a row whose first columns are id, name and createdAt.
+    init(row: [SQLValue]) {
+        self.init(id: row[0].text ?? "", name: row[1].text ?? "", createdAt: row[2].text ?? "")
+    }
 }
 
 /// An account command that cannot be done, in one line.

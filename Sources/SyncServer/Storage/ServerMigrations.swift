@@ -43,13 +43,6 @@ enum ServerMigrations {
         }
     }
 
-    /// The names of the migrations a database has recorded, in the order they ran.
-    static func recorded(in database: any SQLDatabase) async throws -> [String] {
-        try await database.read { session in
-            try session.query(#"SELECT "name" FROM "__migrations" ORDER BY "appliedAt", "name""#, []).rows.compactMap { $0[0].text }
-        }
-    }
-
     private static func createAccountsSecretsAndClock(_ session: any SQLSession, _ dialect: any SQLDialect) throws {
         try session.execute(#"CREATE TABLE IF NOT EXISTS "__users" ("name" TEXT PRIMARY KEY NOT NULL, "password" TEXT NOT NULL, "generation" BIGINT NOT NULL, "createdAt" TEXT NOT NULL)"#, [])
         try session.execute(#"CREATE TABLE IF NOT EXISTS "__secrets" ("name" TEXT PRIMARY KEY NOT NULL, "value" TEXT NOT NULL)"#, [])

@@ -70,9 +70,6 @@ public struct TableSchema: Sendable, Hashable {
         byLowercasedName[name.caseFolded].map { columns[$0] }
     }
 
-    /// The user properties (every column but the system ones).
-    var properties: ArraySlice<Column> { columns.dropFirst(Self.systemColumns.count) }
-
     mutating func append(_ column: Column) {
         guard byLowercasedName[column.name.caseFolded] == nil else { return }
         byLowercasedName[column.name.caseFolded] = columns.count
