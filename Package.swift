@@ -138,7 +138,7 @@ let package = Package(
         ),
         .testTarget(name: "TableProtocolTests", dependencies: ["TableProtocol"]),
         // Drives the app's state in pure tests, with store reads answered from memory.
-        .target(name: "TodoKitTestSupport", dependencies: ["TodoKit"], path: "Tests/TodoKitTestSupport"),
+        .target(name: "TodoKitTestSupport", dependencies: ["TodoKit", "OfflineSync"], path: "Tests/TodoKitTestSupport"),
         .testTarget(name: "TodoKitTests", dependencies: ["TodoKit", "TodoKitTestSupport", "OfflineSync", "ServerTestSupport", "todo-server"]),
         .testTarget(name: "TerminalUITests", dependencies: ["TerminalUI", "TodoKit", "TodoKitTestSupport"]),
         .testTarget(name: "TodoEndToEndTests", dependencies: ["ServerTestSupport", "todo", "todo-server"]),

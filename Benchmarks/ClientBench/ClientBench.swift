@@ -47,7 +47,7 @@ struct ClientBench {
     @MainActor
     static func run(path: String, start: ContinuousClock.Instant) async throws {
         let service = try TodoService(storePath: path, serverURL: nil)
-        let app = AppStore(service: service)
+        let app = AppRuntime(state: AppState(server: nil), environment: .live(service))
         app.onChange = { Waiter.shared.wake() }
         let (width, height) = (100, 30)
         app.send(.list(.resized(pageHeight: ListScreen.pageHeight(forTerminalHeight: height))))
@@ -86,7 +86,7 @@ struct ClientBench {
 
     /// A key, then whatever the view model loads, then the frame; in milliseconds.
     @MainActor
-    static func timeKey(_ app: AppStore, _ key: KeyEvent, width: Int, height: Int) async throws -> Double {
+    static func timeKey(_ app: AppRuntime, _ key: KeyEvent, width: Int, height: Int) async throws -> Double {
         let t0 = ContinuousClock.now
         app.send(.key(key))
         await waitUntilReady(app)
@@ -97,13 +97,13 @@ struct ClientBench {
     /// Sleeps until the view models say every visible row is loaded, as the UI loop would:
     /// results reach the main queue and wake it; nothing spins.
     @MainActor
-    static func waitUntilReady(_ app: AppStore) async {
+    static func waitUntilReady(_ app: AppRuntime) async {
         while !ready(app) { await Waiter.shared.wait() }
     }
 
     /// Every visible row is loaded.
     @MainActor
-    static func ready(_ app: AppStore) -> Bool {
+    static func ready(_ app: AppRuntime) -> Bool {
         let list = app.state.list
         return list.isLoaded && !list.isLoading && list.visibleRows.allSatisfy { $0 != nil }
     }

@@ -14,8 +14,8 @@ enum LiveLatencyBench {
         defer { try? FileManager.default.removeItem(at: dir) }
         let a = try TodoService(storePath: dir.appendingPathComponent("a.sqlite").path, serverURL: serverA)
         let b = try TodoService(storePath: dir.appendingPathComponent("b.sqlite").path, serverURL: serverB)
-        let appA = AppStore(service: a, live: true)
-        let appB = AppStore(service: b, live: true)
+        let appA = AppRuntime(state: AppState(server: serverA.absoluteString, live: true), environment: .live(a))
+        let appB = AppRuntime(state: AppState(server: serverB.absoluteString, live: true), environment: .live(b))
         appA.onChange = { Waiter.shared.wake() }
         appB.onChange = { Waiter.shared.wake() }
         appB.send(.list(.resized(pageHeight: 20)))
@@ -23,7 +23,7 @@ enum LiveLatencyBench {
         appB.start()
         while appA.state.status.live != .live || appB.state.status.live != .live { await Waiter.shared.wait() }
 
-        let probe = try a.add("probe 0")
+        let probe = try await a.add("probe 0")
         await waitUntil(appB, shows: "probe 0")
         var samples: [Double] = []
         for round in 1...rounds {
@@ -31,7 +31,7 @@ enum LiveLatencyBench {
             try await Task.sleep(for: .milliseconds(350))
             let text = "probe \(round)"
             let t0 = ContinuousClock.now
-            _ = try a.save(TodoItem(id: probe.id, text: text))
+            try await a.save(TodoItem(id: probe.id, text: text))
             await waitUntil(appB, shows: text)
             samples.append(ClientBench.ms(ContinuousClock.now - t0))
         }
@@ -45,7 +45,7 @@ enum LiveLatencyBench {
 
     /// Sleeps until B's list has a loaded row with this text (woken by each change of B's state).
     @MainActor
-    static func waitUntil(_ app: AppStore, shows text: String) async {
+    static func waitUntil(_ app: AppRuntime, shows text: String) async {
         while !app.state.list.visibleRows.contains(where: { $0?.text == text }) { await Waiter.shared.wait() }
     }
 }

@@ -66,7 +66,7 @@ struct AddCommand: AsyncParsableCommand {
     func run() async throws {
         let text = self.text.joined(separator: " ").trimmingCharacters(in: .whitespaces)
         guard !text.isEmpty else { throw ValidationError("The text must not be empty.") }
-        print(try openService(options).add(text).id)
+        print(try await openService(options).add(text).id)
     }
 }
 
@@ -77,7 +77,7 @@ struct SampleCommand: AsyncParsableCommand {
     func run() async throws {
         let service = try openService(options)
         let items = try BundledText.sampleItems()
-        for item in items { _ = try service.add(item) }
+        for item in items { try await service.add(item) }
         print("Added \(items.count) sample items.")
     }
 }
@@ -140,7 +140,7 @@ struct EditCommand: AsyncParsableCommand {
         var item = try findItem(service, id)
         if let text { item.text = text }
         if let complete { item.complete = complete }
-        _ = try service.save(item)
+        try await service.save(item)
     }
 }
 
@@ -153,7 +153,7 @@ struct DoneCommand: AsyncParsableCommand {
         let service = try openService(options)
         var item = try findItem(service, id)
         item.complete = true
-        _ = try service.save(item)
+        try await service.save(item)
     }
 }
 
@@ -164,7 +164,7 @@ struct RemoveCommand: AsyncParsableCommand {
 
     func run() async throws {
         let service = try openService(options)
-        try service.delete(try findItem(service, id))
+        try await service.delete(try findItem(service, id))
     }
 }
 

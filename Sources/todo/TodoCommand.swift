@@ -56,7 +56,9 @@ struct UICommand: ParsableCommand {
                                       client: setup.clientConfiguration, tokens: TokenStore())
         let settings = setup.settings
         try MainActor.assumeIsolated {
-            let app = AppStore(service: service, live: settings.live.value, showCompleted: settings.showCompleted.value)
+            let state = AppState(server: service.serverURL?.absoluteString, user: service.signedInUser,
+                                 live: settings.live.value, showCompleted: settings.showCompleted.value)
+            let app = AppRuntime(state: state, environment: .live(service))
             let terminal = try NCursesTerminal(colors: settings.colors.value)
             MainLoop(app: app, terminal: terminal).run()
         }

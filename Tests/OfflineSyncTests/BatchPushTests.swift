@@ -48,7 +48,7 @@ import Testing
 
     @Test func aLargeQueueIsSentInChunksOf500() async throws {
         let (f, transport) = try await recorded()
-        for i in 0..<1_200 { _ = try f.local.insertNow(todo("i\(i)", "item \(i)")) }
+        for i in 0..<1_200 { _ = try await f.local.insert(todo("i\(i)", "item \(i)")) }
         try await f.context.push()
         #expect(writes(transport).count == 3)
         #expect(try await f.serverItems().count == 1_200)
@@ -151,10 +151,10 @@ import Testing
 
     @Test func anItemChangedWhileItsBatchIsOnItsWayWaitsForThatAnswerBeforeItIsSent() async throws {
         let (f, transport) = try await recorded()
-        for i in 0..<1_200 { _ = try f.local.insertNow(todo("i\(i)", "item \(i)")) }
+        for i in 0..<1_200 { _ = try await f.local.insert(todo("i\(i)", "item \(i)")) }
         try await f.context.push()
         // Updates carry versions: one sent on a version the server has moved past meets a 412.
-        for i in 0..<1_200 { _ = try f.local.updateNow(["id": .string("i\(i)"), "text": .string("edited \(i)")]) }
+        for i in 0..<1_200 { _ = try await f.local.update(["id": .string("i\(i)"), "text": .string("edited \(i)")]) }
         // The second batch carries i700; the third is read and sent while the second awaits its answer.
         transport.before("POST", endingWith: "/$batch", number: 2) {
             try await f.local.update(["id": "i700", "text": "changed meanwhile"])
@@ -169,13 +169,13 @@ import Testing
 
     @Test func aPushCancelledWhileTheNextBatchIsOnItsWayKeepsWhatThatBatchDid() async throws {
         let a = try await SyncFixture.make()
-        for i in 0..<1_200 { _ = try a.local.insertNow(todo("i\(i)", "item \(i)")) }
+        for i in 0..<1_200 { _ = try await a.local.insert(todo("i\(i)", "item \(i)")) }
         try await a.context.push()
         let b = try a.otherDevice(delegate: ScriptedResolver(.cancel), mergePolicy: .askAlways)
         try await b.local.pull()
         try await a.local.update(["id": "i10", "text": "from a"])
         try await a.context.push()
-        for i in 0..<1_200 { _ = try b.local.updateNow(["id": .string("i\(i)"), "text": .string("b \(i)")]) }
+        for i in 0..<1_200 { _ = try await b.local.update(["id": .string("i\(i)"), "text": .string("b \(i)")]) }
         // The first batch meets the clash on i10 and the push stops; the second was sent meanwhile.
         await #expect(throws: SyncError.self) { try await b.context.push() }
         #expect(b.context.pendingOperationsCount == 201, "i10 and the third batch stay queued")

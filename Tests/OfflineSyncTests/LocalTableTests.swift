@@ -151,23 +151,23 @@ import Testing
         return SyncContext(client: nil, dataSource: store).table("Words")
     }
 
-    @Test func mixedCaseAndAccentsSortTogether() throws {
+    @Test func mixedCaseAndAccentsSortTogether() async throws {
         let table = try store()
-        for (i, text) in Self.texts.enumerated() { _ = try table.insertNow(["id": .string("w\(i)"), "text": .string(text)]) }
+        for (i, text) in Self.texts.enumerated() { _ = try await table.insert(["id": .string("w\(i)"), "text": .string(text)]) }
         let sorted = try table.read(table.query.order(by: "text")).items.compactMap { $0["text"]?.stringValue }
         #expect(sorted == ["_under", "Apple", "apple pie", "ärger", "banana", "Banana split", "eclair", "Éclair", "Zebra"])
     }
 
-    @Test func theOrderIsTheSameInSwiftAndInTheStore() throws {
+    @Test func theOrderIsTheSameInSwiftAndInTheStore() async throws {
         let table = try store()
-        for (i, text) in Self.texts.enumerated() { _ = try table.insertNow(["id": .string("w\(i)"), "text": .string(text)]) }
+        for (i, text) in Self.texts.enumerated() { _ = try await table.insert(["id": .string("w\(i)"), "text": .string(text)]) }
         let stored = try table.read(table.query.order(by: "text")).items.compactMap { $0["text"]?.stringValue }
         #expect(stored == Self.texts.sorted { HumanOrder.compare($0, $1) == .orderedAscending })
     }
 
-    @Test func descendingIsTheReverse() throws {
+    @Test func descendingIsTheReverse() async throws {
         let table = try store()
-        for (i, text) in Self.texts.enumerated() { _ = try table.insertNow(["id": .string("w\(i)"), "text": .string(text)]) }
+        for (i, text) in Self.texts.enumerated() { _ = try await table.insert(["id": .string("w\(i)"), "text": .string(text)]) }
         let up = try table.read(table.query.order(by: "text")).items.compactMap { $0["id"]?.stringValue }
         let down = try table.read(table.query.order(by: "text", ascending: false)).items.compactMap { $0["id"]?.stringValue }
         #expect(down == up.reversed())

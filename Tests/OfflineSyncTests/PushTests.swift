@@ -210,7 +210,7 @@ import Testing
         let gate = GateDelegate()
         let f = try await SyncFixture.make(delegate: gate)
         try await f.local.insert(todo("a", "v1"))
-        gate.beforeExecute = { try? f.local.updateNow(todo("a", "v2")) }
+        gate.beforeExecute = { _ = try? await f.local.update(todo("a", "v2")) }
         try await f.context.push()
         // The update made while the insert was in flight was queued on its own and pushed too.
         #expect(try await f.serverItems()["a"]?["text"] == "v2")
@@ -221,16 +221,16 @@ import Testing
 
 /// Runs a hook just before each operation executes.
 final class GateDelegate: SyncContextDelegate, Sendable {
-    private let hook = Mutex<(@Sendable () -> Void)?>(nil)
+    private let hook = Mutex<(@Sendable () async -> Void)?>(nil)
 
     /// Runs once, just before the next operation executes.
-    var beforeExecute: (@Sendable () -> Void)? {
+    var beforeExecute: (@Sendable () async -> Void)? {
         get { hook.withLock { $0 } }
         set { hook.withLock { $0 = newValue } }
     }
 
     func tableOperation(_ operation: TableOperation) async throws -> JSONObject? {
-        hook.withLock { $0.take() }?()
+        await hook.withLock { $0.take() }?()
         return try await operation.execute()
     }
 }

@@ -70,7 +70,7 @@ enum SyncCrashWorker {
                 let id = "w\(seed)-\(counter)"
                 let text = "text \(random.next() % 1000)"
                 try journal.write("BEGIN insert \(id) \(text)")
-                _ = try local.insertNow(["id": .string(id), "text": .string(text)])
+                _ = try await local.insert(["id": .string(id), "text": .string(text)])
                 try journal.write("ACK insert \(id) \(text)")
                 recent = Array((recent + [id]).suffix(4))
             case 4...5 where !existing.isEmpty:
@@ -78,7 +78,7 @@ enum SyncCrashWorker {
                 let text = "text \(random.next() % 1000)"
                 try journal.write("BEGIN update \(id) \(text)")
                 do {
-                    _ = try local.updateNow(["id": .string(id), "text": .string(text)])
+                    _ = try await local.update(["id": .string(id), "text": .string(text)])
                     try journal.write("ACK update \(id) \(text)")
                 } catch {
                     try journal.write("REFUSED update \(id)")
@@ -87,7 +87,7 @@ enum SyncCrashWorker {
                 let id = existing[Int(random.next() % UInt64(existing.count))]
                 try journal.write("BEGIN delete \(id) -")
                 do {
-                    try local.deleteNow(["id": .string(id)])
+                    try await local.delete(["id": .string(id)])
                     try journal.write("ACK delete \(id) -")
                 } catch {
                     try journal.write("REFUSED delete \(id)")

@@ -92,7 +92,7 @@ import TodoKitTestSupport
 
     @Test func conflictDialogShowsBothValuesAndButtons() {
         var app = app([])
-        app.send(.conflictRaised(ConflictPrompt(itemId: "x", fields: [.init(name: "text", was: "before", yours: "mine", servers: "theirs")], answer: { _, _ in })))
+        app.send(.conflictRaised(ConflictPrompt(itemId: "x", fields: [.init(name: "text", was: "before", yours: "mine", servers: "theirs")])))
         let text = AppScreen.render(app.state, width: 60, height: 14).text
         #expect(text.contains("Server Conflict"))
         #expect(text.contains("was:      before"))

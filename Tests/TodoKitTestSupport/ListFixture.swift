@@ -12,6 +12,8 @@ public struct ListFixture {
     public private(set) var effects: [Effect] = []
     /// Store reads started but not answered (`send(_:answerReads: false)`).
     public private(set) var unansweredReads: [Effect] = []
+    /// The list's live queries: the newest window and count asked for.
+    private var liveQueries: [Effect] = []
 
     /// An app over `texts` (incomplete items with ids "0", "1", …), started with its first
     /// window and count answered.
@@ -30,6 +32,7 @@ public struct ListFixture {
         var queue = state.update(message)
         while !queue.isEmpty {
             let effect = queue.removeFirst()
+            remember(effect)
             guard answerReads, let answer = answer(effect) else {
                 if answer(effect) != nil { unansweredReads.append(effect) } else { left.append(effect) }
                 continue
@@ -38,6 +41,13 @@ public struct ListFixture {
         }
         effects += left
         return left
+    }
+
+    /// The store changed (`items` did): the live queries answer again, as a commit makes them.
+    public mutating func storeChanged() {
+        for query in liveQueries {
+            if let answer = answer(query) { send(answer) }
+        }
     }
 
     /// Answers the reads held back by `send(_:answerReads: false)`, oldest first.
@@ -58,13 +68,22 @@ public struct ListFixture {
     /// Texts of the loaded rows on screen.
     public var visibleTexts: [String] { state.list.visibleRows.compactMap { $0?.text } }
 
+    private mutating func remember(_ effect: Effect) {
+        switch effect {
+        case .observeWindow: liveQueries.removeAll { if case .observeWindow = $0 { true } else { false } }
+        case .observeCount: liveQueries.removeAll { if case .observeCount = $0 { true } else { false } }
+        default: return
+        }
+        liveQueries.append(effect)
+    }
+
     private func answer(_ effect: Effect) -> AppMessage? {
         switch effect {
-        case .loadWindow(let request):
+        case .observeWindow(let request):
             let rows = matching(request.filterText, showCompleted: request.showCompleted)
             let slice = Array(rows.dropFirst(request.offset).prefix(request.limit))
             return .list(.windowLoaded(ListWindow(request: request, items: slice)))
-        case .count(let request):
+        case .observeCount(let request):
             return .list(.counted(total: matching(request.filterText, showCompleted: request.showCompleted).count, generation: request.generation))
         default:
             return nil
@@ -72,9 +91,6 @@ public struct ListFixture {
     }
 
     private func matching(_ filter: String, showCompleted: Bool) -> [TodoItem] {
-        let needle = filter.trimmingCharacters(in: .whitespaces).lowercased()
-        return items
-            .filter { (showCompleted || !$0.complete) && (needle.isEmpty || $0.text.lowercased().contains(needle)) }
-            .sorted(by: TodoItem.listOrder)
+        InMemoryEnvironment.matching(Dictionary(uniqueKeysWithValues: items.map { ($0.id, $0) }), filter, showCompleted: showCompleted)
     }
 }

@@ -10,29 +10,28 @@ import TodoKitTestSupport
 @Suite struct ConflictFlowTests {
     /// Device A and B share an item; A changes it to `aText` and syncs; B changes it to
     /// `bText` and refreshes. Answers B's app once the refresh has asked or finished.
-    func bothDevicesEdit(aText: String, bText: String) async throws -> (app: AppStore, b: TodoService, a: TodoService, itemId: String) {
+    func bothDevicesEdit(aText: String, bText: String) async throws -> (app: AppRuntime, b: TodoService, a: TodoService, itemId: String) {
         let server = try await TodoTestServer.shared.get().baseURL
         let a = try makeService(server: server)
         let b = try makeService(server: server)
-        let item = try a.add("shared")
+        let item = try await a.add("shared")
         try await a.sync()
         try await b.sync()
         var onA = try #require(try a.item(id: item.id))
         onA.text = aText
-        _ = try a.save(onA)
+        _ = try await a.save(onA)
         try await a.sync()
         var onB = try #require(try b.item(id: item.id))
         onB.text = bText
-        _ = try b.save(onB)
-        let app = AppStore(service: b)
-        app.start()
+        _ = try await b.save(onB)
+        let app = AppRuntime.started(b)
         app.send(.syncRequested)
         try await eventually("dialog or end of sync") { app.state.conflict != nil || !app.state.status.syncing }
         return (app, b, a, item.id)
     }
 
     /// The dialog is on B's screen.
-    func conflictOnDeviceB() async throws -> (app: AppStore, b: TodoService, a: TodoService, itemId: String) {
+    func conflictOnDeviceB() async throws -> (app: AppRuntime, b: TodoService, a: TodoService, itemId: String) {
         let result = try await bothDevicesEdit(aText: "A's text", bText: "B's text")
         try await eventually("dialog") { result.app.state.conflict != nil }
         return result
@@ -56,36 +55,15 @@ import TodoKitTestSupport
         #expect(app.state.status.pending == 0)
     }
 
-    @Test func useServerKeepsTheServersValueHere() async throws {
-        let (app, b, _, id) = try await conflictOnDeviceB()
-        app.key(.right)
-        app.key(.enter)
-        try await eventually("sync done") { !app.state.status.syncing }
-        #expect(try b.item(id: id)?.text == "A's text")
-        try await eventually("status") { app.state.status.pending == 0 }
-    }
-
-    @Test func cancelLeavesTheChangeQueued() async throws {
-        let (app, b, a, id) = try await conflictOnDeviceB()
-        app.key(.escape)
-        try await eventually("sync done") { !app.state.status.syncing }
-        #expect(app.state.status.message == "Sync cancelled — 1 change will sync later")
-        #expect(try b.item(id: id)?.text == "B's text")
-        try await eventually("status") { app.state.status.pending == 1 }
-        try await a.sync()
-        #expect(try a.item(id: id)?.text == "A's text")
-    }
-
     @Test func useClientAsksAgainWhenTheServerChangesMeanwhile() async throws {
         let (app, _, a, id) = try await conflictOnDeviceB()
         // The server moves on again before the person answers.
         var onA = try #require(try a.item(id: id))
         onA.text = "A again"
-        _ = try a.save(onA)
+        _ = try await a.save(onA)
         try await a.sync()
         app.key(.enter)  // Use Client is selected first
-        try await eventually("second dialog") { app.state.conflict != nil }
-        #expect(app.state.conflict?.prompt.fields.first?.servers == "A again")
+        try await eventually("second dialog") { app.state.conflict?.prompt.fields.first?.servers == "A again" }
         app.key(.character("c"))
         try await eventually("sync done") { !app.state.status.syncing }
         try await a.sync()
@@ -96,21 +74,21 @@ import TodoKitTestSupport
         let server = try await TodoTestServer.shared.get().baseURL
         let a = try makeService(server: server)
         let b = try makeService(server: server)
-        let items = [try a.add("one"), try a.add("two")]
+        let items = [try await a.add("one"), try await a.add("two")]
         try await a.sync()
         try await b.sync()
         for (device, text) in [(a, "A"), (b, "B")] {
             for item in items {
                 var edited = try #require(try device.item(id: item.id))
                 edited.text = text
-                _ = try device.save(edited)
+                try await device.save(edited)
             }
         }
         try await a.sync()
         let asked = Mutex(0)
-        b.setConflictPolicy(.ask { prompt in
+        b.setConflictPolicy(.ask { _ in
             asked.withLock { $0 += 1 }
-            prompt.answer(.useServer, true)
+            return ConflictAnswer(.useServer, applyToAll: true)
         })
         try await b.sync()
         #expect(asked.withLock { $0 } == 1)
@@ -121,14 +99,14 @@ import TodoKitTestSupport
         let server = try await TodoTestServer.shared.get().baseURL
         let a = try makeService(server: server)
         let b = try makeService(server: server)
-        let item = try a.add("milk")
+        let item = try await a.add("milk")
         try await a.sync()
         try await b.sync()
         var onA = try #require(try a.item(id: item.id))
         onA.text = "oat milk"
-        _ = try a.save(onA)
+        _ = try await a.save(onA)
         try await a.sync()
-        _ = try b.setComplete(id: item.id, to: true)
+        _ = try await b.setComplete(id: item.id, to: true)
         b.setConflictPolicy(.fail)
         try await b.sync()
         #expect(try b.item(id: item.id) == TodoItem(id: item.id, text: "oat milk", complete: true,
@@ -147,9 +125,65 @@ import TodoKitTestSupport
     }
 }
 
+/// The dialog's answers reaching the waiting push, over an in-memory outside (no server).
+@MainActor
+@Suite struct ConflictAnswerFlowTests {
+    /// "milk" is queued here; the next sync finds it changed on the server as well.
+    func conflictOnScreen() async throws -> (app: AppRuntime, outside: InMemoryEnvironment) {
+        let outside = InMemoryEnvironment(["milk"])
+        outside.changedHere(TodoItem(id: "0", text: "milk"))
+        outside.serverWrites(TodoItem(id: "0", text: "oat milk"))
+        outside.conflictOnNextSync(ConflictPrompt(itemId: "0", fields: [.init(name: "text", was: "milk", yours: "milk", servers: "oat milk")]))
+        let app = AppRuntime.started(outside)
+        app.key(.character("r"))
+        try await eventually("dialog") { app.state.conflict != nil }
+        return (app, outside)
+    }
+
+    @Test func useServerKeepsTheServersValueHere() async throws {
+        let (app, outside) = try await conflictOnScreen()
+        app.key(.right)
+        app.key(.enter)
+        try await eventually("sync done") { !app.state.status.syncing }
+        #expect(outside.answers == [ConflictAnswer(.useServer)])
+        #expect(outside.localItems.map(\.text) == ["oat milk"])
+        try await eventually("row") { app.state.list.visibleRows.first??.text == "oat milk" }
+    }
+
+    @Test func cancelStopsTheSyncAndSaysTheChangeWaits() async throws {
+        let (app, outside) = try await conflictOnScreen()
+        app.key(.escape)
+        try await eventually("sync done") { !app.state.status.syncing }
+        #expect(outside.answers == [ConflictAnswer(.cancel)])
+        #expect(app.state.conflict == nil)
+        #expect(app.state.status.message == "Sync cancelled — 1 change will sync later")
+        #expect(outside.pendingIds == ["0"])
+    }
+
+    @Test func aSecondQuestionWaitsUntilTheFirstIsAnswered() async throws {
+        let outside = InMemoryEnvironment(["milk", "bread"])
+        for id in ["0", "1"] { outside.conflictOnNextSync(ConflictPrompt(itemId: id, fields: [], offersApplyToAll: id == "1")) }
+        let app = AppRuntime.started(outside)
+        app.key(.character("r"))
+        try await eventually("first dialog") { app.state.conflict?.prompt.itemId == "0" }
+        app.key(.character("c"))
+        try await eventually("second dialog") { app.state.conflict?.prompt.itemId == "1" }
+        app.key(.character("a"))
+        app.key(.character("s"))
+        try await eventually("sync done") { !app.state.status.syncing }
+        #expect(outside.answers == [ConflictAnswer(.useClient), ConflictAnswer(.useServer, applyToAll: true)])
+    }
+
+    @Test func quittingAnswersAWaitingPushWithCancel() async throws {
+        let (app, outside) = try await conflictOnScreen()
+        app.stop()
+        try await eventually("answered") { outside.answers == [ConflictAnswer(.cancel)] }
+    }
+}
+
 /// The dialog's keys, through the app's key routing.
 @Suite struct ConflictDialogKeyTests {
-    let prompt = ConflictPrompt(itemId: "x", fields: [], answer: { _, _ in })
+    let prompt = ConflictPrompt(itemId: "x", fields: [])
 
     func showing() -> ListFixture {
         var app = ListFixture()
@@ -168,17 +202,17 @@ import TodoKitTestSupport
         #expect(app.state.conflict?.selected == .useClient)
         app.press(.left)
         #expect(app.state.conflict?.selected == .cancel)
-        #expect(app.send(.key(.enter)) == [.answer(prompt, .cancel, applyToAll: false)])
+        #expect(app.send(.key(.enter)) == [.answer(questionId: prompt.id, ConflictAnswer(.cancel))])
         #expect(app.state.conflict == nil)
     }
 
     @Test func letterKeysChooseDirectly() {
         for (key, choice) in [("s", ConflictChoice.useServer), ("c", .useClient), ("C", .useClient)] {
             var app = showing()
-            #expect(app.send(.key(.character(Character(key)))) == [.answer(prompt, choice, applyToAll: false)])
+            #expect(app.send(.key(.character(Character(key)))) == [.answer(questionId: prompt.id, ConflictAnswer(choice))])
         }
         var app = showing()
-        #expect(app.send(.key(.escape)) == [.answer(prompt, .cancel, applyToAll: false)])
+        #expect(app.send(.key(.escape)) == [.answer(questionId: prompt.id, ConflictAnswer(.cancel))])
     }
 
     @Test func otherKeysDoNothingWhileTheDialogIsUp() {
@@ -190,7 +224,7 @@ import TodoKitTestSupport
     }
 
     @Test func conflictsAreAskedOneAtATimeInArrivalOrder() {
-        let second = ConflictPrompt(itemId: "y", fields: [], answer: { _, _ in })
+        let second = ConflictPrompt(itemId: "y", fields: [])
         var app = showing()
         app.send(.conflictRaised(second))
         app.press(.character("s"))

@@ -62,23 +62,23 @@ import TodoKitTestSupport
     }
 
     @Test func deletionConflictsHaveTheirOwnWords() {
-        let deleted = ConflictDialogViewModel(prompt: ConflictPrompt(itemId: "x", kind: .deletedOnServer, fields: [], answer: { _, _ in }))
+        let deleted = ConflictDialogViewModel(prompt: ConflictPrompt(itemId: "x", kind: .deletedOnServer, fields: []))
         #expect(deleted.title == "Deleted on the Server")
         #expect(deleted.buttons.map(\.title) == ["Keep Mine", "Delete It", "Cancel"])
-        let mine = ConflictDialogViewModel(prompt: ConflictPrompt(itemId: "x", kind: .deletedLocally, fields: [], answer: { _, _ in }))
+        let mine = ConflictDialogViewModel(prompt: ConflictPrompt(itemId: "x", kind: .deletedLocally, fields: []))
         #expect(mine.buttons.map(\.title) == ["Delete It", "Keep Theirs", "Cancel"])
     }
 
     @Test func applyToAllIsOfferedFromTheSecondConflictAndGoesWithTheAnswer() {
-        let first = ConflictPrompt(itemId: "x", fields: [], answer: { _, _ in })
+        let first = ConflictPrompt(itemId: "x", fields: [])
         var app = ListFixture(["a"])
         app.send(.conflictRaised(first))
         app.press(.character("a"))
-        #expect(app.send(.key(.character("s"))) == [.answer(first, .useServer, applyToAll: false)])
-        let second = ConflictPrompt(itemId: "y", fields: [], offersApplyToAll: true, answer: { _, _ in })
+        #expect(app.send(.key(.character("s"))) == [.answer(questionId: first.id, ConflictAnswer(.useServer))])
+        let second = ConflictPrompt(itemId: "y", fields: [], offersApplyToAll: true)
         app.send(.conflictRaised(second))
         app.press(.character("a"))
-        #expect(app.send(.key(.character("s"))) == [.answer(second, .useServer, applyToAll: true)])
+        #expect(app.send(.key(.character("s"))) == [.answer(questionId: second.id, ConflictAnswer(.useServer, applyToAll: true))])
     }
 }
 

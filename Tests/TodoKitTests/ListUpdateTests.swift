@@ -39,11 +39,18 @@ import TodoKitTestSupport
         #expect(app.send(.key(.character(" "))) == [.setComplete(id: "0", complete: true)])
     }
 
-    @Test func aWriteReloadsRowsAndTheQueuesState() {
+    @Test func aWriteReloadsTheQueuesState() {
+        var app = ListFixture(["a"])
+        #expect(app.send(.written(error: nil)) == [.loadStatus])
+    }
+
+    @Test func theRowsFollowTheStoreThroughTheirLiveQuery() {
         var app = ListFixture(["a"])
         app.items[0].text = "changed"
-        #expect(app.send(.written(error: nil)) == [.loadStatus])
-        #expect(app.visibleTexts == ["changed"])
+        app.items.append(TodoItem(id: "9", text: "b"))
+        app.storeChanged()
+        #expect(app.visibleTexts == ["b", "changed"])
+        #expect(app.state.list.total == 2)
     }
 
     @Test func aFailedWriteSaysWhyInTheStatusBar() {
@@ -220,8 +227,8 @@ import TodoKitTestSupport
 
     @Test func aWindowThatCannotBeReadSaysSo() {
         var app = ListFixture()
-        app.send(.written(error: nil), answerReads: false)
-        guard case .loadWindow(let request) = app.unansweredReads.first else { Issue.record("no read"); return }
+        app.send(.key(.character("c")), answerReads: false)  // another list: a new live query
+        guard case .observeWindow(let request) = app.unansweredReads.first else { Issue.record("no read"); return }
         app.send(.list(.windowFailed(request, message: "The local database failed: gone")))
         #expect(app.state.status.message == "The local database failed: gone")
         #expect(!app.state.list.isLoading)

@@ -55,11 +55,11 @@ import TodoKitTestSupport
         #expect(app.send(.signedIn(user: "ann")).contains(.startLive))
     }
 
-    @Test func anAutomaticPullReloadsTheList() {
+    @Test func anAutomaticPullReloadsTheQueuesStateAndTheEditedItem() {
         var app = ListFixture(["milk"], server: Self.server, live: true)
-        app.items.append(TodoItem(id: "9", text: "eggs"))
-        app.send(.liveSynced(.pulled, .succeeded(at: Date())))
-        #expect(app.visibleTexts == ["eggs", "milk"])
+        app.press(.enter)
+        let effects = app.send(.liveSynced(.pulled, .succeeded(at: Date())))
+        #expect(effects == [.loadStatus, .loadEditedItem(id: "0")])
     }
 
     @Test func aFailedAutomaticPushSaysSoWithoutASignInDialog() {

@@ -2,6 +2,7 @@ import Foundation
 import ServerTestSupport
 import Testing
 @testable import TodoKit
+import TodoKitTestSupport
 
 /// Signing in from the full-screen app against a real server that requires accounts.
 @MainActor
@@ -19,10 +20,10 @@ import Testing
         try TodoService(storePath: try TempDir.make().appendingPathComponent("d.sqlite").path, serverURL: server.baseURL, tokens: tokens)
     }
 
-    func signIn(_ store: AppStore, password: String) {
-        for c in "ann" { store.key(.character(c)) }
+    func signIn(_ store: AppRuntime, password: String) {
+        store.type("ann")
         store.key(.tab)
-        for c in password { store.key(.character(c)) }
+        store.type(password)
         store.key(.enter)
     }
 
@@ -30,9 +31,8 @@ import Testing
         let server = try await accountServer()
         let tokens = TokenStore(path: try TempDir.make().appendingPathComponent("tokens.json").path)
         let service = try device(server, tokens: tokens)
-        _ = try service.add("written before signing in")
-        let store = AppStore(service: service)
-        store.start()
+        try await service.add("written before signing in")
+        let store = AppRuntime.started(service)
         store.send(.syncRequested)
         try await eventually("signed out", timeout: 30) { store.state.status.connectivity == .signedOut }
         #expect(store.state.signIn != nil)
@@ -46,14 +46,40 @@ import Testing
         #expect(try laptop.window(ListWindowRequest()).items.map(\.text) == ["written before signing in"])
     }
 
+}
+
+/// Signing in from the app over an in-memory outside: the dialog, its answers, what follows.
+@MainActor
+@Suite struct SignInRuntimeTests {
+    func signIn(_ app: AppRuntime, password: String) {
+        app.type("ann")
+        app.key(.tab)
+        app.type(password)
+        app.key(.enter)
+    }
+
+    @Test func aRefusedSyncOpensTheDialogAndSigningInSyncsAgain() async throws {
+        let outside = InMemoryEnvironment(accounts: ["ann": "pw one two"])
+        outside.changedHere(TodoItem(id: "x", text: "written before signing in"))
+        let app = AppRuntime.started(outside)
+        app.key(.character("r"))
+        try await eventually("signed out") { app.state.signIn != nil }
+        #expect(app.state.status.connectivity == .signedOut)
+        signIn(app, password: "pw one two")
+        try await eventually("synced") { app.state.status.connectivity == .online && !app.state.status.syncing }
+        #expect(app.state.signIn == nil)
+        #expect(app.state.status.user == "ann")
+        #expect(outside.serverItems.map(\.text) == ["written before signing in"])
+    }
+
     @Test func aWrongPasswordKeepsTheDialogOpenWithTheServersWords() async throws {
-        let server = try await accountServer()
-        let store = AppStore(service: try device(server, tokens: TokenStore(path: try TempDir.make().appendingPathComponent("t.json").path)))
-        store.start()
-        store.key(.character("L"))
-        signIn(store, password: "wrong")
-        try await eventually("refused", timeout: 30) { store.state.signIn?.error != nil }
-        #expect(store.state.signIn?.error == "The user name or password is wrong")
-        #expect(store.state.status.user == nil)
+        let outside = InMemoryEnvironment(accounts: ["ann": "pw one two"])
+        let app = AppRuntime.started(outside)
+        app.key(.character("L"))
+        signIn(app, password: "wrong")
+        try await eventually("refused") { app.state.signIn?.error != nil }
+        #expect(app.state.signIn?.error == "The user name or password is wrong")
+        #expect(app.state.status.user == nil)
+        #expect(outside.signedIn == nil)
     }
 }

@@ -26,25 +26,25 @@ import TodoKitTestSupport
         #expect(keys.contains("U"))
     }
 
-    @Test func undoingAnAddNamesItAndRemovesIt() throws {
+    @Test func undoingAnAddNamesItAndRemovesIt() async throws {
         let service = try makeService()
-        _ = try service.add("buy milk")
+        _ = try await service.add("buy milk")
         #expect(try service.undo() == "Undid add of “buy milk”")
         #expect(try service.window(ListWindowRequest(offset: 0, limit: 10)).items.isEmpty)
         #expect(service.pendingCount == 0)
     }
 
-    @Test func undoingADeleteBringsTheItemBackAndRedoDeletesItAgain() throws {
+    @Test func undoingADeleteBringsTheItemBackAndRedoDeletesItAgain() async throws {
         let service = try makeService()
-        let item = try service.add("buy milk")
-        try service.delete(item)
+        let item = try await service.add("buy milk")
+        try await service.delete(item)
         #expect(try service.undo() == "Undid delete of “buy milk”")
         #expect(try service.item(id: item.id)?.text == "buy milk")
         #expect(try service.redo() == "Redid delete of “buy milk”")
         #expect(try service.item(id: item.id) == nil)
     }
 
-    @Test func nothingToUndoIsNil() throws {
+    @Test func nothingToUndoIsNil() async throws {
         let service = try makeService()
         #expect(try service.undo() == nil)
         #expect(try service.redo() == nil)
@@ -53,9 +53,9 @@ import TodoKitTestSupport
     @Test func undoingASyncedEditSaysItGoesAsANewChange() async throws {
         let server = try await TodoTestServer.shared.get().baseURL
         let service = try makeService(server: server)
-        var item = try service.add("milk")
+        var item = try await service.add("milk")
         item.text = "oat milk"
-        _ = try service.save(item)
+        _ = try await service.save(item)
         try await service.sync()
         let notice = try #require(try service.undo())
         #expect(notice.hasPrefix("Undid edit of “milk”"))

@@ -15,36 +15,21 @@ public struct SyncTable: Sendable {
     /// Inserts an item (a GUID id is generated when it has none); answers the saved item.
     @discardableResult
     public func insert(_ item: JSONObject) async throws -> JSONObject {
-        try insertNow(item)
-    }
-
-    /// Updates (upserts) an item; system properties it lacks are kept from the stored row.
-    @discardableResult
-    public func update(_ item: JSONObject) async throws -> JSONObject {
-        try updateNow(item)
-    }
-
-    /// Deletes an item locally; the server delete is queued.
-    public func delete(_ item: JSONObject) async throws {
-        try deleteNow(item)
-    }
-
-    /// Synchronous insert, for callers already on a background queue.
-    public func insertNow(_ item: JSONObject) throws -> JSONObject {
         var item = item
         let id = try Self.checkedId(item, generate: true)
         item[SystemProperty.id] = .string(id)
         return try journaledWrite(id: id) { session, current in try insert(item, id: id, current: current, in: session) }!
     }
 
-    /// Synchronous update, for callers already on a background queue.
-    public func updateNow(_ item: JSONObject) throws -> JSONObject {
+    /// Updates (upserts) an item; system properties it lacks are kept from the stored row.
+    @discardableResult
+    public func update(_ item: JSONObject) async throws -> JSONObject {
         let id = try Self.checkedId(item, generate: false)
         return try journaledWrite(id: id) { session, current in try update(item, id: id, current: current, in: session) }!
     }
 
-    /// Synchronous delete, for callers already on a background queue.
-    public func deleteNow(_ item: JSONObject) throws {
+    /// Deletes an item locally; the server delete is queued.
+    public func delete(_ item: JSONObject) async throws {
         let id = try Self.checkedId(item, generate: false)
         try journaledWrite(id: id) { session, current in
             try delete(item, id: id, current: current, in: session)

@@ -45,6 +45,9 @@ public struct Synced<Record: SyncRecord>: Sendable {
     public var createdAt: Date? { createdAtText.flatMap(SyncDateFormat.date(from:)) }
     /// When the server last changed it.
     public var updatedAt: Date? { updatedAtText.flatMap(SyncDateFormat.date(from:)) }
+    /// `updatedAt` as the server wrote it (ISO-8601 with milliseconds, UTC): compares as text
+    /// with a change feed's event ids, without a parse.
+    public var updatedAtStamp: String? { updatedAtText }
 
     /// A record's property.
     public subscript<Value>(dynamicMember keyPath: WritableKeyPath<Record, Value>) -> Value {

@@ -2,11 +2,13 @@ import Dispatch
 import Foundation
 import TodoKit
 
-/// The UI main loop: `dispatchMain()` with sources for stdin, SIGWINCH and the stop signals, so
-/// it wakes at once for keys, resizes and posted results and sleeps otherwise (no polling).
+/// The terminal's side of the app: `dispatchMain()` with sources for stdin, SIGWINCH and the
+/// stop signals, so it wakes at once for keys and resizes and sleeps otherwise (no polling; the
+/// main queue also runs the `@MainActor` runtime). Keys and resizes go to the runtime as
+/// messages; every change of state schedules one redraw.
 @MainActor
 public final class MainLoop {
-    private let app: AppStore
+    private let app: AppRuntime
     private let terminal: NCursesTerminal
     private var sources: [any DispatchSourceProtocol] = []
     private var redrawScheduled = false
@@ -23,7 +25,7 @@ public final class MainLoop {
     }
 
     /// Creates the loop over an app and a terminal.
-    public init(app: AppStore, terminal: NCursesTerminal) {
+    public init(app: AppRuntime, terminal: NCursesTerminal) {
         self.app = app
         self.terminal = terminal
     }
@@ -36,8 +38,7 @@ public final class MainLoop {
         let resize = DispatchSource.makeSignalSource(signal: SIGWINCH, queue: .main)
         resize.setEventHandler { [weak self] in
             MainActor.assumeIsolated {
-                self?.terminal.updateSize()
-                self?.redraw()
+                self?.resized()
             }
         }
         sources.append(resize)
@@ -52,9 +53,13 @@ public final class MainLoop {
             sources.append(source)
         }
         sources.forEach { $0.resume() }
-        app.onChange = { [weak self] in self?.scheduleRedraw() }
+        app.onChange = { [weak self] in
+            guard let self else { return }
+            if self.app.state.shouldQuit { self.quit(status: 0) }
+            self.scheduleRedraw()
+        }
         app.start()
-        redraw()
+        resized()
         dispatchMain()
     }
 
@@ -63,11 +68,14 @@ public final class MainLoop {
         // Readable but no keys: the terminal may be gone (its window closed, tmux killed). Quit
         // rather than spin on a source that stays readable forever.
         if keys.isEmpty, Self.inputHungUp() { quit(status: 0) }
-        for key in keys {
-            app.send(.key(key))
-            if app.state.shouldQuit { quit(status: 0) }
-        }
-        redraw()
+        for key in keys { app.send(.key(key)) }
+    }
+
+    /// The terminal's size changed (or the app started): the list learns its page height.
+    private func resized() {
+        terminal.updateSize()
+        app.send(.list(.resized(pageHeight: ListScreen.pageHeight(forTerminalHeight: terminal.size.height))))
+        scheduleRedraw()
     }
 
     private static func inputHungUp() -> Bool {
@@ -84,8 +92,6 @@ public final class MainLoop {
 
     private func redraw() {
         let size = terminal.size
-        let pageHeight = ListScreen.pageHeight(forTerminalHeight: size.height)
-        if pageHeight != app.state.list.pageHeight { app.send(.list(.resized(pageHeight: pageHeight))) }
         redrawScheduled = false
         terminal.draw(AppScreen.render(app.state, width: size.width, height: size.height))
         onFrame?()

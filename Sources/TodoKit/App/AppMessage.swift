@@ -15,7 +15,7 @@ public enum AppMessage: Sendable, Equatable {
     case resumeEditing(stored: TodoItem, draft: TodoItem)
     /// The stored version of the item open in the editor, after a pull (nil: it is gone).
     case editedItemLoaded(id: String, TodoItem?)
-    /// The editor's save finished (a clash arrives as `conflictRaised` instead).
+    /// The editor's save finished (a clash raises the conflict dialog).
     case editSaved(EditSaveResult)
     /// The person asked for a sync (a key, or ↑ on the first row).
     case syncRequested
@@ -35,7 +35,7 @@ public enum AppMessage: Sendable, Equatable {
     case signIn(SignInDialogViewModel.Message)
     /// Signed in as this user; the token is kept.
     case signedIn(user: String)
-    /// A push met a conflict that needs the person.
+    /// A push met a conflict that needs the person (the runtime holds the push's question by the prompt's id).
     case conflictRaised(ConflictPrompt)
     /// Open the conflict history.
     case openHistory
@@ -61,6 +61,12 @@ public enum SyncOutcome: Sendable, Equatable {
     case succeeded(at: Date)
     /// It failed, in plain words, and why.
     case failed(message: String, reason: SyncFailureReason)
+
+    /// A failed sync in plain words, with `pending` changes still queued.
+    public static func failed(_ error: any Error, pending: Int) -> SyncOutcome {
+        let error = SyncError.wrapping(error)
+        return .failed(message: SyncStatus.describe(error, pending: pending), reason: SyncFailureReason(error))
+    }
 }
 
 /// Why a sync failed, as far as the status bar cares.
@@ -72,6 +78,17 @@ public enum SyncFailureReason: Sendable, Equatable {
     /// Anything else (the server answered).
     case other
 
+    /// Why `error` stopped a sync.
+    init(_ error: SyncError) {
+        if error.code == .pushAbortedNetwork {
+            self = .offline
+        } else if error.isAuthenticationFailure || error.code == .pushAbortedAuthentication {
+            self = .signedOut
+        } else {
+            self = .other
+        }
+    }
+
     /// What the status bar says of the connection after such a failure.
     var connectivity: SyncStatus.Connectivity {
         switch self {
@@ -79,5 +96,12 @@ public enum SyncFailureReason: Sendable, Equatable {
         case .signedOut: return .signedOut
         case .other: return .online
         }
+    }
+}
+
+extension SyncError {
+    /// The error as a `SyncError` (anything else is the local store's).
+    static func wrapping(_ error: any Error) -> SyncError {
+        error as? SyncError ?? SyncError(.localStoreError, "\(error)")
     }
 }

@@ -56,6 +56,8 @@ public struct AppState: Sendable, Equatable {
             guard var editor, editor.original.id == id else { return [] }
             editor.noteStoredVersion(stored)
             self.editor = editor
+        case .editSaved(.clashed(let clash)):
+            conflicts.append(ConflictDialogViewModel(prompt: clash.prompt))
         case .editSaved(let result):
             status.message = Self.notice(for: result)
             return afterWrite()
@@ -179,9 +181,19 @@ public struct AppState: Sendable, Equatable {
         }
     }
 
-    /// A write or a sync changed the store: re-read the rows and the queue's state.
-    private mutating func afterWrite() -> [Effect] {
-        list.update(.reload(countDelay: 0)) + [.loadStatus]
+    /// A write or a sync changed the store: re-read the queue's state (the list's rows and count
+    /// are live queries, which see every commit by themselves).
+    private func afterWrite() -> [Effect] { [.loadStatus] }
+
+    /// Where the answer to the dialog on screen goes: to the waiting push, or (an editor's clash)
+    /// into a save, a notice or the editor again.
+    private mutating func answered(_ prompt: ConflictPrompt, _ answer: ConflictAnswer) -> [Effect] {
+        guard case .editor(let clash) = prompt.origin else { return [.answer(questionId: prompt.id, answer)] }
+        switch answer.choice {
+        case .useClient: return [.saveOver(clash.keepingEdit)]
+        case .useServer: return apply(.notice("Kept the version from the other device; your edit was dropped"))
+        case .cancel: return apply(.resumeEditing(stored: clash.stored, draft: clash.edited))
+        }
     }
 
     /// Sends a key to the topmost view through its key table.
@@ -189,9 +201,9 @@ public struct AppState: Sendable, Equatable {
         if case .action(.quit) = KeyTables.global.lookup(key, in: self) { return apply(.quit) }
         if !conflicts.isEmpty {
             guard case .action(let action) = KeyTables.dialog.lookup(key, in: self) else { return [] }
-            let effects = conflicts[0].update(action)
-            if conflicts[0].answer != nil { conflicts.removeFirst() }
-            return effects
+            conflicts[0].update(action)
+            guard let reply = conflicts[0].reply else { return [] }
+            return answered(conflicts.removeFirst().prompt, reply)
         }
         if signIn != nil {
             switch KeyTables.signIn.lookup(key, in: self) {

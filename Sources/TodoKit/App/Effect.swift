@@ -1,18 +1,23 @@
-/// Work an `update` asks for: run by the sync service on its background queue (or, for `send`,
-/// at once by the app), each answered by a message on the UI loop.
+import Foundation
+
+/// Work an `update` asks for, as plain data: `AppRuntime` runs each one against the
+/// `AppEnvironment` and feeds its answer back as a message (`send` is handled inside `update`).
 public enum Effect: Sendable, Equatable {
     /// Another message for the app, handled right after the current one.
     case send(AppMessage)
     /// Deliver a message after a delay (debounces and the spinner).
     case after(seconds: Double, AppMessage)
-    /// Read a window of the list → `.list(.windowLoaded)` or `.list(.windowFailed)`.
-    case loadWindow(ListWindowRequest)
-    /// Count the list's rows → `.list(.counted)`.
-    case count(CountRequest)
+    /// Watch a window of the list (a live query, replacing the list's previous one) →
+    /// `.list(.windowLoaded)` now and after every change to the table, or `.list(.windowFailed)`.
+    case observeWindow(ListWindowRequest)
+    /// Watch the list's row count (a live query, replacing the previous one) → `.list(.counted)`.
+    case observeCount(CountRequest)
     /// Add an item with this text → `.written`.
     case add(String)
-    /// Save an item edited since it was opened as `original` → `.editSaved` or `.conflictRaised`.
+    /// Save an item edited since it was opened as `original` → `.editSaved` (a clash included).
     case save(TodoItem, original: TodoItem)
+    /// Save an item over the stored one, whatever changed meanwhile (Use Client on an edit clash) → `.written`.
+    case saveOver(TodoItem)
     /// Set one stored item's completion → `.written`.
     case setComplete(id: String, complete: Bool)
     /// Delete an item → `.written`.
@@ -33,8 +38,8 @@ public enum Effect: Sendable, Equatable {
     case stopLive
     /// Sign in and keep the token → `.signedIn` or `.signIn(.failed)`.
     case signIn(user: String, password: String)
-    /// Give the waiting push the person's answer to a conflict (and whether it answers the rest of the sync).
-    case answer(ConflictPrompt, ConflictChoice, applyToAll: Bool)
+    /// Give the push waiting on the question with this id the person's answer.
+    case answer(questionId: UUID, ConflictAnswer)
     /// Read the conflict log → `.history(.loaded)`; the person has now seen it.
     case loadConflicts
     /// Restore the values that lost in a conflict → `.history(.restored)`.

@@ -2,9 +2,18 @@ import Foundation
 import OfflineSync
 import TableProtocol
 
-/// A conflict to show the person: for each field in question what it was, what this device has
-/// and what the server has. Two prompts are equal when they are the same question (same `id`).
+/// A conflict to show the person, as plain data: for each field in question what it was, what
+/// this device has and what the server has. A push waiting for the answer is held by the runtime
+/// under the prompt's `id`; an editor's clash carries what its answer needs.
 public struct ConflictPrompt: Sendable, Equatable {
+    /// Who asks, and so where the answer goes.
+    public enum Origin: Sendable, Equatable {
+        /// A push, waiting for the answer (`Effect.answer`).
+        case push
+        /// The editor's save, which clashed with a change made elsewhere.
+        case editor(EditClash)
+    }
+
     /// One field in question.
     public struct Field: Sendable, Hashable {
         /// The field's name.
@@ -26,7 +35,7 @@ public struct ConflictPrompt: Sendable, Equatable {
     }
 
     /// Tells this question from every other.
-    public let id = UUID()
+    public var id: UUID
     /// The item's id.
     public var itemId: String
     /// What each side did to the item.
@@ -37,32 +46,31 @@ public struct ConflictPrompt: Sendable, Equatable {
     public var serverChangedAt: Date?
     /// True from the second question of one sync on: the answer may then apply to the rest.
     public var offersApplyToAll: Bool
-    /// Delivers the person's choice (and whether it answers the rest of this sync) to the waiting push.
-    public let answer: @Sendable (ConflictChoice, _ applyToAll: Bool) -> Void
+    /// Who asks.
+    public var origin: Origin
 
-    /// Creates a prompt; `answer` delivers the choice to the waiting push.
-    public init(itemId: String, kind: SyncConflict.Kind = .edit, fields: [Field], serverChangedAt: Date? = nil,
-                offersApplyToAll: Bool = false, answer: @escaping @Sendable (ConflictChoice, Bool) -> Void) {
+    /// Creates a prompt.
+    public init(id: UUID = UUID(), itemId: String, kind: SyncConflict.Kind = .edit, fields: [Field], serverChangedAt: Date? = nil,
+                offersApplyToAll: Bool = false, origin: Origin = .push) {
+        self.id = id
         self.itemId = itemId
         self.kind = kind
         self.fields = fields
         self.serverChangedAt = serverChangedAt
         self.offersApplyToAll = offersApplyToAll
-        self.answer = answer
+        self.origin = origin
     }
 
     /// The prompt for a conflict the SDK could not settle by itself.
-    init(_ conflict: SyncConflict, offersApplyToAll: Bool, answer: @escaping @Sendable (ConflictChoice, Bool) -> Void) {
+    init(_ conflict: SyncConflict, offersApplyToAll: Bool) {
         let server = conflict.server ?? JSONObject()
         var names = conflict.clashingFields
         if names.isEmpty { names = ThreeWayMerge(base: nil, local: conflict.local, server: server).clashingFields }
         self.init(itemId: conflict.itemId, kind: conflict.kind,
                   fields: Self.fields(names, base: conflict.base, local: conflict.local, server: conflict.server),
                   serverChangedAt: conflict.server?[SystemProperty.updatedAt]?.stringValue.flatMap(SyncDateFormat.date(from:)),
-                  offersApplyToAll: offersApplyToAll, answer: answer)
+                  offersApplyToAll: offersApplyToAll)
     }
-
-    public static func == (a: ConflictPrompt, b: ConflictPrompt) -> Bool { a.id == b.id }
 
     /// The named fields as the dialog shows them: was (nil without a base), yours, and the
     /// server's ("(gone)" when it has no item).
@@ -103,9 +111,25 @@ public enum ConflictChoice: String, Sendable, CaseIterable {
     }
 }
 
+/// The person's answer to a conflict prompt.
+public struct ConflictAnswer: Sendable, Equatable {
+    /// The button chosen.
+    public var choice: ConflictChoice
+    /// Whether it answers the rest of this sync's conflicts too.
+    public var applyToAll: Bool
+
+    /// An answer.
+    public init(_ choice: ConflictChoice, applyToAll: Bool = false) {
+        self.choice = choice
+        self.applyToAll = applyToAll
+    }
+}
+
 /// How conflicts are answered: by asking (the full-screen UI) or by a fixed rule (scripts).
 public enum ConflictPolicy: Sendable {
-    case ask(@Sendable (ConflictPrompt) -> Void)
+    /// Ask, and wait for the answer.
+    case ask(@Sendable (ConflictPrompt) async -> ConflictAnswer)
+    /// Always the same answer.
     case always(ConflictChoice)
     /// Leave the conflict as an error (headless `sync` without `--on-conflict`).
     case fail

@@ -32,29 +32,55 @@ public struct EditClash: Sendable, Equatable {
     public var fields: [ConflictPrompt.Field] {
         ConflictPrompt.fields(merge.clashingFields, base: original.object, local: edited.object, server: stored.object)
     }
+
+    /// The conflict dialog's question: Use Client saves `keepingEdit`, Use Server keeps the stored
+    /// item, Cancel reopens the editor with the person's values.
+    public var prompt: ConflictPrompt { ConflictPrompt(itemId: edited.id, fields: fields, origin: .editor(self)) }
+}
+
+/// What saving an edit must do, decided from the item as opened, as edited and as stored now.
+public enum EditSavePlan: Sendable, Equatable {
+    /// Save this item (the edit, or the edit merged with what changed elsewhere), answering the result.
+    case save(TodoItem, EditSaveResult)
+    /// The item is gone: add this new one.
+    case addBack(TodoItem)
+    /// The same field changed here and elsewhere: save nothing, ask.
+    case clash(EditClash)
+
+    /// Over the stored item if it has not moved, merged with what changed elsewhere if the fields
+    /// differ, as a new item if it was deleted, and never over a value changed elsewhere in the
+    /// same field.
+    public init(edited: TodoItem, original: TodoItem, stored: TodoItem?) {
+        guard let stored else {
+            self = .addBack(TodoItem(text: edited.text, complete: edited.complete))
+            return
+        }
+        // A save keeps the stored version: the one a push must name.
+        if stored.text == original.text && stored.complete == original.complete {
+            self = .save(edited, .saved)
+            return
+        }
+        let merge = ThreeWayMerge(base: original.object, local: edited.object, server: stored.object)
+        if !merge.clashingFields.isEmpty {
+            self = .clash(EditClash(original: original, edited: edited, stored: stored, merge: merge))
+        } else {
+            self = .save(TodoItem(merge.merged) ?? edited, .merged)
+        }
+    }
 }
 
 extension TodoService {
-    /// Saves an edit of an item opened as `original`: over the stored item if it has not moved,
-    /// merged with what changed elsewhere if the fields differ, as a new item if it was deleted,
-    /// and never over a value changed elsewhere in the same field (that is `.clashed`, saving nothing).
-    public func save(_ edited: TodoItem, openedAs original: TodoItem) throws -> EditSaveResult {
-        guard let stored = try item(id: edited.id) else {
-            _ = try add(TodoItem(text: edited.text, complete: edited.complete))
+    /// Saves an edit of an item opened as `original`, as `EditSavePlan` decides.
+    public func save(_ edited: TodoItem, openedAs original: TodoItem) async throws -> EditSaveResult {
+        switch EditSavePlan(edited: edited, original: original, stored: try item(id: edited.id)) {
+        case .save(let item, let result):
+            try await save(item)
+            return result
+        case .addBack(let item):
+            try await add(item)
             return .addedBack
+        case .clash(let clash):
+            return .clashed(clash)
         }
-        if stored.text == original.text && stored.complete == original.complete {
-            var item = edited
-            item.version = stored.version  // the stored version is the one a push must name
-            _ = try save(item)
-            return .saved
-        }
-        let merge = ThreeWayMerge(base: original.object, local: edited.object, server: stored.object)
-        guard merge.clashingFields.isEmpty else {
-            return .clashed(EditClash(original: original, edited: edited, stored: stored, merge: merge))
-        }
-        guard let merged = TodoItem(merge.merged) else { throw SyncError(.localStoreError, "not saved") }
-        _ = try save(merged)
-        return .merged
     }
 }

@@ -40,18 +40,11 @@ final class TodoConflictResolver: SyncContextDelegate, Sendable {
         switch policy {
         case .fail: return nil
         case .always(let choice): return choice.resolution
-        case .ask(let present):
+        case .ask(let ask):
             if let forTheRest { return forTheRest.resolution }
-            // The dialog answers once; a second answer (a stray key) is ignored.
-            let answer = await withCheckedContinuation { continuation in
-                let once = Mutex<CheckedContinuation<ConflictChoice, Never>?>(continuation)
-                present(ConflictPrompt(conflict, offersApplyToAll: asked > 1) { choice, applyToAll in
-                    guard let waiting = once.withLock({ $0.take() }) else { return }
-                    if applyToAll { self.state.withLock { $0.forTheRest = choice } }
-                    waiting.resume(returning: choice)
-                })
-            }
-            return answer.resolution
+            let answer = await ask(ConflictPrompt(conflict, offersApplyToAll: asked > 1))
+            if answer.applyToAll { state.withLock { $0.forTheRest = answer.choice } }
+            return answer.choice.resolution
         }
     }
 }

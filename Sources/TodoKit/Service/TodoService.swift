@@ -3,13 +3,14 @@ import OfflineSync
 import Synchronization
 import TableProtocol
 
-/// The app's access to its todos: local reads and writes on the store, and sync with the
-/// server. Plain calls that block their caller (the UI runs them through `EffectRunner`).
+/// The app's access to its todos: local reads and writes on the store (typed, through
+/// `context.table(TodoItem.self)`), live queries of the list, and sync with the server. The
+/// full-screen app reaches it through `AppEnvironment.live(_:)`; the headless commands call it.
 public final class TodoService: Sendable {
     /// The server, or nil when the app runs local only.
     public let serverURL: URL?
     let context: SyncContext
-    let table: SyncTable
+    let table: TypedSyncTable<TodoItem>
     private let resolver: TodoConflictResolver
     private let lastSyncStore: LastSyncStore
     private let conflictsSeen: ConflictsSeenStore
@@ -36,7 +37,7 @@ public final class TodoService: Sendable {
         resolver = TodoConflictResolver(policy: conflictPolicy)
         context = SyncContext(client: serverURL.map { SyncClient(serverURL: $0, configuration: client) },
                               dataSource: store, delegate: resolver, pullPageSize: Self.pullPageSize)
-        table = context.table(TodoTable.name)
+        table = context.table(TodoItem.self)
         lastSyncStore = LastSyncStore(path: storePath + ".lastsync")
         conflictsSeen = ConflictsSeenStore(path: storePath + ".conflicts-seen")
     }
@@ -49,14 +50,47 @@ public final class TodoService: Sendable {
 
     /// One window of the list.
     public func window(_ request: ListWindowRequest) throws -> ListWindow {
-        let query = listQuery(filterText: request.filterText, showCompleted: request.showCompleted)
-            .order(by: "text").limit(request.limit).offset(request.offset)
-        return ListWindow(request: request, items: try table.read(query).items.compactMap(TodoItem.init))
+        ListWindow(request: request, items: try table.read(windowQuery(request)).records.map(TodoItem.init))
+    }
+
+    /// A window of the list as a live query: now, then after every commit that changed the table.
+    public func observeWindow(_ request: ListWindowRequest) -> AsyncThrowingStream<ListWindow, any Error> {
+        Self.map(table.observe(windowQuery(request))) { ListWindow(request: request, items: $0.map(TodoItem.init)) }
     }
 
     /// How many rows the list has (a full scan when filtering, so the UI asks for it separately).
     public func count(filterText: String, showCompleted: Bool) throws -> Int {
-        try table.read(listQuery(filterText: filterText, showCompleted: showCompleted).limit(0).withTotalCount()).totalCount ?? 0
+        try table.untyped.read(countQuery(filterText: filterText, showCompleted: showCompleted)).totalCount ?? 0
+    }
+
+    /// The list's row count as a live query.
+    public func observeCount(filterText: String, showCompleted: Bool) -> AsyncThrowingStream<Int, any Error> {
+        Self.map(table.untyped.observe(countQuery(filterText: filterText, showCompleted: showCompleted))) { $0.totalCount ?? 0 }
+    }
+
+    private func windowQuery(_ request: ListWindowRequest) -> SyncQuery {
+        listQuery(filterText: request.filterText, showCompleted: request.showCompleted)
+            .order(by: "text").limit(request.limit).offset(request.offset)
+    }
+
+    private func countQuery(filterText: String, showCompleted: Bool) -> SyncQuery {
+        listQuery(filterText: filterText, showCompleted: showCompleted).limit(0).withTotalCount()
+    }
+
+    /// A live query's results, transformed one by one (the newest only, like the query's own).
+    private static func map<Result: Sendable, Value: Sendable>(_ results: AsyncThrowingStream<Result, any Error>,
+                                                             _ transform: @escaping @Sendable (Result) -> Value) -> AsyncThrowingStream<Value, any Error> {
+        let (values, continuation) = AsyncThrowingStream.makeStream(of: Value.self, bufferingPolicy: .bufferingNewest(1))
+        let relay = Task {
+            do {
+                for try await result in results { continuation.yield(transform(result)) }
+                continuation.finish()
+            } catch {
+                continuation.finish(throwing: error)
+            }
+        }
+        continuation.onTermination = { _ in relay.cancel() }
+        return values
     }
 
     private func listQuery(filterText: String, showCompleted: Bool) -> SyncQuery {
@@ -68,45 +102,43 @@ public final class TodoService: Sendable {
     }
 
     /// Adds an item.
-    public func add(_ text: String) throws -> TodoItem { try add(TodoItem(text: text)) }
+    @discardableResult
+    public func add(_ text: String) async throws -> TodoItem { try await add(TodoItem(text: text)) }
 
     /// Adds a whole item (queued as an insert).
-    public func add(_ item: TodoItem) throws -> TodoItem {
-        guard let saved = TodoItem(try table.insertNow(item.object)) else { throw SyncError(.localStoreError, "not saved") }
-        return saved
-    }
+    @discardableResult
+    public func add(_ item: TodoItem) async throws -> TodoItem { TodoItem(try await table.insert(item)) }
 
-    /// Saves an edited item.
-    public func save(_ item: TodoItem) throws -> TodoItem {
-        guard let saved = TodoItem(try table.updateNow(item.object)) else { throw SyncError(.localStoreError, "not saved") }
-        return saved
-    }
+    /// Saves an edited item (over the stored version, whatever the copy's `version` says).
+    @discardableResult
+    public func save(_ item: TodoItem) async throws -> TodoItem { TodoItem(try await table.update(item)) }
 
     /// Sets one item's completion, on its current stored version (the caller's copy may be
     /// older: the list shows rows until their reload arrives, and a save of that copy would undo
     /// newer edits). Unknown ids are an error; an item already in that state is left alone.
-    public func setComplete(id: String, to complete: Bool) throws -> TodoItem {
+    @discardableResult
+    public func setComplete(id: String, to complete: Bool) async throws -> TodoItem {
         guard var item = try item(id: id) else { throw SyncError(.invalidParameter, "The item no longer exists") }
         guard item.complete != complete else { return item }
         item.complete = complete
-        return try save(item)
+        return try await save(item)
     }
 
     /// Deletes an item.
-    public func delete(_ item: TodoItem) throws { try table.deleteNow(item.object) }
+    public func delete(_ item: TodoItem) async throws { try await table.delete(id: item.id) }
 
     // MARK: Bulk work (one local transaction and one undo step each)
 
     /// Every item, completed ones too, in list order.
     public func allItems() throws -> [TodoItem] {
-        try table.read(listQuery(filterText: "", showCompleted: true).order(by: "text")).items.compactMap(TodoItem.init)
+        try table.read(listQuery(filterText: "", showCompleted: true).order(by: "text")).records.map(TodoItem.init)
     }
 
     /// Adds the items whose ids the store does not have yet (so importing a file twice adds
     /// nothing); calls `progress(done, total)` every 500 items. Answers how many were added and
     /// how many were there already.
     public func importItems(_ items: [TodoItem], progress: (Int, Int) -> Void = { _, _ in }) throws -> (added: Int, present: Int) {
-        try table.transaction { writes in
+        try table.untyped.transaction { writes in
             var added = 0
             for (index, item) in items.enumerated() {
                 if try writes.read(id: item.id) == nil {
@@ -122,7 +154,7 @@ public final class TodoService: Sendable {
     /// Marks every item whose text contains `match` (every item without one) complete or not;
     /// answers how many changed.
     public func setCompleteAll(matching match: String?, to complete: Bool, progress: (Int, Int) -> Void = { _, _ in }) throws -> Int {
-        try table.transaction { writes in
+        try table.untyped.transaction { writes in
             let query = listQuery(filterText: match ?? "", showCompleted: true).filter(Field("complete") == .bool(!complete))
             let ids = try writes.read(query).items.compactMap { $0[SystemProperty.id]?.stringValue }
             for (index, id) in ids.enumerated() {
@@ -143,7 +175,7 @@ public final class TodoService: Sendable {
     public func redo() throws -> String? { try context.redo().map(UndoNotice.text) }
 
     /// The item with this id.
-    public func item(id: String) throws -> TodoItem? { try table.read(id: id).flatMap(TodoItem.init) }
+    public func item(id: String) throws -> TodoItem? { try table.read(id: id).map(TodoItem.init) }
 
     /// Operations waiting to be pushed.
     public var pendingCount: Int { context.pendingOperationsCount }

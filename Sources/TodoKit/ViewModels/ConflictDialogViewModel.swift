@@ -45,8 +45,12 @@ public struct ConflictDialogViewModel: Sendable, Equatable {
         }
     }
 
-    /// Applies a key of the dialog's table; once answered, asks for the answer to be delivered.
-    public mutating func update(_ action: DialogAction) -> [Effect] {
+    /// The answer with its apply-to-all mark, once given.
+    public var reply: ConflictAnswer? { answer.map { ConflictAnswer($0, applyToAll: applyToAll) } }
+
+    /// Applies a key of the dialog's table; once answered (`reply`), the app closes the dialog
+    /// and sends the answer where the prompt's origin says.
+    public mutating func update(_ action: DialogAction) {
         let buttons = self.buttons
         let index = buttons.firstIndex { $0.choice == selected }!
         let count = buttons.count
@@ -57,6 +61,5 @@ public struct ConflictDialogViewModel: Sendable, Equatable {
         case .choice(let choice): answer = choice
         case .toggleApplyToAll: applyToAll.toggle()
         }
-        return answer.map { [.answer(prompt, $0, applyToAll: applyToAll)] } ?? []
     }
 }

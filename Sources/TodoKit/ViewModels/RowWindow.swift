@@ -54,10 +54,14 @@ public struct RowWindow: Sendable, Equatable {
         return request
     }
 
-    /// Takes a window that arrived; false when it was no longer wanted.
+    /// Takes a window that arrived: the one asked for, or a newer result of the one on screen
+    /// (its live query saw a commit); false when it was no longer wanted.
     mutating func receive(_ window: ListWindow) -> Bool {
-        guard inFlight == window.request else { return false }
-        inFlight = nil
+        if inFlight == window.request {
+            inFlight = nil
+        } else if inFlight != nil || loaded?.request != window.request {
+            return false
+        }
         loaded = window
         isStale = false
         if window.reachesEnd { knownTotal = window.request.offset + window.items.count }

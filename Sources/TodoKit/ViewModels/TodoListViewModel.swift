@@ -113,7 +113,7 @@ public struct TodoListViewModel: Sendable, Equatable {
         case .windowFailed(let request, let text):
             return rows.fail(request) ? [.send(.notice(text))] : []
         case .countDue(let generation):
-            return generation == rows.countGeneration ? [.count(countRequest)] : []
+            return generation == rows.countGeneration ? [.observeCount(countRequest)] : []
         case .counted(let total, let generation):
             guard rows.receiveCount(total, generation: generation) else { return [] }
             clampScroll()
@@ -178,7 +178,7 @@ public struct TodoListViewModel: Sendable, Equatable {
     /// filter, only the last key's count runs).
     private mutating func reload(countDelay: Double) -> [Effect] {
         let generation = rows.invalidate(filterText: filter.text, showCompleted: showCompleted)
-        let count: Effect = countDelay > 0 ? .after(seconds: countDelay, .list(.countDue(generation: generation))) : .count(countRequest)
+        let count: Effect = countDelay > 0 ? .after(seconds: countDelay, .list(.countDue(generation: generation))) : .observeCount(countRequest)
         return ensureLoaded() + [count]
     }
 
@@ -209,6 +209,6 @@ public struct TodoListViewModel: Sendable, Equatable {
     /// Asks for a window of three pages around the screen unless the screen is covered.
     private mutating func ensureLoaded() -> [Effect] {
         rows.request(filterText: filter.text, showCompleted: showCompleted, top: scrollTop, height: pageHeight)
-            .map { [.loadWindow($0)] } ?? []
+            .map { [.observeWindow($0)] } ?? []
     }
 }

@@ -1,6 +1,7 @@
 import Foundation
 import ServerTestSupport
 import TodoKit
+import TodoKitTestSupport
 
 /// One shared server for the TodoKit tests.
 actor TodoTestServer {
@@ -33,7 +34,26 @@ func eventually(_ what: String = "condition", timeout: Double = 10, _ condition:
 
 struct TimeoutError: Error, CustomStringConvertible { var description: String }
 
-extension AppStore {
+extension AppRuntime {
     /// Presses one key.
     func key(_ key: KeyEvent) { send(.key(key)) }
+
+    /// Types text character by character.
+    func type(_ text: String) { for c in text { key(.character(c)) } }
+
+    /// The full-screen app over a real service, started.
+    static func started(_ service: TodoService, live: Bool = false) -> AppRuntime {
+        let app = AppRuntime(state: AppState(server: service.serverURL?.absoluteString, user: service.signedInUser, live: live),
+                             environment: .live(service))
+        app.start()
+        return app
+    }
+
+    /// The app over an in-memory outside, started with room for ten rows.
+    static func started(_ outside: InMemoryEnvironment, server: String? = "http://127.0.0.1:9", live: Bool = false) -> AppRuntime {
+        let app = AppRuntime(state: AppState(server: server, live: live), environment: outside.environment)
+        app.send(.list(.resized(pageHeight: 10)))
+        app.start()
+        return app
+    }
 }

@@ -1,0 +1,128 @@
+import Foundation
+import OfflineSync
+
+/// Everything the app asks of the outside, as async closures: the store's reads, live queries and
+/// writes, sync, signing in, live sync and the clock. `AppRuntime` calls nothing else, so a test
+/// swaps the whole outside for an in-memory one (`InMemoryEnvironment` in TodoKitTestSupport);
+/// `live(_:)` is the real one, over OfflineSync.
+public struct AppEnvironment: Sendable {
+    // MARK: Live queries of the store
+
+    /// A window of the list now, then after every change to the table.
+    public var observeWindow: @Sendable (ListWindowRequest) -> AsyncThrowingStream<ListWindow, any Error>
+    /// The list's row count now, then after every change to the table.
+    public var observeCount: @Sendable (_ filterText: String, _ showCompleted: Bool) -> AsyncThrowingStream<Int, any Error>
+
+    // MARK: Reads
+
+    /// The stored item with this id.
+    public var item: @Sendable (_ id: String) async throws -> TodoItem?
+    /// The queue's state for the status bar.
+    public var status: @Sendable () async -> SyncSnapshot
+    /// Operations waiting to be pushed (for the words of a failure).
+    public var pendingCount: @Sendable () async -> Int
+    /// The conflict log, newest first; the person has now seen it.
+    public var conflictLog: @Sendable () async throws -> [ConflictRecord]
+
+    // MARK: Writes (each one local transaction, queued for push)
+
+    /// Adds an item with this text.
+    public var add: @Sendable (_ text: String) async throws -> Void
+    /// Saves an edit of an item opened as `original`, merging with what changed meanwhile.
+    public var save: @Sendable (_ edited: TodoItem, _ original: TodoItem) async throws -> EditSaveResult
+    /// Saves an item over the stored one.
+    public var saveOver: @Sendable (TodoItem) async throws -> Void
+    /// Sets the stored item's completion.
+    public var setComplete: @Sendable (_ id: String, _ complete: Bool) async throws -> Void
+    /// Deletes an item.
+    public var delete: @Sendable (TodoItem) async throws -> Void
+    /// Takes back the newest local change; its words, or nil when there was nothing to undo.
+    public var undo: @Sendable () async throws -> String?
+    /// Makes the change undone last again; its words, or nil when there was nothing to redo.
+    public var redo: @Sendable () async throws -> String?
+    /// Brings back the values that lost in a conflict.
+    public var restoreConflict: @Sendable (_ id: Int64) async throws -> Void
+
+    // MARK: The server
+
+    /// Push then pull.
+    public var sync: @Sendable () async throws -> Void
+    /// Signs in and keeps the token.
+    public var signIn: @Sendable (_ user: String, _ password: String) async throws -> Void
+    /// Live sync while the stream is consumed: its states and what it did by itself.
+    public var live: @Sendable () -> AsyncStream<LiveEvent>
+    /// Every pull's pages, manual or live.
+    public var pullProgress: @Sendable () -> AsyncStream<PullProgress>
+    /// Conflicts a push needs the person for, while the stream is consumed; each waits for its answer.
+    public var conflictQuestions: @Sendable () -> AsyncStream<ConflictQuestion>
+
+    // MARK: Time
+
+    /// The clock for timers (the spinner, the filter's count delay).
+    public var clock: any Clock<Duration>
+
+    /// An environment of these closures.
+    public init(observeWindow: @escaping @Sendable (ListWindowRequest) -> AsyncThrowingStream<ListWindow, any Error>,
+                observeCount: @escaping @Sendable (String, Bool) -> AsyncThrowingStream<Int, any Error>,
+                item: @escaping @Sendable (String) async throws -> TodoItem?,
+                status: @escaping @Sendable () async -> SyncSnapshot,
+                pendingCount: @escaping @Sendable () async -> Int,
+                conflictLog: @escaping @Sendable () async throws -> [ConflictRecord],
+                add: @escaping @Sendable (String) async throws -> Void,
+                save: @escaping @Sendable (TodoItem, TodoItem) async throws -> EditSaveResult,
+                saveOver: @escaping @Sendable (TodoItem) async throws -> Void,
+                setComplete: @escaping @Sendable (String, Bool) async throws -> Void,
+                delete: @escaping @Sendable (TodoItem) async throws -> Void,
+                undo: @escaping @Sendable () async throws -> String?,
+                redo: @escaping @Sendable () async throws -> String?,
+                restoreConflict: @escaping @Sendable (Int64) async throws -> Void,
+                sync: @escaping @Sendable () async throws -> Void,
+                signIn: @escaping @Sendable (String, String) async throws -> Void,
+                live: @escaping @Sendable () -> AsyncStream<LiveEvent>,
+                pullProgress: @escaping @Sendable () -> AsyncStream<PullProgress>,
+                conflictQuestions: @escaping @Sendable () -> AsyncStream<ConflictQuestion>,
+                clock: any Clock<Duration> = ContinuousClock()) {
+        self.observeWindow = observeWindow
+        self.observeCount = observeCount
+        self.item = item
+        self.status = status
+        self.pendingCount = pendingCount
+        self.conflictLog = conflictLog
+        self.add = add
+        self.save = save
+        self.saveOver = saveOver
+        self.setComplete = setComplete
+        self.delete = delete
+        self.undo = undo
+        self.redo = redo
+        self.restoreConflict = restoreConflict
+        self.sync = sync
+        self.signIn = signIn
+        self.live = live
+        self.pullProgress = pullProgress
+        self.conflictQuestions = conflictQuestions
+        self.clock = clock
+    }
+}
+
+/// What live sync reports.
+public enum LiveEvent: Sendable, Equatable {
+    /// Its connection's state changed.
+    case state(LiveSyncState)
+    /// It pushed or pulled by itself.
+    case synced(LiveSyncActivity, SyncOutcome)
+}
+
+/// A conflict a push waits on: the prompt to show, and where its answer goes (once).
+public struct ConflictQuestion: Sendable {
+    /// What to show.
+    public var prompt: ConflictPrompt
+    /// Resumes the waiting push.
+    public var reply: CheckedContinuation<ConflictAnswer, Never>
+
+    /// A question.
+    public init(prompt: ConflictPrompt, reply: CheckedContinuation<ConflictAnswer, Never>) {
+        self.prompt = prompt
+        self.reply = reply
+    }
+}
