@@ -4,7 +4,7 @@ SWIFT ?= swift
 PORT ?= 8080
 ENSURE := scripts/ensure-packages.sh
 
-.PHONY: run server build test soak bench load docs install uninstall deps-build deps-test deps-bench clean
+.PHONY: run server build test soak bench load docs docs-keys install uninstall deps-build deps-test deps-bench clean
 
 ## Starts (or reuses) the bundled server on embedded SQLite and opens the client against it.
 ## DEVICE=phone gives a second device with its own local store.
@@ -45,6 +45,11 @@ docs: deps-build
 	$(SWIFT) package --allow-writing-to-directory .build/docs generate-documentation --target OfflineSync \
 		--output-path .build/docs --transform-for-static-hosting --hosting-base-path OfflineSync
 	@echo "Documentation in .build/docs (open .build/docs/documentation/offlinesync/index.html through a web server)"
+
+## README's key section from the key tables (a test fails when they drift).
+docs-keys: deps-build
+	$(SWIFT) build --product todo
+	scripts/update-key-docs.py "$$($(SWIFT) build --show-bin-path)/todo"
 
 ## Release builds of todo and todo-server under $(PREFIX), with man pages and completions.
 PREFIX ?= /usr/local

@@ -10,10 +10,10 @@ struct TodoCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "todo",
         abstract: "An offline-first todo list for the terminal.",
-        discussion: BundledText.help,
+        discussion: BundledText.help + "\n\n" + KeyReference.plainText,
         subcommands: [UICommand.self, AddCommand.self, SampleCommand.self, ListCommand.self, EditCommand.self, DoneCommand.self,
                       RemoveCommand.self, UndoCommand.self, RedoCommand.self, ExportCommand.self, ImportCommand.self, SyncCommand.self, WatchCommand.self, ConfigCommand.self, PushCommand.self, PullCommand.self, StatusCommand.self,
-                      ConflictsCommand.self, RestoreCommand.self, LoginCommand.self, LogoutCommand.self],
+                      ConflictsCommand.self, RestoreCommand.self, LoginCommand.self, LogoutCommand.self, KeysCommand.self],
         defaultSubcommand: UICommand.self)
 
     @MainActor static func main() {

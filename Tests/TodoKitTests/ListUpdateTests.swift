@@ -14,9 +14,9 @@ import TodoKitTestSupport
         var app = ListFixture()
         app.press(.character("a"))
         app.type("buy milk")
-        #expect(app.state.list.mode == .adding(TextField("buy milk")))
+        #expect(app.state.layers == [.addPrompt(AddPromptViewModel(typed: "buy milk"))])
         #expect(app.send(.key(.enter)) == [.add("buy milk")])
-        #expect(app.state.list.mode == .browsing)
+        #expect(app.state.layers.isEmpty)
     }
 
     @Test func aBlankNewItemIsNotAdded() {
@@ -31,7 +31,7 @@ import TodoKitTestSupport
         app.press(.character("a"))
         app.type("never")
         #expect(app.send(.key(.escape)) == [])
-        #expect(app.state.list.mode == .browsing)
+        #expect(app.state.layers.isEmpty)
     }
 
     @Test func spaceAsksToCompleteTheSelectedItemById() {
@@ -69,16 +69,16 @@ import TodoKitTestSupport
     @Test func deleteAsksAndYesAsksToDelete() {
         var app = ListFixture(["doomed", "kept"])
         app.press(.character("d"))
-        #expect(app.state.list.mode == .confirmingDelete(TodoItem(id: "0", text: "doomed")))
+        #expect(app.state.layers == [.deleteConfirmation(DeleteConfirmationViewModel(item: TodoItem(id: "0", text: "doomed")))])
         #expect(app.send(.key(.character("y"))) == [.delete(TodoItem(id: "0", text: "doomed"))])
-        #expect(app.state.list.mode == .browsing)
+        #expect(app.state.layers.isEmpty)
     }
 
     @Test func deleteAnsweredNoKeepsTheItem() {
         var app = ListFixture(["kept"])
         app.press(.character("d"))
         #expect(app.send(.key(.character("n"))) == [])
-        #expect(app.state.list.mode == .browsing)
+        #expect(app.state.layers.isEmpty)
     }
 
     @Test func filterNarrowsAsYouTypeAndEscapeClears() {
@@ -89,7 +89,7 @@ import TodoKitTestSupport
         app.press(.escape)
         #expect(app.visibleTexts == ["Apple pie", "banana", "pineapple"])
         #expect(app.state.list.filter.text.isEmpty)
-        #expect(app.state.list.mode == .browsing)
+        #expect(app.state.layers.isEmpty)
     }
 
     @Test func whileTypingAFilterOnlyTheLastKeysCountRuns() {
@@ -201,9 +201,40 @@ import TodoKitTestSupport
     @Test func helpOpensAndAnyKeyCloses() {
         var app = ListFixture()
         app.press(.character("?"))
-        #expect(app.state.list.mode == .help(scroll: 0))
+        #expect(app.state.help?.scroll == 0)
+        #expect(app.state.help?.rows == KeyTables.helpRows)
         app.press(.character("x"))
-        #expect(app.state.list.mode == .browsing)
+        #expect(app.state.layers.isEmpty)
+    }
+
+    @Test func theHintBarShowsTheTopViewsKeys() {
+        var app = ListFixture(["a"])
+        #expect(app.state.top.hints(in: app.state) == KeyTables.list.hints(in: app.state))
+        app.press(.character("d"))
+        #expect(app.state.top.hints(in: app.state).map(\.word) == ["yes", "no"])
+        app.send(.conflictRaised(ConflictPrompt(itemId: "a", fields: [])))
+        #expect(app.state.top.hints(in: app.state) == KeyTables.dialog.hints(in: app.state))
+    }
+
+    @Test func aConflictStaysOnTopOfViewsOpenedAfterIt() {
+        var app = ListFixture(["a"])
+        let prompt = ConflictPrompt(itemId: "a", fields: [])
+        app.send(.conflictRaised(prompt))
+        app.send(.openHistory)
+        #expect(app.state.layers.last == .conflict(ConflictDialogViewModel(prompt: prompt)))
+        app.press(.character("s"))
+        #expect(app.state.history != nil)
+        #expect(app.state.conflict == nil)
+    }
+
+    @Test func helpFromTheHistoryListsTheHistorysKeys() {
+        var app = ListFixture(["a"])
+        app.send(.openHistory)
+        app.press(.character("?"))
+        #expect(app.state.help?.rows == KeyTables.history.helpRows + KeyTables.global.helpRows)
+        app.press(.escape)
+        #expect(app.state.help == nil)
+        #expect(app.state.history != nil)
     }
 
     @Test func qQuits() {

@@ -1,6 +1,7 @@
 import TodoKit
 
-/// Composes the whole screen from the app's state: list or editor, then overlays.
+/// Composes the whole screen from the app's state: the list, then each layer over it, bottom-up,
+/// in the stack's order. The hint bar shows the keys of the top view.
 public enum AppScreen {
     /// The smallest terminal the app draws in.
     public static let minimumSize = (width: 40, height: 10)
@@ -13,19 +14,27 @@ public enum AppScreen {
             frame.put("needs \(minimumSize.width)×\(minimumSize.height), has \(width)×\(height)", x: 0, y: min(1, height - 1))
             return frame
         }
-        var frame: Frame
-        if let history = app.history {
-            frame = ConflictHistoryScreen.render(history, status: app.status, hints: KeyTables.history.hints(in: app), width: width, height: height)
-        } else if let editor = app.editor {
-            frame = EditorScreen.render(editor, status: app.status, hints: KeyTables.editor.hints(in: app), width: width, height: height)
-        } else {
-            frame = ListScreen.render(app.list, status: app.status, hints: KeyTables.list.hints(in: app), width: width, height: height)
-            if case .help(let scroll) = app.list.mode { HelpOverlay.draw(KeyTables.helpRows, scroll: scroll, over: &frame) }
-        }
-        if let signIn = app.signIn {
-            SignInDialog.draw(signIn, server: app.status.server ?? "", hints: KeyTables.signIn.hints(in: app), over: &frame)
-        }
-        if let dialog = app.conflict { AlertDialog.draw(dialog, over: &frame) }
+        let hints = app.top.hints(in: app)
+        var frame = ListScreen.render(app.list, status: app.status, hints: hints, width: width, height: height)
+        for layer in app.layers { draw(layer, of: app, hints: hints, over: &frame) }
         return frame
+    }
+
+    /// Draws one layer: full screens replace what is below, prompts take the bottom line, the
+    /// rest are boxes over it.
+    private static func draw(_ layer: Layer, of app: AppState, hints: [Hint], over frame: inout Frame) {
+        switch layer {
+        case .addPrompt(let prompt): PromptLine.draw("New item: ", field: prompt.field, into: &frame)
+        case .filterPrompt: PromptLine.draw("Filter: ", field: app.list.filter, into: &frame)
+        case .deleteConfirmation(let confirmation): PromptLine.draw(question: "Delete “\(confirmation.item.text)”? (y/n)", into: &frame)
+        case .help(let help): HelpOverlay.draw(help.rows, scroll: help.scroll, over: &frame)
+        case .editor(let editor):
+            frame = EditorScreen.render(editor, status: app.status, hints: hints, width: frame.width, height: frame.height)
+        case .history(let history):
+            frame = ConflictHistoryScreen.render(history, status: app.status, hints: hints, width: frame.width, height: frame.height)
+        case .signIn(let dialog):
+            SignInDialog.draw(dialog, server: app.status.server ?? "", hints: dialog.hints(in: app), over: &frame)
+        case .conflict(let dialog): ConflictDialog.draw(dialog, over: &frame)
+        }
     }
 }

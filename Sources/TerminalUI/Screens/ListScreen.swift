@@ -11,7 +11,7 @@ public enum ListScreen {
         drawTitle(list, into: &frame)
         drawRows(list, pendingIds: status.pendingIds, into: &frame)
         StatusBar.draw(status, into: &frame, y: height - 2)
-        drawBottomLine(list, hints: hints, into: &frame, y: height - 1)
+        HintBar.draw(hints, into: &frame, y: height - 1)
         return frame
     }
 
@@ -48,20 +48,4 @@ public enum ListScreen {
         }
     }
 
-    static func drawBottomLine(_ list: TodoListViewModel, hints: [Hint], into frame: inout Frame, y: Int) {
-        switch list.mode {
-        case .adding(let field):
-            let label = "New item: "
-            frame.put(label, x: 0, y: y, style: .bold)
-            TextFieldView.draw(field, into: &frame, x: DisplayWidth.of(label), y: y, width: frame.width - DisplayWidth.of(label))
-        case .filtering:
-            let label = "Filter: "
-            frame.put(label, x: 0, y: y, style: .bold)
-            TextFieldView.draw(list.filter, into: &frame, x: DisplayWidth.of(label), y: y, width: frame.width - DisplayWidth.of(label))
-        case .confirmingDelete(let item):
-            frame.put("Delete “\(item.text)”? (y/n)", x: 0, y: y, style: [.bold, .warning])
-        case .browsing, .help:
-            HintBar.draw(hints, into: &frame, y: y)
-        }
-    }
 }

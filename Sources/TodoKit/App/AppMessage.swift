@@ -9,6 +9,10 @@ public enum AppMessage: Sendable, Equatable {
     case key(KeyEvent)
     /// A message for the list.
     case list(TodoListViewModel.Message)
+    /// Open a view over the others (a prompt, a confirmation).
+    case push(Layer)
+    /// Open the help over the top view, with its keys.
+    case openHelp([HelpRow])
     /// Open an item in the editor.
     case openEditor(TodoItem)
     /// Open the editor again on an item as stored now, with the person's unsaved values in it.

@@ -1,18 +1,13 @@
 import OfflineSync
 
-/// The whole app without a screen, as one value: the list, the editor on top of it, conflict
-/// dialogs on top of both (one at a time, in arrival order), and the status bar.
+/// The whole app without a screen, as one value: the list, the views over it (a stack of
+/// layers: prompts, help, the editor, the conflict history, the sign-in and conflict dialogs),
+/// and the status bar. Keys go to the top layer (the list when there is none).
 public struct AppState: Sendable, Equatable {
-    /// The list screen.
+    /// The list screen, under every layer.
     public private(set) var list = TodoListViewModel()
-    /// The open editor, if any.
-    public private(set) var editor: TodoEditorViewModel?
-    /// Conflicts waiting for an answer; the first is on screen.
-    public private(set) var conflicts: [ConflictDialogViewModel] = []
-    /// The conflict history, when open (over the list, under the dialogs).
-    public private(set) var history: ConflictHistoryViewModel?
-    /// The sign-in dialog, when open.
-    public private(set) var signIn: SignInDialogViewModel?
+    /// The views over the list, bottom-up; the last one has the keys.
+    public private(set) var layers: [Layer] = []
     /// The status bar.
     public private(set) var status: SyncStatus
     /// Set when the person asked to quit.
@@ -27,8 +22,19 @@ public struct AppState: Sendable, Equatable {
         if live && server != nil { status.live = .connecting }
     }
 
-    /// The dialog on screen, if any.
-    public var conflict: ConflictDialogViewModel? { conflicts.first }
+    /// The view with the keys.
+    public var top: any KeyedView { layers.last?.view ?? list }
+
+    /// The conflict dialog on screen, if any.
+    public var conflict: ConflictDialogViewModel? { layers.lazy.compactMap { if case .conflict(let v) = $0 { v } else { nil } }.last }
+    /// The open editor, if any.
+    public var editor: TodoEditorViewModel? { layers.lazy.compactMap { if case .editor(let v) = $0 { v } else { nil } }.last }
+    /// The conflict history, when open.
+    public var history: ConflictHistoryViewModel? { layers.lazy.compactMap { if case .history(let v) = $0 { v } else { nil } }.last }
+    /// The sign-in dialog, when open.
+    public var signIn: SignInDialogViewModel? { layers.lazy.compactMap { if case .signIn(let v) = $0 { v } else { nil } }.last }
+    /// The help, when open.
+    public var help: HelpViewModel? { layers.lazy.compactMap { if case .help(let v) = $0 { v } else { nil } }.last }
 
     /// Applies a message and every message its effects send to the app itself; answers the
     /// effects left for the sync service.
@@ -48,16 +54,19 @@ public struct AppState: Sendable, Equatable {
         case .started: return list.update(.reload(countDelay: 0)) + [.loadStatus] + (status.live == nil ? [] : [.startLive])
         case .key(let key): return route(key)
         case .list(let message): return list.update(message)
-        case .openEditor(let item): editor = TodoEditorViewModel(item: item)
+        case .push(let layer): push(layer)
+        case .openHelp(let rows): push(.help(HelpViewModel(rows: rows, pageHeight: list.pageHeight)))
+        case .openEditor(let item): push(.editor(TodoEditorViewModel(item: item)))
         case .resumeEditing(let stored, let draft):
-            editor = TodoEditorViewModel(item: stored, draft: draft)
+            push(.editor(TodoEditorViewModel(item: stored, draft: draft)))
             status.message = "Not saved — edit again and save, or Esc to drop your change"
         case .editedItemLoaded(let id, let stored):
-            guard var editor, editor.original.id == id else { return [] }
-            editor.noteStoredVersion(stored)
-            self.editor = editor
+            return withLayer(TodoEditorViewModel.self) { editor in
+                if editor.original.id == id { editor.noteStoredVersion(stored) }
+                return []
+            }
         case .editSaved(.clashed(let clash)):
-            conflicts.append(ConflictDialogViewModel(prompt: clash.prompt))
+            push(.conflict(ConflictDialogViewModel(prompt: clash.prompt)))
         case .editSaved(let result):
             status.message = Self.notice(for: result)
             return afterWrite()
@@ -107,19 +116,15 @@ public struct AppState: Sendable, Equatable {
             case .failed(let text, let reason):
                 status.message = text
                 status.connectivity = reason.connectivity
-                if reason == .signedOut, signIn == nil { signIn = SignInDialogViewModel(user: status.user ?? "") }
+                if reason == .signedOut, signIn == nil { push(.signIn(SignInDialogViewModel(user: status.user ?? ""))) }
             }
             return afterWrite()
         case .openSignIn:
             guard status.server != nil else { return apply(.notice(SyncStatus.localOnlyNotice)) }
-            signIn = SignInDialogViewModel(user: status.user ?? "")
-        case .signIn(let message):
-            guard var dialog = signIn else { return [] }
-            let effects = dialog.update(message)
-            signIn = dialog.isCancelled ? nil : dialog
-            return effects
+            push(.signIn(SignInDialogViewModel(user: status.user ?? "")))
+        case .signIn(let message): return withLayer(SignInDialogViewModel.self) { $0.update(message) }
         case .signedIn(let user):
-            signIn = nil
+            layers.removeAll { if case .signIn = $0 { true } else { false } }
             status.user = user
             status.connectivity = .unknown
             let effects = apply(.syncRequested)
@@ -139,15 +144,13 @@ public struct AppState: Sendable, Equatable {
             status.newConflicts = history == nil ? snapshot.newConflicts : 0
             if status.lastSync == nil { status.lastSync = snapshot.lastSync }
         case .notice(let text): status.message = text
-        case .conflictRaised(let prompt): conflicts.append(ConflictDialogViewModel(prompt: prompt))
+        case .conflictRaised(let prompt): push(.conflict(ConflictDialogViewModel(prompt: prompt)))
         case .openHistory:
-            history = ConflictHistoryViewModel()
+            push(.history(ConflictHistoryViewModel()))
             status.newConflicts = 0
             return [.loadConflicts]
         case .history(let message):
-            guard var history else { return [] }
-            var effects = history.update(message)
-            self.history = history.isClosed ? nil : history
+            var effects = withLayer(ConflictHistoryViewModel.self) { $0.update(message) }
             if case .restored = message { effects += afterWrite() }
             return effects
         case .pullProgress(let progress):
@@ -185,69 +188,29 @@ public struct AppState: Sendable, Equatable {
     /// are live queries, which see every commit by themselves).
     private func afterWrite() -> [Effect] { [.loadStatus] }
 
-    /// Where the answer to the dialog on screen goes: to the waiting push, or (an editor's clash)
-    /// into a save, a notice or the editor again.
-    private mutating func answered(_ prompt: ConflictPrompt, _ answer: ConflictAnswer) -> [Effect] {
-        guard case .editor(let clash) = prompt.origin else { return [.answer(questionId: prompt.id, answer)] }
-        switch answer.choice {
-        case .useClient: return [.saveOver(clash.keepingEdit)]
-        case .useServer: return apply(.notice("Kept the version from the other device; your edit was dropped"))
-        case .cancel: return apply(.resumeEditing(stored: clash.stored, draft: clash.edited))
-        }
-    }
-
-    /// Sends a key to the topmost view through its key table.
+    /// Sends a key to the top view through its key table; a view that is done leaves the stack.
     private mutating func route(_ key: KeyEvent) -> [Effect] {
         if case .action(.quit) = KeyTables.global.lookup(key, in: self) { return apply(.quit) }
-        if !conflicts.isEmpty {
-            guard case .action(let action) = KeyTables.dialog.lookup(key, in: self) else { return [] }
-            conflicts[0].update(action)
-            guard let reply = conflicts[0].reply else { return [] }
-            return answered(conflicts.removeFirst().prompt, reply)
-        }
-        if signIn != nil {
-            switch KeyTables.signIn.lookup(key, in: self) {
-            case .action(let action): return apply(.signIn(.action(action)))
-            case .disabled, .unbound: return apply(.signIn(.typed(key)))
-            }
-        }
-        if history != nil {
-            guard case .action(let action) = KeyTables.history.lookup(key, in: self) else { return [] }
-            return apply(.history(.action(action)))
-        }
-        if var editor {
-            let effects: [Effect]
-            switch KeyTables.editor.lookup(key, in: self) {
-            case .action(let action): effects = editor.update(.action(action))
-            case .disabled, .unbound: effects = editor.update(.typed(key))
-            }
-            self.editor = editor.isClosed ? nil : editor
-            return effects
-        }
-        if list.mode == .browsing {
-            switch KeyTables.list.lookup(key, in: self) {
-            case .action(let action): return list.update(.action(action))
-            case .disabled(let reason): return apply(.notice(reason))
-            case .unbound: return []
-            }
-        }
-        return list.update(promptMessage(for: key))
+        guard var view = layers.last?.view else { return list.press(key, in: self) }
+        let effects = view.press(key, in: self)
+        layers[layers.count - 1] = view.layer
+        layers.removeAll { $0.view.isClosed }
+        return effects
     }
 
-    /// The list's message for a key while a prompt or overlay is up, by that mode's table.
-    private func promptMessage(for key: KeyEvent) -> TodoListViewModel.Message {
-        switch list.mode {
-        case .adding: return Self.message(KeyTables.addPrompt.lookup(key, in: self), key, TodoListViewModel.Message.addPrompt)
-        case .filtering: return Self.message(KeyTables.filterPrompt.lookup(key, in: self), key, TodoListViewModel.Message.filterPrompt)
-        case .confirmingDelete: return Self.message(KeyTables.confirm.lookup(key, in: self), key, TodoListViewModel.Message.confirm)
-        case .help: return Self.message(KeyTables.help.lookup(key, in: self), key, TodoListViewModel.Message.help)
-        case .browsing: return .typed(key)
-        }
+    /// Opens a view over the others. The one rule of the stack: conflict dialogs stay on top, in
+    /// arrival order (the oldest has the keys), so a new view goes under them, and a new conflict
+    /// under the ones already waiting.
+    private mutating func push(_ layer: Layer) {
+        layers.insert(layer, at: layers.firstIndex(where: \.isConflict) ?? layers.endIndex)
     }
 
-    private static func message<Action>(_ lookup: KeyLookup<Action>, _ key: KeyEvent,
-                                        _ wrap: (Action) -> TodoListViewModel.Message) -> TodoListViewModel.Message {
-        if case .action(let action) = lookup { return wrap(action) }
-        return .typed(key)
+    /// Applies `change` to the topmost view of a type, if open; it leaves the stack when done.
+    private mutating func withLayer<View: LayerView>(_ type: View.Type, _ change: (inout View) -> [Effect]) -> [Effect] {
+        guard let index = layers.lastIndex(where: { $0.view is View }), var view = layers[index].view as? View else { return [] }
+        let effects = change(&view)
+        layers[index] = view.layer
+        if view.isClosed { layers.remove(at: index) }
+        return effects
     }
 }

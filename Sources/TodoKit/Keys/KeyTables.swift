@@ -96,10 +96,10 @@ public enum KeyTables {
     public static let dialog = KeyTable<DialogAction>([
         KeyBinding([.left, .backTab], .previous, "Previous button"),
         KeyBinding([.right, .tab], .next, "Next button"),
-        KeyBinding([.enter], .choose, "Choose the selected button"),
+        KeyBinding([.enter], .choose, "Choose the selected button", hint: "choose"),
         KeyBinding([.character("c"), .character("C")], .choice(.useClient), "Use Client / Keep Mine / Delete It: this device's side"),
         KeyBinding([.character("s"), .character("S")], .choice(.useServer), "Use Server / Delete It / Keep Theirs: the server's side"),
-        KeyBinding([.escape], .choice(.cancel), "Cancel: stop the sync, keep the change pending"),
+        KeyBinding([.escape], .choice(.cancel), "Cancel: stop the sync, keep the change pending", hint: "cancel"),
         KeyBinding([.character("a"), .character("A")], .toggleApplyToAll, "Apply the answer to the rest of this sync's conflicts",
                    hint: "apply to all", disabledReason: { $0.conflict?.prompt.offersApplyToAll == true ? nil : "Only one conflict so far" }),
     ])
@@ -110,6 +110,7 @@ public enum KeyTables {
         KeyBinding([.down, .character("j")], .moveDown, "Move down"),
         KeyBinding([.enter], .restore, "Restore the values that lost (a new local change)", hint: "restore"),
         KeyBinding([.escape, .character("h"), .character("q")], .close, "Back to the list", hint: "back"),
+        KeyBinding([.character("?")], .help, "Show this help", hint: "help"),
     ])
 
     /// The sign-in dialog; other keys type into the focused field.
@@ -168,4 +169,4 @@ public enum DialogAction: Sendable, Equatable {
 }
 
 /// What a key does in the conflict history.
-public enum HistoryAction: Sendable, Equatable { case moveUp, moveDown, restore, close }
+public enum HistoryAction: Sendable, Equatable { case moveUp, moveDown, restore, close, help }

@@ -48,9 +48,10 @@ public struct ConflictDialogViewModel: Sendable, Equatable {
     /// The answer with its apply-to-all mark, once given.
     public var reply: ConflictAnswer? { answer.map { ConflictAnswer($0, applyToAll: applyToAll) } }
 
-    /// Applies a key of the dialog's table; once answered (`reply`), the app closes the dialog
-    /// and sends the answer where the prompt's origin says.
-    public mutating func update(_ action: DialogAction) {
+    /// Applies a key of the dialog's table; once answered, the dialog closes and the answer goes
+    /// where the prompt came from: to the waiting push, or (an editor's clash) into a save, a
+    /// notice or the editor again.
+    public mutating func update(_ action: DialogAction) -> [Effect] {
         let buttons = self.buttons
         let index = buttons.firstIndex { $0.choice == selected }!
         let count = buttons.count
@@ -61,5 +62,18 @@ public struct ConflictDialogViewModel: Sendable, Equatable {
         case .choice(let choice): answer = choice
         case .toggleApplyToAll: applyToAll.toggle()
         }
+        guard let reply else { return [] }
+        guard case .editor(let clash) = prompt.origin else { return [.answer(questionId: prompt.id, reply)] }
+        switch reply.choice {
+        case .useClient: return [.saveOver(clash.keepingEdit)]
+        case .useServer: return [.send(.notice("Kept the version from the other device; your edit was dropped"))]
+        case .cancel: return [.send(.resumeEditing(stored: clash.stored, draft: clash.edited))]
+        }
     }
+}
+
+extension ConflictDialogViewModel: LayerView {
+    public static var keys: KeyTable<DialogAction> { KeyTables.dialog }
+    public var layer: Layer { .conflict(self) }
+    public var isClosed: Bool { answer != nil }
 }

@@ -41,6 +41,7 @@ public struct ConflictHistoryViewModel: Sendable, Equatable {
         case .action(.moveUp): selected = max(selected - 1, 0)
         case .action(.moveDown): selected = min(selected + 1, max((records?.count ?? 0) - 1, 0))
         case .action(.close): isClosed = true
+        case .action(.help): return [.send(.openHelp(KeyTables.history.helpRows + KeyTables.global.helpRows))]
         case .action(.restore):
             guard let record = selectedRecord else { return [] }
             guard record.canRestore else {
@@ -52,4 +53,10 @@ public struct ConflictHistoryViewModel: Sendable, Equatable {
         }
         return []
     }
+}
+
+extension ConflictHistoryViewModel: LayerView {
+    public static var keys: KeyTable<HistoryAction> { KeyTables.history }
+    public var layer: Layer { .history(self) }
+    public mutating func update(_ action: HistoryAction) -> [Effect] { update(.action(action)) }
 }

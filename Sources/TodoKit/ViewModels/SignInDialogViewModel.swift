@@ -62,3 +62,12 @@ public struct SignInDialogViewModel: Sendable, Equatable {
         return []
     }
 }
+
+extension SignInDialogViewModel: LayerView {
+    public static var keys: KeyTable<SignInAction> { KeyTables.signIn }
+    public static var typesText: Bool { true }
+    public var layer: Layer { .signIn(self) }
+    public var isClosed: Bool { isCancelled }
+    public mutating func update(_ action: SignInAction) -> [Effect] { update(.action(action)) }
+    public mutating func typed(_ key: KeyEvent) -> [Effect] { update(.typed(key)) }
+}

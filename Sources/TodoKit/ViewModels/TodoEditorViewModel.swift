@@ -92,3 +92,11 @@ public struct TodoEditorViewModel: Sendable, Equatable {
         return hasChanges && !isBlank ? [.save(edited, original: original)] : []
     }
 }
+
+extension TodoEditorViewModel: LayerView {
+    public static var keys: KeyTable<EditorAction> { KeyTables.editor }
+    public static var typesText: Bool { true }
+    public var layer: Layer { .editor(self) }
+    public mutating func update(_ action: EditorAction) -> [Effect] { update(.action(action)) }
+    public mutating func typed(_ key: KeyEvent) -> [Effect] { update(.typed(key)) }
+}

@@ -1,30 +1,14 @@
-/// The list screen as a value: incomplete items sorted by text, a window of rows loaded from the
-/// store on demand, selection, filter, the add and delete prompts and the help overlay.
-public struct TodoListViewModel: Sendable, Equatable {
-    /// What the screen is doing; each mode has its own key table.
-    public enum Mode: Sendable, Equatable {
-        case browsing
-        case adding(TextField)
-        case filtering
-        case confirmingDelete(TodoItem)
-        /// The help overlay, scrolled down this many rows.
-        case help(scroll: Int)
-    }
-
+/// The list screen as a value: incomplete items sorted by text, a window of rows kept current by
+/// live queries of the store, selection and filter. Its prompts and the help are layers over it.
+public struct TodoListViewModel: KeyedView {
     /// Everything the list's `update` takes.
     public enum Message: Sendable, Equatable {
-        /// A key of the browsing table.
+        /// A key of the list's table.
         case action(ListAction)
-        /// A key of the "New item:" prompt's table.
-        case addPrompt(AddPromptAction)
-        /// A key of the "Filter:" prompt's table.
-        case filterPrompt(FilterAction)
-        /// A key of the delete confirmation's table.
-        case confirm(ConfirmAction)
-        /// A key of the help overlay's table.
-        case help(HelpAction)
-        /// A key no table binds: text for the prompt on screen.
-        case typed(KeyEvent)
+        /// A key typed into the filter (by the "Filter:" prompt).
+        case filterTyped(KeyEvent)
+        /// The filter prompt's Esc: no filter.
+        case clearFilter
         /// The terminal has room for this many rows.
         case resized(pageHeight: Int)
         /// Re-read rows and count (after a write or a sync); the count after `countDelay` seconds.
@@ -39,7 +23,6 @@ public struct TodoListViewModel: Sendable, Equatable {
         case counted(total: Int, generation: Int)
     }
 
-    public private(set) var mode: Mode = .browsing
     public private(set) var filter = TextField()
     public private(set) var showCompleted = false
     /// The selected row.
@@ -78,28 +61,11 @@ public struct TodoListViewModel: Sendable, Equatable {
     /// Applies one message.
     public mutating func update(_ message: Message) -> [Effect] {
         switch message {
-        case .action(let action): return browse(action)
-        case .addPrompt(let action):
-            guard case .adding(let field) = mode else { return [] }
-            mode = .browsing
-            let text = field.text.trimmingCharacters(in: .whitespaces)
-            return action == .submit && !text.isEmpty ? [.add(text)] : []
-        case .filterPrompt(.keep): mode = .browsing
-        case .filterPrompt(.clear):
-            mode = .browsing
-            return setFilter(TextField())
-        case .filterPrompt(.move(let action)): return browse(action)
-        case .confirm(let answer):
-            guard case .confirmingDelete(let item) = mode else { return [] }
-            mode = .browsing
-            return answer == .yes ? [.delete(item)] : []
-        case .help(.close): mode = .browsing
-        case .help(.scrollDown):
-            // The overlay's box shows one row fewer than the list's page (height - 4 against height - 3).
-            if case .help(let scroll) = mode { mode = .help(scroll: min(scroll + 1, max(0, KeyTables.helpRows.count - (pageHeight - 1)))) }
-        case .help(.scrollUp):
-            if case .help(let scroll) = mode { mode = .help(scroll: max(0, scroll - 1)) }
-        case .typed(let key): return type(key)
+        case .action(let action): return update(action)
+        case .clearFilter: return setFilter(TextField())
+        case .filterTyped(let key):
+            var field = filter
+            if field.handle(key) { return setFilter(field) }
         case .resized(let height):
             guard height != pageHeight else { return [] }
             pageHeight = height
@@ -122,7 +88,10 @@ public struct TodoListViewModel: Sendable, Equatable {
         return []
     }
 
-    private mutating func browse(_ action: ListAction) -> [Effect] {
+    public static var keys: KeyTable<ListAction> { KeyTables.list }
+
+    /// Applies a key of the list's table.
+    public mutating func update(_ action: ListAction) -> [Effect] {
         switch action {
         case .moveUp:
             // ↑ on the first row is the terminal's pull-to-refresh.
@@ -134,14 +103,14 @@ public struct TodoListViewModel: Sendable, Equatable {
         case .first: return select(0)
         case .last: return select(total - 1)
         case .open: return selectedItem.map { [.send(.openEditor($0))] } ?? []
-        case .add: mode = .adding(TextField())
+        case .add: return [.send(.push(.addPrompt(AddPromptViewModel())))]
         case .toggleComplete:
             // The stored item, not this row: the row may be older than the store.
             if let item = selectedItem { return [.setComplete(id: item.id, complete: !item.complete)] }
-        case .delete: if let item = selectedItem { mode = .confirmingDelete(item) }
+        case .delete: if let item = selectedItem { return [.send(.push(.deleteConfirmation(DeleteConfirmationViewModel(item: item))))] }
         case .undo: return [.undo]
         case .redo: return [.redo]
-        case .filter: mode = .filtering
+        case .filter: return [.send(.push(.filterPrompt(FilterPromptViewModel())))]
         case .toggleShowCompleted:
             showCompleted.toggle()
             selected = 0
@@ -151,24 +120,8 @@ public struct TodoListViewModel: Sendable, Equatable {
         case .toggleLive: return [.send(.toggleLive)]
         case .history: return [.send(.openHistory)]
         case .signIn: return [.send(.openSignIn)]
-        case .help: mode = .help(scroll: 0)
+        case .help: return [.send(.openHelp(KeyTables.helpRows))]
         case .quit: return [.send(.quit)]
-        }
-        return []
-    }
-
-    private mutating func type(_ key: KeyEvent) -> [Effect] {
-        switch mode {
-        case .adding(var field):
-            field.handle(key)
-            mode = .adding(field)
-        case .filtering:
-            var field = filter
-            if field.handle(key) { return setFilter(field) }
-        case .help:
-            mode = .browsing  // any key closes the help
-        case .browsing, .confirmingDelete:
-            break
         }
         return []
     }

@@ -3,7 +3,7 @@ import TodoKit
 
 /// Draws the conflict dialog on top of a frame: what happened, each field in question with what
 /// it was, yours and the server's, then the buttons.
-public enum AlertDialog {
+public enum ConflictDialog {
     /// Draws the dialog centred.
     public static func draw(_ dialog: ConflictDialogViewModel, over frame: inout Frame) {
         let lines = contentLines(dialog)
