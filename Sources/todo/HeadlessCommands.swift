@@ -46,7 +46,7 @@ func explain(_ error: any Error, service: TodoService) -> any Error {
     if error.isAuthenticationFailure {
         let server = service.serverURL?.absoluteString ?? "URL"
         return SyncFailure(description: "The server refused the sign-in (\(error.message)). Your \(service.pendingCount) pending changes are kept. "
-            + "Run `todo login --server \(server) --user NAME`, then sync again.")
+            + "Run `todo sign-in --server \(server) --user NAME`, then sync again.")
     }
     let conflicts = error.operationErrors.filter(\.isConflict)
     if error.code == .pushCompletedWithErrors, !conflicts.isEmpty {

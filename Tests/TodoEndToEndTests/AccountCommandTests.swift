@@ -2,7 +2,7 @@ import Foundation
 import ServerTestSupport
 import Testing
 
-/// `todo login` / `logout` against a server that requires accounts, and a 401 that keeps every change.
+/// `todo sign-in` / `sign-out` (and their first names, `login` / `logout`) against a server that requires accounts, and a 401 that keeps every change.
 @Suite struct AccountCommandTests {
     /// A server requiring tokens, with the account ann / "pw one two".
     func accountServer(_ home: URL) async throws -> (ServerProcess, String) {
@@ -20,10 +20,10 @@ import Testing
         try await TodoCLI.run(["add", "kept through a 401", "--server", url], home: home)
         let refused = try await TodoCLI.run(["sync", "--server", url], home: home)
         #expect(refused.status != 0)
-        #expect(refused.err.contains("todo login"))
+        #expect(refused.err.contains("todo sign-in"))
         #expect(refused.err.split(separator: "\n").count == 1)
         #expect(try await TodoCLI.run(["status", "--json", "--server", url], home: home).out.contains(#""pending":1"#))
-        let login = try await TodoCLI.run(["login", "--server", url, "--user", "ann", "--password-stdin"], home: home, input: "pw one two\n")
+        let login = try await TodoCLI.run(["sign-in", "--server", url, "--user", "ann", "--password-stdin"], home: home, input: "pw one two\n")
         #expect(login.status == 0)
         #expect(try await TodoCLI.run(["sync", "--server", url], home: home).status == 0)
         #expect(try await TodoCLI.run(["status", "--json", "--server", url], home: home).out.contains(#""pending":0"#))

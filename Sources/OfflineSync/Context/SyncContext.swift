@@ -21,8 +21,8 @@ public final class SyncContext: Sendable {
     public let undoDepth: Int
 
     let work = SerialWorkQueue()
-    /// The operations being pushed right now (one, or a batch; never persisted: a crash leaves none).
-    let inFlightOperations = Mutex<Set<Int64>>([])
+    /// The persistent operation queue's rules: how a local change joins it, what is on the wire.
+    let operations = OperationQueueRules()
     /// Stamps of this context's own acknowledged writes, which the next pull need not download.
     let ownWrites = OwnWriteStamps()
     /// Called after every committed local change (live mode schedules its push from here).
@@ -91,35 +91,5 @@ public final class SyncContext: Sendable {
     /// Stops calling an observer.
     func removeLocalChangeObserver(_ id: UUID) {
         _ = localChangeObservers.withLock { $0.removeValue(forKey: id) }
-    }
-
-    /// True while the operation is on the wire.
-    func isInFlight(_ operationId: Int64) -> Bool { inFlightOperations.withLock { $0.contains(operationId) } }
-
-    /// Applies the collapse rules for a new local change (`current`: the stored item before it);
-    /// must run inside a store write.
-    func recordChange(_ type: TableOperationType, table: String, itemId: String, snapshot: JSONObject?, current: JSONObject?,
-                      in session: any SyncStoreSession) throws {
-        let pending = try session.newestOperation(table: table, itemId: itemId)
-        if pending == nil {
-            // With nothing queued the row (`current`) is the server's last version: keep it as the
-            // base of a three-way merge (an insert has none).
-            try session.setBaseItem(type == .insert ? nil : current, in: table, id: itemId)
-        }
-        let inFlight = pending.map { isInFlight($0.id) } ?? false
-        // A pending insert with a base copy was sent before: its first send keeps one.
-        let sentBefore = try pending?.type == .insert && type == .delete && !inFlight && session.baseItem(in: table, id: itemId) != nil
-        switch OperationCollapse.decide(pending: pending?.type, inFlight: inFlight, sentBefore: sentBefore, new: type) {
-        case .append(let new):
-            _ = try session.appendOperation(table: table, itemId: itemId, type: new, snapshot: new == .delete ? snapshot : nil)
-        case .keepPending:
-            break
-        case .dropPending:
-            try session.removeOperation(id: pending!.id)
-        case .turnPendingIntoDelete:
-            try session.updateOperation(id: pending!.id, type: .delete, snapshot: snapshot)
-        case .reject:
-            throw SyncError.invalid("The \(type.rawValue) is not allowed due to an already pending \(pending!.type.rawValue) operation on item '\(itemId)'")
-        }
     }
 }

@@ -57,20 +57,20 @@ public struct SyncTable: Sendable {
         guard current == nil else {
             throw SyncError.invalid("Insert failed: an item with id '\(id)' already exists")
         }
-        try context.recordChange(.insert, table: name, itemId: id, snapshot: nil, current: nil, in: session)
+        try context.operations.recordChange(.insert, table: name, itemId: id, snapshot: nil, current: nil, in: session)
         return try session.write(item, over: nil, in: name)
     }
 
     func update(_ item: JSONObject, id: String, current: JSONObject?, in session: any SyncStoreSession) throws -> JSONObject {
         var merged = current ?? JSONObject()
         for (key, value) in item { merged[merged.keys.first { $0.lowercased() == key.lowercased() } ?? key] = value }
-        try context.recordChange(.update, table: name, itemId: id, snapshot: nil, current: current, in: session)
+        try context.operations.recordChange(.update, table: name, itemId: id, snapshot: nil, current: current, in: session)
         return try session.write(merged, over: current, in: name)
     }
 
     func delete(_ item: JSONObject, id: String, current: JSONObject?, in session: any SyncStoreSession) throws {
         let snapshot = current ?? item
-        try context.recordChange(.delete, table: name, itemId: id, snapshot: snapshot, current: current, in: session)
+        try context.operations.recordChange(.delete, table: name, itemId: id, snapshot: snapshot, current: current, in: session)
         try session.deleteItems(ids: [id], in: name)
     }
 
@@ -128,7 +128,7 @@ public struct SyncTable: Sendable {
     public func forcePurge() async throws {
         let (context, name) = (self.context, self.name)
         try await context.work.run {
-            guard context.inFlightOperations.withLock({ $0.isEmpty }) else {
+            guard context.operations.nothingInFlight else {
                 throw SyncError.invalid("Force purge refused: an operation is being pushed")
             }
             try context.dataSource.write { session in

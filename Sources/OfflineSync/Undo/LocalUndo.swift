@@ -13,7 +13,7 @@ struct LocalUndo {
         var result = UndoneChange(table: entry.table, itemId: entry.itemId, change: entry.change, previous: current, item: current,
                                   sendsNewChange: false, itemGone: false)
         let pending = try session.newestOperation(table: entry.table, itemId: entry.itemId)
-        let inFlight = pending.map { context.isInFlight($0.id) } ?? false
+        let inFlight = pending.map { context.operations.isInFlight($0.id) } ?? false
         let table = context.table(entry.table)
         switch (target, current) {
         case (nil, nil):

@@ -65,7 +65,7 @@ struct PushRun {
 
     /// Operations no longer in flight (finished, failed or left queued).
     func release(_ chunk: [Pending]) {
-        context.inFlightOperations.withLock { inFlight in for pending in chunk { inFlight.remove(pending.queued.id) } }
+        context.operations.sent(chunk.map(\.queued.id))
     }
 
     /// Sends one operation through the delegate's hook (or as is); answers whether it failed.
@@ -195,7 +195,7 @@ struct PushRun {
                     if !chunk.isEmpty && bytes > batch.maxBytes { break }
                     pending.batchOperation = operation
                 }
-                context.inFlightOperations.withLock { _ = $0.insert(queued.id) }
+                context.operations.sending([queued.id])
                 if queued.type == .insert {
                     let resent = bases[table]?[itemId] != nil
                     if !resent { try session.setBaseItem(item, in: queued.table, id: queued.itemId) }
@@ -247,7 +247,7 @@ struct PushRun {
 
     func finish(_ queued: QueuedOperation, serverItem: JSONObject?, basedOn sent: JSONObject? = nil, log entry: ConflictLogEntry? = nil,
                 keepingServerItem: Bool = false, in session: any SyncStoreSession) throws {
-        context.inFlightOperations.withLock { _ = $0.remove(queued.id) }
+        context.operations.sent([queued.id])
         try session.removeOperation(id: queued.id)
         if let entry { _ = try session.addConflict(entry) }
         let newer = try session.newestOperation(table: queued.table, itemId: queued.itemId)
@@ -259,7 +259,7 @@ struct PushRun {
     /// simply become the server's answers.
     func finish(batch sent: [(queued: QueuedOperation, serverItem: JSONObject?)], in session: any SyncStoreSession) throws {
         guard !sent.isEmpty else { return }
-        context.inFlightOperations.withLock { inFlight in for (queued, _) in sent { inFlight.remove(queued.id) } }
+        context.operations.sent(sent.map(\.0.id))
         try session.removeOperations(ids: sent.map(\.queued.id))
         for (_, group) in Dictionary(grouping: sent, by: { $0.queued.table.lowercased() }) {
             let table = group[0].queued.table

@@ -5,7 +5,7 @@ import TableProtocol
 
 /// Access tokens per server in `$XDG_CONFIG_HOME/offline-todo/tokens.json`, a file only its
 /// owner may read (0600, in a 0700 folder). Never a password. Re-read when the file changes,
-/// so a `todo login` in another terminal reaches a running app.
+/// so a `todo sign-in` in another terminal reaches a running app.
 public final class TokenStore: AuthenticationProvider, Sendable {
     /// The file.
     public let path: String

@@ -4,10 +4,12 @@ import OfflineSync
 import PasswordPrompt
 import TodoKit
 
-/// `todo login`: signs in and keeps the token (never the password) for that server.
-struct LoginCommand: AsyncParsableCommand {
+/// `todo sign-in` (also `todo login`, its first name): signs in and keeps the token (never the
+/// password) for that server.
+struct SignInCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "login", abstract: "Sign in to the server; the token is kept in $XDG_CONFIG_HOME/offline-todo/tokens.json (mode 0600).")
+        commandName: "sign-in", abstract: "Sign in to the server; the token is kept in $XDG_CONFIG_HOME/offline-todo/tokens.json (mode 0600).",
+        aliases: ["login"])
     @OptionGroup var options: ClientOptions
     @Option(help: "The user name.") var user: String
     @Flag(help: "Read the password from the first line of standard input instead of prompting.") var passwordStdin = false
@@ -21,7 +23,7 @@ struct LoginCommand: AsyncParsableCommand {
         } catch let error as PasswordPrompt.Failure {
             throw SyncFailure(description: "\(error)")
         }
-        // The same sign-in as the full-screen dialog: the service logs in and keeps the token.
+        // The same sign-in as the full-screen dialog: the service signs in and keeps the token.
         let service = try openService(setup)
         do {
             try await service.signIn(user: user, password: password)
@@ -32,9 +34,10 @@ struct LoginCommand: AsyncParsableCommand {
     }
 }
 
-/// `todo logout`: forgets the token for a server.
-struct LogoutCommand: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(commandName: "logout", abstract: "Forget the sign-in for the server (pending changes stay).")
+/// `todo sign-out` (also `todo logout`): forgets the token for a server.
+struct SignOutCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "sign-out", abstract: "Forget the sign-in for the server (pending changes stay).",
+                                                    aliases: ["logout"])
     @OptionGroup var options: ClientOptions
 
     func run() async throws {
