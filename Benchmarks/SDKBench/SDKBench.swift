@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import GRDB
 import OfflineSync
 import TableProtocol
@@ -54,6 +55,9 @@ enum SDKBench {
         let latencies = try await liveQueryLatencies(server, table, "\(workdir)/pull-50.sqlite")
         results["live_query_p50_ms"] = latencies[latencies.count / 2] * 1000
         results["live_query_p99_ms"] = latencies[latencies.count * 99 / 100] * 1000
+        let pulled = try await pulledPageLatencies(server, table, workdir)
+        results["live_query_pulled_page_p50_ms"] = pulled[pulled.count / 2] * 1000
+        results["live_query_pulled_page_max_ms"] = pulled.last! * 1000
         let json = results.sorted { $0.key < $1.key }.map { "\"\($0.key)\":\(String(format: "%.4f", $0.value))" }.joined(separator: ",")
         print("{\(json)}")
     }
@@ -75,6 +79,45 @@ enum SDKBench {
             }
             let d = ContinuousClock.now - start
             latencies.append(Double(d.components.seconds) + Double(d.components.attoseconds) / 1e18)
+        }
+        return latencies.sorted()
+    }
+
+    /// From a pulled page of 1,000 rows committed (the pull's progress report) to the live
+    /// query's new result, 20 times, on the store the page-1,000 pull filled (100,000 rows):
+    /// another device pushes 1,000 rows whose ids sort first, this one pulls them in one page.
+    /// Seconds, sorted.
+    static func pulledPageLatencies(_ server: URL, _ table: String, _ workdir: String) async throws -> [Double] {
+        let context = try makeContext(server, table, "\(workdir)/pull-1000.sqlite", pageSize: 1000)
+        let writer = try makeContext(server, table, "\(workdir)/page-writer.sqlite", pageSize: 1000)
+        let rows = context.table(table)
+        try await rows.pull(queryId: "live-page")  // not timed: catches up with everything before
+        let arrived = Mutex<[String: ContinuousClock.Instant]>([:])
+        let watcher = Task {
+            for try await result in rows.observe(rows.query.order(by: "id").limit(50)) {
+                let first = result.items.first?[SystemProperty.id]?.stringValue ?? ""
+                arrived.withLock { if $0[first] == nil { $0[first] = ContinuousClock.now } }
+            }
+        }
+        defer { watcher.cancel() }
+        var latencies: [Double] = []
+        for round in 0..<20 {
+            let prefix = String(format: "00page%02d", 19 - round)  // each round's rows sort before the last round's
+            for i in 0..<1_000 { try await writer.table(table).insert(["id": .string(prefix + String(format: "%04d", i)), "text": "pulled", "complete": false]) }
+            try await writer.push()
+            let committed = Mutex<ContinuousClock.Instant?>(nil)
+            try await rows.pull(queryId: "live-page") { progress in
+                if progress.received >= 1_000 { committed.withLock { $0 = $0 ?? ContinuousClock.now } }
+            }
+            let marker = prefix + "0000"
+            let deadline = ContinuousClock.now + .seconds(5)
+            while arrived.withLock({ $0[marker] }) == nil {
+                guard ContinuousClock.now < deadline else { throw BenchError("the live query did not see the pulled page") }
+                try await Task.sleep(for: .milliseconds(1))
+            }
+            guard let start = committed.withLock({ $0 }), let end = arrived.withLock({ $0[marker] }) else { throw BenchError("no page report") }
+            let d = end - start
+            latencies.append(max(0, Double(d.components.seconds) + Double(d.components.attoseconds) / 1e18))
         }
         return latencies.sorted()
     }
