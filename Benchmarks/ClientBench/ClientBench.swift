@@ -88,7 +88,10 @@ struct ClientBench {
     @MainActor
     static func timeKey(_ app: AppRuntime, _ key: KeyEvent, width: Int, height: Int) async throws -> Double {
         let t0 = ContinuousClock.now
+        // Sent keys queue on the runtime's stream: wait for this one to be applied, then for its rows.
+        let applied = app.appliedMessages
         app.send(.key(key))
+        while app.appliedMessages == applied { await Waiter.shared.wait() }
         await waitUntilReady(app)
         _ = AppScreen.render(app.state, width: width, height: height)
         return ms(ContinuousClock.now - t0)

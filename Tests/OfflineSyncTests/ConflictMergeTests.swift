@@ -46,6 +46,19 @@ final class ScriptedResolver: SyncContextDelegate, Sendable {
         try await device.local.update(item)
     }
 
+    @Test func theConflictLogIsALiveQuery() async throws {
+        let (a, b, _, id) = try await twoDevices(.cancel)
+        var log = b.context.observeConflictLog().makeAsyncIterator()
+        #expect(try await log.next()?.isEmpty == true)
+        try await edit(a, id, [("text", "oat milk")])
+        try await a.context.push()
+        try await edit(b, id, [("complete", true)])
+        try await b.context.push()
+        #expect(try await log.next()?.map(\.resolution) == [.merged])
+        try b.context.clearConflictLog()
+        #expect(try await log.next()?.isEmpty == true)
+    }
+
     @Test func editsOfDifferentFieldsMergeWithoutAsking() async throws {
         let (a, b, resolver, id) = try await twoDevices(.cancel)
         try await edit(a, id, [("text", "oat milk")])

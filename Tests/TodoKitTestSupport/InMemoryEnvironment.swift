@@ -98,7 +98,7 @@ public final class InMemoryEnvironment: Sendable {
                 state.withLock { SyncSnapshot(pending: $0.pending.count, pendingIds: Set($0.pending.map { $0.lowercased() }), lastSync: $0.lastSync) }
             },
             pendingCount: { [self] in state.withLock { $0.pending.count } },
-            conflictLog: { [] },
+            observeConflictLog: { [self] in observe { _ in [ConflictRecord]() } },
             add: { [self] text in
                 let item = TodoItem(text: text)
                 write("add of “\(text)”") { $0.local[item.id] = item; $0.pending.insert(item.id) }

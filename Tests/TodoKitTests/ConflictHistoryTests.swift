@@ -21,9 +21,9 @@ import TodoKitTestSupport
         return app
     }
 
-    @Test func hOpensTheHistoryAndAsksForTheLog() {
+    @Test func hOpensTheHistoryAndWatchesTheLog() {
         var app = ListFixture(["a"])
-        #expect(app.send(.key(.character("h"))) == [.loadConflicts])
+        #expect(app.send(.key(.character("h"))) == [.observeConflicts])
         #expect(app.state.history != nil)
     }
 
@@ -39,17 +39,16 @@ import TodoKitTestSupport
         #expect(app.state.history?.notice == "Nothing lost in this one — nothing to restore")
     }
 
-    @Test func aRestoreReloadsTheLogAndTheList() {
+    @Test func aRestoreReloadsTheQueuesState() {
         var app = showingHistory()
         let effects = app.send(.history(.restored(error: nil)), answerReads: false)
-        #expect(effects.contains(.loadConflicts))
-        #expect(effects.contains(.loadStatus))
+        #expect(effects == [.loadStatus])  // the log and the list are live queries
         #expect(app.state.history?.notice == "Restored — the values are back as a local change")
     }
 
-    @Test func escapeGoesBackToTheList() {
+    @Test func escapeGoesBackToTheListAndStopsWatchingTheLog() {
         var app = showingHistory()
-        app.press(.escape)
+        #expect(app.send(.key(.escape)) == [.stopObservingConflicts])
         #expect(app.state.history == nil)
     }
 

@@ -8,6 +8,13 @@ extension SyncContext {
         try guarded { try dataSource.read { try $0.conflicts(limit: limit) } }
     }
 
+    /// The conflict log as a live query: the newest entries now, then again after every change
+    /// to the log (a push that settles a conflict, a restore, a clear). Ends when the consuming
+    /// task is cancelled.
+    public func observeConflictLog(limit: Int = ConflictLogEntry.limit) -> AsyncThrowingStream<[ConflictLogEntry], any Error> {
+        observe(tables: [SystemTables.conflictLog]) { try self.conflictLog(limit: limit) }
+    }
+
     /// One entry of the log.
     public func conflictLogEntry(id: Int64) throws -> ConflictLogEntry? {
         try guarded { try dataSource.read { try $0.conflict(id: id) } }

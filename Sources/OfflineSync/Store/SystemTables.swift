@@ -3,6 +3,9 @@ import GRDB
 /// The SDK's `MS_` tables (operation queue, operation errors, per-table settings such as delta
 /// tokens), created and changed by GRDB's migrator: each named migration runs once per store.
 enum SystemTables {
+    /// Settled conflicts (v2).
+    static let conflictLog = "MS_ConflictLog"
+
     static var migrator: DatabaseMigrator {
         var migrator = DatabaseMigrator()
         // Stores made before the migrator have these tables but no record of any migration, so

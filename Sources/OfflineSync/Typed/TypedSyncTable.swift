@@ -89,15 +89,22 @@ extension SyncTable {
         var query = query ?? self.query
         query.table = name
         let query_ = query
+        return context.observe(tables: [name]) { try read(query_) }
+    }
+}
+
+extension SyncContext {
+    /// `read` now and after every commit that changed one of `tables`, the newest result first in line.
+    func observe<Result: Sendable>(tables: [String], read: @escaping @Sendable () throws -> Result) -> AsyncThrowingStream<Result, any Error> {
         // Subscribed before the first read, so a commit in between is read again rather than missed.
-        let commits = context.dataSource.commits(changing: [name])
+        let commits = dataSource.commits(changing: tables)
         let (results, continuation) = AsyncThrowingStream.makeStream(of: Result.self, bufferingPolicy: .bufferingNewest(1))
         let reader = Task {
             do {
-                continuation.yield(try read(query_))
+                continuation.yield(try read())
                 for await _ in commits {
                     if Task.isCancelled { break }
-                    continuation.yield(try read(query_))
+                    continuation.yield(try read())
                 }
                 continuation.finish()
             } catch {

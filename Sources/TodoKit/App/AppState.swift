@@ -148,7 +148,7 @@ public struct AppState: Sendable, Equatable {
         case .openHistory:
             push(.history(ConflictHistoryViewModel()))
             status.newConflicts = 0
-            return [.loadConflicts]
+            return [.observeConflicts]
         case .history(let message):
             var effects = withLayer(ConflictHistoryViewModel.self) { $0.update(message) }
             if case .restored = message { effects += afterWrite() }

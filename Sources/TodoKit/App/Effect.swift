@@ -40,8 +40,11 @@ public enum Effect: Sendable, Equatable {
     case signIn(user: String, password: String)
     /// Give the push waiting on the question with this id the person's answer.
     case answer(questionId: UUID, ConflictAnswer)
-    /// Read the conflict log → `.history(.loaded)`; the person has now seen it.
-    case loadConflicts
+    /// Watch the conflict log (a live query) → `.history(.loaded)` now and after every change;
+    /// the person has now seen it.
+    case observeConflicts
+    /// Stop watching the conflict log (the history closed).
+    case stopObservingConflicts
     /// Restore the values that lost in a conflict → `.history(.restored)`.
     case restoreConflict(id: Int64)
 }

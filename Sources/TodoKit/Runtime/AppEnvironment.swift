@@ -21,8 +21,8 @@ public struct AppEnvironment: Sendable {
     public var status: @Sendable () async -> SyncSnapshot
     /// Operations waiting to be pushed (for the words of a failure).
     public var pendingCount: @Sendable () async -> Int
-    /// The conflict log, newest first; the person has now seen it.
-    public var conflictLog: @Sendable () async throws -> [ConflictRecord]
+    /// The conflict log, newest first, now and after every change to it; the person has now seen it.
+    public var observeConflictLog: @Sendable () -> AsyncThrowingStream<[ConflictRecord], any Error>
 
     // MARK: Writes (each one local transaction, queued for push)
 
@@ -67,7 +67,7 @@ public struct AppEnvironment: Sendable {
                 item: @escaping @Sendable (String) async throws -> TodoItem?,
                 status: @escaping @Sendable () async -> SyncSnapshot,
                 pendingCount: @escaping @Sendable () async -> Int,
-                conflictLog: @escaping @Sendable () async throws -> [ConflictRecord],
+                observeConflictLog: @escaping @Sendable () -> AsyncThrowingStream<[ConflictRecord], any Error>,
                 add: @escaping @Sendable (String) async throws -> Void,
                 save: @escaping @Sendable (TodoItem, TodoItem) async throws -> EditSaveResult,
                 saveOver: @escaping @Sendable (TodoItem) async throws -> Void,
@@ -87,7 +87,7 @@ public struct AppEnvironment: Sendable {
         self.item = item
         self.status = status
         self.pendingCount = pendingCount
-        self.conflictLog = conflictLog
+        self.observeConflictLog = observeConflictLog
         self.add = add
         self.save = save
         self.saveOver = saveOver

@@ -15,6 +15,8 @@ public final class AppRuntime {
     public private(set) var state: AppState
     /// Called after every message (the terminal schedules a redraw).
     public var onChange: () -> Void = {}
+    /// How many messages the loop has applied (a benchmark waits for its key's).
+    public private(set) var appliedMessages = 0
 
     private let environment: AppEnvironment
     private let messages: AsyncStream<AppMessage>
@@ -28,7 +30,7 @@ public final class AppRuntime {
     /// Pushes waiting for the person's answer, by prompt id.
     private var questions: [UUID: CheckedContinuation<ConflictAnswer, Never>] = [:]
 
-    private enum Subscription: Hashable { case listWindow, listCount, live, pullProgress, conflictQuestions }
+    private enum Subscription: Hashable { case listWindow, listCount, conflictLog, live, pullProgress, conflictQuestions }
 
     /// The app in `state` over `environment`; nothing runs before `start()`.
     public init(state: AppState, environment: AppEnvironment) {
@@ -74,6 +76,7 @@ public final class AppRuntime {
 
     private func apply(_ message: AppMessage) {
         for effect in state.update(message) { run(effect) }
+        appliedMessages += 1
         onChange()
     }
 
@@ -107,7 +110,9 @@ public final class AppRuntime {
         case .redo: store { await Self.undone { try await environment.redo() ?? UndoNotice.nothingToRedo } }
         case .loadStatus: store { .statusLoaded(await environment.status()) }
         case .loadEditedItem(let id): store { .editedItemLoaded(id: id, try? await environment.item(id)) }
-        case .loadConflicts: store { .history(.loaded((try? await environment.conflictLog()) ?? [])) }
+        case .observeConflicts:
+            subscribe(.conflictLog, to: environment.observeConflictLog()) { .history(.loaded($0)) }
+        case .stopObservingConflicts: subscriptions.removeValue(forKey: .conflictLog)?.cancel()
         case .restoreConflict(let id):
             store {
                 do {

@@ -10,10 +10,7 @@ extension AppEnvironment {
             item: { try service.item(id: $0) },
             status: { service.status() },
             pendingCount: { service.pendingCount },
-            conflictLog: {
-                service.markConflictsSeen()
-                return try service.conflicts()
-            },
+            observeConflictLog: { service.observeConflicts() },
             add: { try await service.add($0) },
             save: { try await service.save($0, openedAs: $1) },
             saveOver: { try await service.save($0) },

@@ -194,6 +194,15 @@ public final class TodoService: Sendable {
         try context.conflictLog(limit: limit).map(ConflictRecord.init)
     }
 
+    /// The conflict log as a live query; each result marks every conflict in it seen (the person
+    /// is looking at the history).
+    public func observeConflicts(limit: Int = ConflictLogEntry.limit) -> AsyncThrowingStream<[ConflictRecord], any Error> {
+        Self.map(context.observeConflictLog(limit: limit)) { [conflictsSeen] entries in
+            if let newest = entries.first { conflictsSeen.save(newest.id) }
+            return entries.map(ConflictRecord.init)
+        }
+    }
+
     /// Brings back the values that lost in a conflict, as a new local change; answers the item
     /// as it now is (nil when the restore deleted it).
     @discardableResult

@@ -37,10 +37,11 @@ public struct ConflictHistoryViewModel: Sendable, Equatable {
             selected = min(selected, max(records.count - 1, 0))
         case .restored(let error):
             notice = error ?? "Restored — the values are back as a local change"
-            return [.loadConflicts]
         case .action(.moveUp): selected = max(selected - 1, 0)
         case .action(.moveDown): selected = min(selected + 1, max((records?.count ?? 0) - 1, 0))
-        case .action(.close): isClosed = true
+        case .action(.close):
+            isClosed = true
+            return [.stopObservingConflicts]
         case .action(.help): return [.send(.openHelp(KeyTables.history.helpRows + KeyTables.global.helpRows))]
         case .action(.restore):
             guard let record = selectedRecord else { return [] }
