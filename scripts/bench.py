@@ -284,7 +284,7 @@ def write_client_report(r):
         f"({int(r['items']):,} incomplete, shown by default), a 100×30 screen. A frame is the full `Frame` rendered from "
         "the view models after every row on screen is loaded from SQLite; copying it to ncurses is not included "
         "(no terminal in the benchmark). Cold start is from `main` to the first complete frame, median of three processes. "
-        "Keys are sent back to back, each as soon as the previous frame is drawn; the loop sleeps until the view models "
+        "Keys are sent back to back through the runtime's message stream (as the terminal sends them), each as soon as the previous frame is drawn; the list's rows and count are live queries; the loop sleeps until the view models "
         "report a change, as the UI loop does. Filtering types `item 0` … `item 19` and erases each: rare needles are "
         "answered from the trigram index on `text`, common ones by walking the (complete, text) index. Text is in human order (case and accents set aside, `HumanOrder`), so sorts go through a collation; in byte order filtering was p99 3.6 ms. While keys arrive "
         "faster than 150 ms apart the list's row count waits (it is shown once typing pauses), so it is not in these frames.",

@@ -20,13 +20,6 @@ import TodoKitTestSupport
         try TodoService(storePath: try TempDir.make().appendingPathComponent("d.sqlite").path, serverURL: server.baseURL, tokens: tokens)
     }
 
-    func signIn(_ store: AppRuntime, password: String) {
-        store.type("ann")
-        store.key(.tab)
-        store.type(password)
-        store.key(.enter)
-    }
-
     @Test func changesMadeBeforeSigningInArePushedAsTheUsersOnceSignedIn() async throws {
         let server = try await accountServer()
         let tokens = TokenStore(path: try TempDir.make().appendingPathComponent("tokens.json").path)
@@ -37,7 +30,7 @@ import TodoKitTestSupport
         try await eventually("signed out", timeout: 30) { store.state.status.connectivity == .signedOut }
         #expect(store.state.signIn != nil)
         #expect(service.pendingCount == 1)
-        signIn(store, password: "pw one two")
+        store.signIn(password: "pw one two")
         try await eventually("synced", timeout: 30) { store.state.status.connectivity == .online && store.state.status.pending == 0 }
         #expect(store.state.signIn == nil)
         #expect(tokens.entry(for: server.baseURL)?.user == "ann")
@@ -45,19 +38,11 @@ import TodoKitTestSupport
         try await laptop.sync()
         #expect(try laptop.window(ListWindowRequest()).items.map(\.text) == ["written before signing in"])
     }
-
 }
 
 /// Signing in from the app over an in-memory outside: the dialog, its answers, what follows.
 @MainActor
 @Suite struct SignInRuntimeTests {
-    func signIn(_ app: AppRuntime, password: String) {
-        app.type("ann")
-        app.key(.tab)
-        app.type(password)
-        app.key(.enter)
-    }
-
     @Test func aRefusedSyncOpensTheDialogAndSigningInSyncsAgain() async throws {
         let outside = InMemoryEnvironment(accounts: ["ann": "pw one two"])
         outside.changedHere(TodoItem(id: "x", text: "written before signing in"))
@@ -65,7 +50,7 @@ import TodoKitTestSupport
         app.key(.character("r"))
         try await eventually("signed out") { app.state.signIn != nil }
         #expect(app.state.status.connectivity == .signedOut)
-        signIn(app, password: "pw one two")
+        app.signIn(password: "pw one two")
         try await eventually("synced") { app.state.status.connectivity == .online && !app.state.status.syncing }
         #expect(app.state.signIn == nil)
         #expect(app.state.status.user == "ann")
@@ -76,10 +61,20 @@ import TodoKitTestSupport
         let outside = InMemoryEnvironment(accounts: ["ann": "pw one two"])
         let app = AppRuntime.started(outside)
         app.key(.character("L"))
-        signIn(app, password: "wrong")
+        app.signIn(password: "wrong")
         try await eventually("refused") { app.state.signIn?.error != nil }
         #expect(app.state.signIn?.error == "The user name or password is wrong")
         #expect(app.state.status.user == nil)
         #expect(outside.signedIn == nil)
+    }
+}
+
+extension AppRuntime {
+    /// Types ann's name and `password` into the sign-in dialog and submits.
+    func signIn(password: String) {
+        type("ann")
+        key(.tab)
+        type(password)
+        key(.enter)
     }
 }
