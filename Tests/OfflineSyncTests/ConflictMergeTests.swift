@@ -46,6 +46,20 @@ final class ScriptedResolver: SyncContextDelegate, Sendable {
         try await device.local.update(item)
     }
 
+    @Test func tagsAddedOnOneDeviceAndRemovedOnTheOtherBothSurviveAPush() async throws {
+        let (a, b, resolver, id) = try await twoDevices(.cancel)
+        try await edit(a, id, [("tags", "home someday")])
+        try await a.context.push()
+        try await b.local.pull()
+        try await edit(a, id, [("tags", "home")])
+        try await a.context.push()
+        try await edit(b, id, [("tags", "home someday urgent")])
+        try await b.context.push()
+        #expect(resolver.conflicts.isEmpty)
+        #expect(try await b.serverItems()[id]?["tags"] == "home urgent")
+        #expect(try b.local.read(id: id)?["tags"] == "home urgent")
+    }
+
     @Test func theConflictLogIsALiveQuery() async throws {
         let (a, b, _, id) = try await twoDevices(.cancel)
         var log = b.context.observeConflictLog().makeAsyncIterator()

@@ -100,3 +100,47 @@ import Testing
         #expect(m.changedLocally.isEmpty)
     }
 }
+
+/// A column declared `.wordSet` (tags) merges as a set: every word either side added or removed holds.
+@Suite struct WordSetMergeTests {
+    func merge(base: String?, local: String?, server: String?, hasBase: Bool = true) -> ThreeWayMerge {
+        func item(_ tags: String?) -> JSONObject { ["id": "x", "text": "milk", "tags": tags.map(JSONValue.string) ?? .null] }
+        return ThreeWayMerge(base: hasBase ? item(base) : nil, local: item(local), server: item(server), rules: ["tags": .wordSet])
+    }
+
+    @Test func anAdditionHereAndARemovalThereBothSurvive() {
+        let m = merge(base: "home someday", local: "home someday urgent", server: "home")
+        #expect(m.merged["tags"] == "home urgent")
+        #expect(m.clashingFields.isEmpty)
+    }
+
+    @Test func bothSidesAddingAreUnited() {
+        #expect(merge(base: "a", local: "a b", server: "a c").merged["tags"] == "a b c")
+    }
+
+    @Test func aWordRemovedOnEitherSideIsGone() {
+        #expect(merge(base: "a b c", local: "a c", server: "a b").merged["tags"] == "a")
+    }
+
+    @Test func removingEveryWordLeavesNull() {
+        #expect(merge(base: "a", local: nil, server: "a").merged["tags"] == .null)
+    }
+
+    @Test func withoutABaseTheSetsAreUnitedAndNeverClash() {
+        let m = merge(base: nil, local: "b a", server: "c", hasBase: false)
+        #expect(m.merged["tags"] == "a b c")
+        #expect(m.clashingFields.isEmpty)
+    }
+
+    @Test func theRuleIsFoundInAnyLetterCase() {
+        let m = ThreeWayMerge(base: ["id": "x", "Tags": "a"], local: ["id": "x", "Tags": "a b"], server: ["id": "x", "Tags": "c"],
+                              rules: ["tags": .wordSet])
+        #expect(m.merged["Tags"] == "b c")
+    }
+
+    @Test func withoutTheRuleTheSameEditsClash() {
+        let base: JSONObject = ["id": "x", "tags": "a"]
+        let m = ThreeWayMerge(base: base, local: ["id": "x", "tags": "a b"], server: ["id": "x", "tags": "c"])
+        #expect(m.clashingFields == ["tags"])
+    }
+}

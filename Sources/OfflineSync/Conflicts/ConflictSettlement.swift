@@ -53,7 +53,8 @@ struct ConflictSettlement {
                              error: SyncError) async throws -> Outcome {
         // Re-inserting an id the server holds deleted (a restore, an import): this device means to create it.
         if queued.type == .insert, kind == .deletedOnServer { return .sent(try await recreate(local, over: server), nil) }
-        let conflict = SyncConflict(kind: kind, table: queued.table, itemId: queued.itemId, base: base, local: local, server: server)
+        let rules = policy == .fieldMerge ? context.dataSource.definition(of: queued.table)?.mergeRules ?? [:] : [:]
+        let conflict = SyncConflict(kind: kind, table: queued.table, itemId: queued.itemId, base: base, local: local, server: server, rules: rules)
         if kind == .edit, let server, PushRun.sameContent(local, server) { return .sent(server, nil) }  // nothing differs
         let automatic = policy == .fieldMerge && conflict.mergesCleanly
         let resolution: ConflictResolution

@@ -31,14 +31,15 @@ public struct SyncConflict: Sendable {
     /// Deletion conflicts list the fields whose values the deletion would lose.
     public var clashingFields: [String] { comparison.clashingFields }
 
-    init(kind: Kind, table: String, itemId: String, base: JSONObject?, local: JSONObject, server: JSONObject?) {
+    init(kind: Kind, table: String, itemId: String, base: JSONObject?, local: JSONObject, server: JSONObject?,
+         rules: [String: ColumnMergeRule] = [:]) {
         self.kind = kind
         self.table = table
         self.itemId = itemId
         self.base = base
         self.local = local
         self.server = server
-        comparison = ThreeWayMerge(base: kind == .edit ? base : nil, local: local, server: server ?? JSONObject())
+        comparison = ThreeWayMerge(base: kind == .edit ? base : nil, local: local, server: server ?? JSONObject(), rules: rules)
     }
 
     /// True when a field merge settles it without asking: an edit on each side, no field clashing.

@@ -14,14 +14,23 @@ public struct ThreeWayMerge: Sendable, Equatable {
     public let merged: JSONObject
 
     /// Compares the three sides. Without a base (the item was inserted on two devices with one id)
-    /// every field whose local and server values differ is a clash.
-    public init(base: JSONObject?, local: JSONObject, server: JSONObject) {
+    /// every field whose local and server values differ is a clash. Fields with a `rules` entry
+    /// other than `.value` (looked up by name in any letter case) merge by it and never clash.
+    public init(base: JSONObject?, local: JSONObject, server: JSONObject, rules: [String: ColumnMergeRule] = [:]) {
+        let rules = Dictionary(rules.map { ($0.key.lowercased(), $0.value) }, uniquingKeysWith: { first, _ in first })
         let fields = Self.userFields(in: [base, local, server].compactMap { $0 })
         var changedLocally: [String] = [], changedOnServer: [String] = [], clashing: [String] = []
         var merged = server
         for field in fields {
             let localValue = Self.value(field, in: local)
             let serverValue = Self.value(field, in: server)
+            if rules[field.lowercased()] == .wordSet {
+                let baseValue = base.map { Self.value(field, in: $0) }
+                if localValue != (baseValue ?? .null) { changedLocally.append(field) }
+                if serverValue != (baseValue ?? .null) { changedOnServer.append(field) }
+                merged[Self.key(field, in: server) ?? field] = ColumnMergeRule.mergeWords(base: baseValue, local: localValue, server: serverValue)
+                continue
+            }
             guard let base else {
                 if localValue != serverValue { clashing.append(field); changedLocally.append(field); changedOnServer.append(field) }
                 continue

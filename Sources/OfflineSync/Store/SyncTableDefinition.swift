@@ -26,10 +26,13 @@ public struct SyncTableDefinition: Sendable, Hashable {
     /// Text columns that local queries order as people read (`HumanOrder`: case and accents set
     /// aside), in indexes too, so ordering by them stays an index walk.
     public var humanSorted: [String]
+    /// Columns that merge by a rule of their own under `.fieldMerge` (e.g. tags as a `.wordSet`);
+    /// the others merge as one value.
+    public var mergeRules: [String: ColumnMergeRule]
 
     /// Declares a table.
     public init(name: String, columns: [String: SyncColumnType], indexes: [[String]] = [], searchable: [String] = [],
-                mergePolicy: MergePolicy = .askAlways, humanSorted: [String] = []) {
+                mergePolicy: MergePolicy = .askAlways, humanSorted: [String] = [], mergeRules: [String: ColumnMergeRule] = [:]) {
         self.name = name
         self.columns = columns
         self.allColumns = Self.allColumns(columns)
@@ -38,11 +41,12 @@ public struct SyncTableDefinition: Sendable, Hashable {
         self.searchable = searchable
         self.mergePolicy = mergePolicy
         self.humanSorted = humanSorted
+        self.mergeRules = mergeRules
     }
 
     public static func == (lhs: Self, rhs: Self) -> Bool {
         (lhs.name, lhs.columns, lhs.indexes, lhs.searchable, lhs.mergePolicy, lhs.humanSorted)
-            == (rhs.name, rhs.columns, rhs.indexes, rhs.searchable, rhs.mergePolicy, rhs.humanSorted)
+            == (rhs.name, rhs.columns, rhs.indexes, rhs.searchable, rhs.mergePolicy, rhs.humanSorted) && lhs.mergeRules == rhs.mergeRules
     }
 
     public func hash(into hasher: inout Hasher) {
@@ -52,6 +56,7 @@ public struct SyncTableDefinition: Sendable, Hashable {
         hasher.combine(searchable)
         hasher.combine(mergePolicy)
         hasher.combine(humanSorted)
+        hasher.combine(mergeRules)
     }
 
     /// Whether a column is ordered by `HumanOrder`.

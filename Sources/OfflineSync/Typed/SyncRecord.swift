@@ -57,3 +57,13 @@ public struct Synced<Record: SyncRecord>: Sendable {
 }
 
 extension Synced: Equatable where Record: Equatable {}
+
+extension Synced {
+    /// An item (a merge's result, a conflict's side) read as a record and its system properties.
+    public init(item: JSONObject) throws { self = try RecordCoding.synced(item) }
+}
+
+extension SyncRecord {
+    /// The record as the item a write sends: its properties, a nil optional as null.
+    public func item() throws -> JSONObject { try RecordCoding.item(self) }
+}

@@ -2,31 +2,61 @@ import Foundation
 import OfflineSync
 import TableProtocol
 
-/// One todo, as the seed app's `TodoItem` table holds it (`id`, `text`, `complete`): a typed
-/// record of OfflineSync, read and written through `context.table(TodoItem.self)`.
+/// One todo: the seed app's `id`, `text` and `complete`, and the task model's notes, due date,
+/// priority, tags, list, repeat rule and completion time. A typed record of OfflineSync, read and
+/// written through `context.table(TodoItem.self)`; a base-protocol client sees the new fields as
+/// plain columns.
 public struct TodoItem: SyncRecord, Hashable, Identifiable {
     public static let tableName = TodoTable.name
 
-    /// The item's id (a GUID for items made here).
+    /// The item's id (a GUID for items made here; a repeat's next instance derives its own).
     public var id: String
     /// What to do.
     public var text: String
     /// Done or not.
     public var complete: Bool
+    /// Notes, several lines.
+    public var notes: String
+    /// When it is due: a day, optionally with a time.
+    public var due: DueDate?
+    /// How much it matters; nil for none.
+    public var priority: Priority?
+    /// Tags: a set of words (merged as a set: both devices' additions and removals survive).
+    public var tags: Set<String>
+    /// The list it belongs to; nil for the Inbox.
+    public var listId: String?
+    /// How it repeats; nil for once.
+    public var repeatRule: RepeatRule?
+    /// When it was completed (ISO 8601), while complete.
+    public var completedAt: String?
+    /// The id of a repeating series' first item; the instances after it derive their ids from it.
+    public var series: String?
     /// The server version the local row is based on, if it was ever synced (read from the
     /// store's system properties; never written: a save keeps the stored version).
     public var version: String?
     /// When the server last changed it, if known (read, never written).
     public var updatedAt: String?
 
-    // Only the app's own columns are encoded; the store keeps the system properties.
-    private enum CodingKeys: String, CodingKey { case id, text, complete }
+    // The app's own columns; the store keeps the system properties.
+    private enum CodingKeys: String, CodingKey {
+        case id, text, complete, notes, due, priority, tags, listId, repeatRule = "repeat", completedAt, series
+    }
 
     /// Creates an item.
-    public init(id: String = UUID().uuidString, text: String, complete: Bool = false, version: String? = nil, updatedAt: String? = nil) {
+    public init(id: String = UUID().uuidString, text: String, complete: Bool = false, notes: String = "", due: DueDate? = nil,
+                priority: Priority? = nil, tags: Set<String> = [], listId: String? = nil, repeatRule: RepeatRule? = nil,
+                completedAt: String? = nil, series: String? = nil, version: String? = nil, updatedAt: String? = nil) {
         self.id = id
         self.text = text
         self.complete = complete
+        self.notes = notes
+        self.due = due
+        self.priority = priority
+        self.tags = tags
+        self.listId = listId
+        self.repeatRule = repeatRule
+        self.completedAt = completedAt
+        self.series = series
         self.version = version
         self.updatedAt = updatedAt
     }
@@ -38,19 +68,65 @@ public struct TodoItem: SyncRecord, Hashable, Identifiable {
         updatedAt = synced.updatedAtStamp
     }
 
+    public init(from decoder: any Decoder) throws {
+        let row = try decoder.container(keyedBy: CodingKeys.self)
+        // A row another program wrote may lack any of these, or hold a value this app cannot read:
+        // missing or unreadable values are empty, never a failed read of the whole list.
+        self.init(id: try row.decode(String.self, forKey: .id),
+                  text: (try? row.decodeIfPresent(String.self, forKey: .text)) ?? "",
+                  complete: (try? row.decodeIfPresent(Bool.self, forKey: .complete)) ?? false,
+                  notes: (try? row.decodeIfPresent(String.self, forKey: .notes)) ?? "",
+                  due: ((try? row.decodeIfPresent(String.self, forKey: .due)) ?? nil).flatMap(DueDate.init),
+                  priority: ((try? row.decodeIfPresent(String.self, forKey: .priority)) ?? nil).flatMap(Priority.init(rawValue:)),
+                  tags: Self.words((try? row.decodeIfPresent(String.self, forKey: .tags)) ?? nil),
+                  listId: (try? row.decodeIfPresent(String.self, forKey: .listId)) ?? nil,
+                  repeatRule: ((try? row.decodeIfPresent(String.self, forKey: .repeatRule)) ?? nil).flatMap(RepeatRule.init),
+                  completedAt: (try? row.decodeIfPresent(String.self, forKey: .completedAt)) ?? nil,
+                  series: (try? row.decodeIfPresent(String.self, forKey: .series)) ?? nil)
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var row = encoder.container(keyedBy: CodingKeys.self)
+        try row.encode(id, forKey: .id)
+        try row.encode(text, forKey: .text)
+        try row.encode(complete, forKey: .complete)
+        try row.encode(notes.isEmpty ? nil : notes, forKey: .notes)
+        try row.encode(due?.text, forKey: .due)
+        try row.encode(priority?.rawValue, forKey: .priority)
+        try row.encode(Self.tagsText(tags), forKey: .tags)
+        try row.encode(listId, forKey: .listId)
+        try row.encode(repeatRule?.text, forKey: .repeatRule)
+        try row.encode(completedAt, forKey: .completedAt)
+        try row.encode(series, forKey: .series)
+    }
+
     /// Reads a row of the `TodoItem` table; nil when it has no id.
     public init?(_ object: JSONObject) {
-        guard let id = object[SystemProperty.id]?.stringValue else { return nil }
-        self.init(id: id, text: object["text"]?.stringValue ?? "", complete: object["complete"]?.boolValue ?? false,
-                  version: object[SystemProperty.version]?.stringValue, updatedAt: object[SystemProperty.updatedAt]?.stringValue)
+        guard let synced = try? Synced<TodoItem>(item: object) else { return nil }
+        self.init(synced)
     }
 
     /// The item as a row (for the three-way merge and the bulk transaction): the app's columns,
     /// plus the version so pushes send `If-Match`.
     public var object: JSONObject {
-        var object: JSONObject = [SystemProperty.id.rawValue: .string(id), "text": .string(text), "complete": .bool(complete)]
+        // Encoding a TodoItem cannot fail: every property is a string, a bool or null.
+        var object = (try? item()) ?? [SystemProperty.id.rawValue: .string(id)]
         if let version { object[SystemProperty.version] = .string(version) }
         return object
+    }
+
+    /// True when both hold the same values (versions and stamps aside).
+    public func sameContent(as other: TodoItem) -> Bool {
+        var a = self, b = other
+        (a.version, a.updatedAt, b.version, b.updatedAt) = (nil, nil, nil, nil)
+        return a == b
+    }
+
+    /// Tags as the column holds them: sorted, one space apart; nil for none.
+    static func tagsText(_ tags: Set<String>) -> String? { tags.isEmpty ? nil : tags.sorted().joined(separator: " ") }
+
+    static func words(_ text: String?) -> Set<String> {
+        Set((text ?? "").split(whereSeparator: \.isWhitespace).map(String.init))
     }
 
     /// Sort order of the list, as the store sorts it: by text in `HumanOrder` (case and accents
@@ -64,13 +140,20 @@ public struct TodoItem: SyncRecord, Hashable, Identifiable {
     }
 }
 
-/// The app's table, as the seed app declares it.
+/// How much an item matters.
+public enum Priority: String, Sendable, Hashable, CaseIterable, Codable {
+    case high, medium, low
+}
+
+/// The app's tables, as it declares them.
 public enum TodoTable {
-    /// The table's name on the server.
+    /// The items' table name on the server.
     public static let name = "TodoItem"
-    /// Its definition for the local store.
+    /// Its definition for the local store: tags merge as a set.
     public static let definition = SyncTableDefinition(
-        name: name, columns: ["text": .text, "complete": .boolean],
+        name: name,
+        columns: ["text": .text, "complete": .boolean, "notes": .text, "due": .text, "priority": .text, "tags": .text,
+                  "listId": .text, "repeat": .text, "completedAt": .text, "series": .text],
         indexes: [["complete", "text", SystemProperty.id.rawValue], ["text", SystemProperty.id.rawValue]], searchable: ["text"],
-        mergePolicy: .fieldMerge, humanSorted: ["text"])
+        mergePolicy: .fieldMerge, humanSorted: ["text"], mergeRules: ["tags": .wordSet])
 }

@@ -56,11 +56,11 @@ public enum EditSavePlan: Sendable, Equatable {
             return
         }
         // A save keeps the stored version: the one a push must name.
-        if stored.text == original.text && stored.complete == original.complete {
+        if stored.sameContent(as: original) {
             self = .save(edited, .saved)
             return
         }
-        let merge = ThreeWayMerge(base: original.object, local: edited.object, server: stored.object)
+        let merge = ThreeWayMerge(base: original.object, local: edited.object, server: stored.object, rules: TodoTable.definition.mergeRules)
         if !merge.clashingFields.isEmpty {
             self = .clash(EditClash(original: original, edited: edited, stored: stored, merge: merge))
         } else {

@@ -76,7 +76,7 @@ public struct TodoEditorViewModel: Sendable, Equatable {
             notice = "Deleted on another device — saving adds your edit back as a new item"
             return
         }
-        if stored.text != original.text || stored.complete != original.complete {
+        if !stored.sameContent(as: original) {
             notice = "Changed on another device — saving merges, or asks if you both changed it"
         }
     }

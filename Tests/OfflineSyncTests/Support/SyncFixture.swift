@@ -25,7 +25,7 @@ struct SyncFixture {
     let context: SyncContext
     let serverURL: URL?
 
-    static let columns: [String: SyncColumnType] = ["text": .text, "complete": .boolean, "priority": .number]
+    static let columns: [String: SyncColumnType] = ["text": .text, "complete": .boolean, "priority": .number, "tags": .text]
 
     /// A fixture against the shared server (or `server`), with an optional delegate and transport.
     static func make(server: ServerProcess? = nil, delegate: (any SyncContextDelegate)? = nil,
@@ -47,7 +47,8 @@ struct SyncFixture {
         self.table = table
         self.storePath = storePath
         self.serverURL = serverURL
-        store = try SQLiteSyncStore(path: storePath, tables: [SyncTableDefinition(name: table, columns: Self.columns, mergePolicy: mergePolicy)])
+        store = try SQLiteSyncStore(path: storePath, tables: [SyncTableDefinition(name: table, columns: Self.columns, mergePolicy: mergePolicy,
+                                                                                          mergeRules: ["tags": .wordSet])])
         let client = serverURL.map {
             SyncClient(serverURL: $0, configuration: SyncClientConfiguration(timeout: 5, installationID: "test-install", transport: transport))
         }

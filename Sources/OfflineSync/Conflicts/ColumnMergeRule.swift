@@ -1,0 +1,31 @@
+import TableProtocol
+
+/// How a column's two new values merge when both sides changed it.
+public enum ColumnMergeRule: String, Sendable, Hashable {
+    /// One value: different changes on both sides clash (the default).
+    case value
+    /// A set of words in a text column, separated by spaces (tags): every word either side added
+    /// and every word either side removed since the base holds, so both sides' edits survive and
+    /// the two never clash. Merged sets are written sorted, one space apart; empty is null.
+    case wordSet
+
+    /// Merges a set column: the server's words, plus the words this device added since the
+    /// base, minus the words it removed (without a base, the union).
+    static func mergeWords(base: JSONValue?, local: JSONValue, server: JSONValue) -> JSONValue {
+        let mine = words(local), theirs = words(server)
+        guard let base else { return wordSetValue(mine.union(theirs)) }
+        let was = words(base)
+        return wordSetValue(theirs.union(mine.subtracting(was)).subtracting(was.subtracting(mine)))
+    }
+
+    /// The words of a set column's value.
+    public static func words(_ value: JSONValue) -> Set<String> {
+        guard case .string(let text) = value else { return [] }
+        return Set(text.split(whereSeparator: \.isWhitespace).map(String.init))
+    }
+
+    /// A set of words as the column's value: sorted, one space apart; null when empty.
+    public static func wordSetValue(_ words: Set<String>) -> JSONValue {
+        words.isEmpty ? .null : .string(words.sorted().joined(separator: " "))
+    }
+}
