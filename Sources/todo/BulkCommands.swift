@@ -6,13 +6,14 @@ extension TodoFile.Format: ExpressibleByArgument {}
 
 struct ExportCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "export", abstract: "Write every item to stdout: a JSON array of {id, text, complete}, or todo.txt.")
+        commandName: "export",
+        abstract: "Write every item to stdout: a JSON array of {id, text, complete, notes, due, priority, tags, list, repeat, completedAt}, or todo.txt.")
     @OptionGroup var options: ClientOptions
     @Option(help: "json or todotxt.") var format: TodoFile.Format = .json
 
     func run() async throws {
         let service = try openService(options)
-        FileHandle.standardOutput.write(Data(TodoFile.render(try service.allItems(), as: format).utf8))
+        FileHandle.standardOutput.write(Data(TodoFile.render(try service.allEntries(), as: format).utf8))
     }
 }
 
@@ -31,15 +32,15 @@ struct ImportCommand: AsyncParsableCommand {
         } catch {
             throw SyncFailure(description: "Cannot read \(file): \(error.localizedDescription)")
         }
-        let items: [TodoItem]
+        let entries: [TodoFile.Entry]
         do {
-            items = try TodoFile.parse(data)
+            entries = try TodoFile.parse(data)
         } catch {
             throw SyncFailure(description: "\(file): \(error) — nothing was imported.")
         }
         let service = try openService(options)
         let progress = ProgressLine(verb: "importing")
-        let (added, present) = try service.importItems(items, progress: progress.show)
+        let (added, present) = try await service.importEntries(entries, progress: progress.show)
         progress.finish()
         print("Imported \(added) item\(added == 1 ? "" : "s")\(present > 0 ? " (\(present) already here)" : "").")
     }

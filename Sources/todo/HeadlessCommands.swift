@@ -59,15 +59,31 @@ func explain(_ error: any Error, service: TodoService) -> any Error {
 }
 
 struct AddCommand: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(commandName: "add", abstract: "Add an item; prints its id.")
+    static let configuration = CommandConfiguration(
+        commandName: "add", abstract: "Add an item; prints its id.",
+        discussion: "Words of the text set fields (quick add): +List, #tag or @tag, !high/!medium/!low (!1 … !3), "
+            + "due:WHEN and repeat:RULE; the rest is the text. --raw keeps every word as text. Flags win over words.")
     @OptionGroup var options: ClientOptions
+    @OptionGroup var fields: ItemFieldOptions
+    @Flag(help: "Keep every word as text (no quick add).") var raw = false
     @Argument(help: "What to do.") var text: [String]
 
     func run() async throws {
-        let text = self.text.joined(separator: " ").trimmingCharacters(in: .whitespaces)
-        guard !text.isEmpty else { throw ValidationError("The text must not be empty.") }
-        print(try await openService(options).add(text).id)
+        let line = text.joined(separator: " ")
+        let quick = raw ? QuickAdd(raw: line) : QuickAdd(line, today: currentDay())
+        guard !quick.text.isEmpty else { throw ValidationError("The text must not be empty.") }
+        let service = try openService(options)
+        var item = TodoItem(text: quick.text, due: quick.due, priority: quick.priority, tags: quick.tags, repeatRule: quick.repeatRule)
+        if let name = quick.listName { item.listId = try await service.ensureList(named: name).id }
+        try await fields.apply(to: &item, today: currentDay()) { try await listId(named: $0, in: service) }
+        print(try await service.add(item).id)
     }
+}
+
+/// A list's id by name, the list added when missing; nil for the Inbox.
+func listId(named name: String, in service: TodoService) async throws -> String? {
+    if name.lowercased() == TodoList.inboxName.lowercased() { return nil }
+    do { return try await service.ensureList(named: name).id } catch let error as SyncError { throw ValidationError(error.message) }
 }
 
 struct SampleCommand: AsyncParsableCommand {
@@ -83,23 +99,49 @@ struct SampleCommand: AsyncParsableCommand {
 }
 
 struct ListCommand: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(commandName: "list", abstract: "List items (incomplete ones unless --all).")
+    static let configuration = CommandConfiguration(
+        commandName: "list", abstract: "List items (incomplete ones unless --all), by due, then priority, then text.",
+        discussion: "--json prints [{id, text, complete, notes, due, priority, tags, list, repeat, completedAt, pending}].")
     @OptionGroup var options: ClientOptions
+    @Option(name: .customLong("list"), help: "Only this list's items (Inbox: items without a list, or whose list is gone).") var listName: String?
+    @Option(help: "Only items with this tag.") var tag: String?
+    @Flag(help: "Only items due today or earlier (overdue first).") var today = false
+    @Flag(help: "Only items due in the next 7 days.") var upcoming = false
     @Flag(help: "Include completed items.") var all = false
     @Flag(help: "Print JSON.") var json = false
 
     func run() async throws {
         let service = try openService(options)
-        let items = try service.window(ListWindowRequest(showCompleted: all, offset: 0, limit: Int.max)).items
+        let lists = try service.lists()
+        var items = try service.allItems().filter { all || !$0.complete }
+        if let listName {
+            if listName.lowercased() == TodoList.inboxName.lowercased() {
+                items = items.filter { service.shownList(of: $0, among: lists) == nil }
+            } else {
+                guard let list = lists.first(where: { $0.name.lowercased() == listName.lowercased() }) else { throw ValidationError("No list named “\(listName)”.") }
+                items = items.filter { $0.listId == list.id }
+            }
+        }
+        if let tag { items = items.filter { $0.tags.contains(tag.lowercased().trimmingPrefix("#").description) } }
+        let day = currentDay()
+        if today { items = items.filter { $0.due.map { $0.dayOnly <= day } ?? false } }
+        if upcoming { items = items.filter { $0.due.map { $0.dayOnly > day && $0.dayOnly <= day.adding(days: 7) } ?? false } }
+        items.sort(by: TodoItem.dueOrder)
         let pending = service.status().pendingIds
         if json {
             let rows = items.map { item -> JSONValue in
-                ["id": .string(item.id), "text": .string(item.text), "complete": .bool(item.complete), "pending": .bool(pending.contains(item.id.lowercased()))]
+                var object = ItemJSON.object(item, listName: service.shownList(of: item, among: lists)?.name)
+                object["pending"] = .bool(pending.contains(item.id.lowercased()))
+                return .object(object)
             }
             print(JSONWriter.string(.array(rows)))
         } else {
             for item in items {
-                print("\(item.id)\t\(item.complete ? "[x]" : "[ ]")\t\(item.text)\(pending.contains(item.id.lowercased()) ? "\t(pending)" : "")")
+                var fields = [item.due.map { "due \($0.text)" }, item.priority.map { "!\($0.rawValue)" },
+                              service.shownList(of: item, among: lists).map { "+\($0.name)" }].compactMap { $0 }
+                fields += item.tags.sorted().map { "#\($0)" }
+                if pending.contains(item.id.lowercased()) { fields.append("(pending)") }
+                print("\(item.id)\t\(item.complete ? "[x]" : "[ ]")\t\(item.text)\(fields.isEmpty ? "" : "\t" + fields.joined(separator: " "))")
             }
         }
     }
@@ -107,23 +149,30 @@ struct ListCommand: AsyncParsableCommand {
 
 struct EditCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "edit", abstract: "Change an item's text or completion, or with --all the completion of many items at once.")
+        commandName: "edit", abstract: "Change an item's fields, or with --all the completion of many items at once.")
     @OptionGroup var options: ClientOptions
     @Argument(help: "The item's id (or a unique prefix).") var id: String?
     @Option(help: "New text.") var text: String?
     @Option(help: "true or false.") var complete: Bool?
+    @OptionGroup var fields: ItemFieldOptions
+    @Option(name: .customLong("tags"), help: "Replace the tags: a,b (empty clears).") var replacedTags: String?
     @Flag(help: "Change every item (with --match, those whose text contains it); needs --complete. One undo step.") var all = false
     @Option(help: "With --all: only items whose text contains this (ignoring case).") var match: String?
+
+    var changesFields: Bool {
+        fields.due != nil || fields.priority != nil || !fields.tags.isEmpty || fields.listName != nil || fields.notes != nil
+            || fields.repeatRule != nil || replacedTags != nil
+    }
 
     func validate() throws {
         if all {
             guard id == nil else { throw ValidationError("Give an id or --all, not both.") }
-            guard complete != nil, text == nil else { throw ValidationError("--all changes completion only: give --complete true|false.") }
+            guard complete != nil, text == nil, !changesFields else { throw ValidationError("--all changes completion only: give --complete true|false.") }
             return
         }
         guard id != nil else { throw ValidationError("Give the item's id, or --all.") }
         if match != nil { throw ValidationError("--match goes with --all.") }
-        if text == nil && complete == nil { throw ValidationError("Give --text and/or --complete.") }
+        if text == nil && complete == nil && !changesFields { throw ValidationError("Give --text, --complete or another field to change.") }
         if let text, text.trimmingCharacters(in: .whitespaces).isEmpty { throw ValidationError("The text must not be empty.") }
     }
 
@@ -139,21 +188,22 @@ struct EditCommand: AsyncParsableCommand {
         }
         var item = try findItem(service, id)
         if let text { item.text = text }
-        if let complete { item.complete = complete }
-        try await service.save(item)
+        if let replacedTags { item.tags = try ItemFieldOptions.tags(replacedTags.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }) }
+        try await fields.apply(to: &item, today: currentDay()) { try await listId(named: $0, in: service) }
+        if changesFields || text != nil { try await service.save(item) }
+        // Through setComplete: completing a repeating item adds its next instance.
+        if let complete { try await service.setComplete(id: item.id, to: complete) }
     }
 }
 
 struct DoneCommand: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(commandName: "done", abstract: "Mark an item complete.")
+    static let configuration = CommandConfiguration(commandName: "done", abstract: "Mark an item complete (a repeating one gets its next instance).")
     @OptionGroup var options: ClientOptions
     @Argument(help: "The item's id (or a unique prefix).") var id: String
 
     func run() async throws {
         let service = try openService(options)
-        var item = try findItem(service, id)
-        item.complete = true
-        try await service.save(item)
+        try await service.setComplete(id: try findItem(service, id).id, to: true)
     }
 }
 

@@ -143,4 +143,12 @@ import Testing
         let m = ThreeWayMerge(base: base, local: ["id": "x", "tags": "a b"], server: ["id": "x", "tags": "c"])
         #expect(m.clashingFields == ["tags"])
     }
+
+    @Test func aServerWinsColumnKeepsTheServersValueWithoutAClash() {
+        let base: JSONObject = ["id": "x", "done": false, "doneAt": .null]
+        let m = ThreeWayMerge(base: base, local: ["id": "x", "done": true, "doneAt": "10:00"], server: ["id": "x", "done": true, "doneAt": "10:05"],
+                              rules: ["doneAt": .serverWins])
+        #expect(m.clashingFields.isEmpty)
+        #expect(m.merged["doneAt"] == "10:05")
+    }
 }

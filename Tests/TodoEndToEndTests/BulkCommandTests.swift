@@ -31,15 +31,15 @@ import Testing
         #expect(list.split(separator: "\n").count == 2)
     }
 
-    @Test func todoTxtKeepsDoneMarksPrioritiesAndDatesAndExportsBack() async throws {
+    @Test func todoTxtFieldsArriveAndExportBackAsTheSameLines() async throws {
         let home = try TempDir.make()
         let file = try write("x 2026-11-20 (A) pay rent +home\n\n(B) write report @work due:2026-12-01\n", in: home, "todo.txt")
         #expect(try await TodoCLI.run(["import", file], home: home).out.contains("Imported 2 items"))
         let list = try await TodoCLI.run(["list", "--all"], home: home).out
-        #expect(list.contains("[x]\t2026-11-20 (A) pay rent +home"))
-        #expect(list.contains("[ ]\t(B) write report @work due:2026-12-01"))
+        #expect(list.contains("[x]\tpay rent\t!high +home"))
+        #expect(list.contains("[ ]\twrite report\tdue 2026-12-01 !medium #work"))
         let back = try await TodoCLI.run(["export", "--format", "todotxt"], home: home).out
-        #expect(back == "(B) write report @work due:2026-12-01\nx 2026-11-20 (A) pay rent +home\n")
+        #expect(back == "x 2026-11-20 (A) pay rent +home\n(B) write report @work due:2026-12-01\n")
         #expect(try await TodoCLI.run(["import", file], home: home).out.contains("Imported 0 items"))
     }
 

@@ -5,23 +5,24 @@ import Testing
 /// The export and import formats, without a store.
 @Suite struct TodoFileTests {
     @Test func jsonRoundTripsIdsTextsAndCompletion() throws {
-        let items = [TodoItem(id: "a", text: "say \"hi\"", complete: true), TodoItem(id: "b", text: "ärger")]
-        let parsed = try TodoFile.parse(Data(TodoFile.render(items, as: .json).utf8))
+        let items = [TodoItem(id: "a", text: "say \"hi\"", complete: true), TodoItem(id: "b", text: "ärger")].map { TodoFile.Entry(item: $0) }
+        let parsed = try TodoFile.parse(Data(TodoFile.render(items, as: .json).utf8)).map(\.item)
         #expect(parsed.map(\.id) == ["a", "b"])
         #expect(parsed.map(\.text) == ["say \"hi\"", "ärger"])
         #expect(parsed.map(\.complete) == [true, false])
     }
 
     @Test func aTodoTxtLineGetsTheSameIdEveryTime() throws {
-        let first = try TodoFile.parse(Data("(A) call mum\n".utf8))
-        let second = try TodoFile.parse(Data("\n(A) call mum\r\n".utf8))
+        let first = try TodoFile.parse(Data("(A) call mum\n".utf8)).map(\.item)
+        let second = try TodoFile.parse(Data("\n(A) call mum\r\n".utf8)).map(\.item)
         #expect(first.map(\.id) == second.map(\.id))
-        #expect(first.first?.text == "(A) call mum")
+        #expect(first.first?.text == "call mum")
+        #expect(first.first?.priority == .high)
     }
 
     @Test func aDoneMarkNeedsASpaceAndText() throws {
-        #expect(try TodoFile.parse(Data("xylophone lesson\n".utf8)).first?.complete == false)
-        #expect(throws: TodoFile.ParseError(line: 2, reason: "a done mark with no text")) { try TodoFile.parse(Data("ok\nx  \n".utf8)) }
+        #expect(try TodoFile.parse(Data("xylophone lesson\n".utf8)).first?.item.complete == false)
+        #expect(throws: TodoFile.ParseError(line: 2, reason: "a line with no text")) { try TodoFile.parse(Data("ok\nx  (A) +home\n".utf8)) }
     }
 
     @Test func errorsNameTheirLine() {
@@ -33,6 +34,37 @@ import Testing
         }
         #expect(throws: TodoFile.ParseError(line: 1, reason: "a control character (U+0007) in the text")) {
             try TodoFile.parse(Data("bell\u{7}\n".utf8))
+        }
+    }
+
+    @Test func aTodoTxtLineSetsEveryFieldItNames() throws {
+        let entry = try #require(try TodoFile.parse(Data("x 2026-11-20 (B) Call plumber 2026-11-01 +home @Phone due:2026-11-30 rec:2w key:value\n".utf8)).first)
+        #expect(entry.listName == "home")
+        #expect(entry.item.complete && entry.item.completedAt == "2026-11-20T00:00:00.000Z")
+        #expect(entry.item.priority == .medium)
+        #expect(entry.item.tags == ["phone"])
+        #expect(entry.item.due?.text == "2026-11-30")
+        #expect(entry.item.repeatRule == .every(2, .week))
+        #expect(entry.item.text == "Call plumber 2026-11-01 key:value")
+    }
+
+    @Test func todoTxtLinesInTheCanonicalOrderComeBackUnchanged() throws {
+        let lines = "(A) Call plumber +home @phone due:2026-11-30\nx 2026-11-20 pay rent rec:1m\nwater plants @home rec:1b\n(D) keep (D) as text\n"
+        #expect(TodoFile.render(try TodoFile.parse(Data(lines.utf8)), as: .todotxt) == lines)
+    }
+
+    @Test func jsonCarriesEveryFieldBothWays() throws {
+        let item = TodoItem(id: "a", text: "plumber", notes: "ask about\nthe boiler", due: DueDate("2026-12-01T18:00"), priority: .low,
+                            tags: ["phone", "home"], repeatRule: .weekdays, completedAt: nil)
+        let file = TodoFile.render([TodoFile.Entry(item: item, listName: "Home")], as: .json)
+        #expect(file.contains("\"tags\":[\"home\",\"phone\"]"))
+        let back = try #require(try TodoFile.parse(Data(file.utf8)).first)
+        #expect(back == TodoFile.Entry(item: item, listName: "Home"))
+    }
+
+    @Test func aJSONFieldOfTheWrongKindNamesItsItemAndLine() {
+        #expect(throws: TodoFile.ParseError(line: 2, reason: "item 1 has a \"due\" that is not YYYY-MM-DD or YYYY-MM-DDTHH:MM")) {
+            try TodoFile.parse(Data("[\n{\"text\": \"a\", \"due\": \"soon\"}]".utf8))
         }
     }
 }

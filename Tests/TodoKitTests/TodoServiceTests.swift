@@ -55,7 +55,7 @@ import Testing
         app.key(.character("a"))
         app.type("buy milk")
         app.key(.enter)
-        try await eventually("row and status") { app.state.list.visibleRows.first??.text == "buy milk" && app.state.status.pending == 1 }
+        try await eventually("row and status", timeout: 30) { app.state.list.visibleRows.first??.text == "buy milk" && app.state.status.pending == 1 }
         let id = try #require(app.state.list.selectedItem?.id)
         #expect(app.state.status.pendingIds.contains(id.lowercased()))
     }

@@ -8,6 +8,9 @@ public enum ColumnMergeRule: String, Sendable, Hashable {
     /// and every word either side removed since the base holds, so both sides' edits survive and
     /// the two never clash. Merged sets are written sorted, one space apart; empty is null.
     case wordSet
+    /// Changed on both sides, the server's value stays, without asking: for values whose
+    /// difference does not matter to anyone (a completion time when both completed the item).
+    case serverWins
 
     /// Merges a set column: the server's words, plus the words this device added since the
     /// base, minus the words it removed (without a base, the union).

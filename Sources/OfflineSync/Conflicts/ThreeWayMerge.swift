@@ -24,7 +24,8 @@ public struct ThreeWayMerge: Sendable, Equatable {
         for field in fields {
             let localValue = Self.value(field, in: local)
             let serverValue = Self.value(field, in: server)
-            if rules[field.lowercased()] == .wordSet {
+            let rule = rules[field.lowercased()] ?? .value
+            if rule == .wordSet {
                 let baseValue = base.map { Self.value(field, in: $0) }
                 if localValue != (baseValue ?? .null) { changedLocally.append(field) }
                 if serverValue != (baseValue ?? .null) { changedOnServer.append(field) }
@@ -41,7 +42,7 @@ public struct ThreeWayMerge: Sendable, Equatable {
             if remote { changedOnServer.append(field) }
             if local && !remote {
                 merged[Self.key(field, in: server) ?? field] = localValue
-            } else if local && remote && localValue != serverValue {
+            } else if local && remote && localValue != serverValue && rule != .serverWins {
                 clashing.append(field)
             }
         }

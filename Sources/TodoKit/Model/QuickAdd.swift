@@ -62,7 +62,7 @@ public struct QuickAdd: Sendable, Equatable {
     }
 
     /// A list or tag name: letters, digits, `_`, `-` and `.`, not starting with punctuation.
-    static func isName(_ text: String) -> Bool {
+    public static func isName(_ text: String) -> Bool {
         guard let first = text.first, first.isLetter || first.isNumber else { return false }
         return text.allSatisfy { $0.isLetter || $0.isNumber || $0 == "_" || $0 == "-" || $0 == "." }
     }

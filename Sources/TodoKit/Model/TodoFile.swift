@@ -1,10 +1,21 @@
 import Foundation
 import TableProtocol
 
-/// The files `todo export` writes and `todo import` reads: a JSON array of
-/// `{"id", "text", "complete"}`, or todo.txt (one item per line, `x ` marks a done one;
-/// priorities, dates and tags stay in the text).
+/// The files `todo export` writes and `todo import` reads: a JSON array of items (`ItemJSON`),
+/// or todo.txt (`TodoTxtLine`: priority, `+List`, `@tag`, `due:`, `rec:`, `x DATE`).
 public enum TodoFile {
+    /// An item and the name of its list (nil: the Inbox), as a file holds it.
+    public struct Entry: Sendable, Equatable {
+        public var item: TodoItem
+        public var listName: String?
+
+        /// An entry.
+        public init(item: TodoItem, listName: String? = nil) {
+            self.item = item
+            self.listName = listName
+        }
+    }
+
     /// A file format.
     public enum Format: String, Sendable, CaseIterable {
         case json, todotxt
@@ -20,20 +31,15 @@ public enum TodoFile {
     }
 
     /// The items as a file.
-    public static func render(_ items: [TodoItem], as format: Format) -> String {
+    public static func render(_ entries: [Entry], as format: Format) -> String {
         switch format {
-        case .json:
-            let rows: [JSONValue] = items.map { item in
-                .object(JSONObject([("id", .string(item.id)), ("text", .string(item.text)), ("complete", .bool(item.complete))]))
-            }
-            return JSONWriter.string(.array(rows)) + "\n"
-        case .todotxt:
-            return items.map { ($0.complete ? "x " : "") + $0.text.replacingOccurrences(of: "\n", with: " ") + "\n" }.joined()
+        case .json: return JSONWriter.string(.array(entries.map { .object(ItemJSON.object($0.item, listName: $0.listName)) })) + "\n"
+        case .todotxt: return entries.map { TodoTxtLine.render($0) + "\n" }.joined()
         }
     }
 
     /// Reads a file: JSON when it starts with `[`, else todo.txt.
-    public static func parse(_ data: Data) throws(ParseError) -> [TodoItem] {
+    public static func parse(_ data: Data) throws(ParseError) -> [Entry] {
         guard let text = String(data: data, encoding: .utf8) else {
             throw ParseError(line: firstInvalidUTF8Line(data), reason: "the file is not UTF-8 text")
         }
@@ -42,7 +48,7 @@ public enum TodoFile {
 
     // MARK: JSON
 
-    private static func parseJSON(_ text: String) throws(ParseError) -> [TodoItem] {
+    private static func parseJSON(_ text: String) throws(ParseError) -> [Entry] {
         let value: JSONValue
         do {
             value = try JSONValue.parse(Data(text.utf8))
@@ -53,27 +59,17 @@ public enum TodoFile {
         }
         guard case .array(let rows) = value else { throw ParseError(line: 1, reason: "expected a JSON array of items") }
         let starts = elementLines(text)
-        var items: [TodoItem] = []
+        var entries: [Entry] = []
         for (index, row) in rows.enumerated() {
             let line = index < starts.count ? starts[index] : 1
             guard let object = row.objectValue else { throw ParseError(line: line, reason: "item \(index + 1) is not a JSON object") }
-            guard let itemText = object["text"]?.stringValue, !itemText.trimmingCharacters(in: .whitespaces).isEmpty else {
-                throw ParseError(line: line, reason: "item \(index + 1) has no \"text\" string")
+            do {
+                entries.append(try ItemJSON.entry(object, stableId: stableId(for: object["text"]?.stringValue ?? "")))
+            } catch {
+                throw ParseError(line: line, reason: "item \(index + 1) \(error.reason)")
             }
-            var item = TodoItem(id: stableId(for: itemText), text: itemText)
-            switch object["id"] {
-            case nil, .null?: break
-            case .string(let id)? where ItemID.validate(id) == nil: item.id = id
-            default: throw ParseError(line: line, reason: "item \(index + 1) has an \"id\" that is not a valid id string")
-            }
-            switch object["complete"] {
-            case nil, .null?: break
-            case .bool(let complete)?: item.complete = complete
-            default: throw ParseError(line: line, reason: "item \(index + 1) has a \"complete\" that is not true or false")
-            }
-            items.append(item)
         }
-        return items
+        return entries
     }
 
     /// The line each top-level array element starts on (a small scan that skips strings).
@@ -106,20 +102,19 @@ public enum TodoFile {
 
     // MARK: todo.txt
 
-    private static func parseTodoTxt(_ text: String) throws(ParseError) -> [TodoItem] {
-        var items: [TodoItem] = []
+    private static func parseTodoTxt(_ text: String) throws(ParseError) -> [Entry] {
+        var entries: [Entry] = []
         // `isNewline`: in Swift "\r\n" is one Character, so a split on "\n" would not see it.
         for (index, line) in text.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline).enumerated() {
-            guard !line.trimmingCharacters(in: .whitespaces).isEmpty else { continue }
+            let line = line.trimmingCharacters(in: .whitespaces)
+            guard !line.isEmpty else { continue }
             if let bad = line.unicodeScalars.first(where: { $0.value < 0x20 && $0 != "\t" }) {
                 throw ParseError(line: index + 1, reason: "a control character (U+\(String(format: "%04X", bad.value))) in the text")
             }
-            let done = line.hasPrefix("x ")
-            let itemText = (done ? String(line.dropFirst(2)) : String(line)).trimmingCharacters(in: .whitespaces)
-            guard !itemText.isEmpty else { throw ParseError(line: index + 1, reason: "a done mark with no text") }
-            items.append(TodoItem(id: stableId(for: (done ? "x " : "") + itemText), text: itemText, complete: done))
+            guard let entry = TodoTxtLine.parse(line, id: stableId(for: line)) else { throw ParseError(line: index + 1, reason: "a line with no text") }
+            entries.append(entry)
         }
-        return items
+        return entries
     }
 
     /// An id made from the line, so importing the same file twice finds the same items.

@@ -115,6 +115,18 @@ public struct TodoItem: SyncRecord, Hashable, Identifiable {
         return object
     }
 
+    /// The instance a repeating item's completion adds: due by the rule after this one's due
+    /// date (or after `today` without one), the same fields otherwise, not complete, its id
+    /// derived from the series' first id and its due day. Nil for an item that does not repeat.
+    public func nextInstance(today: DueDate) -> TodoItem? {
+        guard let repeatRule else { return nil }
+        let due = repeatRule.next(after: self.due ?? today)
+        let root = series ?? id
+        let day = due.dayOnly.text.replacingOccurrences(of: "-", with: "")
+        return TodoItem(id: "\(root.prefix(200))-\(day)", text: text, notes: notes, due: due, priority: priority, tags: tags,
+                        listId: listId, repeatRule: repeatRule, series: root)
+    }
+
     /// True when both hold the same values (versions and stamps aside).
     public func sameContent(as other: TodoItem) -> Bool {
         var a = self, b = other
@@ -127,6 +139,19 @@ public struct TodoItem: SyncRecord, Hashable, Identifiable {
 
     static func words(_ text: String?) -> Set<String> {
         Set((text ?? "").split(whereSeparator: \.isWhitespace).map(String.init))
+    }
+
+    /// The task order: by due (items without one last), then priority (high first, none last),
+    /// then text as `listOrder` sorts it.
+    public static func dueOrder(_ a: TodoItem, _ b: TodoItem) -> Bool {
+        if a.due != b.due {
+            guard let x = a.due else { return false }
+            guard let y = b.due else { return true }
+            return x < y
+        }
+        let rank = { (item: TodoItem) in item.priority.map { Priority.allCases.firstIndex(of: $0)! } ?? Priority.allCases.count }
+        if rank(a) != rank(b) { return rank(a) < rank(b) }
+        return listOrder(a, b)
     }
 
     /// Sort order of the list, as the store sorts it: by text in `HumanOrder` (case and accents
@@ -149,11 +174,12 @@ public enum Priority: String, Sendable, Hashable, CaseIterable, Codable {
 public enum TodoTable {
     /// The items' table name on the server.
     public static let name = "TodoItem"
-    /// Its definition for the local store: tags merge as a set.
+    /// Its definition for the local store: tags merge as a set; two completion times of one
+    /// completion (both devices checked it off) keep the server's.
     public static let definition = SyncTableDefinition(
         name: name,
         columns: ["text": .text, "complete": .boolean, "notes": .text, "due": .text, "priority": .text, "tags": .text,
                   "listId": .text, "repeat": .text, "completedAt": .text, "series": .text],
         indexes: [["complete", "text", SystemProperty.id.rawValue], ["text", SystemProperty.id.rawValue]], searchable: ["text"],
-        mergePolicy: .fieldMerge, humanSorted: ["text"], mergeRules: ["tags": .wordSet])
+        mergePolicy: .fieldMerge, humanSorted: ["text"], mergeRules: ["tags": .wordSet, "completedAt": .serverWins])
 }

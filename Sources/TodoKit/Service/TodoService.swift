@@ -11,6 +11,7 @@ public final class TodoService: Sendable {
     public let serverURL: URL?
     let context: SyncContext
     let table: TypedSyncTable<TodoItem>
+    let listTable: TypedSyncTable<TodoList>
     private let resolver: TodoConflictResolver
     private let lastSyncStore: LastSyncStore
     private let conflictsSeen: ConflictsSeenStore
@@ -33,11 +34,12 @@ public final class TodoService: Sendable {
         self.serverURL = serverURL
         self.tokens = tokens
         clientConfiguration = client
-        let store = try SQLiteSyncStore(path: storePath, tables: [TodoTable.definition])
+        let store = try SQLiteSyncStore(path: storePath, tables: [TodoTable.definition, TodoList.definition])
         resolver = TodoConflictResolver(policy: conflictPolicy)
         context = SyncContext(client: serverURL.map { SyncClient(serverURL: $0, configuration: client) },
                               dataSource: store, delegate: resolver, pullPageSize: Self.pullPageSize)
         table = context.table(TodoItem.self)
+        listTable = context.table(TodoList.self)
         lastSyncStore = LastSyncStore(path: storePath + ".lastsync")
         conflictsSeen = ConflictsSeenStore(path: storePath + ".conflicts-seen")
     }
@@ -116,12 +118,22 @@ public final class TodoService: Sendable {
     /// Sets one item's completion, on its current stored version (the caller's copy may be
     /// older: the list shows rows until their reload arrives, and a save of that copy would undo
     /// newer edits). Unknown ids are an error; an item already in that state is left alone.
+    /// Completing a repeating item also adds its next instance, in the same transaction (so one
+    /// undo takes both back), with an id derived from the series and the due date: two devices
+    /// completing the same instance offline add the same item, and after both sync there is one.
     @discardableResult
-    public func setComplete(id: String, to complete: Bool) async throws -> TodoItem {
+    public func setComplete(id: String, to complete: Bool, now: Date = Date()) async throws -> TodoItem {
         guard var item = try item(id: id) else { throw SyncError(.invalidParameter, "The item no longer exists") }
         guard item.complete != complete else { return item }
         item.complete = complete
-        return try await save(item)
+        item.completedAt = complete ? SyncDateFormat.string(from: now) : nil
+        guard complete, let next = item.nextInstance(today: DueDate(day: now)) else { return try await save(item) }
+        let saved = item
+        try table.untyped.transaction { writes in
+            try writes.update(saved.object)
+            if try writes.read(id: next.id) == nil { try writes.insert(next.object) }
+        }
+        return item
     }
 
     /// Deletes an item.
@@ -240,7 +252,11 @@ public final class TodoService: Sendable {
         guard serverURL != nil else { throw SyncError(.pushAbortedNetwork, "No server is configured (local only)") }
         resolver.beginSync()
         if push { try await context.push() }
-        if pull { try await table.pull(queryId: "allTodoItems", progress: pullProgress.withLock { $0 }) }
+        if pull {
+            // Lists first, so items arrive with their lists known.
+            try await listTable.pull(queryId: "allTodoLists")
+            try await table.pull(queryId: "allTodoItems", progress: pullProgress.withLock { $0 })
+        }
         lastSyncStore.save(Date())
     }
 }

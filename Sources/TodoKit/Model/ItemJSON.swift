@@ -1,0 +1,71 @@
+import Foundation
+import TableProtocol
+
+/// An item as scripts read it (`todo list --json`, `todo export`, `todo watch --json`) and as
+/// `todo import` reads it back: `id`, `text`, `complete`, `notes`, `due` (`"2026-12-01"` or
+/// `"2026-12-01T18:00"`, local time), `priority`, `tags` (a sorted array), `list` (the list's
+/// name, null for the Inbox), `repeat`, `completedAt`.
+public enum ItemJSON {
+    /// The item's object, keys in that order.
+    public static func object(_ item: TodoItem, listName: String?) -> JSONObject {
+        JSONObject([
+            ("id", .string(item.id)), ("text", .string(item.text)), ("complete", .bool(item.complete)),
+            ("notes", .string(item.notes)), ("due", item.due.map { .string($0.text) } ?? .null),
+            ("priority", item.priority.map { .string($0.rawValue) } ?? .null),
+            ("tags", .array(item.tags.sorted().map(JSONValue.string))), ("list", listName.map(JSONValue.string) ?? .null),
+            ("repeat", item.repeatRule.map { .string($0.text) } ?? .null), ("completedAt", item.completedAt.map(JSONValue.string) ?? .null),
+        ])
+    }
+
+    /// Reads an item's object (only `text` is required); the error says which field is wrong.
+    static func entry(_ object: JSONObject, stableId: String) throws(FieldError) -> TodoFile.Entry {
+        guard let text = object["text"]?.stringValue, !text.trimmingCharacters(in: .whitespaces).isEmpty else { throw FieldError("has no \"text\" string") }
+        var item = TodoItem(id: stableId, text: text)
+        if let id = try string(object, "id") {
+            guard ItemID.validate(id) == nil else { throw FieldError("has an \"id\" that is not a valid id string") }
+            item.id = id
+        }
+        switch object["complete"] {
+        case nil, .null?: break
+        case .bool(let complete)?: item.complete = complete
+        default: throw FieldError("has a \"complete\" that is not true or false")
+        }
+        item.notes = try string(object, "notes") ?? ""
+        if let due = try string(object, "due") {
+            guard let date = DueDate(due) else { throw FieldError("has a \"due\" that is not YYYY-MM-DD or YYYY-MM-DDTHH:MM") }
+            item.due = date
+        }
+        if let priority = try string(object, "priority") {
+            guard let value = Priority(rawValue: priority) else { throw FieldError("has a \"priority\" that is not high, medium or low") }
+            item.priority = value
+        }
+        switch object["tags"] {
+        case nil, .null?: break
+        case .array(let tags)?:
+            let words = tags.compactMap(\.stringValue)
+            guard words.count == tags.count, words.allSatisfy(QuickAdd.isName) else { throw FieldError("has \"tags\" that are not an array of words") }
+            item.tags = Set(words.map { $0.lowercased() })
+        default: throw FieldError("has \"tags\" that are not an array of words")
+        }
+        if let rule = try string(object, "repeat") {
+            guard let value = RepeatRule(rule) else { throw FieldError("has a \"repeat\" that is not a repeat rule (daily, weekly, 3d …)") }
+            item.repeatRule = value
+        }
+        item.completedAt = try string(object, "completedAt")
+        return TodoFile.Entry(item: item, listName: try string(object, "list"))
+    }
+
+    private static func string(_ object: JSONObject, _ key: String) throws(FieldError) -> String? {
+        switch object[key] {
+        case nil, .null?: return nil
+        case .string(let text)?: return text
+        default: throw FieldError("has a \"\(key)\" that is not a string")
+        }
+    }
+
+    /// What is wrong with one field of an item.
+    struct FieldError: Error {
+        var reason: String
+        init(_ reason: String) { self.reason = reason }
+    }
+}

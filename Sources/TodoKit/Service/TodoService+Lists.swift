@@ -1,0 +1,94 @@
+import Foundation
+import OfflineSync
+import TableProtocol
+
+/// The lists: their rows in the `TodoList` table, found by name without letter case.
+extension TodoService {
+    /// Every list, in order (position, then name).
+    public func lists() throws -> [TodoList] {
+        try listTable.read(listTable.query.order(by: "position").order(by: "name")).records.map(\.record)
+    }
+
+    /// The list of this name (letter case aside), if any.
+    public func list(named name: String) throws -> TodoList? {
+        let key = name.lowercased()
+        return try lists().first { $0.name.lowercased() == key }
+    }
+
+    /// The list of this name, added at the end when missing.
+    @discardableResult
+    public func ensureList(named name: String) async throws -> TodoList {
+        let name = try Self.checkedListName(name)
+        if let list = try list(named: name) { return list }
+        let last = try lists().map(\.position).max() ?? 0
+        return try await listTable.insert(TodoList(name: name, position: last + 1)).record
+    }
+
+    /// Adds a list; an error when one of that name exists.
+    @discardableResult
+    public func addList(named name: String) async throws -> TodoList {
+        if try list(named: try Self.checkedListName(name)) != nil { throw SyncError(.invalidParameter, "A list named “\(name)” exists already") }
+        return try await ensureList(named: name)
+    }
+
+    /// Renames a list.
+    public func renameList(_ old: String, to new: String) async throws {
+        guard var list = try list(named: old) else { throw SyncError(.invalidParameter, "No list named “\(old)”") }
+        let new = try Self.checkedListName(new)
+        if let other = try self.list(named: new), other.id != list.id { throw SyncError(.invalidParameter, "A list named “\(new)” exists already") }
+        list.name = new
+        try await listTable.update(list)
+    }
+
+    /// Deletes a list: its items move to the Inbox, or (`withItems`) are deleted with it (one
+    /// undo step for the items). Answers how many items moved or went.
+    @discardableResult
+    public func removeList(named name: String, withItems: Bool) async throws -> Int {
+        guard let list = try list(named: name) else { throw SyncError(.invalidParameter, "No list named “\(name)”") }
+        let count = try table.untyped.transaction { writes in
+            let ids = try writes.read(table.query.filter(Field("listId") == .string(list.id))).items.compactMap { $0[SystemProperty.id]?.stringValue }
+            for id in ids {
+                if withItems {
+                    try writes.delete([SystemProperty.id.rawValue: .string(id)])
+                } else {
+                    try writes.update([SystemProperty.id.rawValue: .string(id), "listId": .null])
+                }
+            }
+            return ids.count
+        }
+        try await listTable.delete(list)
+        return count
+    }
+
+    /// Every item with its list's name (nil: the Inbox), in list order: what `todo export` writes.
+    public func allEntries() throws -> [TodoFile.Entry] {
+        let names = Dictionary(try lists().map { ($0.id, $0.name) }, uniquingKeysWith: { first, _ in first })
+        return try allItems().map { TodoFile.Entry(item: $0, listName: $0.listId.flatMap { names[$0] }) }
+    }
+
+    /// Imports entries: their lists first (added when missing), then the items, as `importItems`.
+    public func importEntries(_ entries: [TodoFile.Entry], progress: (Int, Int) -> Void = { _, _ in }) async throws -> (added: Int, present: Int) {
+        var ids: [String: String] = [:]
+        for name in Set(entries.compactMap(\.listName)) { ids[name] = try await ensureList(named: name).id }
+        return try importItems(entries.map { entry in
+            var item = entry.item
+            item.listId = entry.listName.flatMap { ids[$0] }
+            return item
+        }, progress: progress)
+    }
+
+    /// The list an item shows in: its own, or the Inbox (nil) when it has none or its list is gone.
+    public func shownList(of item: TodoItem, among lists: [TodoList]) -> TodoList? {
+        item.listId.flatMap { id in lists.first { $0.id == id } }
+    }
+
+    /// A list name: trimmed, not empty, not the Inbox's.
+    static func checkedListName(_ name: String) throws -> String {
+        let name = name.trimmingCharacters(in: .whitespaces)
+        guard !name.isEmpty else { throw SyncError(.invalidParameter, "A list needs a name") }
+        guard name.lowercased() != TodoList.inboxName.lowercased() else {
+            throw SyncError(.invalidParameter, "“\(TodoList.inboxName)” is where items without a list are; choose another name")
+        }
+        return name
+    }
+}

@@ -1,0 +1,54 @@
+import ArgumentParser
+import Foundation
+import TodoKit
+
+/// The fields `todo add` and `todo edit` set by flag.
+struct ItemFieldOptions: ParsableArguments {
+    @Option(help: "Due: today, tomorrow, a weekday, +3d, +2w, +1m, or 2026-12-01, optionally with T18:00 (edit: none clears).")
+    var due: String?
+    @Option(help: "high, medium or low (also 1, 2, 3; edit: none clears).") var priority: String?
+    @Option(name: .customLong("tag"), help: "A tag (repeatable; edit: added to the item's tags).") var tags: [String] = []
+    @Option(name: .customLong("list"), help: "The list's name, created if missing (edit: Inbox moves it out of any list).") var listName: String?
+    @Option(help: "Notes (edit: empty clears).") var notes: String?
+    @Option(name: .customLong("repeat"), help: "daily, weekly, monthly, yearly, weekdays, 3d, 2w, 1m (edit: none clears).") var repeatRule: String?
+
+    /// Applies the flags to an item (`today` for relative dates); the list by name through `list`.
+    func apply(to item: inout TodoItem, today: DueDate, list: (String) async throws -> String?) async throws {
+        if let due { item.due = due == "none" ? nil : try Self.due(due, today: today) }
+        if let priority {
+            if priority == "none" {
+                item.priority = nil
+            } else {
+                guard let value = QuickAdd.priority(priority) else { throw ValidationError("--priority is high, medium, low (or 1, 2, 3), not “\(priority)”.") }
+                item.priority = value
+            }
+        }
+        item.tags.formUnion(try Self.tags(tags))
+        if let listName { item.listId = try await list(listName) }
+        if let notes { item.notes = notes }
+        if let repeatRule {
+            if repeatRule == "none" {
+                item.repeatRule = nil
+            } else {
+                guard let rule = RepeatRule(repeatRule) else { throw ValidationError("--repeat is daily, weekly, monthly, yearly, weekdays or like 3d, 2w, 1m, not “\(repeatRule)”.") }
+                item.repeatRule = rule
+            }
+        }
+    }
+
+    static func due(_ when: String, today: DueDate) throws -> DueDate {
+        guard let due = QuickAdd.due(when, today: today) else {
+            throw ValidationError("--due is today, tomorrow, a weekday, +3d, +2w, +1m or YYYY-MM-DD (optionally THH:MM), not “\(when)”.")
+        }
+        return due
+    }
+
+    static func tags(_ words: [String]) throws -> Set<String> {
+        let words = words.map { $0.hasPrefix("#") || $0.hasPrefix("@") ? String($0.dropFirst()) : $0 }
+        if let bad = words.first(where: { !QuickAdd.isName($0) }) { throw ValidationError("A tag is one word of letters, digits, - _ or ., not “\(bad)”.") }
+        return Set(words.map { $0.lowercased() })
+    }
+}
+
+/// Today, where the person is.
+func currentDay() -> DueDate { DueDate(day: Date()) }

@@ -1,0 +1,65 @@
+import ArgumentParser
+import Foundation
+import OfflineSync
+import TableProtocol
+import TodoKit
+
+/// `todo lists`: the lists with their open counts, and adding, renaming and deleting one.
+struct ListsCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "lists", abstract: "Show the lists with their open items; add, rename or delete one.",
+        discussion: "--json prints [{\"id\", \"name\", \"open\"}]; the Inbox (items without a list, or whose list is gone) comes first with id null.",
+        subcommands: [ListsAdd.self, ListsRename.self, ListsRemove.self])
+    @OptionGroup var options: ClientOptions
+    @Flag(help: "Print JSON.") var json = false
+
+    func run() async throws {
+        let service = try openService(options)
+        let lists = try service.lists()
+        var open: [String?: Int] = [:]
+        for item in try service.allItems() where !item.complete { open[service.shownList(of: item, among: lists)?.id, default: 0] += 1 }
+        let rows: [(id: String?, name: String)] = [(nil, TodoList.inboxName)] + lists.map { ($0.id, $0.name) }
+        if json {
+            print(JSONWriter.string(.array(rows.map { row in
+                .object(JSONObject([("id", row.id.map(JSONValue.string) ?? .null), ("name", .string(row.name)), ("open", .number(Double(open[row.id] ?? 0)))]))
+            })))
+        } else {
+            for row in rows { print("\(row.name)\t\(open[row.id] ?? 0)") }
+        }
+    }
+}
+
+struct ListsAdd: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "add", abstract: "Add a list.")
+    @OptionGroup var options: ClientOptions
+    @Argument(help: "Its name.") var name: String
+
+    func run() async throws {
+        do { try await openService(options).addList(named: name) } catch let error as SyncError { throw ValidationError(error.message) }
+    }
+}
+
+struct ListsRename: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "rename", abstract: "Rename a list.")
+    @OptionGroup var options: ClientOptions
+    @Argument(help: "Its name now.") var old: String
+    @Argument(help: "Its new name.") var new: String
+
+    func run() async throws {
+        do { try await openService(options).renameList(old, to: new) } catch let error as SyncError { throw ValidationError(error.message) }
+    }
+}
+
+struct ListsRemove: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "rm", abstract: "Delete a list; its items go to the Inbox, or with --with-items are deleted too (one undo step).")
+    @OptionGroup var options: ClientOptions
+    @Argument(help: "Its name.") var name: String
+    @Flag(help: "Delete the list's items too.") var withItems = false
+
+    func run() async throws {
+        let count: Int
+        do { count = try await openService(options).removeList(named: name, withItems: withItems) } catch let error as SyncError { throw ValidationError(error.message) }
+        print("Deleted the list “\(name)”; \(count) item\(count == 1 ? "" : "s") \(withItems ? "deleted" : "moved to the Inbox").")
+    }
+}

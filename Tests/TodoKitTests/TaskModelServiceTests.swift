@@ -1,0 +1,120 @@
+import Foundation
+import OfflineSync
+import Testing
+@testable import TodoKit
+
+/// Lists and repeating items on a real store, and between two devices through a real server.
+@Suite struct TaskModelServiceTests {
+    let day = DueDate("2026-11-24")!
+
+    @Test func completingARepeatingItemAddsTheNextInstanceAndOneUndoTakesBothBack() async throws {
+        let service = try makeService()
+        let item = try await service.add(TodoItem(text: "water plants", due: day, tags: ["home"], repeatRule: .every(3, .day)))
+        try await service.setComplete(id: item.id, to: true)
+        let next = try #require(try service.item(id: "\(item.id)-20261127"))
+        #expect(next.due?.text == "2026-11-27" && !next.complete && next.tags == ["home"] && next.series == item.id)
+        #expect(try service.item(id: item.id)?.completedAt != nil)
+        #expect(try service.undo() != nil)
+        #expect(try service.item(id: next.id) == nil)
+        #expect(try service.item(id: item.id)?.complete == false)
+    }
+
+    @Test func theInstanceAfterTheNextKeepsTheSeriesRoot() async throws {
+        let service = try makeService()
+        let item = try await service.add(TodoItem(text: "standup", due: DueDate("2026-11-27")!, repeatRule: .weekdays))
+        try await service.setComplete(id: item.id, to: true)
+        try await service.setComplete(id: "\(item.id)-20261130", to: true)
+        #expect(try service.item(id: "\(item.id)-20261201")?.due?.text == "2026-12-01")
+    }
+
+    @Test func deletingAListMovesItsItemsToTheInboxOrDeletesThem() async throws {
+        let service = try makeService()
+        let home = try await service.addList(named: "Home")
+        let work = try await service.addList(named: "Work")
+        let a = try await service.add(TodoItem(text: "a", listId: home.id))
+        let b = try await service.add(TodoItem(text: "b", listId: work.id))
+        #expect(try await service.removeList(named: "home", withItems: false) == 1)
+        #expect(try service.item(id: a.id)?.listId == nil)
+        #expect(try await service.removeList(named: "Work", withItems: true) == 1)
+        #expect(try service.item(id: b.id) == nil)
+        #expect(try service.lists().isEmpty)
+    }
+
+    @Test func listNamesAreUniqueWithoutLetterCaseAndTheInboxIsTaken() async throws {
+        let service = try makeService()
+        try await service.addList(named: "Home")
+        await #expect(throws: SyncError.self) { try await service.addList(named: "home") }
+        await #expect(throws: SyncError.self) { try await service.addList(named: "inbox") }
+        #expect(try await service.ensureList(named: "HOME").name == "Home")
+    }
+
+    @Test func anItemWhoseListIsGoneShowsInTheInbox() async throws {
+        let service = try makeService()
+        let item = try await service.add(TodoItem(text: "orphan", listId: "deleted-elsewhere"))
+        #expect(service.shownList(of: item, among: try service.lists()) == nil)
+    }
+
+    @Test func importingATodoTxtFileMakesItsLists() async throws {
+        let service = try makeService()
+        let entries = try TodoFile.parse(Data("(A) Call plumber +home @phone due:2026-11-30\n".utf8))
+        #expect(try await service.importEntries(entries).added == 1)
+        #expect(try service.lists().map(\.name) == ["home"])
+        #expect(TodoFile.render(try service.allEntries(), as: .todotxt) == "(A) Call plumber +home @phone due:2026-11-30\n")
+    }
+
+    @Test func twoDevicesCompletingTheSameInstanceOfflineEndWithOneNextItem() async throws {
+        let server = try await TodoTestServer.shared.get().baseURL
+        let laptop = try makeService(server: server)
+        let phone = try makeService(server: server)
+        let item = try await laptop.add(TodoItem(text: "take out the bins", due: day, repeatRule: .every(1, .week)))
+        try await laptop.sync()
+        try await phone.sync()
+        try await laptop.setComplete(id: item.id, to: true)
+        try await phone.setComplete(id: item.id, to: true)
+        try await laptop.sync()
+        try await phone.sync()
+        try await laptop.sync()
+        for device in [laptop, phone] {
+            // The shared server holds other tests' items too: this series' only.
+            let items = try device.allItems().filter { $0.id.hasPrefix(item.id) }
+            #expect(items.count == 2)
+            #expect(items.filter { !$0.complete }.map(\.id) == ["\(item.id)-20261201"])
+            #expect(device.pendingCount == 0)
+        }
+    }
+
+    @Test func tagsAddedOnOneDeviceAndRemovedOnTheOtherBothSurvive() async throws {
+        let server = try await TodoTestServer.shared.get().baseURL
+        let laptop = try makeService(server: server)
+        let phone = try makeService(server: server)
+        let item = try await laptop.add(TodoItem(text: "plan trip", tags: ["someday", "travel"]))
+        try await laptop.sync()
+        try await phone.sync()
+        var onLaptop = try #require(try laptop.item(id: item.id))
+        onLaptop.tags.insert("urgent")
+        try await laptop.save(onLaptop)
+        var onPhone = try #require(try phone.item(id: item.id))
+        onPhone.tags.remove("someday")
+        try await phone.save(onPhone)
+        try await laptop.sync()
+        try await phone.sync()
+        try await laptop.sync()
+        #expect(try laptop.item(id: item.id)?.tags == ["travel", "urgent"])
+        #expect(try phone.item(id: item.id)?.tags == ["travel", "urgent"])
+    }
+
+    @Test func listsAndTheNewFieldsReachTheOtherDevice() async throws {
+        let server = try await TodoTestServer.shared.get().baseURL
+        let laptop = try makeService(server: server)
+        let phone = try makeService(server: server)
+        let name = "Home " + UUID().uuidString.prefix(8)  // the shared server holds other tests' lists
+        let home = try await laptop.addList(named: name)
+        try await laptop.add(TodoItem(text: "fix tap", notes: "washer 15mm", due: DueDate("2026-12-01T18:00"), priority: .high,
+                                      tags: ["diy"], listId: home.id))
+        try await laptop.sync()
+        try await phone.sync()
+        #expect(try phone.list(named: name)?.id == home.id)
+        let entry = try #require(try phone.allEntries().first { $0.item.text == "fix tap" && $0.listName == name })
+        #expect(entry.item.notes == "washer 15mm" && entry.item.due?.text == "2026-12-01T18:00" && entry.item.priority == .high)
+    }
+}
