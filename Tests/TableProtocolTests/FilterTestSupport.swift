@@ -35,7 +35,7 @@ func parseError(_ text: String, maxDepth: Int = 64, sourceLocation: SourceLocati
 
 /// Ticks for a UTC calendar instant.
 func ticks(_ y: Int64, _ mo: Int64, _ d: Int64, _ h: Int64 = 0, _ mi: Int64 = 0, _ s: Int64 = 0, fraction: Int64 = 0) -> Int64 {
-    let days = UTCTimestamp.daysFromCivil(year: y, month: mo, day: d)
+    let days = CivilCalendar.daysFromCivil(year: y, month: mo, day: d)
     return ((days * 86_400 + h * 3600 + mi * 60 + s) * 10_000_000) + fraction
 }
 

@@ -24,6 +24,7 @@ public final class InMemoryEnvironment: Sendable {
         var syncs = 0
         var liveStarts = 0
         var lastSync: Date?
+        var today = DueDate("2026-11-24")!
         var watchers: [UUID: AsyncStream<Void>.Continuation] = [:]
         var questions: AsyncStream<ConflictQuestion>.Continuation?
         var live: AsyncStream<LiveEvent>.Continuation?
@@ -68,6 +69,8 @@ public final class InMemoryEnvironment: Sendable {
 
     /// The next sync asks this question (the server has changed the item too).
     public func conflictOnNextSync(_ prompt: ConflictPrompt) { state.withLock { $0.conflicts.append(prompt) } }
+    /// The day the app believes it is.
+    public func setToday(_ day: DueDate) { state.withLock { $0.today = day } }
     /// The server cannot be reached (true) or can again.
     public func setOffline(_ offline: Bool) { state.withLock { $0.offline = offline } }
     /// Stores an item on the server, as another device would.
@@ -146,7 +149,8 @@ public final class InMemoryEnvironment: Sendable {
                 state.withLock { $0.questions = continuation }
                 return questions
             },
-            clock: clock)
+            clock: clock,
+            today: { [self] in (state.withLock { $0.today }, 86_400) })
     }
 
     /// Push (asking each scripted conflict first), then pull everything.

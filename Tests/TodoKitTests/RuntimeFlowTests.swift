@@ -34,15 +34,16 @@ import TodoKitTestSupport
         let outside = InMemoryEnvironment()
         outside.conflictOnNextSync(ConflictPrompt(itemId: "x", fields: []))  // holds the sync open
         let app = AppRuntime.started(outside)
+        try await eventually("the day's timer") { app.state.today != nil && outside.clock.waiting == 1 }
         app.key(.character("r"))
-        try await eventually("timer set") { app.state.status.syncing && outside.clock.waiting == 1 }
+        try await eventually("timer set") { app.state.status.syncing && outside.clock.waiting == 2 }
         #expect(app.state.status.spinnerFrame == 0)
         outside.clock.advance(by: .seconds(SyncStatus.spinnerInterval))
         try await eventually("ticked") { app.state.status.spinnerFrame == 1 }
         app.key(.escape)
         try await eventually("sync over") { !app.state.status.syncing }
         outside.clock.advance(by: .seconds(1))
-        try await eventually("no timer left") { outside.clock.waiting == 0 }
+        try await eventually("only the day's timer left") { outside.clock.waiting == 1 }
         #expect(app.state.status.spinnerFrame == 1)
     }
 
@@ -58,6 +59,15 @@ import TodoKitTestSupport
         app.key(.character("l"))
         try await eventually("restarted") { outside.liveStarts == 2 }
         #expect(app.state.status.live == .connecting)
+    }
+
+    @Test func theDayIsReadAtStartAndAgainWhenItEnds() async throws {
+        let outside = InMemoryEnvironment()
+        let app = AppRuntime.started(outside)
+        try await eventually("today") { app.state.today?.text == "2026-11-24" && outside.clock.waiting == 1 }
+        outside.setToday(DueDate("2026-11-25")!)
+        outside.clock.advance(by: .seconds(86_401))
+        try await eventually("tomorrow") { app.state.today?.text == "2026-11-25" }
     }
 
     @Test func aLongPullsProgressShows() async throws {

@@ -29,9 +29,9 @@ enum UTCTimestamp {
             return v
         }
         guard let year = digits(4), skip(45), let month = digits(2), skip(45), let day = digits(2),
-              (1...12).contains(month), day >= 1, day <= daysInMonth(year: year, month: month)
+              (1...12).contains(month), day >= 1, day <= CivilCalendar.daysInMonth(year: year, month: month)
         else { return nil }
-        var ticks = daysFromCivil(year: year, month: month, day: day) * ticksPerDay
+        var ticks = CivilCalendar.daysFromCivil(year: year, month: month, day: day) * ticksPerDay
         guard i < b.count else { return ticks }
         guard skip(84) || skip(116), let hour = digits(2), skip(58), let minute = digits(2),
               hour < 24, minute < 60 else { return nil }
@@ -71,7 +71,7 @@ enum UTCTimestamp {
         var days = ticks / ticksPerDay
         var rem = ticks % ticksPerDay
         if rem < 0 { days -= 1; rem += ticksPerDay }
-        let (year, month, day) = civilFromDays(days)
+        let (year, month, day) = CivilCalendar.civilFromDays(days)
         let seconds = rem / ticksPerSecond
         var fraction = rem % ticksPerSecond
         let digitCount = max(0, min(7, fractionDigits))
@@ -103,38 +103,5 @@ enum UTCTimestamp {
     private static func pad(_ v: Int64, _ width: Int) -> String {
         let digits = String(v)
         return String(repeating: "0", count: max(0, width - digits.count)) + digits
-    }
-
-    static func isLeapYear(_ y: Int64) -> Bool { y % 4 == 0 && (y % 100 != 0 || y % 400 == 0) }
-
-    static func daysInMonth(year: Int64, month: Int64) -> Int64 {
-        switch month {
-        case 2: return isLeapYear(year) ? 29 : 28
-        case 4, 6, 9, 11: return 30
-        default: return 31
-        }
-    }
-
-    /// Days since 1970-01-01 for a proleptic Gregorian date (H. Hinnant's algorithm).
-    static func daysFromCivil(year: Int64, month: Int64, day: Int64) -> Int64 {
-        let y = month <= 2 ? year - 1 : year
-        let era = (y >= 0 ? y : y - 399) / 400
-        let yoe = y - era * 400
-        let doy = (153 * (month > 2 ? month - 3 : month + 9) + 2) / 5 + day - 1
-        let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy
-        return era * 146_097 + doe - 719_468
-    }
-
-    /// The proleptic Gregorian date of a day number since 1970-01-01.
-    static func civilFromDays(_ days: Int64) -> (year: Int64, month: Int64, day: Int64) {
-        let z = days + 719_468
-        let era = (z >= 0 ? z : z - 146_096) / 146_097
-        let doe = z - era * 146_097
-        let yoe = (doe - doe / 1460 + doe / 36524 - doe / 146_096) / 365
-        let doy = doe - (365 * yoe + yoe / 4 - yoe / 100)
-        let mp = (5 * doy + 2) / 153
-        let day = doy - (153 * mp + 2) / 5 + 1
-        let month = mp < 10 ? mp + 3 : mp - 9
-        return (yoe + era * 400 + (month <= 2 ? 1 : 0), month, day)
     }
 }

@@ -6,10 +6,10 @@ public enum ListScreen {
     public static func pageHeight(forTerminalHeight height: Int) -> Int { max(1, height - 3) }
 
     /// Renders the list into a frame of the given size.
-    public static func render(_ list: TodoListViewModel, status: SyncStatus, hints: [Hint], width: Int, height: Int) -> Frame {
+    public static func render(_ list: TodoListViewModel, status: SyncStatus, today: DueDate? = nil, hints: [Hint], width: Int, height: Int) -> Frame {
         var frame = Frame(width: width, height: height)
         drawTitle(list, into: &frame)
-        drawRows(list, pendingIds: status.pendingIds, into: &frame)
+        drawRows(list, pendingIds: status.pendingIds, today: today, into: &frame)
         StatusBar.draw(status, into: &frame, y: height - 2)
         HintBar.draw(hints, into: &frame, y: height - 1)
         return frame
@@ -25,7 +25,7 @@ public enum ListScreen {
         if w < frame.width - 14 { frame.put(right, x: frame.width - w, y: 0, style: [.reverse, .accent]) }
     }
 
-    static func drawRows(_ list: TodoListViewModel, pendingIds: Set<String>, into frame: inout Frame) {
+    static func drawRows(_ list: TodoListViewModel, pendingIds: Set<String>, today: DueDate?, into frame: inout Frame) {
         let top = 1
         let rows = list.visibleRows
         if list.isLoaded && list.total == 0 {
@@ -42,10 +42,42 @@ public enum ListScreen {
             }
             let pending = pendingIds.contains(item.id.lowercased())
             frame.put(item.complete ? " [x] " : " [ ] ", x: 0, y: y)
-            frame.put(item.text, x: 5, y: y, style: item.complete ? .dim : [], maxWidth: frame.width - 8)
+            let badgesWidth = drawBadges(ItemBadge.of(item, today: today), endingAt: frame.width - 3, y: y, into: &frame)
+            frame.put(item.text, x: 5, y: y, style: item.complete ? .dim : [], maxWidth: frame.width - 8 - badgesWidth)
             if pending { frame.put("↑", x: frame.width - 2, y: y, style: .warning) }
             if index == list.selected { frame.paint(.reverse, x: 0, y: y, width: frame.width) }
         }
     }
 
+
+    /// Draws a row's badges right-aligned, ending before column `end`, leaving at least half the
+    /// row to the text; answers the columns they took (with the space before them).
+    static func drawBadges(_ badges: [ItemBadge], endingAt end: Int, y: Int, into frame: inout Frame) -> Int {
+        let budget = max(0, (end - 5) / 2)
+        var shown: [ItemBadge] = []
+        var width = 0
+        // The due date matters most, then priority, then tags: keep them from the right.
+        for badge in badges.reversed() {
+            let needed = DisplayWidth.of(badge.text) + 1
+            guard width + needed <= budget else { break }
+            shown.insert(badge, at: 0)
+            width += needed
+        }
+        var x = end - width + 1
+        for badge in shown {
+            x += frame.put(badge.text, x: x, y: y, style: style(of: badge.kind)) + 1
+        }
+        return width
+    }
+
+    static func style(of kind: ItemBadge.Kind) -> CellStyle {
+        switch kind {
+        case .tag: return .dim
+        case .priority(.high): return [.bold, .warning]
+        case .priority: return .bold
+        case .overdue: return [.bold, .warning]
+        case .dueToday: return [.bold, .accent]
+        case .due: return []
+        }
+    }
 }

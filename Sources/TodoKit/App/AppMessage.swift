@@ -55,6 +55,10 @@ public enum AppMessage: Sendable, Equatable {
     case pullProgress(PullProgress)
     /// The spinner's timer fired.
     case tick
+    /// Today's date, and the seconds until it ends (rows say "today", "overdue").
+    case dayStarted(DueDate, secondsLeft: Double)
+    /// The day ended: read the new one.
+    case dayEnded
     /// Quit the app.
     case quit
 }

@@ -10,6 +10,8 @@ public struct AppState: Sendable, Equatable {
     public private(set) var layers: [Layer] = []
     /// The status bar.
     public private(set) var status: SyncStatus
+    /// Today, once read (due dates show as "today", overdue ones stand out).
+    public private(set) var today: DueDate?
     /// Set when the person asked to quit.
     public private(set) var shouldQuit = false
 
@@ -51,7 +53,11 @@ public struct AppState: Sendable, Equatable {
 
     private mutating func apply(_ message: AppMessage) -> [Effect] {
         switch message {
-        case .started: return list.update(.reload(countDelay: 0)) + [.loadStatus] + (status.live == nil ? [] : [.startLive])
+        case .started: return list.update(.reload(countDelay: 0)) + [.loadStatus, .readDay] + (status.live == nil ? [] : [.startLive])
+        case .dayStarted(let day, let secondsLeft):
+            today = day
+            return [.after(seconds: secondsLeft + 1, .dayEnded)]
+        case .dayEnded: return [.readDay]
         case .key(let key): return route(key)
         case .list(let message): return list.update(message)
         case .push(let layer): push(layer)

@@ -26,6 +26,8 @@ public enum Effect: Sendable, Equatable {
     case undo
     /// Make the change undone last again → `.undone`.
     case redo
+    /// Read today's date → `.dayStarted`.
+    case readDay
     /// Read the queue's state → `.statusLoaded`.
     case loadStatus
     /// Push then pull → `.synced`.

@@ -1,4 +1,5 @@
 import Foundation
+import TableProtocol
 
 /// When an item is due: a day, optionally with a time of day, in local time as the person wrote
 /// it (`2026-12-01` or `2026-12-01T18:00`). Compares in time order; as text too.
@@ -61,27 +62,12 @@ public struct DueDate: Sendable, Hashable, Comparable, CustomStringConvertible {
     public var dayOnly: DueDate { DueDate(year: year, month: month, day: day)! }
 
     /// Days since 1970-01-01 (for day arithmetic and weekdays without time zones).
-    var dayNumber: Int {
-        // Howard Hinnant's days_from_civil.
-        let y = month <= 2 ? year - 1 : year
-        let era = (y >= 0 ? y : y - 399) / 400
-        let yoe = y - era * 400
-        let doy = (153 * (month + (month > 2 ? -3 : 9)) + 2) / 5 + day - 1
-        let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy
-        return era * 146097 + doe - 719468
-    }
+    var dayNumber: Int { Int(CivilCalendar.daysFromCivil(year: Int64(year), month: Int64(month), day: Int64(day))) }
 
     /// The day `dayNumber` days after 1970-01-01, with this date's time.
     func withDayNumber(_ number: Int) -> DueDate {
-        let z = number + 719468
-        let era = (z >= 0 ? z : z - 146096) / 146097
-        let doe = z - era * 146097
-        let yoe = (doe - doe / 1460 + doe / 36524 - doe / 146096) / 365
-        let doy = doe - (365 * yoe + yoe / 4 - yoe / 100)
-        let mp = (5 * doy + 2) / 153
-        let day = doy - (153 * mp + 2) / 5 + 1
-        let month = mp < 10 ? mp + 3 : mp - 9
-        return DueDate(year: yoe + era * 400 + (month <= 2 ? 1 : 0), month: month, day: day, hour: hour, minute: minute)!
+        let (year, month, day) = CivilCalendar.civilFromDays(Int64(number))
+        return DueDate(year: Int(year), month: Int(month), day: Int(day), hour: hour, minute: minute)!
     }
 
     /// Monday = 1 … Sunday = 7.
@@ -97,13 +83,7 @@ public struct DueDate: Sendable, Hashable, Comparable, CustomStringConvertible {
         return DueDate(year: year, month: month, day: min(day, Self.days(inMonth: month, year: year)), hour: hour, minute: minute)!
     }
 
-    static func days(inMonth month: Int, year: Int) -> Int {
-        switch month {
-        case 2: return year % 4 == 0 && (year % 100 != 0 || year % 400 == 0) ? 29 : 28
-        case 4, 6, 9, 11: return 30
-        default: return 31
-        }
-    }
+    static func days(inMonth month: Int, year: Int) -> Int { Int(CivilCalendar.daysInMonth(year: Int64(year), month: Int64(month))) }
 
     public static func < (a: DueDate, b: DueDate) -> Bool {
         (a.year, a.month, a.day, a.hour ?? -1, a.minute) < (b.year, b.month, b.day, b.hour ?? -1, b.minute)

@@ -60,6 +60,8 @@ public struct AppEnvironment: Sendable {
 
     /// The clock for timers (the spinner, the filter's count delay).
     public var clock: any Clock<Duration>
+    /// Today where the person is, and the seconds until it ends.
+    public var today: @Sendable () -> (day: DueDate, secondsLeft: Double)
 
     /// An environment of these closures.
     public init(observeWindow: @escaping @Sendable (ListWindowRequest) -> AsyncThrowingStream<ListWindow, any Error>,
@@ -81,7 +83,8 @@ public struct AppEnvironment: Sendable {
                 live: @escaping @Sendable () -> AsyncStream<LiveEvent>,
                 pullProgress: @escaping @Sendable () -> AsyncStream<PullProgress>,
                 conflictQuestions: @escaping @Sendable () -> AsyncStream<ConflictQuestion>,
-                clock: any Clock<Duration> = ContinuousClock()) {
+                clock: any Clock<Duration> = ContinuousClock(),
+                today: @escaping @Sendable () -> (day: DueDate, secondsLeft: Double) = AppEnvironment.localToday) {
         self.observeWindow = observeWindow
         self.observeCount = observeCount
         self.item = item
@@ -102,6 +105,14 @@ public struct AppEnvironment: Sendable {
         self.pullProgress = pullProgress
         self.conflictQuestions = conflictQuestions
         self.clock = clock
+        self.today = today
+    }
+
+    /// Today in the process's time zone, and the seconds until midnight there.
+    public static let localToday: @Sendable () -> (day: DueDate, secondsLeft: Double) = {
+        let calendar = Calendar.current, now = Date()
+        let midnight = calendar.date(byAdding: .day, value: 1, to: calendar.startOfDay(for: now)) ?? now.addingTimeInterval(86_400)
+        return (DueDate(day: now, calendar: calendar), midnight.timeIntervalSince(now))
     }
 }
 

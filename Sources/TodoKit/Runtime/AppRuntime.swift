@@ -109,6 +109,9 @@ public final class AppRuntime {
         case .undo: store { await Self.undone { try await environment.undo() ?? UndoNotice.nothingToUndo } }
         case .redo: store { await Self.undone { try await environment.redo() ?? UndoNotice.nothingToRedo } }
         case .loadStatus: store { .statusLoaded(await environment.status()) }
+        case .readDay:
+            let (day, secondsLeft) = environment.today()
+            inbox.yield(.dayStarted(day, secondsLeft: secondsLeft))
         case .loadEditedItem(let id): store { .editedItemLoaded(id: id, try? await environment.item(id)) }
         case .observeConflicts:
             subscribe(.conflictLog, to: environment.observeConflictLog()) { .history(.loaded($0)) }
