@@ -10,6 +10,7 @@ import TodoKit
 public final class InMemoryEnvironment: Sendable {
     private struct State {
         var local: [String: TodoItem] = [:]
+        var lists: [TodoList] = []
         /// Ids with queued changes.
         var pending: Set<String> = []
         var server: [String: TodoItem] = [:]
@@ -69,6 +70,8 @@ public final class InMemoryEnvironment: Sendable {
 
     /// The next sync asks this question (the server has changed the item too).
     public func conflictOnNextSync(_ prompt: ConflictPrompt) { state.withLock { $0.conflicts.append(prompt) } }
+    /// Replaces the lists, as a pull would.
+    public func setLists(_ lists: [TodoList]) { commit { $0.lists = lists } }
     /// The day the app believes it is.
     public func setToday(_ day: DueDate) { state.withLock { $0.today = day } }
     /// The server cannot be reached (true) or can again.
@@ -91,11 +94,19 @@ public final class InMemoryEnvironment: Sendable {
         AppEnvironment(
             observeWindow: { [self] request in
                 observe { local in
-                    let rows = Self.matching(local, request.filterText, showCompleted: request.showCompleted)
+                    let rows = Self.matching(local, request.filterText, showCompleted: request.showCompleted, scope: request.scope, context: request.context)
                     return ListWindow(request: request, items: Array(rows.dropFirst(request.offset).prefix(request.limit)))
                 }
             },
-            observeCount: { [self] filter, showCompleted in observe { Self.matching($0, filter, showCompleted: showCompleted).count } },
+            observeCount: { [self] request in
+                observe { Self.matching($0, request.filterText, showCompleted: request.showCompleted, scope: request.scope, context: request.context).count }
+            },
+            observeLists: { [self] in observe { _ in self.state.withLock { $0.lists } } },
+            observeScopeCounts: { [self] scopes, context in
+                observe { local in
+                    Dictionary(uniqueKeysWithValues: scopes.map { ($0, Self.matching(local, "", showCompleted: false, scope: $0, context: context).count) })
+                }
+            },
             item: { [self] id in state.withLock { $0.local[id] } },
             status: { [self] in
                 state.withLock { SyncSnapshot(pending: $0.pending.count, pendingIds: Set($0.pending.map { $0.lowercased() }), lastSync: $0.lastSync) }
@@ -234,11 +245,28 @@ public final class InMemoryEnvironment: Sendable {
         return values
     }
 
-    /// The list's rows for a filter, in list order.
-    public static func matching(_ items: [String: TodoItem], _ filter: String, showCompleted: Bool) -> [TodoItem] {
+    /// The list's rows for a filter and scope, in the store's order (Today and Upcoming by due, then text).
+    public static func matching(_ items: [String: TodoItem], _ filter: String, showCompleted: Bool,
+                                scope: ListScope = .all, context: ScopeContext = ScopeContext()) -> [TodoItem] {
         let needle = filter.trimmingCharacters(in: .whitespaces).lowercased()
-        return items.values
-            .filter { (showCompleted || !$0.complete) && (needle.isEmpty || $0.text.lowercased().contains(needle)) }
-            .sorted(by: TodoItem.listOrder)
+        let end = context.today.map { $0.dayOnly.text + "T99" } ?? "9999"
+        let weekEnd = context.today.map { $0.adding(days: 7).dayOnly.text + "T99" } ?? "9999"
+        let rows = items.values.filter { item in
+            guard needle.isEmpty || item.text.lowercased().contains(needle) else { return false }
+            let due = item.due?.text
+            switch scope {
+            case .completed: return item.complete
+            case .today: return !item.complete && due.map { $0 <= end } == true
+            case .upcoming: return !item.complete && due.map { $0 > end && $0 <= weekEnd } == true
+            case .all: return showCompleted || !item.complete
+            case .list(let id, _): return (showCompleted || !item.complete) && item.listId == id
+            case .inbox: return (showCompleted || !item.complete) && (item.listId.map { !context.listIds.contains($0) } ?? true)
+            }
+        }
+        switch scope {
+        case .today, .upcoming:
+            return rows.sorted { a, b in a.due == b.due ? TodoItem.listOrder(a, b) : (a.due?.text ?? "") < (b.due?.text ?? "") }
+        default: return rows.sorted(by: TodoItem.listOrder)
+        }
     }
 }

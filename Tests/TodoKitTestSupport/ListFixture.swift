@@ -80,17 +80,18 @@ public struct ListFixture {
     private func answer(_ effect: Effect) -> AppMessage? {
         switch effect {
         case .observeWindow(let request):
-            let rows = matching(request.filterText, showCompleted: request.showCompleted)
+            let rows = InMemoryEnvironment.matching(byId, request.filterText, showCompleted: request.showCompleted,
+                                                    scope: request.scope, context: request.context)
             let slice = Array(rows.dropFirst(request.offset).prefix(request.limit))
             return .list(.windowLoaded(ListWindow(request: request, items: slice)))
         case .observeCount(let request):
-            return .list(.counted(total: matching(request.filterText, showCompleted: request.showCompleted).count, generation: request.generation))
+            let rows = InMemoryEnvironment.matching(byId, request.filterText, showCompleted: request.showCompleted,
+                                                    scope: request.scope, context: request.context)
+            return .list(.counted(total: rows.count, generation: request.generation))
         default:
             return nil
         }
     }
 
-    private func matching(_ filter: String, showCompleted: Bool) -> [TodoItem] {
-        InMemoryEnvironment.matching(Dictionary(uniqueKeysWithValues: items.map { ($0.id, $0) }), filter, showCompleted: showCompleted)
-    }
+    private var byId: [String: TodoItem] { Dictionary(items.map { ($0.id, $0) }, uniquingKeysWith: { _, last in last }) }
 }

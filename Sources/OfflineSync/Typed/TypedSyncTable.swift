@@ -84,6 +84,12 @@ extension SyncTable {
         return observeResults(query) { try table.read($0) }
     }
 
+    /// A live read of your own: `read` (several queries, a summary) now and after every commit
+    /// that changed the table, the newest result only; as `observe(_:)` otherwise.
+    public func observe<Result: Sendable>(reading read: @escaping @Sendable () throws -> Result) -> AsyncThrowingStream<Result, any Error> {
+        context.observe(tables: [name], read: read)
+    }
+
     /// Reads `query` now and after every commit that changed the table, newest result first in line.
     func observeResults<Result: Sendable>(_ query: SyncQuery?, read: @escaping @Sendable (SyncQuery) throws -> Result) -> AsyncThrowingStream<Result, any Error> {
         var query = query ?? self.query

@@ -15,7 +15,7 @@ public enum AppScreen {
             return frame
         }
         let hints = app.top.hints(in: app)
-        var frame = ListScreen.render(app.list, status: app.status, today: app.today, hints: hints, width: width, height: height)
+        var frame = ListScreen.render(app.list, status: app.status, today: app.today, sidebar: Sidebar(app), hints: hints, width: width, height: height)
         for layer in app.layers { draw(layer, of: app, hints: hints, over: &frame) }
         return frame
     }
@@ -28,6 +28,7 @@ public enum AppScreen {
         case .filterPrompt: PromptLine.draw("Filter: ", field: app.list.filter, into: &frame)
         case .deleteConfirmation(let confirmation): PromptLine.draw(question: "Delete “\(confirmation.item.text)”? (y/n)", into: &frame)
         case .help(let help): HelpOverlay.draw(help.rows, scroll: help.scroll, over: &frame)
+        case .scopeSwitcher(let switcher): ScopeSwitcherBox.draw(switcher, over: &frame)
         case .editor(let editor):
             frame = EditorScreen.render(editor, status: app.status, hints: hints, width: frame.width, height: frame.height)
         case .history(let history):

@@ -1,15 +1,27 @@
 import TodoKit
 
-/// Draws the list screen: title, rows with checkbox and pending marker, status bar, hint bar.
+/// Draws the list screen: title, the sidebar of scopes (on a wide terminal), rows with checkbox,
+/// badges and pending marker, status bar, hint bar.
 public enum ListScreen {
+    /// The narrowest terminal that gets the sidebar; narrower ones choose a scope with `v`.
+    public static let sidebarMinimumWidth = 100
+    /// The sidebar's columns, its border included.
+    static let sidebarWidth = 24
+
     /// Rows of the list area for a terminal height (title, status and hint bars excluded).
     public static func pageHeight(forTerminalHeight height: Int) -> Int { max(1, height - 3) }
 
     /// Renders the list into a frame of the given size.
-    public static func render(_ list: TodoListViewModel, status: SyncStatus, today: DueDate? = nil, hints: [Hint], width: Int, height: Int) -> Frame {
+    public static func render(_ list: TodoListViewModel, status: SyncStatus, today: DueDate? = nil, sidebar: Sidebar? = nil,
+                              hints: [Hint], width: Int, height: Int) -> Frame {
         var frame = Frame(width: width, height: height)
         drawTitle(list, into: &frame)
-        drawRows(list, pendingIds: status.pendingIds, today: today, into: &frame)
+        var left = 0
+        if let sidebar, width >= sidebarMinimumWidth {
+            sidebar.draw(into: &frame, width: sidebarWidth - 1, rows: 1..<(height - 2))
+            left = sidebarWidth
+        }
+        drawRows(list, pendingIds: status.pendingIds, today: today, left: left, into: &frame)
         StatusBar.draw(status, into: &frame, y: height - 2)
         HintBar.draw(hints, into: &frame, y: height - 1)
         return frame
@@ -18,42 +30,43 @@ public enum ListScreen {
     static func drawTitle(_ list: TodoListViewModel, into frame: inout Frame) {
         frame.clear(x: 0, y: 0, width: frame.width, height: 1, style: [.reverse, .accent])
         frame.put(" OfflineTodo", x: 0, y: 0, style: [.reverse, .bold, .accent])
-        var right = list.showCompleted ? "all items" : "to do"
+        var right = list.scope == .all ? (list.showCompleted ? "all items" : "to do") : list.scope.title
+        if list.scope != .all, list.showCompleted, list.scope.showsCompletedOnRequest { right += " · with completed" }
         if !list.filter.text.isEmpty { right = "filter “\(list.filter.text)” · " + right }
         right += " · \(list.total) "
         let w = DisplayWidth.of(right)
         if w < frame.width - 14 { frame.put(right, x: frame.width - w, y: 0, style: [.reverse, .accent]) }
     }
 
-    static func drawRows(_ list: TodoListViewModel, pendingIds: Set<String>, today: DueDate?, into frame: inout Frame) {
+    static func drawRows(_ list: TodoListViewModel, pendingIds: Set<String>, today: DueDate?, left: Int = 0, into frame: inout Frame) {
         let top = 1
         let rows = list.visibleRows
         if list.isLoaded && list.total == 0 {
             let message = list.filter.text.isEmpty ? "Nothing to do. Press a to add an item." : "No items match the filter."
-            frame.put(message, x: 2, y: top + 1, style: .dim)
+            frame.put(message, x: left + 2, y: top + 1, style: .dim)
             return
         }
         for (offset, item) in rows.enumerated() {
             let y = top + offset
             let index = list.scrollTop + offset
             guard let item else {
-                frame.put("  …", x: 0, y: y, style: .dim)
+                frame.put("  …", x: left, y: y, style: .dim)
                 continue
             }
             let pending = pendingIds.contains(item.id.lowercased())
-            frame.put(item.complete ? " [x] " : " [ ] ", x: 0, y: y)
-            let badgesWidth = drawBadges(ItemBadge.of(item, today: today), endingAt: frame.width - 3, y: y, into: &frame)
-            frame.put(item.text, x: 5, y: y, style: item.complete ? .dim : [], maxWidth: frame.width - 8 - badgesWidth)
+            frame.put(item.complete ? " [x] " : " [ ] ", x: left, y: y)
+            let badgesWidth = drawBadges(ItemBadge.of(item, today: today), from: left, endingAt: frame.width - 3, y: y, into: &frame)
+            frame.put(item.text, x: left + 5, y: y, style: item.complete ? .dim : [], maxWidth: frame.width - left - 8 - badgesWidth)
             if pending { frame.put("↑", x: frame.width - 2, y: y, style: .warning) }
-            if index == list.selected { frame.paint(.reverse, x: 0, y: y, width: frame.width) }
+            if index == list.selected { frame.paint(.reverse, x: left, y: y, width: frame.width - left) }
         }
     }
 
 
     /// Draws a row's badges right-aligned, ending before column `end`, leaving at least half the
     /// row to the text; answers the columns they took (with the space before them).
-    static func drawBadges(_ badges: [ItemBadge], endingAt end: Int, y: Int, into frame: inout Frame) -> Int {
-        let budget = max(0, (end - 5) / 2)
+    static func drawBadges(_ badges: [ItemBadge], from left: Int = 0, endingAt end: Int, y: Int, into frame: inout Frame) -> Int {
+        let budget = max(0, (end - left - 5) / 2)
         var shown: [ItemBadge] = []
         var width = 0
         // The due date matters most, then priority, then tags: keep them from the right.

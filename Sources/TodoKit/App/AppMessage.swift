@@ -59,6 +59,16 @@ public enum AppMessage: Sendable, Equatable {
     case dayStarted(DueDate, secondsLeft: Double)
     /// The day ended: read the new one.
     case dayEnded
+    /// The lists, as stored now (a live query).
+    case listsLoaded([TodoList])
+    /// Open items per scope, as stored now (a live query).
+    case scopeCountsLoaded([ListScope: Int])
+    /// Show the scope so many places after the current one in the sidebar's order (-1: before).
+    case cycleScope(Int)
+    /// Show this scope.
+    case chooseScope(ListScope)
+    /// Open the view switcher.
+    case openScopeSwitcher
     /// Quit the app.
     case quit
 }

@@ -12,6 +12,13 @@ public struct AppState: Sendable, Equatable {
     public private(set) var status: SyncStatus
     /// Today, once read (due dates show as "today", overdue ones stand out).
     public private(set) var today: DueDate?
+    /// The lists, in order.
+    public private(set) var lists: [TodoList] = []
+    /// How many items each scope holds, once counted (the sidebar's numbers).
+    public private(set) var scopeCounts: [ListScope: Int] = [:]
+
+    /// Every scope, in the sidebar's order.
+    public var scopes: [ListScope] { ListScope.every(lists: lists) }
     /// Set when the person asked to quit.
     public private(set) var shouldQuit = false
 
@@ -53,10 +60,27 @@ public struct AppState: Sendable, Equatable {
 
     private mutating func apply(_ message: AppMessage) -> [Effect] {
         switch message {
-        case .started: return list.update(.reload(countDelay: 0)) + [.loadStatus, .readDay] + (status.live == nil ? [] : [.startLive])
+        case .started:
+            return list.update(.reload(countDelay: 0)) + [.loadStatus, .readDay, .observeLists] + (status.live == nil ? [] : [.startLive])
         case .dayStarted(let day, let secondsLeft):
             today = day
-            return [.after(seconds: secondsLeft + 1, .dayEnded)]
+            return scopeContextChanged() + [.after(seconds: secondsLeft + 1, .dayEnded)]
+        case .listsLoaded(let lists):
+            self.lists = lists
+            var effects = scopeContextChanged()
+            if case .list(let id, let name) = list.scope {
+                // Renamed on another device: the same list under its new name; deleted: the Inbox.
+                let now = lists.first { $0.id == id }
+                if now?.name != name { effects += list.update(.scopeChosen(now.map { .list(id: $0.id, name: $0.name) } ?? .inbox)) }
+            }
+            return effects
+        case .scopeCountsLoaded(let counts): scopeCounts = counts
+        case .cycleScope(let step):
+            let scopes = self.scopes
+            let index = scopes.firstIndex(of: list.scope) ?? 0
+            return list.update(.scopeChosen(scopes[((index + step) % scopes.count + scopes.count) % scopes.count]))
+        case .chooseScope(let scope): return list.update(.scopeChosen(scope))
+        case .openScopeSwitcher: push(.scopeSwitcher(ScopeSwitcherViewModel(scopes: scopes, counts: scopeCounts, current: list.scope)))
         case .dayEnded: return [.readDay]
         case .key(let key): return route(key)
         case .list(let message): return list.update(message)
@@ -173,6 +197,12 @@ public struct AppState: Sendable, Equatable {
         case .quit: shouldQuit = true
         }
         return []
+    }
+
+    /// Today or the lists changed: the list's scope query and the sidebar's counts follow.
+    private mutating func scopeContextChanged() -> [Effect] {
+        let context = ScopeContext(today: today, listIds: lists.map(\.id))
+        return list.update(.contextChanged(context)) + [.observeScopeCounts(scopes, context)]
     }
 
     /// The server answered: an "Offline —" or "Signed out —" notice from before is over.

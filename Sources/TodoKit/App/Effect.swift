@@ -28,6 +28,11 @@ public enum Effect: Sendable, Equatable {
     case redo
     /// Read today's date → `.dayStarted`.
     case readDay
+    /// Watch the lists (a live query) → `.listsLoaded`.
+    case observeLists
+    /// Watch how many items each of these scopes holds (a live query, replacing the previous
+    /// one) → `.scopeCountsLoaded`.
+    case observeScopeCounts([ListScope], ScopeContext)
     /// Read the queue's state → `.statusLoaded`.
     case loadStatus
     /// Push then pull → `.synced`.
@@ -59,4 +64,8 @@ public struct CountRequest: Sendable, Hashable {
     public var showCompleted: Bool
     /// The list's count generation when it was asked for.
     public var generation: Int
+    /// Which items.
+    public var scope: ListScope = .all
+    /// What the scope's query needs.
+    public var context = ScopeContext()
 }

@@ -17,6 +17,7 @@ public enum KeyReference {
         Section(title: "The “Filter:” prompt", rows: KeyTables.filterPrompt.helpRows),
         Section(title: "Deleting (y/n)", rows: KeyTables.confirm.helpRows),
         Section(title: "The help", rows: KeyTables.help.helpRows),
+        Section(title: "The view switcher (v)", rows: KeyTables.scopeSwitcher.helpRows),
         Section(title: "The editor", rows: KeyTables.editor.helpRows),
         Section(title: "Every text field (editor, prompts, sign-in)", rows: KeyTables.textField.helpRows),
         Section(title: "The conflict dialog", rows: KeyTables.dialog.helpRows),

@@ -21,6 +21,9 @@ public enum KeyTables {
         KeyBinding([.character("u")], .undo, "Undo the newest change; again to go further back", hint: "undo"),
         KeyBinding([.character("U")], .redo, "Redo what u took back (Ctrl-R is refresh)"),
         KeyBinding([.character("c")], .toggleShowCompleted, "Show or hide completed items", hint: "completed"),
+        KeyBinding([.character("v")], .chooseScope, "Choose a view: All, Inbox, Today, Upcoming, a list, Completed", hint: "views"),
+        KeyBinding([.character("]")], .nextScope, "Next view"),
+        KeyBinding([.character("[")], .previousScope, "Previous view"),
         KeyBinding([.character("r"), .control("r")], .refresh, "Refresh: push local changes, pull remote ones", hint: "sync",
                    disabledReason: { $0.status.server == nil ? SyncStatus.localOnlyNotice : nil }),
         KeyBinding([.character("l")], .toggleLive, "Live sync on or off (changes sync by themselves)", hint: "live",
@@ -104,6 +107,14 @@ public enum KeyTables {
                    hint: "apply to all", disabledReason: { $0.conflict?.prompt.offersApplyToAll == true ? nil : "Only one conflict so far" }),
     ])
 
+    /// The view switcher (`v`).
+    public static let scopeSwitcher = KeyTable<ScopeSwitcherAction>([
+        KeyBinding([.up, .character("k")], .moveUp, "Move up"),
+        KeyBinding([.down, .character("j")], .moveDown, "Move down"),
+        KeyBinding([.enter], .choose, "Show this view", hint: "show"),
+        KeyBinding([.escape, .character("v")], .close, "Back to the list", hint: "back"),
+    ])
+
     /// The conflict history.
     public static let history = KeyTable<HistoryAction>([
         KeyBinding([.up, .character("k")], .moveUp, "Move up"),
@@ -131,7 +142,8 @@ public enum GlobalAction: Sendable, Equatable { case quit }
 /// What a key does on the list.
 public enum ListAction: Sendable, Equatable {
     case moveUp, moveDown, pageUp, pageDown, first, last
-    case open, add, toggleComplete, delete, undo, redo, filter, toggleShowCompleted, refresh, toggleLive, history, signIn, help, quit
+    case open, add, toggleComplete, delete, undo, redo, filter, toggleShowCompleted, chooseScope, nextScope, previousScope
+    case refresh, toggleLive, history, signIn, help, quit
 }
 
 /// What a key does in the sign-in dialog.
@@ -167,6 +179,9 @@ public enum DialogAction: Sendable, Equatable {
     case previous, next, choose, toggleApplyToAll
     case choice(ConflictChoice)
 }
+
+/// What a key does in the view switcher.
+public enum ScopeSwitcherAction: Sendable, Equatable { case moveUp, moveDown, choose, close }
 
 /// What a key does in the conflict history.
 public enum HistoryAction: Sendable, Equatable { case moveUp, moveDown, restore, close, help }

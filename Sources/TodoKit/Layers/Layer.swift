@@ -6,6 +6,7 @@ public enum Layer: Sendable, Equatable {
     case filterPrompt(FilterPromptViewModel)
     case deleteConfirmation(DeleteConfirmationViewModel)
     case help(HelpViewModel)
+    case scopeSwitcher(ScopeSwitcherViewModel)
     case editor(TodoEditorViewModel)
     case history(ConflictHistoryViewModel)
     case signIn(SignInDialogViewModel)
@@ -18,6 +19,7 @@ public enum Layer: Sendable, Equatable {
         case .filterPrompt(let view): return view
         case .deleteConfirmation(let view): return view
         case .help(let view): return view
+        case .scopeSwitcher(let view): return view
         case .editor(let view): return view
         case .history(let view): return view
         case .signIn(let view): return view

@@ -10,13 +10,25 @@ public struct ListWindowRequest: Sendable, Hashable {
     public var offset: Int
     /// How many rows.
     public var limit: Int
+    /// Which items.
+    public var scope: ListScope
+    /// What the scope's query needs.
+    public var context: ScopeContext
 
     /// Creates a request.
-    public init(filterText: String = "", showCompleted: Bool = false, offset: Int = 0, limit: Int = 100) {
+    public init(filterText: String = "", showCompleted: Bool = false, offset: Int = 0, limit: Int = 100,
+                scope: ListScope = .all, context: ScopeContext = ScopeContext()) {
         self.filterText = filterText
         self.showCompleted = showCompleted
         self.offset = offset
         self.limit = limit
+        self.scope = scope
+        self.context = context
+    }
+
+    /// The same list (filter, scope), whatever rows it covers.
+    func sameList(as other: ListWindowRequest) -> Bool {
+        (filterText, showCompleted, scope, context) == (other.filterText, other.showCompleted, other.scope, other.context)
     }
 }
 

@@ -180,6 +180,8 @@ public enum TodoTable {
         name: name,
         columns: ["text": .text, "complete": .boolean, "notes": .text, "due": .text, "priority": .text, "tags": .text,
                   "listId": .text, "repeat": .text, "completedAt": .text, "series": .text],
-        indexes: [["complete", "text", SystemProperty.id.rawValue], ["text", SystemProperty.id.rawValue]], searchable: ["text"],
+        // The list's order, and the scopes' filters (a list's items, Today and Upcoming by due).
+        indexes: [["complete", "text", SystemProperty.id.rawValue], ["text", SystemProperty.id.rawValue],
+                  ["complete", "listId", "text"], ["complete", "due", "text"]], searchable: ["text"],
         mergePolicy: .fieldMerge, humanSorted: ["text"], mergeRules: ["tags": .wordSet, "completedAt": .serverWins])
 }

@@ -11,7 +11,12 @@ public struct AppEnvironment: Sendable {
     /// A window of the list now, then after every change to the table.
     public var observeWindow: @Sendable (ListWindowRequest) -> AsyncThrowingStream<ListWindow, any Error>
     /// The list's row count now, then after every change to the table.
-    public var observeCount: @Sendable (_ filterText: String, _ showCompleted: Bool) -> AsyncThrowingStream<Int, any Error>
+    public var observeCount: @Sendable (CountRequest) -> AsyncThrowingStream<Int, any Error>
+
+    /// The lists now, then after every change to them.
+    public var observeLists: @Sendable () -> AsyncThrowingStream<[TodoList], any Error>
+    /// How many items each scope holds now, then after every change to the items.
+    public var observeScopeCounts: @Sendable ([ListScope], ScopeContext) -> AsyncThrowingStream<[ListScope: Int], any Error>
 
     // MARK: Reads
 
@@ -65,7 +70,9 @@ public struct AppEnvironment: Sendable {
 
     /// An environment of these closures.
     public init(observeWindow: @escaping @Sendable (ListWindowRequest) -> AsyncThrowingStream<ListWindow, any Error>,
-                observeCount: @escaping @Sendable (String, Bool) -> AsyncThrowingStream<Int, any Error>,
+                observeCount: @escaping @Sendable (CountRequest) -> AsyncThrowingStream<Int, any Error>,
+                observeLists: @escaping @Sendable () -> AsyncThrowingStream<[TodoList], any Error>,
+                observeScopeCounts: @escaping @Sendable ([ListScope], ScopeContext) -> AsyncThrowingStream<[ListScope: Int], any Error>,
                 item: @escaping @Sendable (String) async throws -> TodoItem?,
                 status: @escaping @Sendable () async -> SyncSnapshot,
                 pendingCount: @escaping @Sendable () async -> Int,
@@ -87,6 +94,8 @@ public struct AppEnvironment: Sendable {
                 today: @escaping @Sendable () -> (day: DueDate, secondsLeft: Double) = AppEnvironment.localToday) {
         self.observeWindow = observeWindow
         self.observeCount = observeCount
+        self.observeLists = observeLists
+        self.observeScopeCounts = observeScopeCounts
         self.item = item
         self.status = status
         self.pendingCount = pendingCount

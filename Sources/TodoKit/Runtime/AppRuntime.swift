@@ -30,7 +30,7 @@ public final class AppRuntime {
     /// Pushes waiting for the person's answer, by prompt id.
     private var questions: [UUID: CheckedContinuation<ConflictAnswer, Never>] = [:]
 
-    private enum Subscription: Hashable { case listWindow, listCount, conflictLog, live, pullProgress, conflictQuestions }
+    private enum Subscription: Hashable { case listWindow, listCount, lists, scopeCounts, conflictLog, live, pullProgress, conflictQuestions }
 
     /// The app in `state` over `environment`; nothing runs before `start()`.
     public init(state: AppState, environment: AppEnvironment) {
@@ -95,7 +95,7 @@ public final class AppRuntime {
                 .list(.windowFailed(request, message: SyncStatus.describe(SyncError.wrapping(error), pending: await environment.pendingCount())))
             }
         case .observeCount(let request):
-            subscribe(.listCount, to: environment.observeCount(request.filterText, request.showCompleted)) {
+            subscribe(.listCount, to: environment.observeCount(request)) {
                 .list(.counted(total: $0, generation: request.generation))
             } failed: { _ in nil }
         case .add(let text): write { try await environment.add(text) }
@@ -109,6 +109,9 @@ public final class AppRuntime {
         case .undo: store { await Self.undone { try await environment.undo() ?? UndoNotice.nothingToUndo } }
         case .redo: store { await Self.undone { try await environment.redo() ?? UndoNotice.nothingToRedo } }
         case .loadStatus: store { .statusLoaded(await environment.status()) }
+        case .observeLists: subscribe(.lists, to: environment.observeLists()) { .listsLoaded($0) }
+        case .observeScopeCounts(let scopes, let context):
+            subscribe(.scopeCounts, to: environment.observeScopeCounts(scopes, context)) { .scopeCountsLoaded($0) }
         case .readDay:
             let (day, secondsLeft) = environment.today()
             inbox.yield(.dayStarted(day, secondsLeft: secondsLeft))

@@ -6,7 +6,9 @@ extension AppEnvironment {
     public static func live(_ service: TodoService, clock: any Clock<Duration> = ContinuousClock()) -> AppEnvironment {
         AppEnvironment(
             observeWindow: { service.observeWindow($0) },
-            observeCount: { service.observeCount(filterText: $0, showCompleted: $1) },
+            observeCount: { service.observeCount($0) },
+            observeLists: { service.observeLists() },
+            observeScopeCounts: { service.observeCounts(of: $0, context: $1) },
             item: { try service.item(id: $0) },
             status: { service.status() },
             pendingCount: { service.pendingCount },

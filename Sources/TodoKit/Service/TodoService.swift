@@ -61,22 +61,42 @@ public final class TodoService: Sendable {
     }
 
     /// How many rows the list has (a full scan when filtering, so the UI asks for it separately).
-    public func count(filterText: String, showCompleted: Bool) throws -> Int {
-        try table.untyped.read(countQuery(filterText: filterText, showCompleted: showCompleted)).totalCount ?? 0
+    public func count(filterText: String, showCompleted: Bool, scope: ListScope = .all, context: ScopeContext = ScopeContext()) throws -> Int {
+        try table.untyped.read(countQuery(CountRequest(filterText: filterText, showCompleted: showCompleted, generation: 0,
+                                                       scope: scope, context: context))).totalCount ?? 0
     }
 
     /// The list's row count as a live query.
-    public func observeCount(filterText: String, showCompleted: Bool) -> AsyncThrowingStream<Int, any Error> {
-        Self.map(table.untyped.observe(countQuery(filterText: filterText, showCompleted: showCompleted))) { $0.totalCount ?? 0 }
+    public func observeCount(_ request: CountRequest) -> AsyncThrowingStream<Int, any Error> {
+        Self.map(table.untyped.observe(countQuery(request))) { $0.totalCount ?? 0 }
+    }
+
+    /// The lists as a live query.
+    public func observeLists() -> AsyncThrowingStream<[TodoList], any Error> {
+        Self.map(listTable.observe(listTable.query.order(by: "position").order(by: "name"))) { $0.map(\.record) }
+    }
+
+    /// How many items each scope holds (open ones, but for Completed) as a live query: one count
+    /// per scope after every commit to the items, each an index range (`TodoTable`'s indexes).
+    public func observeCounts(of scopes: [ListScope], context: ScopeContext) -> AsyncThrowingStream<[ListScope: Int], any Error> {
+        let queries = scopes.map { ($0, countQuery(CountRequest(filterText: "", showCompleted: false, generation: 0, scope: $0, context: context))) }
+        let items = table.untyped
+        return items.observe(reading: {
+            var counts: [ListScope: Int] = [:]
+            for (scope, query) in queries { counts[scope] = try items.read(query).totalCount ?? 0 }
+            return counts
+        })
     }
 
     private func windowQuery(_ request: ListWindowRequest) -> SyncQuery {
-        listQuery(filterText: request.filterText, showCompleted: request.showCompleted)
-            .order(by: "text").limit(request.limit).offset(request.offset)
+        ListQuery.order(listQuery(filterText: request.filterText, showCompleted: request.showCompleted, scope: request.scope, context: request.context),
+                        for: request.scope)
+            .limit(request.limit).offset(request.offset)
     }
 
-    private func countQuery(filterText: String, showCompleted: Bool) -> SyncQuery {
-        listQuery(filterText: filterText, showCompleted: showCompleted).limit(0).withTotalCount()
+    private func countQuery(_ request: CountRequest) -> SyncQuery {
+        listQuery(filterText: request.filterText, showCompleted: request.showCompleted, scope: request.scope, context: request.context)
+            .limit(0).withTotalCount()
     }
 
     /// A live query's results, transformed one by one (the newest only, like the query's own).
@@ -95,9 +115,8 @@ public final class TodoService: Sendable {
         return values
     }
 
-    private func listQuery(filterText: String, showCompleted: Bool) -> SyncQuery {
-        var query = table.query
-        if !showCompleted { query = query.filter(Field("complete") == false) }
+    private func listQuery(filterText: String, showCompleted: Bool, scope: ListScope = .all, context: ScopeContext = ScopeContext()) -> SyncQuery {
+        var query = ListQuery.filter(table.query, scope: scope, context: context, showCompleted: showCompleted)
         let needle = filterText.trimmingCharacters(in: .whitespaces)
         if !needle.isEmpty { query = query.filter(Field("text").lowercased().contains(.string(needle.lowercased()))) }
         return query

@@ -25,11 +25,11 @@ public struct RowWindow: Sendable, Equatable {
         return loaded.items[index - loaded.request.offset]
     }
 
-    /// Starts over for a list: rows of the same list stay on screen (marked stale) until the new
+    /// Starts over for a list (`list`'s filter and scope; its rows aside): rows of the same list stay on screen (marked stale) until the new
     /// ones arrive, so keys typed meanwhile act on what is shown; another list starts empty.
     /// Answers the new count generation.
-    mutating func invalidate(filterText: String, showCompleted: Bool) -> Int {
-        if let loaded, loaded.request.filterText == filterText, loaded.request.showCompleted == showCompleted {
+    mutating func invalidate(_ list: ListWindowRequest) -> Int {
+        if let loaded, loaded.request.sameList(as: list) {
             isStale = true
         } else {
             loaded = nil
@@ -40,12 +40,13 @@ public struct RowWindow: Sendable, Equatable {
         return countGeneration
     }
 
-    /// The request to send so rows `top..<top+height` are covered, or nil when they are (or
+    /// The request to send for `list` so rows `top..<top+height` are covered, or nil when they are (or
     /// the same request is already on its way). Marks it in flight.
-    mutating func request(filterText: String, showCompleted: Bool, top: Int, height: Int) -> ListWindowRequest? {
-        let request = ListWindowRequest(filterText: filterText, showCompleted: showCompleted,
-                                        offset: max(0, top - 2 * height), limit: max(height, 1) * 6)
-        if !isStale, let loaded, loaded.request.filterText == filterText, loaded.request.showCompleted == showCompleted,
+    mutating func request(_ list: ListWindowRequest, top: Int, height: Int) -> ListWindowRequest? {
+        var request = list
+        request.offset = max(0, top - 2 * height)
+        request.limit = max(height, 1) * 6
+        if !isStale, let loaded, loaded.request.sameList(as: list),
            top >= loaded.request.offset, min(top + height, total) <= loaded.request.offset + loaded.items.count {
             return nil
         }

@@ -9,6 +9,10 @@ public struct TodoListViewModel: KeyedView {
         case filterTyped(KeyEvent)
         /// The filter prompt's Esc: no filter.
         case clearFilter
+        /// Show another scope (a list, Today…).
+        case scopeChosen(ListScope)
+        /// Today or the lists changed: the scope's query does too.
+        case contextChanged(ScopeContext)
         /// The terminal has room for this many rows.
         case resized(pageHeight: Int)
         /// Re-read rows and count (after a write or a sync); the count after `countDelay` seconds.
@@ -24,6 +28,10 @@ public struct TodoListViewModel: KeyedView {
     }
 
     public private(set) var filter = TextField()
+    /// Which items it shows.
+    public private(set) var scope: ListScope = .all
+    /// What the scope's query needs (today, the lists that exist).
+    public private(set) var context = ScopeContext()
     public private(set) var showCompleted = false
     /// The selected row.
     public private(set) var selected = 0
@@ -63,6 +71,16 @@ public struct TodoListViewModel: KeyedView {
         switch message {
         case .action(let action): return update(action)
         case .clearFilter: return setFilter(TextField())
+        case .scopeChosen(let scope):
+            guard scope != self.scope else { return [] }
+            self.scope = scope
+            selected = 0
+            scrollTop = 0
+            return reload(countDelay: 0)
+        case .contextChanged(let context):
+            guard context != self.context else { return [] }
+            self.context = context
+            return reload(countDelay: 0)
         case .filterTyped(let key):
             var field = filter
             if field.handle(key) { return setFilter(field) }
@@ -116,6 +134,9 @@ public struct TodoListViewModel: KeyedView {
             selected = 0
             scrollTop = 0
             return reload(countDelay: 0)
+        case .chooseScope: return [.send(.openScopeSwitcher)]
+        case .nextScope: return [.send(.cycleScope(1))]
+        case .previousScope: return [.send(.cycleScope(-1))]
         case .refresh: return [.send(.syncRequested)]
         case .toggleLive: return [.send(.toggleLive)]
         case .history: return [.send(.openHistory)]
@@ -130,13 +151,18 @@ public struct TodoListViewModel: KeyedView {
     /// frame does not wait for the count; the count waits `countDelay` seconds (while typing a
     /// filter, only the last key's count runs).
     private mutating func reload(countDelay: Double) -> [Effect] {
-        let generation = rows.invalidate(filterText: filter.text, showCompleted: showCompleted)
+        let generation = rows.invalidate(listRequest)
         let count: Effect = countDelay > 0 ? .after(seconds: countDelay, .list(.countDue(generation: generation))) : .observeCount(countRequest)
         return ensureLoaded() + [count]
     }
 
+    /// The list on screen as a request (its rows aside).
+    private var listRequest: ListWindowRequest {
+        ListWindowRequest(filterText: filter.text, showCompleted: showCompleted, scope: scope, context: context)
+    }
+
     private var countRequest: CountRequest {
-        CountRequest(filterText: filter.text, showCompleted: showCompleted, generation: rows.countGeneration)
+        CountRequest(filterText: filter.text, showCompleted: showCompleted, generation: rows.countGeneration, scope: scope, context: context)
     }
 
     private mutating func select(_ index: Int) -> [Effect] {
@@ -161,7 +187,7 @@ public struct TodoListViewModel: KeyedView {
 
     /// Asks for a window of three pages around the screen unless the screen is covered.
     private mutating func ensureLoaded() -> [Effect] {
-        rows.request(filterText: filter.text, showCompleted: showCompleted, top: scrollTop, height: pageHeight)
+        rows.request(listRequest, top: scrollTop, height: pageHeight)
             .map { [.observeWindow($0)] } ?? []
     }
 }

@@ -1,0 +1,39 @@
+import OfflineSync
+
+/// A scope's items as a store query: its filter and its order.
+enum ListQuery {
+    /// `query` narrowed to the scope's items (and to open ones unless `showCompleted`, where the
+    /// scope lets the person choose).
+    static func filter(_ query: SyncQuery, scope: ListScope, context: ScopeContext, showCompleted: Bool) -> SyncQuery {
+        let open = Field("complete") == false
+        switch scope {
+        case .completed: return query.filter(Field("complete") == true)
+        case .today:
+            guard let today = context.today else { return query.filter(open && Field("due") != nil) }
+            return query.filter(open && Field("due") != nil && Field("due") <= .string(endOf(today)))
+        case .upcoming:
+            guard let today = context.today else { return query.filter(open && Field("due") != nil) }
+            return query.filter(open && Field("due") > .string(endOf(today)) && Field("due") <= .string(endOf(today.adding(days: 7))))
+        case .all, .inbox, .list:
+            var query = showCompleted ? query : query.filter(open)
+            if case .list(let id, _) = scope { query = query.filter(Field("listId") == .string(id)) }
+            if case .inbox = scope {
+                // Without a list, or with one that is gone (deleted on another device): never invisible.
+                let orphaned = context.listIds.reduce(Field("listId") != nil) { $0 && Field("listId") != .string($1) }
+                query = query.filter(Field("listId") == nil || orphaned)
+            }
+            return query
+        }
+    }
+
+    /// Today and Upcoming by due first; every other scope by text.
+    static func order(_ query: SyncQuery, for scope: ListScope) -> SyncQuery {
+        switch scope {
+        case .today, .upcoming: return query.order(by: "due").order(by: "text")
+        default: return query.order(by: "text")
+        }
+    }
+
+    /// The last due value of a day as text: a day alone and the day with any time sort before it.
+    private static func endOf(_ day: DueDate) -> String { day.dayOnly.text + "T99" }
+}

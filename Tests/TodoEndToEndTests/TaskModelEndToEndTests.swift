@@ -1,0 +1,44 @@
+import Foundation
+import ServerTestSupport
+import Testing
+
+/// Lists, due dates and the scopes in a real terminal (tmux), on a local-only device.
+@Suite(.serialized) struct TaskModelEndToEndTests {
+    /// A home whose "solo" device holds items added by quick add.
+    func home() async throws -> URL {
+        let home = try TempDir.make()
+        for line in ["fix tap +Home #diy", "call mum due:today !high", "book trip due:+3d"] {
+            #expect(try await TodoCLI.run(["add", "--device", "solo", line], home: home).status == 0)
+        }
+        return home
+    }
+
+    func ui(_ home: URL, width: Int = 110) throws -> TmuxSession {
+        try TmuxSession(command: [TodoCLI.binary, "--device", "solo"], environment: TodoCLI.environment(home: home).merging(["LANG": "C.UTF-8"]) { $1 },
+                        width: width)
+    }
+
+    @Test func theSidebarCountsEachScopeAndBracketsSwitchToToday() async throws {
+        let ui = try ui(try await home())
+        defer { ui.kill() }
+        let screen = try await ui.waitUntil("sidebar with counts") { $0.contains(" Home") && $0.contains("today") }
+        #expect(screen.contains("#diy"))
+        #expect(screen.contains("!!!"))
+        try ui.send("]", "]")  // All → Inbox → Today
+        let today = try await ui.waitUntil("Today") { $0.split(separator: "\n").first?.contains("Today · 1") == true }
+        #expect(today.contains("call mum"))
+        #expect(!today.contains("fix tap"))
+    }
+
+    @Test func vChoosesAListOnANarrowTerminal() async throws {
+        let ui = try ui(try await home(), width: 80)
+        defer { ui.kill() }
+        try await ui.waitFor("book trip")
+        try ui.send("v")
+        try await ui.waitFor("Views")
+        try ui.send("Down", "Down", "Down", "Down", "Enter")  // All, Inbox, Today, Upcoming, Home
+        let home = try await ui.waitUntil("Home") { $0.split(separator: "\n").first?.contains("Home · 1") == true }
+        #expect(home.contains("fix tap"))
+        #expect(!home.contains("book trip"))
+    }
+}
