@@ -41,4 +41,16 @@ import Testing
         #expect(home.contains("fix tap"))
         #expect(!home.contains("book trip"))
     }
+
+    @Test func quickAddShowsWhatItUnderstoodAndMakesTheList() async throws {
+        let ui = try ui(try await home())
+        defer { ui.kill() }
+        try await ui.waitFor("book trip")
+        try ui.send("a")
+        try ui.type("water plants +Garden !low")
+        try await ui.waitFor("→ list Garden · !low")
+        try ui.send("Enter")
+        let screen = try await ui.waitUntil("the new list in the sidebar") { $0.contains(" Garden") && $0.contains("water plants") }
+        #expect(!screen.contains("+Garden"))
+    }
 }

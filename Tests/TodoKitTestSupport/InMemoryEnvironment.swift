@@ -113,9 +113,17 @@ public final class InMemoryEnvironment: Sendable {
             },
             pendingCount: { [self] in state.withLock { $0.pending.count } },
             observeConflictLog: { [self] in observe { _ in [ConflictRecord]() } },
-            add: { [self] text in
-                let item = TodoItem(text: text)
-                write("add of “\(text)”") { $0.local[item.id] = item; $0.pending.insert(item.id) }
+            add: { [self] quick in
+                var item = quick.item
+                if let name = quick.listName {
+                    item.listId = state.withLock { state in
+                        if let list = state.lists.first(where: { $0.name.lowercased() == name.lowercased() }) { return list.id }
+                        let list = TodoList(name: name, position: Double(state.lists.count + 1))
+                        state.lists.append(list)
+                        return list.id
+                    }
+                }
+                write("add of “\(item.text)”") { $0.local[item.id] = item; $0.pending.insert(item.id) }
             },
             save: { [self] edited, original in
                 switch EditSavePlan(edited: edited, original: original, stored: state.withLock { $0.local[edited.id] }) {

@@ -15,7 +15,7 @@ import TodoKitTestSupport
         app.press(.character("a"))
         app.type("buy milk")
         #expect(app.state.layers == [.addPrompt(AddPromptViewModel(typed: "buy milk"))])
-        #expect(app.send(.key(.enter)) == [.add("buy milk")])
+        #expect(app.send(.key(.enter)) == [.add(QuickAdd(raw: "buy milk"))])
         #expect(app.state.layers.isEmpty)
     }
 

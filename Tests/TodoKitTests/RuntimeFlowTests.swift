@@ -126,3 +126,19 @@ import TodoKitTestSupport
         #expect(outside.localItems.map(\.text) == ["soy milk"])
     }
 }
+
+/// Quick add from the full-screen prompt, over an in-memory outside.
+@MainActor
+@Suite struct QuickAddFlowTests {
+    @Test func aPlusListWordMakesTheListAndTheItemShowsInIt() async throws {
+        let outside = InMemoryEnvironment()
+        let app = AppRuntime.started(outside, server: nil)
+        try await eventually("today") { app.state.today != nil }
+        app.key(.character("a"))
+        app.type("fix tap +Home #diy !high")
+        app.key(.enter)
+        try await eventually("list") { app.state.lists.map(\.name) == ["Home"] }
+        let item = try #require(outside.localItems.first)
+        #expect(item.text == "fix tap" && item.tags == ["diy"] && item.priority == .high && item.listId == app.state.lists.first?.id)
+    }
+}

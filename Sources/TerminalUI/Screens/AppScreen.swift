@@ -24,7 +24,9 @@ public enum AppScreen {
     /// rest are boxes over it.
     private static func draw(_ layer: Layer, of app: AppState, hints: [Hint], over frame: inout Frame) {
         switch layer {
-        case .addPrompt(let prompt): PromptLine.draw("New item: ", field: prompt.field, into: &frame)
+        case .addPrompt(let prompt):
+            PromptLine.draw("New item: ", field: prompt.field, into: &frame)
+            PromptLine.draw(preview: prompt.parsed.summary, into: &frame)
         case .filterPrompt: PromptLine.draw("Filter: ", field: app.list.filter, into: &frame)
         case .deleteConfirmation(let confirmation): PromptLine.draw(question: "Delete “\(confirmation.item.text)”? (y/n)", into: &frame)
         case .help(let help): HelpOverlay.draw(help.rows, scroll: help.scroll, over: &frame)

@@ -12,8 +12,8 @@ public enum Effect: Sendable, Equatable {
     case observeWindow(ListWindowRequest)
     /// Watch the list's row count (a live query, replacing the previous one) → `.list(.counted)`.
     case observeCount(CountRequest)
-    /// Add an item with this text → `.written`.
-    case add(String)
+    /// Add the item a line describes (its list made when missing) → `.written`.
+    case add(QuickAdd)
     /// Save an item edited since it was opened as `original` → `.editSaved` (a clash included).
     case save(TodoItem, original: TodoItem)
     /// Save an item over the stored one, whatever changed meanwhile (Use Client on an edit clash) → `.written`.

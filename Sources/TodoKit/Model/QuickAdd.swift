@@ -6,6 +6,8 @@ public struct QuickAdd: Sendable, Equatable {
     public var text: String
     /// The list's name (`+Name`), created if missing.
     public var listName: String?
+    /// The list the line goes to without a `+Name` (the list the prompt was opened in).
+    public var listId: String?
     /// Tags (`#tag`, `@tag`: todo.txt's contexts are tags).
     public var tags: Set<String> = []
     /// Priority (`!high`, `!1`…).
@@ -48,6 +50,11 @@ public struct QuickAdd: Sendable, Equatable {
             }
         }
         return true
+    }
+
+    /// The item the line describes (its list by `listId`; `listName`, when given, is the caller's to resolve).
+    public var item: TodoItem {
+        TodoItem(text: text, due: due, priority: priority, tags: tags, listId: listId, repeatRule: repeatRule)
     }
 
     /// What the prompt shows it understood: `list Home · due 2026-12-01 · !high · #phone · repeats weekly`.

@@ -31,8 +31,8 @@ public struct AppEnvironment: Sendable {
 
     // MARK: Writes (each one local transaction, queued for push)
 
-    /// Adds an item with this text.
-    public var add: @Sendable (_ text: String) async throws -> Void
+    /// Adds the item a line describes, its list made when missing.
+    public var add: @Sendable (QuickAdd) async throws -> Void
     /// Saves an edit of an item opened as `original`, merging with what changed meanwhile.
     public var save: @Sendable (_ edited: TodoItem, _ original: TodoItem) async throws -> EditSaveResult
     /// Saves an item over the stored one.
@@ -77,7 +77,7 @@ public struct AppEnvironment: Sendable {
                 status: @escaping @Sendable () async -> SyncSnapshot,
                 pendingCount: @escaping @Sendable () async -> Int,
                 observeConflictLog: @escaping @Sendable () -> AsyncThrowingStream<[ConflictRecord], any Error>,
-                add: @escaping @Sendable (String) async throws -> Void,
+                add: @escaping @Sendable (QuickAdd) async throws -> Void,
                 save: @escaping @Sendable (TodoItem, TodoItem) async throws -> EditSaveResult,
                 saveOver: @escaping @Sendable (TodoItem) async throws -> Void,
                 setComplete: @escaping @Sendable (String, Bool) async throws -> Void,

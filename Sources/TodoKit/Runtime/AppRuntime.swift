@@ -98,7 +98,7 @@ public final class AppRuntime {
             subscribe(.listCount, to: environment.observeCount(request)) {
                 .list(.counted(total: $0, generation: request.generation))
             } failed: { _ in nil }
-        case .add(let text): write { try await environment.add(text) }
+        case .add(let quick): write { try await environment.add(quick) }
         case .save(let item, let original):
             store {
                 do { return .editSaved(try await environment.save(item, original)) } catch { return .written(error: SyncError.wrapping(error).message) }

@@ -60,6 +60,14 @@ extension TodoService {
         return count
     }
 
+    /// Adds the item a quick-add line describes; its `+List` is made when missing.
+    @discardableResult
+    public func add(_ quick: QuickAdd) async throws -> TodoItem {
+        var item = quick.item
+        if let name = quick.listName { item.listId = try await ensureList(named: name).id }
+        return try await add(item)
+    }
+
     /// Every item with its list's name (nil: the Inbox), in list order: what `todo export` writes.
     public func allEntries() throws -> [TodoFile.Entry] {
         let names = Dictionary(try lists().map { ($0.id, $0.name) }, uniquingKeysWith: { first, _ in first })
