@@ -256,11 +256,11 @@ public final class InMemoryEnvironment: Sendable {
     /// The list's rows for a filter and scope, in the store's order (Today and Upcoming by due, then text).
     public static func matching(_ items: [String: TodoItem], _ filter: String, showCompleted: Bool,
                                 scope: ListScope = .all, context: ScopeContext = ScopeContext()) -> [TodoItem] {
-        let needle = filter.trimmingCharacters(in: .whitespaces).lowercased()
+        let words = FilterWords(filter)
         let end = context.today.map { $0.dayOnly.text + "T99" } ?? "9999"
         let weekEnd = context.today.map { $0.adding(days: 7).dayOnly.text + "T99" } ?? "9999"
         let rows = items.values.filter { item in
-            guard needle.isEmpty || item.text.lowercased().contains(needle) else { return false }
+            guard words.matches(item, listIds: context.listsByName) else { return false }
             let due = item.due?.text
             switch scope {
             case .completed: return item.complete

@@ -86,7 +86,7 @@ import TodoKitTestSupport
 
     @Test func theCountsFollowTheListsAndTheDay() {
         var app = app()
-        #expect(app.effects.contains(.observeScopeCounts(app.state.scopes, ScopeContext(today: today, listIds: ["home"]))))
+        #expect(app.effects.contains(.observeScopeCounts(app.state.scopes, ScopeContext(today: today, lists: [home]))))
     }
 }
 
@@ -119,5 +119,31 @@ import TodoKitTestSupport
     @Test func openedOnTodayTheItemIsDueToday() {
         #expect(prompt(in: .today, typing: "call mum").parsed.due == today)
         #expect(prompt(in: .today, typing: "call mum due:fri").parsed.due?.text == "2026-11-27")
+    }
+}
+
+/// The filter prompt's words: #tag, +List and !priority narrow by field; the rest is text.
+@Suite struct FilterWordsTests {
+    @Test func fieldWordsAreTakenAndTheRestIsText() {
+        let words = FilterWords("Call #Phone +home !high mum e-mail!")
+        #expect(words.text == "call mum e-mail!")
+        #expect(words.tags == ["phone"] && words.listName == "home" && words.priority == .high)
+    }
+
+    @Test func theListNarrowsByTagListAndPriority() {
+        var app = ListFixture()
+        app.items = [TodoItem(id: "a", text: "call mum", priority: .high, tags: ["phone"], listId: "home"),
+                     TodoItem(id: "b", text: "call bank", tags: ["phone", "money"]),
+                     TodoItem(id: "c", text: "fix tap", listId: "home")]
+        app.storeChanged()
+        app.send(.listsLoaded([TodoList(id: "home", name: "Home")]))
+        app.press(.character("/"))
+        app.type("#phone")
+        #expect(app.visibleTexts == ["call bank", "call mum"])
+        app.type(" +Home")
+        #expect(app.visibleTexts == ["call mum"])
+        app.press(.escape, .character("/"))
+        app.type("!high")
+        #expect(app.visibleTexts == ["call mum"])
     }
 }

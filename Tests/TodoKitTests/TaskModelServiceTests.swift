@@ -147,6 +147,15 @@ import Testing
         #expect(try texts(service, .completed, home) == ["old thing"])
     }
 
+    @Test func aTagFilterMatchesWholeWordsOnly() async throws {
+        let service = try makeService()
+        for (id, tags) in [("a", ["art"]), ("b", ["party"]), ("c", ["art", "home"]), ("d", ["home", "smart", "art"])] {
+            try await service.add(TodoItem(id: id, text: id, tags: Set(tags)))
+        }
+        let ids = try service.window(ListWindowRequest(filterText: "#art")).items.map(\.id)
+        #expect(ids == ["a", "c", "d"])
+    }
+
     @Test func theCountsAreALiveQuery() async throws {
         let (service, home) = try await service()
         let scopes = ListScope.every(lists: [home])

@@ -201,7 +201,7 @@ public struct AppState: Sendable, Equatable {
 
     /// Today or the lists changed: the list's scope query and the sidebar's counts follow.
     private mutating func scopeContextChanged() -> [Effect] {
-        let context = ScopeContext(today: today, listIds: lists.map(\.id))
+        let context = ScopeContext(today: today, lists: lists)
         return list.update(.contextChanged(context)) + [.observeScopeCounts(scopes, context)]
     }
 

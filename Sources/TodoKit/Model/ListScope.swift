@@ -47,10 +47,19 @@ public struct ScopeContext: Sendable, Hashable {
     public var today: DueDate?
     /// Ids of the lists that exist.
     public var listIds: [String]
+    /// The lists' ids by lower-cased name (the filter's `+List`).
+    public var listsByName: [String: String]
 
     /// A context.
-    public init(today: DueDate? = nil, listIds: [String] = []) {
+    public init(today: DueDate? = nil, listIds: [String] = [], listsByName: [String: String] = [:]) {
         self.today = today
         self.listIds = listIds
+        self.listsByName = listsByName
+    }
+
+    /// The context for these lists.
+    public init(today: DueDate?, lists: [TodoList]) {
+        self.init(today: today, listIds: lists.map(\.id),
+                  listsByName: Dictionary(lists.map { ($0.name.lowercased(), $0.id) }, uniquingKeysWith: { first, _ in first }))
     }
 }

@@ -26,6 +26,24 @@ enum ListQuery {
         }
     }
 
+    /// `query` narrowed by the filter's words: text it contains, tags, a list, a priority.
+    static func filter(_ query: SyncQuery, words: FilterWords, context: ScopeContext) -> SyncQuery {
+        var query = query
+        if !words.text.isEmpty { query = query.filter(Field("text").lowercased().contains(.string(words.text))) }
+        for tag in words.tags {
+            // `tags` is one text of words, one space apart.
+            let tags = Field("tags")
+            query = query.filter(tags == .string(tag) || tags.startsWith(.string(tag + " ")) || tags.endsWith(.string(" " + tag))
+                                 || tags.contains(.string(" " + tag + " ")))
+        }
+        if let name = words.listName {
+            // A list that does not exist matches nothing.
+            query = query.filter(Field("listId") == .string(context.listsByName[name.lowercased()] ?? ""))
+        }
+        if let priority = words.priority { query = query.filter(Field("priority") == .string(priority.rawValue)) }
+        return query
+    }
+
     /// Today and Upcoming by due first; every other scope by text.
     static func order(_ query: SyncQuery, for scope: ListScope) -> SyncQuery {
         switch scope {

@@ -116,10 +116,8 @@ public final class TodoService: Sendable {
     }
 
     private func listQuery(filterText: String, showCompleted: Bool, scope: ListScope = .all, context: ScopeContext = ScopeContext()) -> SyncQuery {
-        var query = ListQuery.filter(table.query, scope: scope, context: context, showCompleted: showCompleted)
-        let needle = filterText.trimmingCharacters(in: .whitespaces)
-        if !needle.isEmpty { query = query.filter(Field("text").lowercased().contains(.string(needle.lowercased()))) }
-        return query
+        ListQuery.filter(ListQuery.filter(table.query, scope: scope, context: context, showCompleted: showCompleted),
+                         words: FilterWords(filterText), context: context)
     }
 
     /// Adds an item.
