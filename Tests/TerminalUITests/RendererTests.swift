@@ -77,16 +77,18 @@ import TodoKitTestSupport
         let frame = AppScreen.render(app.state, width: 60, height: 10)
         let expected = [
             " Todo Item",
-            "",
             "  Text:      milk",
-            "",
             "  Complete:  ◀ No ▶",
-            "", "", "",
+            "  Due:",
+            "  Priority:  ◀ None ▶",
+            "  Tags:",
+            "  List:      ◀ Inbox ▶",
+            "  Notes:",
             " local only · 1 change pending",
-            " Tab next field  ← toggle  Enter save  Esc back",
+            " Tab next field  → change  Enter save  Esc back",
         ]
         #expect(frame.text == expected.joined(separator: "\n"))
-        #expect(frame[17, 2].style.contains(.reverse))  // the cursor after "milk"
+        #expect(frame[17, 1].style.contains(.reverse))  // the cursor after "milk"
         #expect(frame[1, 9].style.contains(.reverse))
     }
 

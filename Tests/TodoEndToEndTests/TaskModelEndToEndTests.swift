@@ -50,7 +50,21 @@ import Testing
         try ui.type("water plants +Garden !low")
         try await ui.waitFor("→ list Garden · !low")
         try ui.send("Enter")
-        let screen = try await ui.waitUntil("the new list in the sidebar") { $0.contains(" Garden") && $0.contains("water plants") }
+        let screen = try await ui.waitUntil("the new list in the sidebar") { $0.contains(" Garden ") && $0.contains("[ ] water plants") }
         #expect(!screen.contains("+Garden"))
+    }
+
+    @Test func theEditorSetsADueDateAndAPriority() async throws {
+        let ui = try ui(try await home())
+        defer { ui.kill() }
+        try await ui.waitFor("fix tap")
+        try ui.send("G")  // the last row: fix tap
+        try ui.send("Enter")
+        try await ui.waitFor("Priority:")
+        try ui.send("Tab", "Tab")
+        try ui.type("tomorrow")
+        try ui.send("Tab", "Right", "Right", "Right", "Enter")
+        let screen = try await ui.waitUntil("the row with its due date") { $0.contains("fix tap") && $0.contains("!!! tomorrow") }
+        #expect(screen.contains("#diy"))
     }
 }

@@ -53,7 +53,7 @@ import TodoKitTestSupport
         #expect(app.state.editor?.complete == false)
         app.press(.character("y"))
         #expect(app.state.editor?.complete == true)
-        app.press(.tab)
+        app.press(.backTab)
         #expect(app.state.editor?.focus == .text)
     }
 
@@ -106,5 +106,62 @@ import TodoKitTestSupport
         app.press(.backspace, .escape, .character("y"), .escape)
         #expect(app.state.editor == nil)
         #expect(app.effects.last == .save(TodoItem(id: "0", text: "y"), original: TodoItem(id: "0", text: "x")))
+    }
+
+}
+
+/// The editor's new fields: due read like quick add, priority and list as choices, tags as words.
+@Suite struct TodoEditorFieldTests {
+    let today = DueDate("2026-11-24")!
+
+    func editor(_ item: TodoItem = TodoItem(id: "x", text: "plumber")) -> TodoEditorViewModel {
+        TodoEditorViewModel(item: item, lists: [TodoList(id: "home", name: "Home")], today: today)
+    }
+
+    func type(_ text: String, into editor: inout TodoEditorViewModel) {
+        for c in text { _ = editor.update(.typed(.character(c))) }
+    }
+
+    func tab(_ times: Int, _ editor: inout TodoEditorViewModel) { for _ in 0..<times { _ = editor.update(.action(.nextField)) } }
+
+    @Test func everyFieldIsSavedTogether() {
+        var editor = editor()
+        tab(2, &editor)  // Due
+        type("fri", into: &editor)
+        tab(1, &editor)  // Priority: None → Low → Medium → High
+        for _ in 0..<3 { _ = editor.update(.action(.nextChoice)) }
+        tab(1, &editor)  // Tags
+        type("#Phone home", into: &editor)
+        tab(1, &editor)  // List: Inbox → Home
+        _ = editor.update(.action(.nextChoice))
+        tab(1, &editor)  // Notes
+        type("ask about the boiler", into: &editor)
+        let effects = editor.update(.action(.save))
+        let saved = TodoItem(id: "x", text: "plumber", notes: "ask about the boiler", due: DueDate("2026-11-27"), priority: .high,
+                             tags: ["phone", "home"], listId: "home")
+        #expect(effects == [.save(saved, original: TodoItem(id: "x", text: "plumber"))])
+    }
+
+    @Test func aDueDateItCannotReadKeepsTheEditorOpenWithTheReason() {
+        var editor = editor()
+        tab(2, &editor)
+        type("someday", into: &editor)
+        #expect(editor.update(.action(.save)) == [.send(.notice(TodoEditorViewModel.dueNotice))])
+        #expect(!editor.isClosed)
+    }
+
+    @Test func emptyingTheDueClearsIt() {
+        var editor = editor(TodoItem(id: "x", text: "plumber", due: DueDate("2026-12-01")))
+        tab(2, &editor)
+        _ = editor.update(.typed(.control("u")))
+        guard case .save(let item, _)? = editor.update(.action(.save)).first else { Issue.record("no save"); return }
+        #expect(item.due == nil)
+    }
+
+    @Test func choicesTurnOnlyOnChoiceFields() {
+        var app = ListFixture(["milk"])
+        app.press(.enter, .right)
+        #expect(app.state.editor?.text.cursor == 4)
+        #expect(app.state.editor?.priority == nil)
     }
 }

@@ -1,26 +1,67 @@
 import TodoKit
 
-/// Draws the "Todo Item" editor.
+/// Draws the "Todo Item" editor: one row per field, the one with the focus bold; text fields
+/// show a cursor when focused, choice fields ◀ their value ▶.
 public enum EditorScreen {
-    /// Renders the editor, the status bar and the editor's hints.
+    /// Renders the editor, the status bar and the hints.
     public static func render(_ editor: TodoEditorViewModel, status: SyncStatus, hints: [Hint], width: Int, height: Int) -> Frame {
         var frame = Frame(width: width, height: height)
         frame.clear(x: 0, y: 0, width: width, height: 1, style: [.reverse, .accent])
         frame.put(" Todo Item", x: 0, y: 0, style: [.reverse, .bold, .accent])
-        let label = "Text:      "
-        frame.put(label, x: 2, y: 2, style: editor.focus == .text ? .bold : [])
-        let fieldX = 2 + DisplayWidth.of(label)
-        if editor.focus == .text {
-            TextFieldView.draw(editor.text, into: &frame, x: fieldX, y: 2, width: width - fieldX - 2)
-        } else {
-            frame.put(editor.text.text, x: fieldX, y: 2, style: .underline, maxWidth: width - fieldX - 2)
+        // Every field keeps a row above the status bar on the smallest terminal (10 rows).
+        let top = height >= 14 ? 2 : 1
+        let labelWidth = 11
+        for (index, focus) in TodoEditorViewModel.Focus.allCases.enumerated() {
+            let y = top + index
+            guard y < height - 2 else { break }
+            let focused = editor.focus == focus
+            frame.put(label(focus), x: 2, y: y, style: focused ? .bold : [])
+            let x = 2 + labelWidth, fieldWidth = width - x - 2
+            if let field = textField(focus, of: editor) {
+                if focused {
+                    TextFieldView.draw(field, into: &frame, x: x, y: y, width: fieldWidth)
+                } else {
+                    frame.put(field.text, x: x, y: y, style: .underline, maxWidth: fieldWidth)
+                }
+            } else {
+                frame.put("◀ \(choice(focus, of: editor)) ▶", x: x, y: y, style: focused ? .reverse : [], maxWidth: fieldWidth)
+            }
         }
-        frame.put("Complete:  ", x: 2, y: 4, style: editor.focus == .complete ? .bold : [])
-        let choice = editor.complete ? "◀ Yes ▶" : "◀ No ▶"
-        frame.put(choice, x: fieldX, y: 4, style: editor.focus == .complete ? .reverse : [])
-        if let notice = editor.notice { frame.put(notice, x: 2, y: 6, style: .warning, maxWidth: width - 4) }
+        let noticeY = top + TodoEditorViewModel.Focus.allCases.count + 1
+        if let notice = editor.notice, noticeY < height - 2 { frame.put(notice, x: 2, y: noticeY, style: .warning, maxWidth: width - 4) }
         StatusBar.draw(status, into: &frame, y: height - 2)
         HintBar.draw(hints, into: &frame, y: height - 1)
         return frame
+    }
+
+    private static func label(_ focus: TodoEditorViewModel.Focus) -> String {
+        switch focus {
+        case .text: return "Text:"
+        case .complete: return "Complete:"
+        case .due: return "Due:"
+        case .priority: return "Priority:"
+        case .tags: return "Tags:"
+        case .list: return "List:"
+        case .notes: return "Notes:"
+        }
+    }
+
+    private static func textField(_ focus: TodoEditorViewModel.Focus, of editor: TodoEditorViewModel) -> TextField? {
+        switch focus {
+        case .text: return editor.text
+        case .due: return editor.due
+        case .tags: return editor.tags
+        case .notes: return editor.notes
+        case .complete, .priority, .list: return nil
+        }
+    }
+
+    private static func choice(_ focus: TodoEditorViewModel.Focus, of editor: TodoEditorViewModel) -> String {
+        switch focus {
+        case .complete: return editor.complete ? "Yes" : "No"
+        case .priority: return editor.priority.map { $0.rawValue.capitalized } ?? "None"
+        case .list: return editor.listName
+        case .text, .due, .tags, .notes: return ""
+        }
     }
 }

@@ -86,9 +86,9 @@ public struct AppState: Sendable, Equatable {
         case .list(let message): return list.update(message)
         case .push(let layer): push(layer)
         case .openHelp(let rows): push(.help(HelpViewModel(rows: rows, pageHeight: list.pageHeight)))
-        case .openEditor(let item): push(.editor(TodoEditorViewModel(item: item)))
+        case .openEditor(let item): push(.editor(TodoEditorViewModel(item: item, lists: lists, today: today)))
         case .resumeEditing(let stored, let draft):
-            push(.editor(TodoEditorViewModel(item: stored, draft: draft)))
+            push(.editor(TodoEditorViewModel(item: stored, draft: draft, lists: lists, today: today)))
             status.message = "Not saved — edit again and save, or Esc to drop your change"
         case .editedItemLoaded(let id, let stored):
             return withLayer(TodoEditorViewModel.self) { editor in

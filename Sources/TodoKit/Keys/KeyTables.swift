@@ -86,9 +86,11 @@ public enum KeyTables {
 
     /// The editor. Keys not bound here, or bound but disabled, edit the text field when it has focus.
     public static let editor = KeyTable<EditorAction>([
-        KeyBinding([.tab, .backTab], .nextField, "Next field", hint: "next field"),
-        KeyBinding([.left, .right, .character(" ")], .toggleComplete, "Toggle Complete (on the Complete field)",
-                   hint: "toggle", disabledReason: completeFieldOnly),
+        KeyBinding([.tab], .nextField, "Next field", hint: "next field"),
+        KeyBinding([.backTab], .previousField, "Previous field"),
+        KeyBinding([.right, .character(" ")], .nextChoice, "Next choice (on Complete, Priority and List)",
+                   hint: "change", disabledReason: choiceFieldOnly),
+        KeyBinding([.left], .previousChoice, "Previous choice (on Complete, Priority and List)", disabledReason: choiceFieldOnly),
         KeyBinding([.character("y")], .setComplete(true), "Complete: Yes (on the Complete field)", disabledReason: completeFieldOnly),
         KeyBinding([.character("n")], .setComplete(false), "Complete: No (on the Complete field)", disabledReason: completeFieldOnly),
         KeyBinding([.enter], .save, "Save (when something changed) and go back", hint: "save"),
@@ -134,6 +136,10 @@ public enum KeyTables {
     private static let completeFieldOnly: @Sendable (AppState) -> String? = { state in
         state.editor?.focus == .complete ? nil : "Tab to the Complete field first"
     }
+
+    private static let choiceFieldOnly: @Sendable (AppState) -> String? = { state in
+        state.editor?.focus.isChoice == true ? nil : "Tab to Complete, Priority or List first"
+    }
 }
 
 /// Keys that work in every view.
@@ -172,7 +178,7 @@ public enum TextEditAction: Sendable, Equatable {
 }
 
 /// What a key does in the editor.
-public enum EditorAction: Sendable, Equatable { case nextField, toggleComplete, setComplete(Bool), save, back }
+public enum EditorAction: Sendable, Equatable { case nextField, previousField, nextChoice, previousChoice, setComplete(Bool), save, back }
 
 /// What a key does in the conflict dialog.
 public enum DialogAction: Sendable, Equatable {
