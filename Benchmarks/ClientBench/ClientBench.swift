@@ -27,19 +27,33 @@ struct ClientBench {
         }
     }
 
-    /// Fills the store's TodoItem table with raw SQL (not timed).
+    /// The seeded store's lists.
+    static let listCount = 50
+
+    /// Fills the store with raw SQL (not timed): 50 lists, and `count` items over them (one in 51
+    /// in the Inbox), each with two tags and a priority, one in 50 due today, the rest due within
+    /// ±60 days or not at all; one in five complete.
     static func seed(path: String, count: Int) throws {
-        _ = try SQLiteSyncStore(path: path, tables: [TodoTable.definition])
+        _ = try SQLiteSyncStore(path: path, tables: [TodoTable.definition, TodoList.definition])
         var config = Configuration()
         config.prepareDatabase { try HumanOrder.register(on: $0) }  // the text index is collated
         let db = try DatabaseQueue(path: path, configuration: config)
+        let today = DueDate(day: Date())
         try db.write { db in
-            let statement = try db.makeStatement(sql: "INSERT INTO TodoItem (id, text, complete) VALUES (?, ?, ?)")
+            let lists = (0..<listCount).map { "list-\($0)" }
+            for (index, id) in lists.enumerated() {
+                try db.execute(sql: "INSERT INTO TodoList (id, name, position) VALUES (?, ?, ?)", arguments: [id, "List \(index)", index])
+            }
+            let statement = try db.makeStatement(sql: "INSERT INTO TodoItem (id, text, complete, listId, due, priority, tags) VALUES (?, ?, ?, ?, ?, ?, ?)")
             var generator = SystemRandomNumberGenerator()
             let words = ["buy", "call", "write", "fix", "plan", "read", "clean", "book", "pay", "send", "check", "review"]
+            let priorities: [String?] = [nil, "high", "medium", "low"]
             for i in 0..<count {
                 let text = "\(words[Int.random(in: 0..<words.count, using: &generator)]) item \(i) \(UUID().uuidString.prefix(6))"
-                try statement.execute(arguments: [UUID().uuidString, text, i % 5 == 0])
+                let due: String? = i % 50 == 1 ? today.text : i % 3 == 0 ? today.adding(days: Int.random(in: -60...60, using: &generator)).text : nil
+                let tags = Set((0..<2).map { _ in words[Int.random(in: 0..<words.count, using: &generator)] }).sorted().joined(separator: " ")
+                try statement.execute(arguments: [UUID().uuidString, text, i % 5 == 0, i % 51 == 0 ? nil : lists[i % listCount], due,
+                                                  priorities[i % 4], tags])
             }
         }
     }
@@ -72,8 +86,16 @@ struct ClientBench {
                 if trace, filter.last! > 5 { print("slow key \(key) -> filter '\(app.state.list.filter.text)': \(filter.last!) ms") }
             }
         }
+        // Switching views: Today and a list, alternately (as `v` or `[`/`]` would choose them).
+        var switching: [Double] = []
+        guard let list = try service.lists().dropFirst(7).first else { throw BenchError("the seeded store has no lists") }
+        for round in 0..<200 {
+            let scope: ListScope = round % 2 == 0 ? .today : .list(id: list.id, name: list.name)
+            switching.append(try await timeMessage(app, .chooseScope(scope), width: width, height: height))
+        }
         _ = frame
         let result: [String: Double] = [
+            "switch_p50_ms": percentile(switching, 50), "switch_p99_ms": percentile(switching, 99),
             "items": Double(try service.count(filterText: "", showCompleted: false)),
             "cold_start_ms": coldStart,
             "scroll_p50_ms": percentile(scroll, 50), "scroll_p99_ms": percentile(scroll, 99),
@@ -87,10 +109,16 @@ struct ClientBench {
     /// A key, then whatever the view model loads, then the frame; in milliseconds.
     @MainActor
     static func timeKey(_ app: AppRuntime, _ key: KeyEvent, width: Int, height: Int) async throws -> Double {
+        try await timeMessage(app, .key(key), width: width, height: height)
+    }
+
+    /// A message, then whatever the view model loads, then the frame; in milliseconds.
+    @MainActor
+    static func timeMessage(_ app: AppRuntime, _ message: AppMessage, width: Int, height: Int) async throws -> Double {
         let t0 = ContinuousClock.now
-        // Sent keys queue on the runtime's stream: wait for this one to be applied, then for its rows.
+        // Sent messages queue on the runtime's stream: wait for this one to be applied, then for its rows.
         let applied = app.appliedMessages
-        app.send(.key(key))
+        app.send(message)
         while app.appliedMessages == applied { await Waiter.shared.wait() }
         await waitUntilReady(app)
         _ = AppScreen.render(app.state, width: width, height: height)
@@ -138,4 +166,10 @@ final class Waiter {
         continuation?.resume()
         continuation = nil
     }
+}
+
+/// A benchmark that cannot run as set up.
+struct BenchError: Error, CustomStringConvertible {
+    var description: String
+    init(_ description: String) { self.description = description }
 }
