@@ -58,9 +58,12 @@ struct UICommand: ParsableCommand {
         try MainActor.assumeIsolated {
             let state = AppState(server: service.serverURL?.absoluteString, user: service.signedInUser,
                                  live: settings.live.value, showCompleted: settings.showCompleted.value)
-            let app = AppRuntime(state: state, environment: .live(service))
             let terminal = try NCursesTerminal(colors: settings.colors.value)
-            MainLoop(app: app, terminal: terminal).run()
+            let editor = ExternalEditor(terminal: terminal)
+            var environment = AppEnvironment.live(service)
+            environment.editExternally = editor.edit
+            let app = AppRuntime(state: state, environment: environment)
+            MainLoop(app: app, terminal: terminal, editor: editor).run()
         }
     }
 }

@@ -13,9 +13,10 @@ import Testing
         return home
     }
 
-    func ui(_ home: URL, width: Int = 110) throws -> TmuxSession {
-        try TmuxSession(command: [TodoCLI.binary, "--device", "solo"], environment: TodoCLI.environment(home: home).merging(["LANG": "C.UTF-8"]) { $1 },
-                        width: width)
+    func ui(_ home: URL, width: Int = 110, editor: String? = nil) throws -> TmuxSession {
+        var environment = TodoCLI.environment(home: home).merging(["LANG": "C.UTF-8"]) { $1 }
+        if let editor { environment["VISUAL"] = editor }
+        return try TmuxSession(command: [TodoCLI.binary, "--device", "solo"], environment: environment, width: width)
     }
 
     @Test func theSidebarCountsEachScopeAndBracketsSwitchToToday() async throws {
@@ -66,5 +67,22 @@ import Testing
         try ui.send("Tab", "Right", "Right", "Right", "Enter")
         let screen = try await ui.waitUntil("the row with its due date") { $0.contains("fix tap") && $0.contains("!!! tomorrow") }
         #expect(screen.contains("#diy"))
+    }
+
+    @Test func eEditsTheItemInTheOwnEditorAndSavesWhatItWrote() async throws {
+        let home = try await home()
+        // The "editor": a script that sets the priority and the notes, as a person would.
+        let script = home.appendingPathComponent("editor.sh")
+        try "#!/bin/sh\nsed -i -e 's/^Priority:.*/Priority: low/' -e 's/^Notes:.*/Notes: from the editor/' \"$1\"\n".write(to: script, atomically: true, encoding: .utf8)
+        chmod(script.path, 0o755)
+        let ui = try ui(home, editor: script.path)
+        defer { ui.kill() }
+        try await ui.waitFor("book trip")
+        try ui.send("g", "E")  // the first row: book trip
+        // The row now shows the low priority beside its due day (book trip is due in three days).
+        try await ui.waitUntil("saved") { $0.split(separator: "\n").contains { $0.contains("book trip") && $0.contains(" ! ") } }
+        let json = try await TodoCLI.run(["list", "--json", "--device", "solo"], home: home).out
+        #expect(json.contains("\"notes\":\"from the editor\""))
+        #expect(json.contains("\"priority\":\"low\""))
     }
 }

@@ -10,6 +10,7 @@ import TodoKit
 public final class MainLoop {
     private let app: AppRuntime
     private let terminal: NCursesTerminal
+    private let editor: ExternalEditor?
     private var sources: [any DispatchSourceProtocol] = []
     private var redrawScheduled = false
     /// Called after each frame is drawn (for measurements).
@@ -25,9 +26,12 @@ public final class MainLoop {
     }
 
     /// Creates the loop over an app and a terminal.
-    public init(app: AppRuntime, terminal: NCursesTerminal) {
+    /// Creates the loop over an app and a terminal; `editor`, when given, is the one the app's
+    /// environment runs for `E` (the loop stops reading keys while it has the terminal).
+    public init(app: AppRuntime, terminal: NCursesTerminal, editor: ExternalEditor? = nil) {
         self.app = app
         self.terminal = terminal
+        self.editor = editor
     }
 
     /// Runs until the app quits or a stop signal arrives; never returns.
@@ -35,6 +39,12 @@ public final class MainLoop {
         let input = DispatchSource.makeReadSource(fileDescriptor: STDIN_FILENO, queue: .main)
         input.setEventHandler { [weak self] in MainActor.assumeIsolated { self?.readInput() } }
         sources.append(input)
+        editor?.onHandOver = { [weak self] handedOver in
+            if handedOver { input.suspend() } else {
+                input.resume()
+                self?.scheduleRedraw()
+            }
+        }
         let resize = DispatchSource.makeSignalSource(signal: SIGWINCH, queue: .main)
         resize.setEventHandler { [weak self] in
             MainActor.assumeIsolated {
@@ -47,6 +57,8 @@ public final class MainLoop {
             source.setEventHandler { [weak self] in
                 MainActor.assumeIsolated {
                     guard let self else { return }
+                    // While the person's editor runs, Ctrl-C is the editor's.
+                    if signal == SIGINT, self.editor?.isRunning == true { return }
                     self.quit(status: 0)
                 }
             }

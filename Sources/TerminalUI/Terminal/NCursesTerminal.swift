@@ -66,6 +66,17 @@ public final class NCursesTerminal {
         return keys
     }
 
+    /// Hands the terminal to another program (curses ends; `resume()` takes it back).
+    func suspend() { tui_end() }
+
+    /// Takes the terminal back after `suspend()`: the next frame is drawn whole.
+    func resume() {
+        tui_update_size()
+        tui_erase()
+        tui_refresh()
+        previous = nil
+    }
+
     /// Restores the terminal (idempotent).
     public func close() {
         guard isOpen else { return }

@@ -15,6 +15,10 @@ public enum AppMessage: Sendable, Equatable {
     case openHelp([HelpRow])
     /// Open an item in the editor.
     case openEditor(TodoItem)
+    /// Edit an item in the person's own editor, as a text file (`ItemFile`).
+    case editExternally(TodoItem)
+    /// The person's editor closed: the file as saved (nil: it did not run, for `error`).
+    case externalEditFinished(String?, error: String?)
     /// Open the editor again on an item as stored now, with the person's unsaved values in it.
     case resumeEditing(stored: TodoItem, draft: TodoItem)
     /// The stored version of the item open in the editor, after a pull (nil: it is gone).

@@ -10,6 +10,16 @@ public struct AppState: Sendable, Equatable {
     public private(set) var layers: [Layer] = []
     /// The status bar.
     public private(set) var status: SyncStatus
+    /// The item being edited in the person's own editor, and the file last handed to it.
+    public private(set) var externalEdit: ExternalEdit?
+
+    /// An item out in the person's own editor.
+    public struct ExternalEdit: Sendable, Equatable {
+        /// The item as it was.
+        public var item: TodoItem
+        /// The file handed to the editor.
+        public var file: String
+    }
     /// Today, once read (due dates show as "today", overdue ones stand out).
     public private(set) var today: DueDate?
     /// The lists, in order.
@@ -85,6 +95,11 @@ public struct AppState: Sendable, Equatable {
         case .key(let key): return route(key)
         case .list(let message): return list.update(message)
         case .push(let layer): push(layer)
+        case .editExternally(let item):
+            let file = ItemFile.render(item, listName: item.listId.flatMap { id in lists.first { $0.id == id }?.name })
+            externalEdit = ExternalEdit(item: item, file: file)
+            return [.runEditor(file)]
+        case .externalEditFinished(let saved, let error): return externalEditFinished(saved, error: error)
         case .openHelp(let rows): push(.help(HelpViewModel(rows: rows, pageHeight: list.pageHeight)))
         case .openEditor(let item): push(.editor(TodoEditorViewModel(item: item, lists: lists, today: today)))
         case .resumeEditing(let stored, let draft):
@@ -197,6 +212,33 @@ public struct AppState: Sendable, Equatable {
         case .quit: shouldQuit = true
         }
         return []
+    }
+
+    /// Reads back the file the person's editor saved: saves the item, or hands the file back
+    /// headed by what is wrong; a file saved unchanged gives up.
+    private mutating func externalEditFinished(_ saved: String?, error: String?) -> [Effect] {
+        guard let edit = externalEdit else { return [] }
+        guard let saved, saved != edit.file else {
+            externalEdit = nil
+            return apply(.notice(error.map { "Could not run your editor: \($0)" } ?? "Not changed"))
+        }
+        do {
+            var (item, listName) = try ItemFile.parse(saved, original: edit.item, today: today)
+            if let listName {
+                guard let list = lists.first(where: { $0.name.lowercased() == listName.lowercased() }) else {
+                    throw ItemFile.ParseError(line: 1, reason: "no list is called “\(listName)” (todo lists add \(listName) makes one)")
+                }
+                item.listId = list.id
+            } else {
+                item.listId = nil
+            }
+            externalEdit = nil
+            return item.sameContent(as: edit.item) ? apply(.notice("Not changed")) : [.save(item, original: edit.item)]
+        } catch {
+            let again = ItemFile.withError(saved, (error as? ItemFile.ParseError)?.description ?? "\(error)")
+            externalEdit = ExternalEdit(item: edit.item, file: again)
+            return [.runEditor(again)]
+        }
     }
 
     /// Today or the lists changed: the list's scope query and the sidebar's counts follow.

@@ -26,6 +26,8 @@ public enum Effect: Sendable, Equatable {
     case undo
     /// Make the change undone last again → `.undone`.
     case redo
+    /// Run the person's editor on this text → `.externalEditFinished`.
+    case runEditor(String)
     /// Read today's date → `.dayStarted`.
     case readDay
     /// Watch the lists (a live query) → `.listsLoaded`.

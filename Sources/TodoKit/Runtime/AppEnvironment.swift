@@ -61,6 +61,11 @@ public struct AppEnvironment: Sendable {
     /// Conflicts a push needs the person for, while the stream is consumed; each waits for its answer.
     public var conflictQuestions: @Sendable () -> AsyncStream<ConflictQuestion>
 
+    // MARK: The terminal
+
+    /// Runs the person's own editor on a text; answers the text saved (nil: it exited with an error).
+    public var editExternally: @Sendable (String) async throws -> String?
+
     // MARK: Time
 
     /// The clock for timers (the spinner, the filter's count delay).
@@ -90,6 +95,9 @@ public struct AppEnvironment: Sendable {
                 live: @escaping @Sendable () -> AsyncStream<LiveEvent>,
                 pullProgress: @escaping @Sendable () -> AsyncStream<PullProgress>,
                 conflictQuestions: @escaping @Sendable () -> AsyncStream<ConflictQuestion>,
+                editExternally: @escaping @Sendable (String) async throws -> String? = { _ in
+                    throw SyncError(.invalidAction, "there is no terminal to run it in")
+                },
                 clock: any Clock<Duration> = ContinuousClock(),
                 today: @escaping @Sendable () -> (day: DueDate, secondsLeft: Double) = AppEnvironment.localToday) {
         self.observeWindow = observeWindow
@@ -113,6 +121,7 @@ public struct AppEnvironment: Sendable {
         self.live = live
         self.pullProgress = pullProgress
         self.conflictQuestions = conflictQuestions
+        self.editExternally = editExternally
         self.clock = clock
         self.today = today
     }

@@ -109,6 +109,15 @@ public final class AppRuntime {
         case .undo: store { await Self.undone { try await environment.undo() ?? UndoNotice.nothingToUndo } }
         case .redo: store { await Self.undone { try await environment.redo() ?? UndoNotice.nothingToRedo } }
         case .loadStatus: store { .statusLoaded(await environment.status()) }
+        case .runEditor(let text):
+            let inbox = self.inbox
+            Task {
+                do {
+                    inbox.yield(.externalEditFinished(try await environment.editExternally(text), error: nil))
+                } catch {
+                    inbox.yield(.externalEditFinished(nil, error: "\(SyncError.wrapping(error).message)"))
+                }
+            }
         case .observeLists: subscribe(.lists, to: environment.observeLists()) { .listsLoaded($0) }
         case .observeScopeCounts(let scopes, let context):
             subscribe(.scopeCounts, to: environment.observeScopeCounts(scopes, context)) { .scopeCountsLoaded($0) }

@@ -121,6 +121,7 @@ public struct TodoListViewModel: KeyedView {
         case .first: return select(0)
         case .last: return select(total - 1)
         case .open: return selectedItem.map { [.send(.openEditor($0))] } ?? []
+        case .editExternally: return selectedItem.map { [.send(.editExternally($0))] } ?? []
         case .add: return [.send(.push(.addPrompt(AddPromptViewModel(scope: scope, today: context.today))))]
         case .toggleComplete:
             // The stored item, not this row: the row may be older than the store.
