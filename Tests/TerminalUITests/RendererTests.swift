@@ -120,7 +120,8 @@ import TodoKitTestSupport
     @Test func helpOverlayListsEveryBindingOfTheListAndGlobalTables() {
         var app = app([])
         app.press(.character("?"))
-        let text = AppScreen.render(app.state, width: 80, height: 30).text
+        // Tall enough for every row (a shorter screen scrolls the overlay).
+        let text = AppScreen.render(app.state, width: 80, height: 40).text
         for row in KeyTables.list.helpRows + KeyTables.global.helpRows {
             #expect(text.contains(row.title), "missing \(row.title)")
             #expect(text.contains(row.keys), "missing \(row.keys)")

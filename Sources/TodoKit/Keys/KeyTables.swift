@@ -15,7 +15,7 @@ public enum KeyTables {
         KeyBinding([.end, .character("G")], .last, "Last item"),
         KeyBinding([.enter], .open, "Open the item in the editor", hint: "open"),
         KeyBinding([.character("a")], .add, "Add an item", hint: "add"),
-        KeyBinding([.character("E")], .editExternally, "Edit the item in your own editor ($VISUAL or $EDITOR) as a text file"),
+        KeyBinding([.character("E")], .editExternally, "Edit the item in $EDITOR as a text file"),
         KeyBinding([.character(" ")], .toggleComplete, "Toggle complete", hint: "done"),
         KeyBinding([.character("d")], .delete, "Delete the item (asks first)", hint: "delete"),
         KeyBinding([.character("/")], .filter, "Filter by text as you type (Esc clears)", hint: "filter"),
