@@ -14,7 +14,7 @@ struct WatchCommand: AsyncParsableCommand {
         discussion: """
             Each line is the item as it is after the change: `UPDATED-AT<TAB>ID<TAB>[x] or [ ]<TAB>TEXT`, \
             or `UPDATED-AT<TAB>ID<TAB>deleted`. With --json, one JSON object per line: \
-            {"id","text","complete","deleted","updatedAt"}. The connection state goes to stderr. \
+            {"id","text","complete","notes","due","priority","tags","list","repeat","completedAt","deleted","updatedAt"}. The connection state goes to stderr. \
             Changes pushed from this device's store are also sent, as in the full-screen client.
             """)
     @OptionGroup var options: ClientOptions
@@ -66,7 +66,10 @@ final class WatchPrinter: Sendable {
         self.json = json
     }
 
-    var announced: @Sendable (FeedChange) -> Void { { change in self.pending.withLock { $0.append(change) } } }
+    var announced: @Sendable (FeedChange) -> Void {
+        // The items' feed only: the lists' changes show through their items.
+        { change in if change.table.lowercased() == TodoTable.name.lowercased() { self.pending.withLock { $0.append(change) } } }
+    }
 
     var synced: @Sendable (LiveSyncActivity, SyncError?) -> Void {
         { activity, error in
@@ -108,16 +111,21 @@ final class WatchPrinter: Sendable {
     private func emit(_ change: FeedChange, _ item: TodoItem?) {
         let updatedAt = item?.updatedAt ?? change.updatedAt
         if json {
-            let object: JSONObject = [
-                "id": .string(change.id), "text": item.map { .string($0.text) } ?? .null, "complete": item.map { .bool($0.complete) } ?? .null,
-                "deleted": .bool(item == nil), "updatedAt": .string(updatedAt),
-            ]
+            // The item's fields as `list --json` has them (null for a deleted one), then deleted and updatedAt.
+            var object = item.map { ItemJSON.object($0, listName: listName(of: $0)) }
+                ?? JSONObject([("id", .string(change.id)), ("text", .null), ("complete", .null)])
+            object["deleted"] = .bool(item == nil)
+            object["updatedAt"] = .string(updatedAt)
             Self.stdout(JSONWriter.string(.object(object)))
         } else if let item {
             Self.stdout("\(updatedAt)\t\(item.id)\t\(item.complete ? "[x]" : "[ ]")\t\(item.text)")
         } else {
             Self.stdout("\(updatedAt)\t\(change.id)\tdeleted")
         }
+    }
+
+    private func listName(of item: TodoItem) -> String? {
+        item.listId.flatMap { id in (try? service.lists())?.first { $0.id == id }?.name }
     }
 
     /// Unbuffered, so a pipe gets each line as it happens.
