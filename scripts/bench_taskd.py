@@ -181,12 +181,27 @@ def backlog_lines(env):
         return sum(1 for line in f if line.strip())
 
 
+TAGS = ["home", "work", "phone", "errand", "someday", "urgent", "shop", "call"]
+
+
+def fields(i, system):
+    """Every task carries a list (one of 50), two tags, a priority and a due date, in each system's spelling."""
+    priority = ["high", "medium", "low"][i % 3]
+    day = datetime.date(2026, 12, 1) + datetime.timedelta(days=i % 60)
+    tags = [TAGS[i % len(TAGS)], TAGS[(i // len(TAGS) + 1 + i) % len(TAGS)]]
+    tags = tags if tags[0] != tags[1] else tags[:1] + ["extra"]
+    if system == "taskwarrior":
+        return {"project": f"list{i % 50}", "tags": tags, "priority": priority[0].upper(), "due": day.strftime("%Y%m%dT000000Z")}
+    return {"list": f"list{i % 50}", "tags": tags, "priority": priority, "due": day.isoformat()}
+
+
 def run_taskwarrior_cycle(tmp, n=ROWS):
     work = os.path.join(tmp, f"taskwarrior-{uuid.uuid4().hex[:8]}")
     os.makedirs(work)
     tasks = os.path.join(work, "tasks.json")
     with open(tasks, "w") as f:
-        json.dump([{"uuid": str(uuid.uuid4()), "description": f"todo number {i}", "status": "pending"} for i in range(1, n + 1)], f)
+        json.dump([dict({"uuid": str(uuid.uuid4()), "description": f"todo number {i}", "status": "pending"}, **fields(i, "taskwarrior"))
+                   for i in range(1, n + 1)], f)
     proc, port, credentials = start_taskd(work)
     try:
         a = task_device(work, "a", port, credentials)
@@ -225,7 +240,8 @@ def run_offlinetodo_cycle(bin_dir, tmp, n=ROWS):
     os.makedirs(work)
     items = os.path.join(work, "items.json")
     with open(items, "w") as f:
-        json.dump([{"id": str(uuid.uuid4()), "text": f"todo number {i}", "complete": False} for i in range(1, n + 1)], f)
+        json.dump([dict({"id": str(uuid.uuid4()), "text": f"todo number {i}", "complete": False}, **fields(i, "offlinetodo"))
+                   for i in range(1, n + 1)], f)
     proc, port = start_todo_server(os.path.join(bin_dir, "todo-server"), "--port", "0",
                                    "--database", os.path.join(work, "server.sqlite"), "--log-level", "error")
     todo = os.path.join(bin_dir, "todo")
@@ -306,7 +322,7 @@ def report_lines(result):
         "",
         f"Measured on {datetime.date.today().isoformat()}, both systems on this machine in the same run, loopback only: "
         f"`todo` and `todo-server` (release build, SQLite) against Taskwarrior {v['task']} (`task`) with taskd {v['taskd']}. "
-        f"Two devices A and B, each with its own data folder. The cycle: import {n:,} tasks on A from a JSON file "
+        f"Two devices A and B, each with its own data folder. Every task carries a list (project) of 50, two tags, a priority and a due date. The cycle: import {n:,} tasks on A from a JSON file "
         "(`todo import FILE` / `task import FILE`), sync A (`todo sync` / `task sync`), a first sync of an empty B, "
         "mark all done on A (`todo edit --all --complete true` / `task status:pending done`), sync A, sync B. "
         "Each step is one command, timed from process start to exit; before the next step the benchmark checks its outcome "

@@ -1,8 +1,9 @@
 import OfflineSync
 
 /// The whole app without a screen, as one value: the list, the views over it (a stack of
-/// layers: prompts, help, the editor, the conflict history, the sign-in and conflict dialogs),
-/// and the status bar. Keys go to the top layer (the list when there is none).
+/// layers: prompts, help, the view switcher, the editor, the conflict history, the sign-in and
+/// conflict dialogs), the status bar, today and the lists. Keys go to the top layer (the list
+/// when there is none).
 public struct AppState: Sendable, Equatable {
     /// The list screen, under every layer.
     public private(set) var list = TodoListViewModel()
@@ -12,14 +13,6 @@ public struct AppState: Sendable, Equatable {
     public private(set) var status: SyncStatus
     /// The item being edited in the person's own editor, and the file last handed to it.
     public private(set) var externalEdit: ExternalEdit?
-
-    /// An item out in the person's own editor.
-    public struct ExternalEdit: Sendable, Equatable {
-        /// The item as it was.
-        public var item: TodoItem
-        /// The file handed to the editor.
-        public var file: String
-    }
     /// Today, once read (due dates show as "today", overdue ones stand out).
     public private(set) var today: DueDate?
     /// The lists, in order.
@@ -290,5 +283,15 @@ public struct AppState: Sendable, Equatable {
         layers[index] = view.layer
         if view.isClosed { layers.remove(at: index) }
         return effects
+    }
+}
+
+extension AppState {
+    /// An item out in the person's own editor.
+    public struct ExternalEdit: Sendable, Equatable {
+        /// The item as it was.
+        public var item: TodoItem
+        /// The file handed to the editor.
+        public var file: String
     }
 }
