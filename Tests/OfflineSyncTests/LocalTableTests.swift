@@ -201,3 +201,47 @@ import Testing
         #expect(!details.contains { $0.contains("TEMP B-TREE") })
     }
 }
+
+/// Columns with a sort rule: rows without a value last, text values by rank; an existing store
+/// gains the rule's hidden column in place.
+@Suite struct SortRuleTests {
+    func table(path: String? = nil, rules: [String: SortRule]) throws -> SyncTable {
+        let definition = SyncTableDefinition(name: "Tasks", columns: ["due": .text, "level": .text, "size": .number],
+                                             indexes: [["due", "level"]], sortRules: rules)
+        let store = try SQLiteSyncStore(path: path ?? TempDir.make().appendingPathComponent("s.sqlite").path, tables: [definition])
+        return SyncContext(client: nil, dataSource: store).table("Tasks")
+    }
+
+    func ids(_ table: SyncTable, _ query: SyncQuery) throws -> [String] {
+        try table.read(query).items.compactMap { $0["id"]?.stringValue }
+    }
+
+    @Test func nullsLastPutsRowsWithoutAValueAfterTheOthers() async throws {
+        let t = try table(rules: ["due": .nullsLast, "size": .nullsLast])
+        for (id, due, size) in [("a", nil, 2), ("b", "2026-12-01", nil), ("c", "2026-11-01", 1)] as [(String, String?, Int?)] {
+            try await t.insert(["id": .string(id), "due": due.map(JSONValue.string) ?? .null, "size": size.map { .number(Double($0)) } ?? .null])
+        }
+        #expect(try ids(t, t.query.order(by: "due")) == ["c", "b", "a"])
+        #expect(try ids(t, t.query.order(by: "due", ascending: false)) == ["a", "b", "c"])
+        #expect(try ids(t, t.query.order(by: "size")) == ["c", "a", "b"])
+    }
+
+    @Test func rankedSortsByTheGivenOrderOthersAndNoneLast() async throws {
+        let t = try table(rules: ["level": .ranked(["high", "medium", "low"])])
+        for (id, level) in [("a", "low"), ("b", nil), ("c", "high"), ("d", "weird"), ("e", "medium")] as [(String, String?)] {
+            try await t.insert(["id": .string(id), "level": level.map(JSONValue.string) ?? .null])
+        }
+        #expect(try ids(t, t.query.order(by: "level")) == ["c", "e", "a", "b", "d"])
+    }
+
+    @Test func aStoreMadeWithoutTheRuleGainsItOnOpen() async throws {
+        let path = try TempDir.make().appendingPathComponent("s.sqlite").path
+        let before = try table(path: path, rules: [:])
+        try await before.insert(["id": "a", "due": .null])
+        try await before.insert(["id": "b", "due": "2026-12-01"])
+        #expect(try ids(before, before.query.order(by: "due")) == ["a", "b"])
+        let after = try table(path: path, rules: ["due": .nullsLast])
+        #expect(try ids(after, after.query.order(by: "due")) == ["b", "a"])
+        #expect(try after.read(id: "b")?.keys.contains { $0.hasPrefix("__sort") } == false)  // never part of an item
+    }
+}

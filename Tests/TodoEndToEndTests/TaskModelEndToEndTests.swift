@@ -78,7 +78,9 @@ import Testing
         let ui = try ui(home, editor: script.path)
         defer { ui.kill() }
         try await ui.waitFor("book trip")
-        try ui.send("g", "E")  // the first row: book trip
+        try ui.send("/")
+        try ui.type("book")
+        try ui.send("Enter", "E")  // the only row the filter keeps: book trip
         // The row now shows the low priority beside its due day (book trip is due in three days).
         try await ui.waitUntil("saved") { $0.split(separator: "\n").contains { $0.contains("book trip") && $0.contains(" ! ") } }
         let json = try await TodoCLI.run(["list", "--json", "--device", "solo"], home: home).out

@@ -253,7 +253,7 @@ public final class InMemoryEnvironment: Sendable {
         return values
     }
 
-    /// The list's rows for a filter and scope, in the store's order (Today and Upcoming by due, then text).
+    /// The list's rows for a filter and scope, in the store's order (due, priority, text).
     public static func matching(_ items: [String: TodoItem], _ filter: String, showCompleted: Bool,
                                 scope: ListScope = .all, context: ScopeContext = ScopeContext()) -> [TodoItem] {
         let words = FilterWords(filter)
@@ -271,10 +271,6 @@ public final class InMemoryEnvironment: Sendable {
             case .inbox: return (showCompleted || !item.complete) && (item.listId.map { !context.listIds.contains($0) } ?? true)
             }
         }
-        switch scope {
-        case .today, .upcoming:
-            return rows.sorted { a, b in a.due == b.due ? TodoItem.listOrder(a, b) : (a.due?.text ?? "") < (b.due?.text ?? "") }
-        default: return rows.sorted(by: TodoItem.listOrder)
-        }
+        return rows.sorted(by: TodoItem.dueOrder)
     }
 }

@@ -142,9 +142,19 @@ import Testing
         let (service, home) = try await service()
         #expect(try texts(service, .today, home) == ["pay bill", "call mum"])
         #expect(try texts(service, .upcoming, home) == ["book trip"])
-        #expect(try texts(service, .inbox, home) == ["book trip", "call mum", "orphan", "pay bill"])
+        #expect(try texts(service, .inbox, home) == ["pay bill", "call mum", "book trip", "orphan"])
         #expect(try texts(service, .list(id: home.id, name: "Home"), home) == ["fix tap"])
         #expect(try texts(service, .completed, home) == ["old thing"])
+    }
+
+    @Test func theListSortsByDueThenPriorityThenText() async throws {
+        let service = try makeService()
+        for item in [TodoItem(id: "1", text: "b none"), TodoItem(id: "2", text: "a none"), TodoItem(id: "3", text: "low", due: today, priority: .low),
+                     TodoItem(id: "4", text: "high", due: today, priority: .high), TodoItem(id: "5", text: "plain", due: today),
+                     TodoItem(id: "6", text: "earlier", due: DueDate("2026-11-01")), TodoItem(id: "7", text: "undated but high", priority: .high)] {
+            try await service.add(item)
+        }
+        #expect(try service.window(ListWindowRequest()).items.map(\.text) == ["earlier", "high", "low", "plain", "undated but high", "a none", "b none"])
     }
 
     @Test func aTagFilterMatchesWholeWordsOnly() async throws {

@@ -44,6 +44,10 @@ struct LocalSelect {
             guard let column = definition.column(named: clause.member) else {
                 throw SyncError(.invalidParameter, "Invalid query: cannot order by '\(clause.member)', not a column of '\(definition.name)'")
             }
+            if let sorted = definition.sortColumn(for: column.name) {
+                order.append("\(StoreMigrator.quote(sorted.name)) \(clause.descending ? "DESC" : "ASC")")
+                continue
+            }
             let collation = definition.isHumanSorted(column.name) ? " COLLATE \(HumanOrder.collationName)" : ""
             order.append("\(StoreMigrator.quote(column.name))\(collation) \(clause.descending ? "DESC NULLS LAST" : "ASC NULLS FIRST")")
         }

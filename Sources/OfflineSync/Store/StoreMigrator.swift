@@ -11,6 +11,8 @@ enum StoreMigrator {
         for table in tables {
             let existing = try Set(Row.fetchAll(db, sql: "SELECT name FROM pragma_table_info(?)", arguments: [table.name])
                 .map { ($0["name"] as String).lowercased() })
+            let hidden = try Set(Row.fetchAll(db, sql: "SELECT name FROM pragma_table_xinfo(?)", arguments: [table.name])
+                .map { ($0["name"] as String).lowercased() })
             if existing.isEmpty {
                 let columns = table.allColumns.map { column in
                     "\(quote(column.name)) \(sqlType(column.type))" + (column.name == SystemProperty.id.rawValue ? " PRIMARY KEY NOT NULL COLLATE NOCASE" : "")
@@ -21,7 +23,14 @@ enum StoreMigrator {
                     try db.execute(sql: "ALTER TABLE \(quote(table.name)) ADD COLUMN \(quote(column.name)) \(sqlType(column.type))")
                 }
             }
-            for columns in table.indexes where !columns.isEmpty {
+            // Sort rules' hidden columns: virtual, so they take no space and follow every write.
+            for column in table.sortRules.keys.sorted() {
+                guard let sorted = table.sortColumn(for: column), !hidden.contains(sorted.name.lowercased()) else { continue }
+                try db.execute(sql: "ALTER TABLE \(quote(table.name)) ADD COLUMN \(quote(sorted.name)) GENERATED ALWAYS AS (\(sorted.expression)) VIRTUAL")
+            }
+            for declared in table.indexes where !declared.isEmpty {
+                // An indexed column with a sort rule is indexed by the column its order reads.
+                let columns = declared.map { table.sortColumn(for: $0)?.name ?? $0 }
                 let plain = ([table.name] + columns).joined(separator: "_")
                 guard columns.contains(where: table.isHumanSorted) else {
                     try db.execute(sql: "CREATE INDEX IF NOT EXISTS \(quote(plain)) ON \(quote(table.name)) (\(columns.map(quote).joined(separator: ", ")))")

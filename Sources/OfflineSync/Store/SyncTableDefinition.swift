@@ -5,6 +5,15 @@ public enum SyncColumnType: String, Sendable, Hashable {
     case text, number, boolean
 }
 
+/// How a column sorts in local queries, beyond its plain order. The store keeps a hidden virtual
+/// column per rule, so an index over it keeps ordered reads an index walk.
+public enum SortRule: Sendable, Hashable {
+    /// Rows without a value sort after every row with one (in ascending order).
+    case nullsLast
+    /// Text values sort in this order (e.g. high, medium, low); any other value, and none, after them.
+    case ranked([String])
+}
+
 /// A table the app keeps locally: its name and its own columns (system columns are added).
 public struct SyncTableDefinition: Sendable, Hashable {
     /// The table's name, as on the server.
@@ -29,10 +38,13 @@ public struct SyncTableDefinition: Sendable, Hashable {
     /// Columns that merge by a rule of their own under `.fieldMerge` (e.g. tags as a `.wordSet`);
     /// the others merge as one value.
     public var mergeRules: [String: ColumnMergeRule]
+    /// Columns that sort by a rule of their own in local queries (and in the indexes naming them).
+    public var sortRules: [String: SortRule]
 
     /// Declares a table.
     public init(name: String, columns: [String: SyncColumnType], indexes: [[String]] = [], searchable: [String] = [],
-                mergePolicy: MergePolicy = .askAlways, humanSorted: [String] = [], mergeRules: [String: ColumnMergeRule] = [:]) {
+                mergePolicy: MergePolicy = .askAlways, humanSorted: [String] = [], mergeRules: [String: ColumnMergeRule] = [:],
+                sortRules: [String: SortRule] = [:]) {
         self.name = name
         self.columns = columns
         self.allColumns = Self.allColumns(columns)
@@ -42,11 +54,13 @@ public struct SyncTableDefinition: Sendable, Hashable {
         self.mergePolicy = mergePolicy
         self.humanSorted = humanSorted
         self.mergeRules = mergeRules
+        self.sortRules = sortRules
     }
 
     public static func == (lhs: Self, rhs: Self) -> Bool {
         (lhs.name, lhs.columns, lhs.indexes, lhs.searchable, lhs.mergePolicy, lhs.humanSorted)
             == (rhs.name, rhs.columns, rhs.indexes, rhs.searchable, rhs.mergePolicy, rhs.humanSorted) && lhs.mergeRules == rhs.mergeRules
+            && lhs.sortRules == rhs.sortRules
     }
 
     public func hash(into hasher: inout Hasher) {
@@ -57,6 +71,27 @@ public struct SyncTableDefinition: Sendable, Hashable {
         hasher.combine(mergePolicy)
         hasher.combine(humanSorted)
         hasher.combine(mergeRules)
+        hasher.combine(sortRules)
+    }
+
+    /// The hidden column a sort rule orders by, and the SQL that computes it: named after the
+    /// column and the rule, so a changed rule gets a column of its own.
+    func sortColumn(for column: String) -> (name: String, expression: String)? {
+        guard let (declared, rule) = sortRules.first(where: { $0.key.lowercased() == column.lowercased() }),
+              let stored = self.column(named: declared) else { return nil }
+        let quoted = StoreMigrator.quote(stored.name)
+        let expression: String
+        switch rule {
+        case .nullsLast:
+            // Above every value of the type: the last code point for text, infinity for numbers.
+            expression = stored.type == .text ? "ifnull(\(quoted), char(1114111))" : "ifnull(\(quoted), 9e999)"
+        case .ranked(let values):
+            let cases = values.enumerated().map { "WHEN '\($0.element.replacingOccurrences(of: "'", with: "''"))' THEN \($0.offset)" }
+            expression = "CASE \(quoted) \(cases.joined(separator: " ")) ELSE \(values.count) END"
+        }
+        var hash: UInt32 = 2_166_136_261
+        for byte in expression.utf8 { hash = (hash ^ UInt32(byte)) &* 16_777_619 }
+        return ("__sort_\(stored.name)_\(String(hash, radix: 16))", expression)
     }
 
     /// Whether a column is ordered by `HumanOrder`.

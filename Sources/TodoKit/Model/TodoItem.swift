@@ -180,8 +180,12 @@ public enum TodoTable {
         name: name,
         columns: ["text": .text, "complete": .boolean, "notes": .text, "due": .text, "priority": .text, "tags": .text,
                   "listId": .text, "repeat": .text, "completedAt": .text, "series": .text],
-        // The list's order, and the scopes' filters (a list's items, Today and Upcoming by due).
-        indexes: [["complete", "text", SystemProperty.id.rawValue], ["text", SystemProperty.id.rawValue],
-                  ["complete", "listId", "text"], ["complete", "due", "text"]], searchable: ["text"],
-        mergePolicy: .fieldMerge, humanSorted: ["text"], mergeRules: ["tags": .wordSet, "completedAt": .serverWins])
+        // The list's order (due, items without one last; priority, high first; text) in every scope:
+        // open items, one list's, and all of them (with completed ones); text alone for export.
+        indexes: [["complete", "due", "priority", "text", SystemProperty.id.rawValue],
+                  ["complete", "listId", "due", "priority", "text", SystemProperty.id.rawValue],
+                  ["due", "priority", "text", SystemProperty.id.rawValue], ["text", SystemProperty.id.rawValue]],
+        searchable: ["text"], mergePolicy: .fieldMerge, humanSorted: ["text"],
+        mergeRules: ["tags": .wordSet, "completedAt": .serverWins],
+        sortRules: ["due": .nullsLast, "priority": .ranked(Priority.allCases.map(\.rawValue))])
 }

@@ -44,12 +44,10 @@ enum ListQuery {
         return query
     }
 
-    /// Today and Upcoming by due first; every other scope by text.
+    /// Every scope in the task order: due (none last), priority (high first, none last), text
+    /// (`TodoTable`'s sort rules and indexes).
     static func order(_ query: SyncQuery, for scope: ListScope) -> SyncQuery {
-        switch scope {
-        case .today, .upcoming: return query.order(by: "due").order(by: "text")
-        default: return query.order(by: "text")
-        }
+        query.order(by: "due").order(by: "priority").order(by: "text")
     }
 
     /// The last due value of a day as text: a day alone and the day with any time sort before it.
