@@ -207,7 +207,7 @@ import Testing
 @Suite struct SortRuleTests {
     func table(path: String? = nil, rules: [String: SortRule]) throws -> SyncTable {
         let definition = SyncTableDefinition(name: "Tasks", columns: ["due": .text, "level": .text, "size": .number],
-                                             indexes: [["due", "level"]], sortRules: rules)
+                                             indexes: [["due"]], sortRules: rules, orderIndexes: [["due", "level"]])
         let store = try SQLiteSyncStore(path: path ?? TempDir.make().appendingPathComponent("s.sqlite").path, tables: [definition])
         return SyncContext(client: nil, dataSource: store).table("Tasks")
     }
@@ -224,6 +224,20 @@ import Testing
         #expect(try ids(t, t.query.order(by: "due")) == ["c", "b", "a"])
         #expect(try ids(t, t.query.order(by: "due", ascending: false)) == ["a", "b", "c"])
         #expect(try ids(t, t.query.order(by: "size")) == ["c", "a", "b"])
+    }
+
+    @Test func rangeTestsOnANullsLastColumnFindTheSameRows() async throws {
+        let t = try table(rules: ["due": .nullsLast])
+        for (id, due) in [("none", nil), ("early", "2026-11-01"), ("mid", "2026-11-24"), ("late", "2026-12-01")] as [(String, String?)] {
+            try await t.insert(["id": .string(id), "due": due.map(JSONValue.string) ?? .null])
+        }
+        func found(_ predicate: QueryPredicate) throws -> Set<String> { Set(try ids(t, t.query.filter(predicate))) }
+        #expect(try found(Field("due") <= "2026-11-24") == ["early", "mid"])
+        #expect(try found(Field("due") < "2026-11-24") == ["early"])
+        #expect(try found(Field("due") > "2026-11-24") == ["late"])
+        #expect(try found(Field("due") >= "2026-11-24") == ["mid", "late"])
+        #expect(try found(Field("due") > "2026-11-01" && Field("due") <= "2026-11-30") == ["mid"])
+        #expect(try found(Field("due") == nil || Field("due") < "2026-11-02") == ["none", "early"])
     }
 
     @Test func rankedSortsByTheGivenOrderOthersAndNoneLast() async throws {

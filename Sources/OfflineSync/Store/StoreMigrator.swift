@@ -28,9 +28,8 @@ enum StoreMigrator {
                 guard let sorted = table.sortColumn(for: column), !hidden.contains(sorted.name.lowercased()) else { continue }
                 try db.execute(sql: "ALTER TABLE \(quote(table.name)) ADD COLUMN \(quote(sorted.name)) GENERATED ALWAYS AS (\(sorted.expression)) VIRTUAL")
             }
-            for declared in table.indexes where !declared.isEmpty {
-                // An indexed column with a sort rule is indexed by the column its order reads.
-                let columns = declared.map { table.sortColumn(for: $0)?.name ?? $0 }
+            let ordered = table.orderIndexes.map { $0.map { table.sortColumn(for: $0)?.name ?? $0 } }
+            for columns in table.indexes + ordered where !columns.isEmpty {
                 let plain = ([table.name] + columns).joined(separator: "_")
                 guard columns.contains(where: table.isHumanSorted) else {
                     try db.execute(sql: "CREATE INDEX IF NOT EXISTS \(quote(plain)) ON \(quote(table.name)) (\(columns.map(quote).joined(separator: ", ")))")

@@ -38,13 +38,17 @@ public struct SyncTableDefinition: Sendable, Hashable {
     /// Columns that merge by a rule of their own under `.fieldMerge` (e.g. tags as a `.wordSet`);
     /// the others merge as one value.
     public var mergeRules: [String: ColumnMergeRule]
-    /// Columns that sort by a rule of their own in local queries (and in the indexes naming them).
+    /// Columns that sort by a rule of their own in local queries.
     public var sortRules: [String: SortRule]
+    /// Indexes for ordered reads: like `indexes`, but a column with a sort rule is indexed by the
+    /// value its order reads, so a query ordered by those columns walks the index. (A plain
+    /// index on the column still serves filters on its values.)
+    public var orderIndexes: [[String]]
 
     /// Declares a table.
     public init(name: String, columns: [String: SyncColumnType], indexes: [[String]] = [], searchable: [String] = [],
                 mergePolicy: MergePolicy = .askAlways, humanSorted: [String] = [], mergeRules: [String: ColumnMergeRule] = [:],
-                sortRules: [String: SortRule] = [:]) {
+                sortRules: [String: SortRule] = [:], orderIndexes: [[String]] = []) {
         self.name = name
         self.columns = columns
         self.allColumns = Self.allColumns(columns)
@@ -55,12 +59,13 @@ public struct SyncTableDefinition: Sendable, Hashable {
         self.humanSorted = humanSorted
         self.mergeRules = mergeRules
         self.sortRules = sortRules
+        self.orderIndexes = orderIndexes
     }
 
     public static func == (lhs: Self, rhs: Self) -> Bool {
         (lhs.name, lhs.columns, lhs.indexes, lhs.searchable, lhs.mergePolicy, lhs.humanSorted)
             == (rhs.name, rhs.columns, rhs.indexes, rhs.searchable, rhs.mergePolicy, rhs.humanSorted) && lhs.mergeRules == rhs.mergeRules
-            && lhs.sortRules == rhs.sortRules
+            && lhs.sortRules == rhs.sortRules && lhs.orderIndexes == rhs.orderIndexes
     }
 
     public func hash(into hasher: inout Hasher) {
@@ -72,11 +77,12 @@ public struct SyncTableDefinition: Sendable, Hashable {
         hasher.combine(humanSorted)
         hasher.combine(mergeRules)
         hasher.combine(sortRules)
+        hasher.combine(orderIndexes)
     }
 
     /// The hidden column a sort rule orders by, and the SQL that computes it: named after the
     /// column and the rule, so a changed rule gets a column of its own.
-    func sortColumn(for column: String) -> (name: String, expression: String)? {
+    func sortColumn(for column: String) -> (name: String, expression: String, type: SyncColumnType)? {
         guard let (declared, rule) = sortRules.first(where: { $0.key.lowercased() == column.lowercased() }),
               let stored = self.column(named: declared) else { return nil }
         let quoted = StoreMigrator.quote(stored.name)
@@ -91,7 +97,9 @@ public struct SyncTableDefinition: Sendable, Hashable {
         }
         var hash: UInt32 = 2_166_136_261
         for byte in expression.utf8 { hash = (hash ^ UInt32(byte)) &* 16_777_619 }
-        return ("__sort_\(stored.name)_\(String(hash, radix: 16))", expression)
+        // A ranked column's sort value is a number; a nulls-last one keeps its column's type.
+        let type: SyncColumnType = if case .ranked = rule { .number } else { stored.type }
+        return ("__sort_\(stored.name)_\(String(hash, radix: 16))", expression, type)
     }
 
     /// Whether a column is ordered by `HumanOrder`.

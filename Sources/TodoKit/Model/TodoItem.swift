@@ -180,12 +180,14 @@ public enum TodoTable {
         name: name,
         columns: ["text": .text, "complete": .boolean, "notes": .text, "due": .text, "priority": .text, "tags": .text,
                   "listId": .text, "repeat": .text, "completedAt": .text, "series": .text],
-        // The list's order (due, items without one last; priority, high first; text) in every scope:
-        // open items, one list's, and all of them (with completed ones); text alone for export.
-        indexes: [["complete", "due", "priority", "text", SystemProperty.id.rawValue],
-                  ["complete", "listId", "due", "priority", "text", SystemProperty.id.rawValue],
-                  ["due", "priority", "text", SystemProperty.id.rawValue], ["text", SystemProperty.id.rawValue]],
+        // Today's and Upcoming's ranges and counts by due; text alone for export.
+        indexes: [["complete", "due"], ["text", SystemProperty.id.rawValue]],
         searchable: ["text"], mergePolicy: .fieldMerge, humanSorted: ["text"],
         mergeRules: ["tags": .wordSet, "completedAt": .serverWins],
-        sortRules: ["due": .nullsLast, "priority": .ranked(Priority.allCases.map(\.rawValue))])
+        sortRules: ["due": .nullsLast, "priority": .ranked(Priority.allCases.map(\.rawValue))],
+        // The list's order (due, items without one last; priority, high first; text) in every
+        // scope: open items, one list's, and all of them (with completed ones).
+        orderIndexes: [["complete", "due", "priority", "text", SystemProperty.id.rawValue],
+                       ["complete", "listId", "due", "priority", "text", SystemProperty.id.rawValue],
+                       ["due", "priority", "text", SystemProperty.id.rawValue]])
 }
