@@ -80,7 +80,10 @@ import Testing
         try await ui.waitFor("book trip")
         try ui.send("/")
         try ui.type("book")
-        try ui.send("Enter", "E")  // the only row the filter keeps: book trip
+        try ui.send("Enter")
+        // The filtered rows first: a key sent before they load has no row to act on.
+        try await ui.waitUntil("only book trip") { $0.contains("filter “book”") && $0.contains("[ ] book trip") && !$0.contains("call mum") }
+        try ui.send("E")
         // The row now shows the low priority beside its due day (book trip is due in three days).
         try await ui.waitUntil("saved") { $0.split(separator: "\n").contains { $0.contains("book trip") && $0.contains(" ! ") } }
         let json = try await TodoCLI.run(["list", "--json", "--device", "solo"], home: home).out
