@@ -46,7 +46,7 @@ enum ListQuery {
 
     /// Every scope in the task order: due (none last), priority (high first, none last), text
     /// (`TodoTable`'s sort rules and indexes).
-    static func order(_ query: SyncQuery, for scope: ListScope) -> SyncQuery {
+    static func order(_ query: SyncQuery) -> SyncQuery {
         query.order(by: "due").order(by: "priority").order(by: "text")
     }
 

@@ -89,8 +89,7 @@ public final class TodoService: Sendable {
     }
 
     private func windowQuery(_ request: ListWindowRequest) -> SyncQuery {
-        ListQuery.order(listQuery(filterText: request.filterText, showCompleted: request.showCompleted, scope: request.scope, context: request.context),
-                        for: request.scope)
+        ListQuery.order(listQuery(filterText: request.filterText, showCompleted: request.showCompleted, scope: request.scope, context: request.context))
             .limit(request.limit).offset(request.offset)
     }
 
