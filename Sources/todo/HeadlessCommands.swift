@@ -73,8 +73,9 @@ struct AddCommand: AsyncParsableCommand {
         let quick = raw ? QuickAdd(raw: line) : QuickAdd(line, today: currentDay())
         guard !quick.text.isEmpty else { throw ValidationError("The text must not be empty.") }
         let service = try openService(options)
-        var item = TodoItem(text: quick.text, due: quick.due, priority: quick.priority, tags: quick.tags, repeatRule: quick.repeatRule)
-        if let name = quick.listName { item.listId = try await service.ensureList(named: name).id }
+        var item = quick.item
+        // A --list flag wins over a +List word, so the word's list is not made.
+        if let name = quick.listName, fields.listName == nil { item.listId = try await listId(named: name, in: service) }
         try await fields.apply(to: &item, today: currentDay()) { try await listId(named: $0, in: service) }
         print(try await service.add(item).id)
     }
@@ -190,9 +191,9 @@ struct EditCommand: AsyncParsableCommand {
         if let text { item.text = text }
         if let replacedTags { item.tags = try ItemFieldOptions.tags(replacedTags.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }) }
         try await fields.apply(to: &item, today: currentDay()) { try await listId(named: $0, in: service) }
-        if changesFields || text != nil { try await service.save(item) }
-        // Through setComplete: completing a repeating item adds its next instance.
-        if let complete { try await service.setComplete(id: item.id, to: complete) }
+        if let complete { item.complete = complete }
+        // One save, one undo step; completing a repeating item adds its next instance there.
+        try await service.save(item)
     }
 }
 

@@ -44,9 +44,11 @@ struct ItemFieldOptions: ParsableArguments {
     }
 
     static func tags(_ words: [String]) throws -> Set<String> {
-        let words = words.map { $0.hasPrefix("#") || $0.hasPrefix("@") ? String($0.dropFirst()) : $0 }
-        if let bad = words.first(where: { !QuickAdd.isName($0) }) { throw ValidationError("A tag is one word of letters, digits, - _ or ., not “\(bad)”.") }
-        return Set(words.map { $0.lowercased() })
+        guard let tags = QuickAdd.tags(words) else {
+            let bad = words.first { QuickAdd.tags([$0]) == nil } ?? ""
+            throw ValidationError("A tag is one word of letters, digits, - _ or ., not “\(bad)”.")
+        }
+        return tags
     }
 }
 

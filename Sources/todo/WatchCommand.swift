@@ -95,6 +95,7 @@ final class WatchPrinter: Sendable {
     /// Prints every announced change whose pull has landed: the stored item is at least that new,
     /// or it is gone after a delete (or after a later change of it). Keeps the others for the next pull.
     private func printLanded() {
+        let lists = (try? service.lists()) ?? []  // once per pull, for every line's list name
         pending.withLock { pending in
             let all = pending
             pending = all.enumerated().filter { index, change in
@@ -102,18 +103,18 @@ final class WatchPrinter: Sendable {
                 if let item, (item.updatedAt ?? "") < change.updatedAt { return true }
                 let superseded = all[(index + 1)...].contains { $0.id == change.id }
                 if item == nil, !change.deleted, !superseded { return true }  // not pulled yet
-                emit(change, item)
+                emit(change, item, lists: lists)
                 return false
             }.map(\.element)
         }
     }
 
-    private func emit(_ change: FeedChange, _ item: TodoItem?) {
+    private func emit(_ change: FeedChange, _ item: TodoItem?, lists: [TodoList]) {
         let updatedAt = item?.updatedAt ?? change.updatedAt
         if json {
             // The item's fields as `list --json` has them (null for a deleted one), then deleted and updatedAt.
-            var object = item.map { ItemJSON.object($0, listName: listName(of: $0)) }
-                ?? JSONObject([("id", .string(change.id)), ("text", .null), ("complete", .null)])
+            var object = item.map { ItemJSON.object($0, listName: service.shownList(of: $0, among: lists)?.name) }
+                ?? ItemJSON.deleted(id: change.id)
             object["deleted"] = .bool(item == nil)
             object["updatedAt"] = .string(updatedAt)
             Self.stdout(JSONWriter.string(.object(object)))
@@ -122,10 +123,6 @@ final class WatchPrinter: Sendable {
         } else {
             Self.stdout("\(updatedAt)\t\(change.id)\tdeleted")
         }
-    }
-
-    private func listName(of item: TodoItem) -> String? {
-        item.listId.flatMap { id in (try? service.lists())?.first { $0.id == id }?.name }
     }
 
     /// Unbuffered, so a pipe gets each line as it happens.

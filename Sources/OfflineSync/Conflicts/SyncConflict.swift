@@ -39,7 +39,9 @@ public struct SyncConflict: Sendable {
         self.base = base
         self.local = local
         self.server = server
-        comparison = ThreeWayMerge(base: kind == .edit ? base : nil, local: local, server: server ?? JSONObject(), rules: rules)
+        // A deletion conflict lists every value the deletion would lose: no column rule applies.
+        comparison = ThreeWayMerge(base: kind == .edit ? base : nil, local: local, server: server ?? JSONObject(),
+                                   rules: kind == .edit ? rules : [:])
     }
 
     /// True when a field merge settles it without asking: an edit on each side, no field clashing.

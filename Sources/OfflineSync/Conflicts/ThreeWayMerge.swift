@@ -33,7 +33,11 @@ public struct ThreeWayMerge: Sendable, Equatable {
                 continue
             }
             guard let base else {
-                if localValue != serverValue { clashing.append(field); changedLocally.append(field); changedOnServer.append(field) }
+                if localValue != serverValue {
+                    changedLocally.append(field)
+                    changedOnServer.append(field)
+                    if rule != .serverWins { clashing.append(field) }
+                }
                 continue
             }
             let baseValue = Self.value(field, in: base)

@@ -58,6 +58,16 @@ struct ItemDecoder: Decoder {
         case is Int64.Type: return try integer(Int64.self) as? T
         case is Int32.Type: return try integer(Int32.self) as? T
         case is UInt.Type: return try integer(UInt.self) as? T
+        case is Int8.Type: return try integer(Int8.self) as? T
+        case is Int16.Type: return try integer(Int16.self) as? T
+        case is UInt8.Type: return try integer(UInt8.self) as? T
+        case is UInt16.Type: return try integer(UInt16.self) as? T
+        case is UInt32.Type: return try integer(UInt32.self) as? T
+        case is UInt64.Type: return try integer(UInt64.self) as? T
+        case is URL.Type:
+            // Written as its string by `ItemEncoder`; Foundation's own decoding wants a keyed form.
+            guard case .string(let s) = value, let url = URL(string: s) else { throw mismatch(type, value, codingPath) }
+            return url as? T
         case is Date.Type:
             guard case .string(let s) = value, let date = SyncDateFormat.date(from: s) else {
                 throw DecodingError.dataCorrupted(.init(codingPath: codingPath, debugDescription: "\(value) is not an ISO-8601 date"))

@@ -32,10 +32,13 @@ public final class ExternalEditor {
         isRunning = true
         onHandOver(true)
         terminal.suspend()
+        // Taken back however the editor ends, a failed start included.
+        defer {
+            terminal.resume()
+            isRunning = false
+            onHandOver(false)
+        }
         let status = await Self.wait(for: try Self.spawn(file.path))
-        terminal.resume()
-        onHandOver(false)
-        isRunning = false
         guard status == 0 else { return nil }
         return try String(contentsOf: file, encoding: .utf8)
     }

@@ -42,7 +42,7 @@ public final class MainLoop {
         editor?.onHandOver = { [weak self] handedOver in
             if handedOver { input.suspend() } else {
                 input.resume()
-                self?.scheduleRedraw()
+                self?.resized()  // the terminal may have changed size meanwhile; redraws whole
             }
         }
         let resize = DispatchSource.makeSignalSource(signal: SIGWINCH, queue: .main)
@@ -85,6 +85,8 @@ public final class MainLoop {
 
     /// The terminal's size changed (or the app started): the list learns its page height.
     private func resized() {
+        // The person's editor has the terminal; its hand-back redraws at the new size.
+        guard editor?.isRunning != true else { return }
         terminal.updateSize()
         app.send(.list(.resized(pageHeight: ListScreen.pageHeight(forTerminalHeight: terminal.size.height))))
         scheduleRedraw()
@@ -103,8 +105,10 @@ public final class MainLoop {
     }
 
     private func redraw() {
-        let size = terminal.size
         redrawScheduled = false
+        // Drawing now would take the terminal back from the person's editor.
+        guard editor?.isRunning != true else { return }
+        let size = terminal.size
         terminal.draw(AppScreen.render(app.state, width: size.width, height: size.height))
         onFrame?()
     }

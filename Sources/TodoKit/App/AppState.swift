@@ -237,6 +237,8 @@ public struct AppState: Sendable, Equatable {
     /// Today or the lists changed: the list's scope query and the sidebar's counts follow.
     private mutating func scopeContextChanged() -> [Effect] {
         let context = ScopeContext(today: today, lists: lists)
+        // The same day and lists again (a list's position moved, a day re-read): nothing to re-watch.
+        guard context != list.context else { return [] }
         return list.update(.contextChanged(context)) + [.observeScopeCounts(scopes, context)]
     }
 

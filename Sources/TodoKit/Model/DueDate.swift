@@ -8,10 +8,8 @@ public struct DueDate: Sendable, Hashable, Comparable, CustomStringConvertible {
     public var month: Int
     public var day: Int
     /// Hour and minute, when a time was given.
-    public var time: (hour: Int, minute: Int)? {
-        get { hour.map { ($0, minute) } }
-        set { hour = newValue?.hour; minute = newValue?.minute ?? 0 }
-    }
+    public var time: (hour: Int, minute: Int)? { hour.map { ($0, minute) } }
+    // The minute is 0 without an hour, so the synthesised == and hash compare days and times.
     private var hour: Int?
     private var minute = 0
 
@@ -89,6 +87,4 @@ public struct DueDate: Sendable, Hashable, Comparable, CustomStringConvertible {
         (a.year, a.month, a.day, a.hour ?? -1, a.minute) < (b.year, b.month, b.day, b.hour ?? -1, b.minute)
     }
 
-    public static func == (a: DueDate, b: DueDate) -> Bool { a.text == b.text }
-    public func hash(into hasher: inout Hasher) { hasher.combine(text) }
 }

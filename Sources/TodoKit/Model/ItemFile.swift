@@ -15,7 +15,7 @@ public enum ItemFile {
         # Edit the item, save and quit. Lines starting with # are left out.
         # Due: today, tomorrow, a weekday, +3d, 2026-12-01 (optionally T18:00), or empty.
         # Priority: high, medium, low or empty. Repeat: daily, weekly, monthly, yearly, weekdays, 3d, 2w, 1m or empty.
-        # List: a list's name (made if missing), or empty for the Inbox. Everything after Notes: is the notes.
+        # List: the name of an existing list, or empty for the Inbox. Everything after Notes: is the notes.
         """
 
     /// The file for an item in `listName` (nil: the Inbox).
@@ -36,7 +36,7 @@ public enum ItemFile {
     }
 
     /// The item a file describes, from `original`; `listName` is the list it names (nil: the
-    /// Inbox), for the caller to find or make.
+    /// Inbox), for the caller to find.
     public static func parse(_ text: String, original: TodoItem, today: DueDate?) throws(ParseError) -> (item: TodoItem, listName: String?) {
         var item = original
         var listName: String?
@@ -62,7 +62,7 @@ public enum ItemFile {
                 item.complete = complete
             case "due":
                 if value.isEmpty { item.due = nil; continue }
-                guard let due = today.flatMap({ QuickAdd.due(value, today: $0) }) ?? DueDate(value) else {
+                guard let due = QuickAdd.due(typed: value, today: today) else {
                     throw ParseError(line: index, reason: "“\(value)” is not a due date")
                 }
                 item.due = due
@@ -71,9 +71,10 @@ public enum ItemFile {
                 guard let priority = QuickAdd.priority(value) else { throw ParseError(line: index, reason: "Priority is high, medium, low or empty") }
                 item.priority = priority
             case "tags":
-                let words = value.split(separator: " ").map { $0.hasPrefix("#") || $0.hasPrefix("@") ? String($0.dropFirst()) : String($0) }
-                guard words.allSatisfy(QuickAdd.isName) else { throw ParseError(line: index, reason: "tags are words of letters, digits, - _ or .") }
-                item.tags = Set(words.map { $0.lowercased() })
+                guard let tags = QuickAdd.tags(value.split(separator: " ")) else {
+                    throw ParseError(line: index, reason: "tags are words of letters, digits, - _ or .")
+                }
+                item.tags = tags
             case "list": listName = value.isEmpty ? nil : value
             case "repeat":
                 if value.isEmpty { item.repeatRule = nil; continue }
@@ -82,7 +83,7 @@ public enum ItemFile {
             case "notes":
                 // The rest of the file, trailing blank lines aside; a value on the line itself starts it.
                 var notes = value.isEmpty ? [] : [value]
-                notes += lines[index...].filter { !$0.hasPrefix("#") }
+                notes += lines[index...]  // notes are the person's own: a `#` line there is theirs
                 while notes.last?.trimmingCharacters(in: .whitespaces).isEmpty == true { notes.removeLast() }
                 item.notes = notes.joined(separator: "\n")
                 index = lines.count

@@ -17,6 +17,13 @@ public enum ItemJSON {
         ])
     }
 
+    /// A deleted item's object: its id, and every other field null.
+    public static func deleted(id: String) -> JSONObject {
+        var object = self.object(TodoItem(id: id, text: ""), listName: nil)
+        for key in object.keys where key != "id" { object[key] = .null }
+        return object
+    }
+
     /// Reads an item's object (only `text` is required); the error says which field is wrong.
     static func entry(_ object: JSONObject, stableId: String) throws(FieldError) -> TodoFile.Entry {
         guard let text = object["text"]?.stringValue, !text.trimmingCharacters(in: .whitespaces).isEmpty else { throw FieldError("has no \"text\" string") }

@@ -74,6 +74,23 @@ public struct QuickAdd: Sendable, Equatable {
         return text.allSatisfy { $0.isLetter || $0.isNumber || $0 == "_" || $0 == "-" || $0 == "." }
     }
 
+    /// Tags as a person types them (`home #phone @work`, a space apart): lower-cased, the `#` or
+    /// `@` dropped; nil when one is not a name.
+    public static func tags<Words: Sequence>(_ words: Words) -> Set<String>? where Words.Element: StringProtocol {
+        var tags = Set<String>()
+        for word in words {
+            let name = word.hasPrefix("#") || word.hasPrefix("@") ? String(word.dropFirst()) : String(word)
+            guard isName(name) else { return nil }
+            tags.insert(name.lowercased())
+        }
+        return tags
+    }
+
+    /// A due date as a person types it: quick add's words when today is known, else a date.
+    public static func due(typed text: String, today: DueDate?) -> DueDate? {
+        today.flatMap { due(text, today: $0) } ?? DueDate(text)
+    }
+
     /// `high`, `medium`, `low`, or `1`, `2`, `3`.
     public static func priority(_ text: String) -> Priority? {
         switch text.lowercased() {

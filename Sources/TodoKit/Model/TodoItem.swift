@@ -78,7 +78,7 @@ public struct TodoItem: SyncRecord, Hashable, Identifiable {
                   notes: (try? row.decodeIfPresent(String.self, forKey: .notes)) ?? "",
                   due: ((try? row.decodeIfPresent(String.self, forKey: .due)) ?? nil).flatMap(DueDate.init),
                   priority: ((try? row.decodeIfPresent(String.self, forKey: .priority)) ?? nil).flatMap(Priority.init(rawValue:)),
-                  tags: Self.words((try? row.decodeIfPresent(String.self, forKey: .tags)) ?? nil),
+                  tags: ColumnMergeRule.words(((try? row.decodeIfPresent(String.self, forKey: .tags)) ?? nil).map(JSONValue.string) ?? .null),
                   listId: (try? row.decodeIfPresent(String.self, forKey: .listId)) ?? nil,
                   repeatRule: ((try? row.decodeIfPresent(String.self, forKey: .repeatRule)) ?? nil).flatMap(RepeatRule.init),
                   completedAt: (try? row.decodeIfPresent(String.self, forKey: .completedAt)) ?? nil,
@@ -136,10 +136,6 @@ public struct TodoItem: SyncRecord, Hashable, Identifiable {
 
     /// Tags as the column holds them: sorted, one space apart; nil for none.
     static func tagsText(_ tags: Set<String>) -> String? { tags.isEmpty ? nil : tags.sorted().joined(separator: " ") }
-
-    static func words(_ text: String?) -> Set<String> {
-        Set((text ?? "").split(whereSeparator: \.isWhitespace).map(String.init))
-    }
 
     /// The task order: by due (items without one last), then priority (high first, none last),
     /// then text as `listOrder` sorts it.

@@ -83,7 +83,7 @@ public final class AppRuntime {
     private func run(_ effect: Effect) {
         let environment = self.environment
         switch effect {
-        case .send(let message): apply(message)
+        case .send: break  // `AppState.update` applies these itself, before answering its effects
         case .after(let seconds, let message):
             let inbox = self.inbox
             Task {

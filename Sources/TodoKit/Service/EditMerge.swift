@@ -1,3 +1,4 @@
+import Foundation
 import OfflineSync
 import TableProtocol
 
@@ -52,7 +53,10 @@ public enum EditSavePlan: Sendable, Equatable {
     /// same field.
     public init(edited: TodoItem, original: TodoItem, stored: TodoItem?) {
         guard let stored else {
-            self = .addBack(TodoItem(text: edited.text, complete: edited.complete))
+            // Every field of the edit, under a new id (the old one's delete is on the server).
+            var item = edited
+            (item.id, item.version, item.updatedAt) = (UUID().uuidString, nil, nil)
+            self = .addBack(item)
             return
         }
         // A save keeps the stored version: the one a push must name.

@@ -127,29 +127,49 @@ public final class TodoService: Sendable {
     @discardableResult
     public func add(_ item: TodoItem) async throws -> TodoItem { TodoItem(try await table.insert(item)) }
 
-    /// Saves an edited item (over the stored version, whatever the copy's `version` says).
+    /// Saves an edited item (over the stored version, whatever the copy's `version` says), with
+    /// the completion rules every path shares (the list's Space, the editor, `E`, `todo edit`):
+    /// completing stamps `completedAt`, reopening clears it, and completing a repeating item also
+    /// adds its next instance in the same transaction (so one undo takes both back), with an id
+    /// derived from the series and the due date: two devices completing the same instance
+    /// offline add the same item, and after both sync there is one.
     @discardableResult
-    public func save(_ item: TodoItem) async throws -> TodoItem { TodoItem(try await table.update(item)) }
+    public func save(_ item: TodoItem, now: Date = Date()) async throws -> TodoItem {
+        let wasComplete = try self.item(id: item.id)?.complete ?? item.complete
+        let item = Self.completing(item, wasComplete: wasComplete, now: now)
+        guard item.complete, !wasComplete, let next = item.nextInstance(today: DueDate(day: now)) else {
+            return TodoItem(try await table.update(item))
+        }
+        let row = try item.item()  // without the copy's version: the stored one stays
+        try table.untyped.transaction { writes in
+            try writes.update(row)
+            if try writes.read(id: next.id) == nil { try writes.insert(next.object) }
+        }
+        return item
+    }
+
+    /// `item` with `completedAt` as its completion says: stamped `now` when it becomes complete,
+    /// cleared when it is open.
+    static func completing(_ item: TodoItem, wasComplete: Bool, now: Date) -> TodoItem {
+        var item = item
+        if !item.complete {
+            item.completedAt = nil
+        } else if !wasComplete || item.completedAt == nil {
+            item.completedAt = SyncDateFormat.string(from: now)
+        }
+        return item
+    }
 
     /// Sets one item's completion, on its current stored version (the caller's copy may be
     /// older: the list shows rows until their reload arrives, and a save of that copy would undo
     /// newer edits). Unknown ids are an error; an item already in that state is left alone.
-    /// Completing a repeating item also adds its next instance, in the same transaction (so one
-    /// undo takes both back), with an id derived from the series and the due date: two devices
-    /// completing the same instance offline add the same item, and after both sync there is one.
+    /// The completion rules are `save`'s.
     @discardableResult
     public func setComplete(id: String, to complete: Bool, now: Date = Date()) async throws -> TodoItem {
         guard var item = try item(id: id) else { throw SyncError(.invalidParameter, "The item no longer exists") }
         guard item.complete != complete else { return item }
         item.complete = complete
-        item.completedAt = complete ? SyncDateFormat.string(from: now) : nil
-        guard complete, let next = item.nextInstance(today: DueDate(day: now)) else { return try await save(item) }
-        let saved = item
-        try table.untyped.transaction { writes in
-            try writes.update(saved.object)
-            if try writes.read(id: next.id) == nil { try writes.insert(next.object) }
-        }
-        return item
+        return try await save(item, now: now)
     }
 
     /// Deletes an item.
@@ -181,15 +201,25 @@ public final class TodoService: Sendable {
 
     /// Marks every item whose text contains `match` (every item without one) complete or not;
     /// answers how many changed.
-    public func setCompleteAll(matching match: String?, to complete: Bool, progress: (Int, Int) -> Void = { _, _ in }) throws -> Int {
-        try table.untyped.transaction { writes in
-            let query = listQuery(filterText: match ?? "", showCompleted: true).filter(Field("complete") == .bool(!complete))
-            let ids = try writes.read(query).items.compactMap { $0[SystemProperty.id]?.stringValue }
-            for (index, id) in ids.enumerated() {
-                try writes.update([SystemProperty.id.rawValue: .string(id), "complete": .bool(complete)])
-                if (index + 1) % Self.progressEvery == 0 { progress(index + 1, ids.count) }
+    /// The completion rules are `save`'s: `completedAt`, and a repeating item's next instance.
+    public func setCompleteAll(matching match: String?, to complete: Bool, now: Date = Date(),
+                               progress: (Int, Int) -> Void = { _, _ in }) throws -> Int {
+        let context = ScopeContext(today: DueDate(day: now), lists: try lists())  // so `--match +List` finds the list
+        let stamp: JSONValue = complete ? .string(SyncDateFormat.string(from: now)) : .null
+        return try table.untyped.transaction { writes in
+            let query = listQuery(filterText: match ?? "", showCompleted: true, context: context).filter(Field("complete") == .bool(!complete))
+            let rows = try writes.read(query).items
+            for (index, row) in rows.enumerated() {
+                guard let id = row[SystemProperty.id]?.stringValue else { continue }
+                try writes.update([SystemProperty.id.rawValue: .string(id), "complete": .bool(complete), "completedAt": stamp])
+                // Only a repeating row is decoded: marking 10,000 done stays a column write each.
+                if complete, (row["repeat"] ?? .null) != .null, let item = TodoItem(row), let next = item.nextInstance(today: DueDate(day: now)),
+                   try writes.read(id: next.id) == nil {
+                    try writes.insert(next.object)
+                }
+                if (index + 1) % Self.progressEvery == 0 { progress(index + 1, rows.count) }
             }
-            return ids.count
+            return rows.count
         }
     }
 

@@ -78,15 +78,13 @@ public struct TodoEditorViewModel: Sendable, Equatable {
         let typed = due.text.trimmingCharacters(in: .whitespaces)
         if typed.isEmpty { return .some(nil) }
         if typed == original.due?.text { return .some(original.due) }
-        guard let date = today.flatMap({ QuickAdd.due(typed, today: $0) }) ?? DueDate(typed) else { return nil }
+        guard let date = QuickAdd.due(typed: typed, today: today) else { return nil }
         return .some(date)
     }
 
     /// The tags typed, or nil when one is not a word.
     var parsedTags: Set<String>? {
-        let words = tags.text.split(whereSeparator: \.isWhitespace).map { $0.hasPrefix("#") || $0.hasPrefix("@") ? String($0.dropFirst()) : String($0) }
-        guard words.allSatisfy(QuickAdd.isName) else { return nil }
-        return Set(words.map { $0.lowercased() })
+        QuickAdd.tags(tags.text.split(whereSeparator: \.isWhitespace))
     }
 
     /// The item with the edits applied (a due date or tag that cannot be read keeps the original's).
