@@ -19,6 +19,27 @@ import Testing
         #expect(try service.item(id: item.id)?.complete == false)
     }
 
+    @Test func savingARepeatingItemAsCompleteFollowsTheSameRules() async throws {
+        let service = try makeService()
+        var item = try await service.add(TodoItem(text: "water plants", due: day, repeatRule: .every(1, .week)))
+        item.complete = true
+        try await service.save(item)  // the editor's Complete field, E, todo edit --complete
+        #expect(try service.item(id: item.id)?.completedAt != nil)
+        #expect(try service.item(id: "\(item.id)-20261201")?.complete == false)
+        item.complete = false
+        try await service.save(item)
+        #expect(try service.item(id: item.id)?.completedAt == nil)
+    }
+
+    @Test func completingManyAtOnceAddsEachRepeatingItemsNextInstance() async throws {
+        let service = try makeService()
+        let item = try await service.add(TodoItem(text: "standup", due: day, repeatRule: .weekdays))
+        try await service.add(TodoItem(text: "once"))
+        #expect(try service.setCompleteAll(matching: nil, to: true) == 2)
+        #expect(try service.item(id: "\(item.id)-20261125")?.due == DueDate("2026-11-25"))
+        #expect(try service.allItems().filter { $0.complete }.allSatisfy { $0.completedAt != nil })
+    }
+
     @Test func theInstanceAfterTheNextKeepsTheSeriesRoot() async throws {
         let service = try makeService()
         let item = try await service.add(TodoItem(text: "standup", due: DueDate("2026-11-27")!, repeatRule: .weekdays))

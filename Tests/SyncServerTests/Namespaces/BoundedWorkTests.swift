@@ -19,32 +19,22 @@ import Testing
     }
 
     @Test func passwordChecksBeyondThePoolsQueueAreRefusedAtOnce() async throws {
-        let pool = PasswordCheckPool(threads: 1, maxWaiting: 2)
-        let release = AsyncStream.makeStream(of: Void.self)
+        let pool = PasswordCheckPool(threads: 2, maxWaiting: 2)
+        let gate = DispatchSemaphore(value: 0)
         let started = AsyncStream.makeStream(of: Void.self)
-        // Two checks that hold the pool until released.
-        let held = Task {
-            try await withThrowingTaskGroup(of: Void.self) { group in
-                for _ in 0..<2 {
-                    group.addTask {
-                        try await pool.run {
-                            started.continuation.yield()
-                            let semaphore = DispatchSemaphore(value: 0)
-                            Task { for await _ in release.stream { break }; semaphore.signal() }
-                            semaphore.wait()
-                        }
-                    }
-                }
-                try await group.waitForAll()
-            }
+        // Two checks that hold both of the pool's threads (never a cooperative one) until released.
+        let held = (0..<2).map { _ in
+            Task { try await pool.run { started.continuation.yield(); gate.wait() } }
         }
+        // Both admitted and running: only then is the queue full. (Waiting for one let a third
+        // check be admitted behind the held ones, and the test waited on it forever.)
         var iterator = started.stream.makeAsyncIterator()
         _ = await iterator.next()
+        _ = await iterator.next()
         await #expect { try await pool.run { () } } throws: { ($0 as? TableError)?.status == 429 }
-        release.continuation.yield()
-        release.continuation.yield()
-        release.continuation.finish()
-        try await held.value
+        gate.signal()
+        gate.signal()
+        for check in held { try await check.value }
         #expect(try await pool.run { 42 } == 42)
     }
 
