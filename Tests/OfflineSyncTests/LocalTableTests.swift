@@ -110,6 +110,16 @@ import Testing
         #expect(Set(odata.items.compactMap { $0["id"]?.stringValue }) == ["i3"])
     }
 
+    @Test func countsGroupedByAColumnCountEachValueAndNullWithinTheFilter() async throws {
+        let f = try await fixture()
+        for (i, priority) in [1.0, 2, 1, nil, 1].enumerated() {
+            try await f.local.insert(["id": .string("i\(i)"), "text": "t", "complete": .bool(i == 4), "priority": priority.map(JSONValue.number) ?? .null])
+        }
+        let counts = try f.local.counts(f.local.query.filter(Field("complete") == false), groupedBy: "priority")
+        #expect(counts == [.number(1): 2, .number(2): 1, .null: 1])
+        #expect(throws: SyncError.self) { try f.local.counts(f.local.query, groupedBy: "nosuch") }
+    }
+
     @Test func localQueryOnAnUnknownColumnIsAnError() async throws {
         let f = try await fixture()
         #expect(throws: SyncError.self) { try f.local.read(f.local.query.filter(Field("nosuch") == 1)) }

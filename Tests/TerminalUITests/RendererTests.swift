@@ -92,6 +92,19 @@ import TodoKitTestSupport
         #expect(frame[1, 9].style.contains(.reverse))
     }
 
+    @Test func theEditorShowsEveryLineOfTheNotesInTheRowsLeft() {
+        var app = ListFixture([])
+        app.items = [TodoItem(id: "x", text: "milk", notes: "oat\nnot soy\nfrom the corner shop")]
+        app.storeChanged()
+        app.press(.enter)
+        for _ in 0..<6 { app.press(.tab) }
+        let rows = AppScreen.render(app.state, width: 60, height: 14).text.split(separator: "\n", omittingEmptySubsequences: false)
+        #expect(rows[8] == "  Notes:     oat")
+        #expect(rows[9] == "             not soy")
+        #expect(rows[10] == "             from the corner shop")
+        #expect(rows[13].contains("Enter save"))
+    }
+
     @Test func conflictDialogShowsBothValuesAndButtons() {
         var app = app([])
         app.send(.conflictRaised(ConflictPrompt(itemId: "x", fields: [.init(name: "text", was: "before", yours: "mine", servers: "theirs")])))
@@ -147,11 +160,11 @@ import TodoKitTestSupport
     @Test func theHelpScrollsDownToTheTextFieldKeys() {
         var app = app([])
         app.press(.character("?"))
-        let first = AppScreen.render(app.state, width: 80, height: 24).text
+        let first = AppScreen.render(app.state, width: 80, height: 28).text
         #expect(first.contains("↓ more"))
         #expect(!first.contains("Clear to the end of the line"))
         for _ in 0..<20 { app.press(.down) }
-        let last = AppScreen.render(app.state, width: 80, height: 24).text
+        let last = AppScreen.render(app.state, width: 80, height: 28).text
         #expect(last.contains("In text fields"))
         for row in KeyTables.textField.helpRows { #expect(last.contains(row.title), "missing \(row.title)") }
     }

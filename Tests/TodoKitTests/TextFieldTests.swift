@@ -98,4 +98,46 @@ import TodoKit
             #expect(keys.contains(label), "\(label) missing from help")
         }
     }
+
+    @Test func aMultilineFieldStartsANewLineOnEnter() {
+        var notes = TextField("call", multiline: true)
+        notes.handle(.enter)
+        notes.handle(.character("x"))
+        #expect(notes.lines == ["call", "x"])
+        #expect(notes.cursorPosition == (1, 1))
+    }
+
+    @Test func upAndDownKeepTheColumnOrStopAtTheLinesEnd() {
+        var notes = TextField("first line\nab\nthird line", multiline: true)
+        notes.handle(.up)
+        #expect(notes.cursorPosition == (1, 2))
+        notes.handle(.up)
+        #expect(notes.cursorPosition == (0, 2))
+        notes.handle(.end)
+        notes.handle(.down)
+        #expect(notes.cursorPosition == (1, 2))
+        notes.handle(.down)
+        notes.handle(.down)
+        #expect(notes.cursorPosition == (2, 10))
+    }
+
+    @Test func homeEndAndTheClearKeysWorkOnTheCursorsLine() {
+        var notes = TextField("one\ntwo three\nfour", multiline: true)
+        notes.handle(.up)
+        notes.handle(.home)
+        #expect(notes.cursorPosition == (1, 0))
+        notes.handle(.control("k"))
+        #expect(notes.text == "one\n\nfour")
+        notes.handle(.character("2"))
+        notes.handle(.control("u"))
+        #expect(notes.text == "one\n\nfour")
+        #expect(notes.cursorPosition == (1, 0))
+    }
+
+    @Test func aSingleLineFieldLeavesEnterAndTheArrowsToItsView() {
+        var field = TextField("milk")
+        let handled = [KeyEvent.enter, .up, .down].map { field.handle($0) }
+        #expect(handled == [false, false, false])
+        #expect(field.text == "milk" && field.cursor == 4)
+    }
 }

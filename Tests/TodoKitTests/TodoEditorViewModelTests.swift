@@ -85,6 +85,19 @@ import TodoKitTestSupport
         #expect(app.state.editor == nil)
     }
 
+    @Test func enterInTheNotesStartsANewLineAndEscSavesThem() {
+        var app = editing()
+        for _ in 0..<6 { app.press(.tab) }
+        app.type("ask")
+        app.press(.enter)
+        app.type("twice")
+        #expect(app.state.editor?.notes.lines == ["ask", "twice"])
+        let effects = app.send(.key(.escape))
+        #expect(app.state.editor == nil)
+        guard case .save(let item, _)? = effects.first else { Issue.record("no save: \(effects)"); return }
+        #expect(item.notes == "ask\ntwice")
+    }
+
     @Test func escapeWithoutChangesJustCloses() {
         var app = editing()
         #expect(app.send(.key(.escape)) == [])

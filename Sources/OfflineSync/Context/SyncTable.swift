@@ -88,6 +88,14 @@ public struct SyncTable: Sendable {
         return try guarded { try store.read { try $0.items(query) } }
     }
 
+    /// How many local items match a query for each value of `column` (`.null` for none): one
+    /// `GROUP BY` instead of a count per value. The query's order, limit and offset are ignored.
+    public func counts(_ query: SyncQuery, groupedBy column: String) throws -> [JSONValue: Int] {
+        var query = query
+        query.table = name
+        return try guarded { try store.read { try $0.counts(query, groupedBy: column) } }
+    }
+
     /// A query on this table.
     public var query: SyncQuery { SyncQuery(table: name) }
 

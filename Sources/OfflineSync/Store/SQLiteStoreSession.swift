@@ -56,6 +56,21 @@ struct SQLiteStoreSession: SyncStoreSession {
         return SyncQueryResult(items: items, totalCount: count)
     }
 
+    func counts(_ query: SyncQuery, groupedBy column: String) throws -> [JSONValue: Int] {
+        let definition = try definition(query.table)
+        guard let grouped = definition.column(named: column) else {
+            throw SyncError(.invalidParameter, "Invalid query: cannot group by '\(column)', not a column of '\(definition.name)'")
+        }
+        let select = try LocalSelect(query: query, definition: definition)
+        let name = q(grouped.name)
+        let sql = "SELECT \(name), COUNT(*) FROM \(q(definition.name))\(select.whereClause) GROUP BY \(name)"
+        var counts: [JSONValue: Int] = [:]
+        for row in try Row.fetchAll(db.cachedStatement(sql: sql), arguments: StatementArguments(select.countBinds)) {
+            counts[ItemRow.json(row[0] as DatabaseValue, type: grouped.type), default: 0] += row[1] as Int
+        }
+        return counts
+    }
+
     func upsert(_ items: [JSONObject], in table: String) throws {
         try upsert(items, in: table, skippingSameVersion: false)
     }

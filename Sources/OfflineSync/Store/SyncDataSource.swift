@@ -25,6 +25,8 @@ protocol SyncStoreSession {
     func item(in table: String, id: String) throws -> JSONObject?
     /// The items matching a query, run in the store.
     func items(_ query: SyncQuery) throws -> SyncQueryResult
+    /// How many items match the query for each value of one column (null included).
+    func counts(_ query: SyncQuery, groupedBy column: String) throws -> [JSONValue: Int]
     /// Inserts or replaces whole items; unknown keys are dropped, missing keys become null.
     func upsert(_ items: [JSONObject], in table: String) throws
     /// Writes one item over the stored one the caller read in this transaction (`current`, nil

@@ -1,7 +1,7 @@
 import TodoKit
 
 /// Draws the "Todo Item" editor: one row per field, the one with the focus bold; text fields
-/// show a cursor when focused, choice fields ◀ their value ▶.
+/// show a cursor when focused, choice fields ◀ their value ▶; the notes take the rows left.
 public enum EditorScreen {
     /// Renders the editor, the status bar and the hints.
     public static func render(_ editor: TodoEditorViewModel, status: SyncStatus, hints: [Hint], width: Int, height: Int) -> Frame {
@@ -11,23 +11,30 @@ public enum EditorScreen {
         // Every field keeps a row above the status bar on the smallest terminal (10 rows).
         let top = height >= 14 ? 2 : 1
         let labelWidth = 11
-        for (index, focus) in TodoEditorViewModel.Focus.allCases.enumerated() {
-            let y = top + index
+        let notesRows = max(1, height - 2 - (top + TodoEditorViewModel.Focus.allCases.count - 1) - (editor.notice == nil ? 0 : 2))
+        var y = top
+        for focus in TodoEditorViewModel.Focus.allCases {
             guard y < height - 2 else { break }
             let focused = editor.focus == focus
             frame.put(label(focus), x: 2, y: y, style: focused ? .bold : [])
             let x = 2 + labelWidth, fieldWidth = width - x - 2
-            if let field = textField(focus, of: editor) {
+            if focus == .notes {
+                // Notes take the rows left above the notice, scrolled to the cursor's line.
+                y += TextFieldView.drawLines(editor.notes, focused: focused, into: &frame, x: x, y: y, width: fieldWidth,
+                                             height: min(notesRows, height - 2 - y))
+            } else if let field = textField(focus, of: editor) {
                 if focused {
                     TextFieldView.draw(field, into: &frame, x: x, y: y, width: fieldWidth)
                 } else {
                     frame.put(field.text, x: x, y: y, style: .underline, maxWidth: fieldWidth)
                 }
+                y += 1
             } else {
                 frame.put("◀ \(choice(focus, of: editor)) ▶", x: x, y: y, style: focused ? .reverse : [], maxWidth: fieldWidth)
+                y += 1
             }
         }
-        let noticeY = top + TodoEditorViewModel.Focus.allCases.count + 1
+        let noticeY = y + 1
         if let notice = editor.notice, noticeY < height - 2 { frame.put(notice, x: 2, y: noticeY, style: .warning, maxWidth: width - 4) }
         StatusBar.draw(status, into: &frame, y: height - 2)
         HintBar.draw(hints, into: &frame, y: height - 1)
@@ -51,8 +58,7 @@ public enum EditorScreen {
         case .text: return editor.text
         case .due: return editor.due
         case .tags: return editor.tags
-        case .notes: return editor.notes
-        case .complete, .priority, .list: return nil
+        case .complete, .priority, .list, .notes: return nil
         }
     }
 

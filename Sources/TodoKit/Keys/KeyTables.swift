@@ -79,6 +79,9 @@ public enum KeyTables {
         KeyBinding([.alt("d")], .deleteWordForward, "Delete the word after the cursor"),
         KeyBinding([.control("u")], .clearToStart, "Clear to the start of the line"),
         KeyBinding([.control("k")], .clearToEnd, "Clear to the end of the line"),
+        KeyBinding([.enter], .newLine, "New line (in Notes; Esc saves and goes back)"),
+        KeyBinding([.up], .lineUp, "Line up (in Notes)"),
+        KeyBinding([.down], .lineDown, "Line down (in Notes)"),
     ])
 
     /// Every row of the help overlay: the list's keys, the global ones, then the text fields'.
@@ -94,7 +97,8 @@ public enum KeyTables {
         KeyBinding([.left], .previousChoice, "Previous choice (on Complete, Priority and List)", disabledReason: choiceFieldOnly),
         KeyBinding([.character("y")], .setComplete(true), "Complete: Yes (on the Complete field)", disabledReason: completeFieldOnly),
         KeyBinding([.character("n")], .setComplete(false), "Complete: No (on the Complete field)", disabledReason: completeFieldOnly),
-        KeyBinding([.enter], .save, "Save (when something changed) and go back", hint: "save"),
+        KeyBinding([.enter], .save, "Save (when something changed) and go back; in Notes, a new line", hint: "save",
+                   disabledReason: { $0.editor?.focus == .notes ? "In Notes Enter starts a new line — Esc saves" : nil }),
         KeyBinding([.escape], .back, "Back to the list, saving what changed (on blank text, twice drops it)", hint: "back"),
     ])
 
@@ -176,6 +180,8 @@ public enum HelpAction: Sendable, Equatable { case scrollDown, scrollUp, close }
 public enum TextEditAction: Sendable, Equatable {
     case left, right, wordLeft, wordRight, start, end
     case deleteBack, deleteForward, deleteWordBack, deleteWordForward, clearToStart, clearToEnd
+    /// Multi-line fields only (the editor's notes).
+    case newLine, lineUp, lineDown
 }
 
 /// What a key does in the editor.

@@ -1,4 +1,5 @@
 import OfflineSync
+import TableProtocol
 
 /// A scope's items as a store query: its filter and its order.
 enum ListQuery {
@@ -42,6 +43,34 @@ enum ListQuery {
         }
         if let priority = words.priority { query = query.filter(Field("priority") == .string(priority.rawValue)) }
         return query
+    }
+
+    /// Whether a scope's count is read from the open items' counts by list (`counts(of:byList:)`).
+    static func isCountedByList(_ scope: ListScope) -> Bool {
+        switch scope {
+        case .all, .inbox, .list: return true
+        case .today, .upcoming, .completed: return false
+        }
+    }
+
+    /// All's, the Inbox's and each list's count from the open items counted by `listId`: the
+    /// Inbox holds those without a list and those whose list is gone.
+    static func counts(of scopes: [ListScope], byList: [JSONValue: Int], context: ScopeContext) -> [ListScope: Int] {
+        let existing = Set(context.listIds)
+        var counts: [ListScope: Int] = [:]
+        for scope in scopes {
+            switch scope {
+            case .all: counts[scope] = byList.values.reduce(0, +)
+            case .inbox:
+                counts[scope] = byList.reduce(0) { sum, group in
+                    if case .string(let id) = group.key, existing.contains(id) { return sum }
+                    return sum + group.value
+                }
+            case .list(let id, _): counts[scope] = byList[.string(id)] ?? 0
+            case .today, .upcoming, .completed: continue
+            }
+        }
+        return counts
     }
 
     /// Every scope in the task order: due (none last), priority (high first, none last), text

@@ -76,14 +76,17 @@ public final class TodoService: Sendable {
         Self.map(listTable.observe(listTable.query.order(by: "position").order(by: "name"))) { $0.map(\.record) }
     }
 
-    /// How many items each scope holds (open ones, but for Completed) as a live query: one count
-    /// per scope after every commit to the items, each an index range (`TodoTable`'s indexes).
+    /// How many items each scope holds (open ones, but for Completed) as a live query, read
+    /// again after every commit to the items: All, Inbox and every list from one count of the
+    /// open items grouped by list, the other scopes by one index-range count each.
     public func observeCounts(of scopes: [ListScope], context: ScopeContext) -> AsyncThrowingStream<[ListScope: Int], any Error> {
-        let queries = scopes.map { ($0, countQuery(CountRequest(filterText: "", showCompleted: false, generation: 0, scope: $0, context: context))) }
+        let open = ListQuery.filter(table.query, scope: .all, context: context, showCompleted: false)
+        let counted = scopes.filter { !ListQuery.isCountedByList($0) }
+            .map { ($0, countQuery(CountRequest(filterText: "", showCompleted: false, generation: 0, scope: $0, context: context))) }
         let items = table.untyped
         return items.observe(reading: {
-            var counts: [ListScope: Int] = [:]
-            for (scope, query) in queries { counts[scope] = try items.read(query).totalCount ?? 0 }
+            var counts = ListQuery.counts(of: scopes, byList: try items.counts(open, groupedBy: "listId"), context: context)
+            for (scope, query) in counted { counts[scope] = try items.read(query).totalCount ?? 0 }
             return counts
         })
     }

@@ -2,7 +2,7 @@ import Foundation
 
 /// The "Todo Item" editor as a value: every field of an item. Text fields (text, due, tags,
 /// notes) take typed keys; choice fields (complete, priority, list) turn with ←/→ or Space.
-/// Enter and Esc both leave it saving what changed (the seed app's Back saves too); what cannot
+/// Enter (except in the notes, where it starts a new line) and Esc both leave it saving what changed (the seed app's Back saves too); what cannot
 /// be saved (blank text, a due date it cannot read, a tag that is not a word) keeps it open
 /// with the reason, and Esc asks once before it drops the change.
 public struct TodoEditorViewModel: Sendable, Equatable {
@@ -33,7 +33,7 @@ public struct TodoEditorViewModel: Sendable, Equatable {
     public private(set) var tags: TextField
     /// The list chosen (nil: the Inbox).
     public private(set) var listId: String?
-    /// Notes, on one line here (`todo edit --notes` and the stored item keep several).
+    /// Notes, several lines: Enter starts a new one here.
     public private(set) var notes: TextField
     public private(set) var focus: Focus = .text
     /// The lists to choose from.
@@ -68,7 +68,7 @@ public struct TodoEditorViewModel: Sendable, Equatable {
         priority = draft.priority
         tags = TextField(draft.tags.sorted().joined(separator: " "))
         listId = draft.listId
-        notes = TextField(draft.notes)
+        notes = TextField(draft.notes, multiline: true)
         self.lists = lists
         self.today = today
     }
