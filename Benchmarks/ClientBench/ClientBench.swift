@@ -92,6 +92,7 @@ struct ClientBench {
         for round in 0..<200 {
             let scope: ListScope = round % 2 == 0 ? .today : .list(id: list.id, name: list.name)
             switching.append(try await timeMessage(app, .chooseScope(scope), width: width, height: height))
+            if trace, switching.last! > 5 { print("slow switch \(round) to \(scope.title): \(switching.last!) ms") }
         }
         _ = frame
         let result: [String: Double] = [

@@ -42,6 +42,18 @@ import Testing
         #expect(try found(Field("due") == nil || Field("due") < "2026-11-02") == ["none", "early"])
     }
 
+    @Test func hasAValueTestsOnNullsLastColumnsFindTheSameRows() async throws {
+        let t = try table(rules: ["due": .nullsLast, "size": .nullsLast])
+        for (id, due, size) in [("none", nil, nil), ("dated", "2026-11-01", nil), ("sized", nil, -5), ("both", "2026-12-01", 0)] as [(String, String?, Int?)] {
+            try await t.insert(["id": .string(id), "due": due.map(JSONValue.string) ?? .null, "size": size.map { .number(Double($0)) } ?? .null])
+        }
+        func found(_ predicate: QueryPredicate) throws -> Set<String> { Set(try ids(t, t.query.filter(predicate))) }
+        #expect(try found(Field("due") != nil) == ["dated", "both"])
+        #expect(try found(Field("size") != nil) == ["sized", "both"])
+        #expect(try found(Field("due") != nil && Field("size") == nil) == ["dated"])
+        #expect(try t.read(t.query.filter(Field("due") != nil).withTotalCount()).totalCount == 2)
+    }
+
     @Test func rankedSortsByTheGivenOrderOthersAndNoneLast() async throws {
         let t = try table(rules: ["level": .ranked(["high", "medium", "low"])])
         for (id, level) in [("a", "low"), ("b", nil), ("c", "high"), ("d", "weird"), ("e", "medium")] as [(String, String?)] {
