@@ -66,8 +66,9 @@ public final class UserStore: Sendable {
         return account
     }
 
-    /// Ends an account for good: its tokens stop working within a second and, unless `keepData`,
-    /// its rows and clocks are deleted in the same transaction. Kept rows stay under the old id,
+    /// Ends an account for good: its tokens stop working within a second, its memberships of
+    /// shared spaces end (a space left without members goes) and, unless `keepData`, its rows
+    /// and clocks are deleted in the same transaction. Kept rows stay under the old id,
     /// which no later account gets, so nobody reaches them.
     @discardableResult
     public func remove(name: String, keepData: Bool = false) async throws -> Account {
@@ -76,6 +77,7 @@ public final class UserStore: Sendable {
             guard let account = try self.account(named: name, session: session) else { return nil }
             try session.execute(#"DELETE FROM "__users" WHERE "id" = \#(self.p(1))"#, [.text(account.id)])
             if !keepData { try NamespaceCatalog.delete(account.id, dialect: dialect, session: session) }
+            try SpaceStore.removeMemberships(of: account.id, dialect: dialect, session: session)
             return account
         }
         guard let removed else { throw UserStoreError("there is no user '\(name)'") }

@@ -23,6 +23,25 @@ struct AuthRoutes {
     }
 }
 
+/// Gives every table request its namespace (`NamespaceResolver`): the token's account, or a
+/// shared space of which it is a member. A viewer's writes stop here (every write is a POST,
+/// PATCH or DELETE; reads are GETs).
+struct NamespaceMiddleware: RouterMiddleware {
+    let resolver: NamespaceResolver
+
+    func handle(_ request: Request, context: TableRequestContext,
+                next: (Request, TableRequestContext) async throws -> Response) async throws -> Response {
+        let resolved = try await resolver.resolve(headers: request.headers, space: request.uri.queryParameters.get(NamespaceResolver.spaceParameter))
+        if let role = resolved.role, !role.canWrite, request.method != .get, request.method != .head {
+            throw TableError.forbidden("You are a viewer of this space: it is read-only for you (its owners can make you an editor)")
+        }
+        var context = context
+        context.owner = resolved.namespace
+        context.account = resolved.account
+        context.role = resolved.role
+        return try await next(request, context)
+    }
+}
 /// Sets the request's owner from its token (see `Authenticator.owner(of:)`).
 struct OwnerMiddleware: RouterMiddleware {
     let authenticator: Authenticator

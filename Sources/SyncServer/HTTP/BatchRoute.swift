@@ -65,6 +65,12 @@ enum CapabilitiesRoute {
             ("changeFeed", .bool(changeFeed)),
             ("login", .string("/.auth/login")),
             ("accountsRequired", .bool(accountsRequired)),
+            // Shared spaces: managed at `path`, reached with `?parameter=ID` on the table
+            // routes, the batch and the change feed (each space its own namespace).
+            ("spaces", .object(JSONObject([
+                ("path", .string("/spaces")), ("parameter", .string(NamespaceResolver.spaceParameter)),
+                ("roles", .array(SpaceRole.allCases.map { .string($0.rawValue) })),
+            ]))),
         ]))
     }
 }

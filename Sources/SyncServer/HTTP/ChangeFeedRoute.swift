@@ -14,7 +14,6 @@ import TableProtocol
 struct ChangeFeedRoute {
     let service: TableService
     let hub: ChangeHub
-    let authenticator: Authenticator
     /// The most change feeds one account may hold open in this process (`--max-feeds-per-account`).
     let maxFeedsPerAccount: Int
 
@@ -25,7 +24,7 @@ struct ChangeFeedRoute {
         request.headers[.accept]?.lowercased().contains("text/event-stream") ?? false
     }
 
-    func respond(_ request: Request, table rawTable: String, owner: String) async throws -> Response {
+    func respond(_ request: Request, table rawTable: String, owner: String, resolver: NamespaceResolver) async throws -> Response {
         let table = try TableName.key(rawTable)
         if service.schemas.isFixed, try await service.schemas.schema(of: table, in: owner) == nil { throw TableError.tableNotFound }
         let since = try Self.since(request)
@@ -39,7 +38,7 @@ struct ChangeFeedRoute {
         if let since { backlog = try await service.changes(table: table, since: since, owner: owner, limit: Self.replayLimit) }
         let replay = backlog
         let headers = request.headers
-        let authenticator = self.authenticator
+        let space: String? = request.uri.queryParameters.get(NamespaceResolver.spaceParameter).map { String($0) }
         let body = ResponseBody { writer in
             var last = since ?? ""
             try await writer.write(ByteBuffer(string: "retry: 1000\n: connected\n\n"))
@@ -57,8 +56,12 @@ struct ChangeFeedRoute {
                     try await writer.write(Self.event(notice))
                     last = notice.updatedAt
                 case .heartbeat:
-                    // A token that expired or was revoked ends the feed, as it would end any request.
-                    guard (try? await authenticator.owner(of: headers)) == owner else { try await writer.finish(nil); return }
+                    // A token that expired or was revoked, or a membership that ended, ends the feed, as it
+                    // would end any request.
+                    guard (try? await resolver.resolve(headers: headers, space: space))?.namespace == owner else {
+                        try await writer.finish(nil)
+                        return
+                    }
                     try await writer.write(ByteBuffer(string: ": heartbeat\n\n"))
                 }
             }

@@ -80,9 +80,12 @@ public enum SyncServerApplication {
         router.add(middleware: APIVersionMiddleware())
         AuthRoutes(authenticator: authenticator, maxBodyBytes: configuration.maxBodyBytes).register(on: router)
         if configuration.metrics { MetricsRoute(database: database, hub: hub, authenticator: authenticator).register(on: router) }
+        let resolver = NamespaceResolver(authenticator: authenticator, spaces: SpaceStore(database: database))
+        SpaceRoutes(spaces: resolver.spaces, resolver: resolver, maxBodyBytes: configuration.maxBodyBytes).register(on: router)
         let feed = configuration.changeFeed
-            ? ChangeFeedRoute(service: service, hub: hub, authenticator: authenticator, maxFeedsPerAccount: configuration.maxFeedsPerAccount) : nil
-        TableRoutes(service: service, authenticator: authenticator, maxBodyBytes: configuration.maxBodyBytes, scheme: configuration.scheme, feed: feed)
+            ? ChangeFeedRoute(service: service, hub: hub, maxFeedsPerAccount: configuration.maxFeedsPerAccount) : nil
+        TableRoutes(service: service, authenticator: authenticator, resolver: resolver, maxBodyBytes: configuration.maxBodyBytes,
+                    scheme: configuration.scheme, feed: feed)
             .register(on: router)
 
         let server: HTTPServerBuilder

@@ -8,6 +8,8 @@ import TableProtocol
 struct TableRoutes {
     let service: TableService
     let authenticator: Authenticator
+    /// Each request's namespace: the account's own, or a shared space (`?space=`).
+    let resolver: NamespaceResolver
     let maxBodyBytes: Int
     /// `https` when the server itself speaks TLS, else `http`.
     let scheme: String
@@ -17,9 +19,10 @@ struct TableRoutes {
 
     func register(on router: Router<TableRequestContext>) {
         router.get("/health") { _, _ in JSONResponse.make(.ok, #"{"status":"ok"}"#) }
-        let capabilities = CapabilitiesRoute.document(maxBodyBytes: maxBodyBytes, maxTop: service.limits.maxTop, changeFeed: feed != nil, accountsRequired: authenticator.required)
+        let capabilities = CapabilitiesRoute.document(maxBodyBytes: maxBodyBytes, maxTop: service.limits.maxTop, changeFeed: feed != nil,
+                                                      accountsRequired: authenticator.required)
         router.get("/capabilities") { _, _ in JSONResponse.make(.ok, capabilities) }
-        let tables = router.group("tables").add(middleware: OwnerMiddleware(authenticator: authenticator))
+        let tables = router.group("tables").add(middleware: NamespaceMiddleware(resolver: resolver))
         tables.get(":table") { request, context in try await query(request, context) }
         // A table name never starts with `$`, so this path cannot hide a table.
         tables.post("$batch") { request, context in
@@ -32,7 +35,7 @@ struct TableRoutes {
         }
         tables.get(":table/:id") { request, context in
             if let feed, context.parameters.get("id") == "changes", ChangeFeedRoute.wantsFeed(request) {
-                return try await feed.respond(request, table: try table(context), owner: context.owner)
+                return try await feed.respond(request, table: try table(context), owner: context.owner, resolver: resolver)
             }
             return JSONResponse.item(try await service.read(table: try table(context), id: try id(context), owner: context.owner))
         }
@@ -53,7 +56,9 @@ struct TableRoutes {
     }
 
     private func query(_ request: Request, _ context: TableRequestContext) async throws -> Response {
-        let page = try await service.query(table: try table(context), queryString: request.uri.query ?? "", owner: context.owner)
+        // The space is the namespace, not part of the query (plans are cached by the query's text).
+        let queryString = context.role == nil ? request.uri.query ?? "" : QueryString.removing([NamespaceResolver.spaceParameter], from: request.uri.query)
+        let page = try await service.query(table: try table(context), queryString: queryString, owner: context.owner)
         var body = page.itemsJSON
         if let count = page.totalCount {
             body = Array(#"{"results":"#.utf8) + body + Array(#","count":"#.utf8)

@@ -22,6 +22,7 @@ enum ServerMigrations {
         Migration(name: "003-account-ids", apply: AccountIDMigration.apply),
         Migration(name: "004-namespace-clocks", apply: NamespaceClockMigration.apply),
         Migration(name: "005-namespace-catalog", apply: NamespaceCatalogMigration.apply),
+        Migration(name: "006-shared-spaces", apply: SpaceStore.createTables),
     ]
 
     /// Applies every migration the database has not recorded, in order; answers their names.

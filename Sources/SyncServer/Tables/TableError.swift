@@ -15,13 +15,18 @@ public enum TableError: Error, Sendable, Equatable {
     case tooManyRequests(retryAfter: Int)
     /// A limit of the server or of the account is reached (429 with a message); try again after this many seconds.
     case busy(String, retryAfter: Int)
+    /// The caller may see this but not do it (a viewer's write, a member managing members).
+    case forbidden(String)
+    /// The request cannot apply to the state it meets (409 with a message, no item).
+    case refused(String)
 
     /// The HTTP status code.
     public var status: Int {
         switch self {
         case .badRequest: return 400
         case .notFound, .tableNotFound: return 404
-        case .conflict: return 409
+        case .conflict, .refused: return 409
+        case .forbidden: return 403
         case .preconditionFailed: return 412
         case .payloadTooLarge: return 413
         case .unauthorized: return 401
@@ -32,7 +37,7 @@ public enum TableError: Error, Sendable, Equatable {
     /// The human-readable message.
     public var message: String {
         switch self {
-        case .badRequest(let m), .notFound(let m), .unauthorized(let m), .busy(let m, _): return m
+        case .badRequest(let m), .notFound(let m), .unauthorized(let m), .busy(let m, _), .forbidden(let m), .refused(let m): return m
         case .tooManyRequests(let seconds): return "Too many failed sign-ins; try again in \(seconds) seconds"
         case .tableNotFound: return "The table does not exist"
         case .conflict: return "The item already exists or its version does not match"

@@ -90,4 +90,7 @@ struct AuthedClient {
         try await base.send("PATCH", path, body: body, headers: headers.merging(ifMatch.map { ["If-Match": $0] } ?? [:]) { $1 })
     }
     func delete(_ path: String) async throws -> TableClient.Reply { try await base.send("DELETE", path, headers: headers) }
+    func send(_ method: String, _ path: String, query: [(String, String)] = [], body: Any? = nil) async throws -> TableClient.Reply {
+        try await base.send(method, path, query: query, body: body, headers: headers)
+    }
 }
