@@ -37,7 +37,7 @@ import Testing
             }
             return try await group.reduce(into: []) { $0.append($1) }
         }
-        let columns = ["createdAt", "deleted", "id", "priority", "text", "updatedAt", "version"]
+        let columns = ["createdAt", "deleted", "id", "priority", "text", "updatedAt", "updatedBy", "version"]
         for (keys, priority) in pages {
             #expect(keys == [columns, columns])
             #expect(priority == 3)
@@ -50,7 +50,7 @@ import Testing
         let table = uniqueTable()
         try await c.insertAll(table, [["id": "a", "text": "x"]])
         let query = [("$filter", "text eq 'x' or priority eq 3"), ("$orderby", "id")]
-        #expect(try await c.get("tables/\(table)", query).array.map(\.count) == [6])
+        #expect(try await c.get("tables/\(table)", query).array.map(\.count) == [7])
         try await c.insertAll(table, [["id": "b", "priority": 3]])
         let page = try await c.get("tables/\(table)", query).array
         #expect(page.map { $0["id"] as? String } == ["a", "b"])

@@ -37,6 +37,9 @@ import TodoKitTestSupport
         let laptop = try device(server, tokens: tokens)
         try await laptop.sync()
         #expect(try laptop.window(ListWindowRequest()).items.map(\.text) == ["written before signing in"])
+        // Who wrote it comes with the server's version, to the device that pushed and to the one that pulled.
+        #expect(try service.table.read(service.table.query).records.map(\.updatedBy) == ["ann"])
+        #expect(try laptop.table.read(laptop.table.query).records.map(\.updatedBy) == ["ann"])
     }
 }
 

@@ -28,7 +28,8 @@ enum RecordCoding {
         }
         return Synced(
             record: record, version: item[SystemProperty.version]?.stringValue, deleted: item[SystemProperty.deleted]?.boolValue ?? false,
-            createdAtText: item[SystemProperty.createdAt]?.stringValue, updatedAtText: item[SystemProperty.updatedAt]?.stringValue)
+            createdAtText: item[SystemProperty.createdAt]?.stringValue, updatedAtText: item[SystemProperty.updatedAt]?.stringValue,
+            updatedBy: item[SystemProperty.updatedBy]?.stringValue)
     }
 }
 

@@ -40,6 +40,9 @@ public struct Synced<Record: SyncRecord>: Sendable {
     // per row were a third of a typed 1,000-row read).
     let createdAtText: String?
     let updatedAtText: String?
+    /// The name of the account whose write the server has now (a server that keeps it; nil for
+    /// local changes not yet pushed, anonymous writes and other servers).
+    public let updatedBy: String?
 
     /// When the server first stored it.
     public var createdAt: Date? { createdAtText.flatMap(SyncDateFormat.date(from:)) }

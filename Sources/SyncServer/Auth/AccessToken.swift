@@ -16,6 +16,14 @@ struct AccessTokenClaims: JWTPayload {
     }
 }
 
+/// Who a valid token speaks for.
+struct SignedInAccount: Sendable, Equatable {
+    /// The immutable id (the namespace of the account's own rows).
+    let id: String
+    /// The name (what `updatedBy` and member lists show).
+    let name: String
+}
+
 /// Issues and checks signed, expiring tokens (HS256 via jwt-kit). A check needs no database
 /// round trip: the signature and expiry are verified in memory, and whether the user still
 /// exists with the same password comes from a copy of the users' generations at most half a
@@ -26,7 +34,7 @@ public final class TokenService: Sendable {
     private let lifetime: TimeInterval
     /// The clock tokens are issued and checked by.
     private let now: @Sendable () -> Date
-    private let generations: RefreshingValue<[String: Int64]>
+    private let generations: RefreshingValue<[String: UserStore.Stamp]>
     /// Tokens whose signature was checked, with their claims: a device sends the same token
     /// for weeks, and decoding and checking it on every request cost more than the page.
     private let verified = Mutex<[String: AccessTokenClaims]>([:])
@@ -74,8 +82,8 @@ public final class TokenService: Sendable {
         return try await keys.sign(claims)
     }
 
-    /// The id of the account a token speaks for, or nil when it is forged, damaged, expired or revoked.
-    func account(for token: String) async -> String? {
+    /// The account a token speaks for, or nil when it is forged, damaged, expired or revoked.
+    func account(for token: String) async -> SignedInAccount? {
         guard let claims = await claims(of: token), claims.exp.value > now() else { return nil }
         guard var current = try? await generations.value() else { return nil }
         if current[claims.sub.value] == nil {
@@ -84,8 +92,8 @@ public final class TokenService: Sendable {
             guard let fresher = try? await generations.value(loadedAfter: claims.iat.value) else { return nil }
             current = fresher
         }
-        guard current[claims.sub.value] == claims.gen else { return nil }
-        return claims.sub.value
+        guard let stamp = current[claims.sub.value], stamp.generation == claims.gen else { return nil }
+        return SignedInAccount(id: claims.sub.value, name: stamp.name)
     }
 
     /// The claims of a token with a valid signature (checked once, then remembered).

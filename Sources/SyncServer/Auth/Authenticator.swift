@@ -50,9 +50,15 @@ public final class Authenticator: Sendable {
     /// The owner of a table request's rows: the token's account id, "" for no token when auth is
     /// off; 401 for a bad token, or for none when auth is required.
     func owner(of headers: HTTPFields) async throws -> String {
+        try await account(of: headers)?.id ?? ""
+    }
+
+    /// The account a request's token speaks for; nil for no token when auth is off; 401 for a
+    /// bad token, or for none when auth is required.
+    func account(of headers: HTTPFields) async throws -> SignedInAccount? {
         guard let token = Self.token(in: headers) else {
             if required { throw TableError.unauthorized("Sign in first: this server requires an access token") }
-            return ""
+            return nil
         }
         guard let account = await tokens.account(for: token) else {
             throw TableError.unauthorized("The access token is not valid (expired, revoked or damaged); sign in again")

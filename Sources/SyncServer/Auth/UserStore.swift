@@ -111,15 +111,21 @@ public final class UserStore: Sendable {
         }
     }
 
-    /// Every account's generation by account id (the revocation check's cache).
-    func generations() async throws -> [String: Int64] {
+    /// Every account's generation and name by account id (the token check's cache).
+    func generations() async throws -> [String: Stamp] {
         try await database.readStatement { session in
-            var result: [String: Int64] = [:]
-            for row in try session.query(#"SELECT "id", "generation" FROM "__users""#, []).rows {
-                if let id = row[0].text, let generation = row[1].int64 { result[id] = generation }
+            var result: [String: Stamp] = [:]
+            for row in try session.query(#"SELECT "id", "generation", "name" FROM "__users""#, []).rows {
+                if let id = row[0].text, let generation = row[1].int64, let name = row[2].text { result[id] = Stamp(generation: generation, name: name) }
             }
             return result
         }
+    }
+
+    /// An account's password generation and name, as the token check keeps them.
+    struct Stamp: Sendable, Equatable {
+        let generation: Int64
+        let name: String
     }
 
     /// The named secret, made with `make` and stored the first time (every process sharing the

@@ -99,7 +99,7 @@ public struct ServerConfiguration: Sendable {
         }
         guard maxFeedsPerAccount > 0 else { throw ServerConfigurationError("max feeds per account must be positive, not \(maxFeedsPerAccount)") }
         guard maxTables > 0 else { throw ServerConfigurationError("max tables must be positive, not \(maxTables)") }
-        let fewestColumns = TableSchema.systemColumns.count + 1
+        let fewestColumns = TableSchema.limitedSystemColumnCount + 1
         guard (fewestColumns...Self.columnLimitCeiling).contains(maxColumnsPerTable) else {
             throw ServerConfigurationError(
                 "max columns must be between \(fewestColumns) (the \(fewestColumns - 1) system columns and one property) and \(Self.columnLimitCeiling), not \(maxColumnsPerTable)")

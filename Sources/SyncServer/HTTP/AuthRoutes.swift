@@ -38,6 +38,7 @@ struct NamespaceMiddleware: RouterMiddleware {
         var context = context
         context.owner = resolved.namespace
         context.account = resolved.account
+        context.accountName = resolved.accountName
         context.role = resolved.role
         return try await next(request, context)
     }

@@ -11,6 +11,8 @@ struct TableRequestContext: RequestContext {
     var owner = ""
     /// The signed-in account's id ("" for anonymous access).
     var account = ""
+    /// The signed-in account's name (nil for anonymous access): every write's `updatedBy`.
+    var accountName: String?
     /// The account's role in the shared space the request works in; nil in its own namespace.
     var role: SpaceRole?
     /// The client's IP address, or "" when unknown.

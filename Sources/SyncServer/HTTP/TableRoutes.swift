@@ -27,10 +27,10 @@ struct TableRoutes {
         // A table name never starts with `$`, so this path cannot hide a table.
         tables.post("$batch") { request, context in
             let operations = try BatchRoute.operations(from: try await body(request))
-            return BatchRoute.response(try await service.batch(operations, owner: context.owner))
+            return BatchRoute.response(try await service.batch(operations, owner: context.owner, writer: context.accountName))
         }
         tables.post(":table") { request, context in
-            let item = try await service.insert(table: try table(context), body: try await body(request), owner: context.owner)
+            let item = try await service.insert(table: try table(context), body: try await body(request), owner: context.owner, writer: context.accountName)
             return JSONResponse.item(item, status: .created)
         }
         tables.get(":table/:id") { request, context in
@@ -41,16 +41,16 @@ struct TableRoutes {
         }
         tables.patch(":table/:id") { request, context in
             let item = try await service.update(
-                table: try table(context), id: try id(context), body: try await body(request), ifMatch: request.headers[.ifMatch], owner: context.owner)
+                table: try table(context), id: try id(context), body: try await body(request), ifMatch: request.headers[.ifMatch], owner: context.owner, writer: context.accountName)
             return JSONResponse.item(item)
         }
         tables.delete(":table/:id") { request, context in
             JSONResponse.item(try await service.delete(
-                table: try table(context), id: try id(context), ifMatch: request.headers[.ifMatch], owner: context.owner))
+                table: try table(context), id: try id(context), ifMatch: request.headers[.ifMatch], owner: context.owner, writer: context.accountName))
         }
         tables.post(":table/:id") { request, context in
             let item = try await service.undelete(
-                table: try table(context), id: try id(context), ifMatch: request.headers[.ifMatch], owner: context.owner)
+                table: try table(context), id: try id(context), ifMatch: request.headers[.ifMatch], owner: context.owner, writer: context.accountName)
             return JSONResponse.item(item, status: .created)
         }
     }

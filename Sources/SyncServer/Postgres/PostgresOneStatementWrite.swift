@@ -46,9 +46,11 @@ struct PostgresOneStatementWrite {
             case .delete:
                 conditions.append("NOT \(rows.quoted(.deleted))")
                 sets.append("\(rows.quoted(.deleted)) = TRUE")
+                sets += rows.columnValues([]).map { "\($0.column) = \(binds.bind($0.value))" }
             default:
                 conditions.append(rows.quoted(.deleted))
                 sets.append("\(rows.quoted(.deleted)) = FALSE")
+                sets += rows.columnValues([]).map { "\($0.column) = \(binds.bind($0.value))" }
             }
             if let expected = check.expectedVersion { conditions.append("\(rows.quoted(.version)) = \(binds.bind(.text(expected)))") }
             change = "UPDATE \(rows.quotedTable) SET \(sets.joined(separator: ", ")) WHERE \(conditions.joined(separator: " AND "))"

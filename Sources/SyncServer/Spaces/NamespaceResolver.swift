@@ -16,6 +16,8 @@ struct NamespaceResolver: Sendable {
     struct Resolved: Sendable, Equatable {
         /// The signed-in account's id ("" for anonymous access).
         let account: String
+        /// Its name (nil for anonymous access).
+        let accountName: String?
         /// The namespace whose rows the request reaches.
         let namespace: String
         /// The account's role there; nil in its own namespace, where it may do everything.
@@ -25,9 +27,10 @@ struct NamespaceResolver: Sendable {
     /// Resolves the caller (401 without a valid token when one is required) and the space (404
     /// unless a member), checked again on every request, so a removed member is out at once.
     func resolve(headers: HTTPFields, space: String?) async throws -> Resolved {
-        let account = try await authenticator.owner(of: headers)
-        guard let space, !space.isEmpty else { return Resolved(account: account, namespace: account, role: nil) }
+        let signedIn = try await authenticator.account(of: headers)
+        let account = signedIn?.id ?? ""
+        guard let space, !space.isEmpty else { return Resolved(account: account, accountName: signedIn?.name, namespace: account, role: nil) }
         guard !account.isEmpty, let role = try await spaces.role(of: account, in: space) else { throw SpaceStore.noSuchSpace }
-        return Resolved(account: account, namespace: space, role: role)
+        return Resolved(account: account, accountName: signedIn?.name, namespace: space, role: role)
     }
 }

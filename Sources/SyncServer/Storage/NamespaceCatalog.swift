@@ -59,10 +59,10 @@ enum NamespaceCatalog {
             guard let type, schema.column(named: name) == nil, added.insert(name.caseFolded).inserted else { return nil }
             return (name, type)
         }
-        let columns = schema.columns.count + missing.count
+        let columns = schema.limitedColumnCount + missing.count
         guard columns <= limits.maxColumnsPerTable else {
             throw TableError.badRequest(
-                "The table '\(table)' may have at most \(limits.maxColumnsPerTable) columns (its \(TableSchema.systemColumns.count) system columns included); this request needs \(columns)")
+                "The table '\(table)' may have at most \(limits.maxColumnsPerTable) columns (its \(TableSchema.limitedSystemColumnCount) system columns included); this request needs \(columns)")
         }
         if existing == nil {
             let physical = try physicalTable(for: namespace, preferring: table, dialect: dialect, session: session)

@@ -191,7 +191,8 @@ final class SchemaRegistry: Sendable {
     /// the primary key (owner, id) and the incremental-pull index.
     static func create(_ table: String, schema: TableSchema, dialect: any SQLDialect, session: any SQLSession) throws {
         let columns = schema.columns.map { column -> String in
-            dialect.quote(column.name) + " " + dialect.columnDefinition(column.type) + (SystemProperty.isSystem(column.name) ? " NOT NULL" : "")
+            let required = SystemProperty.isSystem(column.name) && column != TableSchema.writerColumn
+            return dialect.quote(column.physical) + " " + dialect.columnDefinition(column.type) + (required ? " NOT NULL" : "")
         }
         let definitions = ["\(TableSchema.ownerColumn) TEXT NOT NULL DEFAULT ''"] + columns + ["PRIMARY KEY (\(TableSchema.ownerColumn), \"id\")"]
         try session.execute("CREATE TABLE \(dialect.quote(table)) (\(definitions.joined(separator: ", ")))", [])

@@ -23,6 +23,7 @@ enum ServerMigrations {
         Migration(name: "004-namespace-clocks", apply: NamespaceClockMigration.apply),
         Migration(name: "005-namespace-catalog", apply: NamespaceCatalogMigration.apply),
         Migration(name: "006-shared-spaces", apply: SpaceStore.createTables),
+        Migration(name: "007-updated-by", apply: WriterColumnMigration.apply),
     ]
 
     /// Applies every migration the database has not recorded, in order; answers their names.
@@ -58,6 +59,18 @@ enum ServerMigrations {
     /// The column names of a table.
     static func columnNames(of table: String, _ session: any SQLSession, _ dialect: any SQLDialect) throws -> [String] {
         try session.query(dialect.listColumnsSQL, [.text(table)]).rows.compactMap { $0[0].text }
+    }
+}
+
+/// Every table of namespaces gets the column that keeps who wrote a row (`updatedBy`); rows
+/// written before it say nobody (null).
+enum WriterColumnMigration {
+    static func apply(_ session: any SQLSession, _ dialect: any SQLDialect) throws {
+        let column = TableSchema.writerColumn
+        for table in try session.query(#"SELECT "name" FROM "__physical""#, []).rows.compactMap({ $0[0].text }) {
+            guard try !ServerMigrations.columnNames(of: table, session, dialect).contains(column.physical) else { continue }
+            try session.execute("ALTER TABLE \(dialect.quote(table)) ADD COLUMN \(dialect.quote(column.physical)) \(dialect.columnDefinition(column.type))", [])
+        }
     }
 }
 

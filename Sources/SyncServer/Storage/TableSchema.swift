@@ -56,7 +56,19 @@ public struct TableSchema: Sendable, Hashable {
         Column(name: SystemProperty.updatedAt.rawValue, type: .text),
         Column(name: SystemProperty.version.rawValue, type: .text),
         Column(name: SystemProperty.deleted.rawValue, type: .boolean),
+        writerColumn,
     ]
+
+    /// `updatedBy`, the name of the account that wrote the row, in a physical column no
+    /// property can take (`__` names are refused); null for anonymous writes and older rows.
+    static let writerColumn = Column(name: SystemProperty.updatedBy.rawValue, type: .text, physical: "__updatedBy")
+
+    /// The system columns `--max-columns` counts: not `updatedBy`, which came after the limit
+    /// was set, so no table lost a property's room to it.
+    static let limitedSystemColumnCount = systemColumns.count - 1
+
+    /// The columns `--max-columns` counts.
+    var limitedColumnCount: Int { columns.count - (column(named: Self.writerColumn.name) == Self.writerColumn ? 1 : 0) }
 
     /// The quoted column holding each row's owner: the namespace it belongs to (an account id;
     /// "" without accounts). It is part of the primary key and never part of `columns`, so it is

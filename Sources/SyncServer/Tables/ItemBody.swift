@@ -38,6 +38,8 @@ struct ItemBody {
             case .version?:
                 if case .string(let s) = value { version = s }
                 continue
+            case .updatedBy?:
+                continue  // the server's to set; a client echoing a pulled item may send it back
             default: break
             }
             try Self.checkName(name, what: "property")

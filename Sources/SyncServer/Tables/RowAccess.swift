@@ -10,6 +10,8 @@ struct RowAccess {
     let table: String
     let schema: TableSchema
     let owner: String
+    /// The name of the account writing (nil: anonymous), kept as the rows' `updatedBy`.
+    var writer: String? = nil
 
     /// The physical table.
     var quotedTable: String { dialect.quote(schema.physicalTable) }
@@ -24,7 +26,13 @@ struct RowAccess {
     func columnValues(_ properties: [(name: String, value: JSONScalar)]) -> [(column: String, value: SQLValue)] {
         properties.compactMap { name, value in
             schema.column(named: name).map { (dialect.quote($0.physical), SQLValue(value)) }
-        }
+        } + writerValue
+    }
+
+    /// Who wrote, for every write, where the table keeps it (an operator's fixed table may not).
+    private var writerValue: [(column: String, value: SQLValue)] {
+        guard schema.column(named: SystemProperty.updatedBy.rawValue) == TableSchema.writerColumn else { return [] }
+        return [(dialect.quote(TableSchema.writerColumn.physical), writer.map(SQLValue.text) ?? .null)]
     }
 
     func fetch(id: String, session: any SQLSession) throws -> StoredItem? {
@@ -61,10 +69,15 @@ struct RowAccess {
 
     /// Soft-deletes or restores the row and answers it as it now is.
     func setDeleted(_ deleted: Bool, id: String, timestamp: String, version: String, session: any SQLSession) throws -> StoredItem? {
-        try returning(session.query(
-            "UPDATE \(quotedTable) SET \(quoted(.deleted)) = \(deleted ? "TRUE" : "FALSE"), \(quoted(.updatedAt)) = \(dialect.placeholder(1)), "
-                + "\(quoted(.version)) = \(dialect.placeholder(2)) WHERE \(TableSchema.ownerColumn) = \(dialect.placeholder(3)) AND \(quoted(.id)) = \(dialect.placeholder(4)) RETURNING \(columnList)",
-            [.text(timestamp), .text(version), .text(owner), .text(id)]))
+        var binds = SQLBinds(dialect: dialect)
+        var sets = ["\(quoted(.deleted)) = \(deleted ? "TRUE" : "FALSE")", "\(quoted(.updatedAt)) = \(binds.bind(.text(timestamp)))",
+                    "\(quoted(.version)) = \(binds.bind(.text(version)))"]
+        for (column, value) in writerValue { sets.append("\(column) = \(binds.bind(value))") }
+        let ownerPlaceholder = binds.bind(.text(owner))
+        let idPlaceholder = binds.bind(.text(id))
+        return try returning(session.query(
+            "UPDATE \(quotedTable) SET \(sets.joined(separator: ", ")) WHERE \(TableSchema.ownerColumn) = \(ownerPlaceholder) AND \(quoted(.id)) = \(idPlaceholder) RETURNING \(columnList)",
+            binds.values))
     }
 
     private func returning(_ result: SQLRows) -> StoredItem? {

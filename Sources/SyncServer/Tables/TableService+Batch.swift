@@ -42,7 +42,7 @@ extension TableService {
     /// Runs the operations in order. Consecutive writes to one table share one transaction (and
     /// one table-clock tick, so they read as one commit); a run whose values do not fit the
     /// schema together is run one write at a time, so each gets its own answer.
-    public func batch(_ operations: [BatchOperation], owner: String = "") async throws -> [BatchResult] {
+    public func batch(_ operations: [BatchOperation], owner: String = "", writer: String? = nil) async throws -> [BatchResult] {
         guard operations.count <= Self.maxBatchOperations else {
             throw TableError.badRequest("A batch carries at most \(Self.maxBatchOperations) operations; this one has \(operations.count)")
         }
@@ -51,14 +51,14 @@ extension TableService {
         while index < operations.endIndex {
             let table = operations[index].table.lowercased()
             let end = operations[index...].firstIndex { $0.table.lowercased() != table } ?? operations.endIndex
-            results += try await run(operations[index..<end], owner: owner)
+            results += try await run(operations[index..<end], owner: owner, writer: writer)
             index = end
         }
         return results
     }
 
     /// One run of writes to one table.
-    private func run(_ operations: ArraySlice<BatchOperation>, owner: String) async throws -> [BatchResult] {
+    private func run(_ operations: ArraySlice<BatchOperation>, owner: String, writer: String?) async throws -> [BatchResult] {
         // Parse first: a malformed operation answers 400 and takes no part in the transaction.
         let parsed: [Result<TableWrite, TableError>] = operations.map { operation in
             Result { try Self.write(for: operation) }.mapError { $0 as? TableError ?? .badRequest("\($0)") }
@@ -74,12 +74,12 @@ extension TableService {
             return parsed.map { entry in BatchResult(Self.failure(entry) ?? missing) }
         }
         let columns = writes.flatMap(\.neededColumns)
-        guard Self.agree(columns) else { return await oneByOne(operations, owner: owner) }
+        guard Self.agree(columns) else { return await oneByOne(operations, owner: owner, writer: writer) }
         let dialect = database.dialect
         let applied: [Result<StoredItem, TableError>]
         do {
             applied = try await schemas.write(table, in: owner, columns: columns, start: clock(table, owner: owner)) { schema, now, session in
-                let rows = RowAccess(dialect: dialect, table: table, schema: schema, owner: owner)
+                let rows = RowAccess(dialect: dialect, table: table, schema: schema, owner: owner, writer: writer)
                 // A refusal (TableError) is that write's answer; any other error ends the
                 // transaction, so no write of the run is half-applied.
                 return try writes.map { write -> Result<StoredItem, TableError> in
@@ -90,7 +90,7 @@ extension TableService {
             }
         } catch is TableError {
             // The run's values clash with the schema or pass a limit together.
-            return await oneByOne(operations, owner: owner)
+            return await oneByOne(operations, owner: owner, writer: writer)
         }
         var outcomes = applied.makeIterator()
         return parsed.map { entry in
@@ -106,12 +106,12 @@ extension TableService {
     }
 
     /// Runs each operation in its own transaction, as if sent alone.
-    private func oneByOne(_ operations: ArraySlice<BatchOperation>, owner: String) async -> [BatchResult] {
+    private func oneByOne(_ operations: ArraySlice<BatchOperation>, owner: String, writer: String?) async -> [BatchResult] {
         var results: [BatchResult] = []
         for operation in operations {
             do {
                 let write = try Self.write(for: operation)
-                results.append(BatchResult(write.successStatus, item: try await perform(write, table: operation.table, owner: owner)))
+                results.append(BatchResult(write.successStatus, item: try await perform(write, table: operation.table, owner: owner, writer: writer)))
             } catch {
                 results.append(BatchResult(error as? TableError ?? .badRequest("\(error)")))
             }

@@ -31,39 +31,40 @@ public final class TableService: Sendable {
         return item
     }
 
-    /// `POST /tables/{t}`: stores a new item (201) or answers 409 with the existing one.
-    public func insert(table: String, body: JSONObject, owner: String = "") async throws -> StoredItem {
-        try await perform(try TableWrite.insert(body), table: table, owner: owner)
+    /// `POST /tables/{t}`: stores a new item (201) or answers 409 with the existing one. `writer`
+    /// (the account's name, nil for anonymous access) becomes its `updatedBy`, as for every write.
+    public func insert(table: String, body: JSONObject, owner: String = "", writer: String? = nil) async throws -> StoredItem {
+        try await perform(try TableWrite.insert(body), table: table, owner: owner, writer: writer)
     }
 
     /// `PATCH /tables/{t}/{id}`: changes only the sent properties.
-    public func update(table: String, id: String, body: JSONObject, ifMatch: String?, owner: String = "") async throws -> StoredItem {
-        try await perform(try TableWrite.update(id: id, body, ifMatch: ifMatch), table: table, owner: owner)
+    public func update(table: String, id: String, body: JSONObject, ifMatch: String?, owner: String = "", writer: String? = nil) async throws -> StoredItem {
+        try await perform(try TableWrite.update(id: id, body, ifMatch: ifMatch), table: table, owner: owner, writer: writer)
     }
 
     /// `DELETE /tables/{t}/{id}`: soft-deletes the item and returns it as it now is.
-    public func delete(table: String, id: String, ifMatch: String?, owner: String = "") async throws -> StoredItem {
-        try await perform(TableWrite.delete(id: id, ifMatch: ifMatch), table: table, owner: owner)
+    public func delete(table: String, id: String, ifMatch: String?, owner: String = "", writer: String? = nil) async throws -> StoredItem {
+        try await perform(TableWrite.delete(id: id, ifMatch: ifMatch), table: table, owner: owner, writer: writer)
     }
 
     /// `POST /tables/{t}/{id}`: restores a soft-deleted item (a live item is returned unchanged).
-    public func undelete(table: String, id: String, ifMatch: String?, owner: String = "") async throws -> StoredItem {
-        try await perform(TableWrite.undelete(id: id, ifMatch: ifMatch), table: table, owner: owner)
+    public func undelete(table: String, id: String, ifMatch: String?, owner: String = "", writer: String? = nil) async throws -> StoredItem {
+        try await perform(TableWrite.undelete(id: id, ifMatch: ifMatch), table: table, owner: owner, writer: writer)
     }
 
     /// Runs one write in its own transaction; columns it needs are added in the same transaction
     /// (a 404, 409 or 412 leaves none behind). A database that can runs it as one statement when
     /// the table has every column it needs; the transaction then serves only what that did not write.
-    func perform(_ write: TableWrite, table: String, owner: String) async throws -> StoredItem {
+    func perform(_ write: TableWrite, table: String, owner: String, writer: String?) async throws -> StoredItem {
         let table = try TableName.key(table)
         if write.needsExistingTable { guard try await schemas.schema(of: table, in: owner) != nil else { throw notFound() } }
         let dialect = database.dialect
         if let oneStatement = database as? any OneStatementWrites, let schema = try await schemas.covering(table, in: owner, write.neededColumns),
-           let stored = try await oneStatement.writeInOneStatement(write, rows: RowAccess(dialect: dialect, table: table, schema: schema, owner: owner)) {
+           let stored = try await oneStatement.writeInOneStatement(write, rows: RowAccess(dialect: dialect, table: table, schema: schema, owner: owner, writer: writer)) {
             return stored
         }
         return try await schemas.write(table, in: owner, columns: write.neededColumns, start: clock(table, owner: owner)) { schema, now, session in
-            try write.apply(RowAccess(dialect: dialect, table: table, schema: schema, owner: owner), now: now, session: session)
+            try write.apply(RowAccess(dialect: dialect, table: table, schema: schema, owner: owner, writer: writer), now: now, session: session)
         }
     }
 

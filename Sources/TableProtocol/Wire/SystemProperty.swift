@@ -1,6 +1,9 @@
 /// The system properties every table item carries.
 public enum SystemProperty: String, Sendable, Hashable, CaseIterable {
     case id, createdAt, updatedAt, version, deleted
+    /// The name of the account whose write made the row as it is (null for anonymous writes and
+    /// rows from before it was kept): a server extension, read-only, ignored when a client sends it.
+    case updatedBy
 
     /// The property whose name matches in any letter case, if any.
     public init?(caseInsensitive name: String) {
@@ -14,19 +17,19 @@ public enum SystemProperty: String, Sendable, Hashable, CaseIterable {
     public static func isReserved(_ name: String) -> Bool {
         switch SystemProperty(caseInsensitive: name) {
         case .createdAt, .updatedAt, .deleted: return true
-        case .id, .version, nil: return false
+        case .id, .version, .updatedBy, nil: return false
         }
     }
 
     /// True for any system property name, in any letter case.
     public static func isSystem(_ name: String) -> Bool { SystemProperty(caseInsensitive: name) != nil }
 
-    /// The properties only the server sets (`createdAt`, `updatedAt`, `deleted`, `version`): a
-    /// client leaves them out of the bodies it sends.
-    public static let serverManaged: [SystemProperty] = [.createdAt, .updatedAt, .deleted, .version]
+    /// The properties only the server sets (`createdAt`, `updatedAt`, `deleted`, `version`,
+    /// `updatedBy`): a client leaves them out of the bodies it sends.
+    public static let serverManaged: [SystemProperty] = [.createdAt, .updatedAt, .deleted, .version, .updatedBy]
 
-    /// The stamps every server write renews (`version`, `createdAt`, `updatedAt`).
-    public static let writeStamps: [SystemProperty] = [.version, .createdAt, .updatedAt]
+    /// The stamps every server write renews (`version`, `createdAt`, `updatedAt`, `updatedBy`).
+    public static let writeStamps: [SystemProperty] = [.version, .createdAt, .updatedAt, .updatedBy]
 }
 
 extension JSONObject {

@@ -23,5 +23,5 @@ struct TwoAccounts {
     static func keys(_ reply: TableClient.Reply) -> [String] { reply.object.keys.sorted() }
 
     /// What every item has, sorted.
-    static let systemKeys = ["createdAt", "deleted", "id", "updatedAt", "version"]
+    static let systemKeys = ["createdAt", "deleted", "id", "updatedAt", "updatedBy", "version"]
 }

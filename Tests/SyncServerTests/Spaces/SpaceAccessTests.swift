@@ -95,3 +95,40 @@ import Testing
         #expect(after.map { $0["id"] as? String } == ["i2", "i3"])
     }
 }
+
+/// `updatedBy`: every write records the name of the account that made it, and nobody else can.
+@Suite struct UpdatedByTests {
+    @Test(arguments: Backend.allCases)
+    func everyWriteSaysWhichMemberMadeIt(_ backend: Backend) async throws {
+        let space = try await SharedSpace(backend, bRole: "editor")
+        let (a, b) = (space.two.aName, space.two.bName)
+        #expect(try await space.send(space.a, "POST", "tables/groceries", body: ["id": "milk", "text": "milk"]).object["updatedBy"] as? String == a)
+        #expect(try await space.send(space.b, "PATCH", "tables/groceries/milk", body: ["text": "oat"]).object["updatedBy"] as? String == b)
+        #expect(try await space.send(space.a, "DELETE", "tables/groceries/milk").object["updatedBy"] as? String == a)
+        #expect(try await space.send(space.b, "POST", "tables/groceries/milk").object["updatedBy"] as? String == b)
+        let batch = try await space.send(space.a, "POST", "tables/$batch", body: ["operations": [["method": "PATCH", "table": "groceries", "id": "milk", "body": ["text": "soy"]]]])
+        let results = batch.object["results"] as? [[String: Any]]
+        #expect((results?.first?["body"] as? [String: Any])?["updatedBy"] as? String == a, "\(batch.text)")
+        let pulled = try await space.b.get("tables/groceries", space.inSpace).array
+        #expect(pulled.map { $0["updatedBy"] as? String } == [a])
+        #expect(try await space.b.get("tables/groceries", space.inSpace + [("$filter", "updatedBy eq '\(a)'")]).array.count == 1)
+    }
+
+    @Test(arguments: Backend.allCases)
+    func aClientCannotSayItIsSomeoneElse(_ backend: Backend) async throws {
+        let two = try await TwoAccounts(backend)
+        let table = uniqueTable()
+        let sent = try await two.a.post("tables/\(table)", ["id": "x", "text": "t", "updatedBy": two.bName])
+        #expect(sent.status == 201)
+        #expect(sent.object["updatedBy"] as? String == two.aName)
+        #expect(try await two.a.patch("tables/\(table)/x", ["updatedBy": "mallory"]).object["updatedBy"] as? String == two.aName)
+    }
+
+    @Test func anonymousWritesSayNobody() async throws {
+        try await InProcessServer.with(.sqlite) { server in
+            let reply = try await TableClient(server).send("POST", "tables/notes", body: ["text": "x"])
+            #expect(reply.status == 201)
+            #expect(reply.object.keys.contains("updatedBy") && reply.object["updatedBy"] is NSNull)
+        }
+    }
+}
