@@ -17,6 +17,8 @@ public enum JSONValue: Sendable, Hashable {
     public var boolValue: Bool? { if case .bool(let b) = self { return b } else { return nil } }
     /// The object payload, if this is an object.
     public var objectValue: JSONObject? { if case .object(let o) = self { return o } else { return nil } }
+    /// The elements, if this is an array.
+    public var arrayValue: [JSONValue]? { if case .array(let a) = self { return a } else { return nil } }
     /// True for JSON `null`.
     public var isNull: Bool { self == .null }
 }

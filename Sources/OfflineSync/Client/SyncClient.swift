@@ -56,6 +56,9 @@ public final class SyncClient: Sendable {
     /// Online access to one table.
     public func table(_ name: String) -> RemoteTable { RemoteTable(client: self, name: name) }
 
+    /// Online access to one table of a shared space (nil: the account's own namespace).
+    public func table(_ name: String, space: String?) -> RemoteTable { RemoteTable(client: self, name: name, space: space) }
+
     /// The URL of a path below the server, with query items.
     func url(_ path: String, query: [URLQueryItem] = []) -> URL {
         var components = URLComponents(url: serverURL, resolvingAgainstBaseURL: false)!

@@ -181,7 +181,7 @@ struct ConflictSettlement {
     static func isDeleted(_ item: JSONObject?) -> Bool { item?[SystemProperty.deleted] == .bool(true) }
 
     static func userValues(_ item: JSONObject) -> JSONObject {
-        JSONObject(item.filter { !SystemProperty.isSystem($0.key) }.map { ($0.key, $0.value) })
+        JSONObject(item.filter { !SharedSpace.isBookkeeping($0.key) }.map { ($0.key, $0.value) })
     }
 
     static func union(_ a: [String], _ b: [String]) -> [String] {

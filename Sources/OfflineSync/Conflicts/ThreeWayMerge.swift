@@ -77,7 +77,7 @@ public struct ThreeWayMerge: Sendable, Equatable {
     static func userFields(in items: [JSONObject]) -> [String] {
         var seen = Set<String>(), fields: [String] = []
         for item in items {
-            for key in item.keys where !SystemProperty.isSystem(key) && seen.insert(key.lowercased()).inserted {
+            for key in item.keys where !SharedSpace.isBookkeeping(key) && seen.insert(key.lowercased()).inserted {
                 fields.append(key)
             }
         }

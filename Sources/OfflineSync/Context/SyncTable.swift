@@ -7,6 +7,18 @@ public struct SyncTable: Sendable {
     public let name: String
     /// The context it belongs to.
     public let context: SyncContext
+    /// The shared space this value of the table inserts, pulls and purges in (nil: the account's
+    /// own namespace). Reads see every space; updates and deletes go to the row's own.
+    public let space: String?
+
+    init(name: String, context: SyncContext, space: String? = nil) {
+        self.name = name
+        self.context = context
+        self.space = space
+    }
+
+    /// The table in a shared space (nil: the account's own namespace): see `space`.
+    public func inSpace(_ space: String?) -> SyncTable { SyncTable(name: name, context: context, space: space) }
 
     private var store: any SyncDataSource { context.dataSource }
 
@@ -18,6 +30,7 @@ public struct SyncTable: Sendable {
         var item = item
         let id = try Self.checkedId(item, generate: true)
         item[SystemProperty.id] = .string(id)
+        item[SharedSpace.column] = space.map(JSONValue.string) ?? .null
         return try journaledWrite(id: id) { session, current in try insert(item, id: id, current: current, in: session) }!
     }
 
@@ -63,7 +76,10 @@ public struct SyncTable: Sendable {
 
     func update(_ item: JSONObject, id: String, current: JSONObject?, in session: any SyncStoreSession) throws -> JSONObject {
         var merged = current ?? JSONObject()
-        for (key, value) in item { merged[merged.keys.first { $0.lowercased() == key.lowercased() } ?? key] = value }
+        // An update never moves a row to another space (a new item there and a delete here do).
+        for (key, value) in item where key != SharedSpace.column || current == nil {
+            merged[merged.keys.first { $0.lowercased() == key.lowercased() } ?? key] = value
+        }
         try context.operations.recordChange(.update, table: name, itemId: id, snapshot: nil, current: current, in: session)
         return try session.write(merged, over: current, in: name)
     }
@@ -109,15 +125,16 @@ public struct SyncTable: Sendable {
                      progress: (@Sendable (PullProgress) -> Void)? = nil) async throws {
         var query = query ?? self.query
         query.table = name
-        let run = PullRun(context: context, query: query, queryId: queryId, progress: progress)
+        let run = PullRun(context: context, query: query, queryId: queryId, space: space, progress: progress)
         try await context.work.run { try await run.run() }
     }
 
-    /// Removes matching local rows; refused while the table has queued changes.
-    /// With a query id the query's delta token is reset too.
+    /// Removes matching local rows (of this value's space only); refused while the table has
+    /// queued changes. With a query id the query's delta token is reset too.
     public func purge(_ query: SyncQuery? = nil, queryId: String? = nil) async throws {
-        var scoped = query ?? self.query
+        var scoped = (query ?? self.query).filter(Field(SharedSpace.column) == (space.map(QueryValue.string) ?? nil))
         scoped.table = name
+        let space = self.space
         let (context, query) = (self.context, scoped)
         try await context.work.run {
             try context.dataSource.write { session in
@@ -128,7 +145,7 @@ public struct SyncTable: Sendable {
                 if let queryId { try session.setDeltaToken(nil, table: query.table, queryId: queryId) }
             }
             // Rows at those stamps may be gone now: the next pull must download them.
-            _ = context.ownWrites.take(table: query.table)
+            _ = context.ownWrites.take(table: query.table, space: space)
         }
     }
 
@@ -145,7 +162,7 @@ public struct SyncTable: Sendable {
                 try session.removeJournalEntries(table: name)
                 try session.deleteItems(matching: SyncQuery(table: name))
             }
-            _ = context.ownWrites.take(table: name)
+            context.ownWrites.forget(table: name)
         }
     }
 

@@ -21,7 +21,7 @@ public final class TableOperation: Sendable {
     }
 
     private let state: Mutex<Editable>
-    private let remote: RemoteTable
+    let remote: RemoteTable
 
     init(queued: QueuedOperation, item: JSONObject, remote: RemoteTable) {
         type = queued.type

@@ -6,6 +6,8 @@ struct PullRun {
     let context: SyncContext
     let query: SyncQuery
     let queryId: String?
+    /// The shared space pulled (nil: the account's own namespace); its rows are stored as its.
+    var space: String? = nil
     /// Told after each page: rows received so far, and the total when the server counted it.
     var progress: (@Sendable (PullProgress) -> Void)? = nil
 
@@ -20,14 +22,14 @@ struct PullRun {
         if try context.dataSource.read({ try $0.operationCount(table: query.table) }) > 0 {
             try await PushRun(context: context).run()
         }
-        let remote = client.table(query.table)
+        let remote = client.table(query.table, space: space)
         let capabilities = try await capabilities(client)
         let pageSize = context.pullPageSize > 50 ? min(context.pullPageSize, capabilities.maxTop ?? context.pullPageSize) : context.pullPageSize
         let bulk = BulkLoad(pageSize: pageSize)
         do {
             if let queryId {
                 // Taken even when unused: they are for the next pull only.
-                let ownWrites = context.ownWrites.take(table: query.table)
+                let ownWrites = context.ownWrites.take(table: query.table, space: space)
                 try await incremental(remote, queryId: queryId, pageSize: pageSize, keyset: capabilities.keysetPaging,
                                       leavingOut: capabilities.uniqueCommitStamps ? ownWrites : [], bulk: bulk)
             } else {
@@ -212,7 +214,7 @@ struct PullRun {
 
     private func fetch(_ remote: RemoteTable, _ page: SyncQuery, features: String) async throws -> (rows: [JSONObject], total: Int?) {
         do {
-            let result = try await remote.page(remote.client.url("tables/\(remote.name)", query: page.queryItems), features: features).result
+            let result = try await remote.page(remote.url(query: page.queryItems), features: features).result
             return (result.items, result.totalCount)
         } catch {
             throw SyncError.wrap(error)
@@ -232,7 +234,13 @@ struct PullRun {
             for row in rows {
                 guard let id = row[SystemProperty.id]?.stringValue, ItemID.validate(id) == nil else { continue }
                 if !pending.isEmpty, pending.contains(id.lowercased()) { continue }
-                if row[SystemProperty.deleted]?.boolValue == true { deletes.append(id) } else { upserts.append(row) }
+                if row[SystemProperty.deleted]?.boolValue == true {
+                    deletes.append(id)
+                } else {
+                    var row = row
+                    row[SharedSpace.column] = space.map(JSONValue.string) ?? .null
+                    upserts.append(row)
+                }
             }
             try session.deleteItems(ids: deletes, in: query.table)
             try session.upsertPulled(upserts, in: query.table)

@@ -26,7 +26,7 @@ extension PushRun {
         /// Sends the chunk now; its answer is awaited by `receive`.
         init(_ chunk: [Pending], to batch: ServerCapabilities.Batch, _ client: SyncClient) {
             self.chunk = chunk
-            let request = RemoteBatch(client: client, path: batch.path)
+            let request = RemoteBatch(client: client, path: batch.path, space: chunk.first?.space)
             let operations = chunk.map(PushRun.batchOperation)
             replies = Task { try await request.send(operations) }
             items = Set(chunk.map(\.key))
@@ -53,7 +53,7 @@ extension PushRun {
         try finishSuccesses(outcomes)
         var failed: [Int64] = []
         for case let (pending, .failure(error)) in outcomes {
-            let operation = TableOperation(queued: pending.queued, item: pending.item, remote: client.table(pending.queued.table))
+            let operation = TableOperation(queued: pending.queued, item: pending.item, remote: client.table(pending.queued.table, space: pending.space))
             if try await settle(error, pending, operation, client) { failed.append(pending.queued.id) }
         }
         return failed
@@ -82,9 +82,11 @@ extension PushRun {
                 }, in: session)
             }
         }
-        var written: [String: [JSONObject]] = [:]
-        for case let (pending, .success(serverItem?)) in outcomes { written[pending.queued.table.lowercased(), default: []].append(serverItem) }
-        for (table, items) in written { context.ownWrites.remember(items, table: table) }
+        var written: [OwnWriteStamps.Key: [JSONObject]] = [:]
+        for case let (pending, .success(serverItem?)) in outcomes {
+            written[OwnWriteStamps.Key(table: pending.queued.table, space: pending.space), default: []].append(serverItem)
+        }
+        for (key, items) in written { context.ownWrites.remember(items, table: key.table, space: key.space) }
     }
 
     /// The write as encoded when the chunk was made.

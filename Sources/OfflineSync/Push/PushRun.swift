@@ -15,6 +15,10 @@ struct PushRun {
         /// The write as a batch sends it, encoded once (nil when sent one request at a time).
         var batchOperation: RemoteBatch.Operation?
 
+        /// The shared space the operation writes to (the row's, or the deleted row's; nil: the
+        /// account's own namespace).
+        var space: String? { SharedSpace.of(item) }
+
         /// The item's key among a push's operations: table and id, lower-cased.
         static func key(table: String, itemId: String) -> String { table.lowercased() + "\u{0}" + itemId.lowercased() }
         var key: String { Self.key(table: queued.table, itemId: queued.itemId) }
@@ -70,7 +74,7 @@ struct PushRun {
 
     /// Sends one operation through the delegate's hook (or as is); answers whether it failed.
     func sendAlone(_ pending: Pending, _ client: SyncClient) async throws -> Bool {
-        let operation = TableOperation(queued: pending.queued, item: pending.item, remote: client.table(pending.queued.table))
+        let operation = TableOperation(queued: pending.queued, item: pending.item, remote: client.table(pending.queued.table, space: pending.space))
         let outcome = await perform(operation)
         if operation.isCancelled {
             throw SyncError(.pushAbortedCancelled, "Push cancelled; \(try self.pending()) operations stay queued")
@@ -80,7 +84,7 @@ struct PushRun {
             try storeStep { try finish(pending.queued, serverItem: serverItem) }
             // A delegate's hook may answer an item of its own making: only the server's own answer counts.
             if !(context.delegate?.usesTableOperationHook ?? false) {
-                context.ownWrites.remember(serverItem.map { [$0] } ?? [], table: pending.queued.table)
+                context.ownWrites.remember(serverItem.map { [$0] } ?? [], table: pending.queued.table, space: pending.space)
             }
             return false
         case .failure(let error):
@@ -111,7 +115,7 @@ struct PushRun {
                 changed[SystemProperty.version] = serverItem[SystemProperty.version]
                 let answer: JSONObject?
                 do {
-                    answer = try await client.table(queued.table).update(changed, features: "OL")
+                    answer = try await operation.remote.update(changed, features: "OL")
                 } catch let failed {
                     // The server moved on meanwhile: a conflict like any other.
                     (answer, error) = (nil, Self.syncError(failed))
@@ -119,12 +123,12 @@ struct PushRun {
                 }
                 if let answer {
                     try storeStep { try finish(queued, serverItem: answer, basedOn: operation.item) }
-                    context.ownWrites.remember([answer], table: queued.table)
+                    context.ownWrites.remember([answer], table: queued.table, space: pending.space)
                     return false
                 }
             }
         }
-        let settlement = ConflictSettlement(context: context, queued: queued, operation: operation, remote: client.table(queued.table))
+        let settlement = ConflictSettlement(context: context, queued: queued, operation: operation, remote: operation.remote)
         // An insert sent for the first time has no base: a 409 then means another device
         // inserted the id, and every differing field clashes. A re-sent insert (its reply
         // was lost to a crash) has the content first sent as its base.
@@ -133,7 +137,7 @@ struct PushRun {
         switch try await settlement.settle(error, base: base) {
         case .sent(let serverItem, let entry)?:
             try storeStep { try finish(queued, serverItem: serverItem, basedOn: pending.item, log: entry) }
-            context.ownWrites.remember(serverItem.map { [$0] } ?? [], table: queued.table)
+            context.ownWrites.remember(serverItem.map { [$0] } ?? [], table: queued.table, space: pending.space)
             return false
         case .serverKept(let serverItem, let entry)?:
             try storeStep { try finish(queued, serverItem: serverItem, basedOn: pending.item, log: entry, keepingServerItem: true) }
@@ -189,6 +193,8 @@ struct PushRun {
                     continue
                 }
                 var pending = Pending(queued: queued, item: item, resent: false)
+                // One batch request writes to one namespace.
+                if let first = chunk.first, first.space != pending.space { break }
                 if let batch {
                     let operation = RemoteBatch.Operation(type: queued.type, table: queued.table, item: item, itemId: queued.itemId)
                     bytes += RemoteBatch.size(of: operation)
@@ -305,7 +311,10 @@ struct PushRun {
                 try session.updateOperation(id: newer.id, type: .delete, snapshot: snapshot)
             }
         } else {
-            try session.upsert([serverItem], in: queued.table)
+            // A row brought back (a deletion that lost) returns to the space it was deleted from.
+            var item = serverItem
+            if let space = queued.snapshot.flatMap(SharedSpace.of) { item[SharedSpace.column] = .string(space) }
+            try session.upsert([item], in: queued.table)
         }
     }
 

@@ -36,6 +36,8 @@ struct RemoteBatch {
 
     let client: SyncClient
     let path: String
+    /// The shared space every operation of the request writes to (nil: the account's own).
+    var space: String? = nil
 
     /// The operation's share of the request body (its text and a comma), to keep under the server's limit.
     static func size(of operation: Operation) -> Int { operation.encoded.count + 1 }
@@ -50,7 +52,8 @@ struct RemoteBatch {
         }
         body.append(contentsOf: Array("]}".utf8))
         let trimmed = path.hasPrefix("/") ? String(path.dropFirst()) : path
-        let reply = try await client.send("POST", url: client.url(trimmed), encodedBody: Data(body), features: "OL")
+        let reply = try await client.send("POST", url: client.url(trimmed, query: space.map { [URLQueryItem(name: "space", value: $0)] } ?? []),
+                                          encodedBody: Data(body), features: "OL")
         guard reply.status == 200 else { throw RemoteTable.error(from: reply) }
         guard case .array(let results)? = (try? JSONText.decode(reply.body))?.objectValue?["results"], results.count == operations.count else {
             throw SyncError(.httpError, "The server's batch reply does not answer every operation", statusCode: reply.status)

@@ -7,6 +7,8 @@ public struct RemoteTable: Sendable {
     public let client: SyncClient
     /// The table's name.
     public let name: String
+    /// The shared space it reaches (`?space=ID`); nil: the account's own namespace.
+    public var space: String? = nil
 
     /// Feature tags sent on plain table calls.
     public static let tableFeatures = "TU"
@@ -58,8 +60,14 @@ public struct RemoteTable: Sendable {
 
     /// One page of a query, and the next page's URL when the server says more remain.
     public func query(_ query: SyncQuery) async throws -> (result: SyncQueryResult, next: URL?) {
-        try await page(client.url("tables/\(name)", query: query.queryItems), features: "TQ")
+        try await page(url(query: query.queryItems), features: "TQ")
     }
+
+    /// The table's URL with query items (and the space).
+    func url(query: [URLQueryItem]) -> URL { client.url("tables/\(name)", query: query + spaceItems) }
+
+    /// `space=ID` when the table is a shared space's.
+    var spaceItems: [URLQueryItem] { space.map { [URLQueryItem(name: "space", value: $0)] } ?? [] }
 
     /// Every page of a query, following `Link` headers (at most `maxPages`).
     public func queryAll(_ query: SyncQuery, maxPages: Int = 1000) async throws -> SyncQueryResult {
@@ -84,15 +92,16 @@ public struct RemoteTable: Sendable {
     }
 
     func send(_ method: String, path: String, body: JSONObject? = nil, ifMatch: String? = nil, features: String) async throws -> HTTPReply {
-        try await client.send(method, url: client.url(path), body: body, ifMatch: ifMatch, features: features)
+        try await client.send(method, url: client.url(path, query: spaceItems), body: body, ifMatch: ifMatch, features: features)
     }
 
     func itemPath(_ id: String) -> String { "tables/\(name)/\(PercentEncoding.pathSegment(id))" }
 
-    /// The item without the properties only the server sets.
+    /// The item without the properties only the server sets, and without the local space column.
     static func clientBody(_ item: JSONObject) -> JSONObject {
         var body = item
         for property in SystemProperty.serverManaged { body[property] = nil }
+        body[SharedSpace.column] = nil
         return body
     }
 

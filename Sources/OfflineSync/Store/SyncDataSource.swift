@@ -27,7 +27,8 @@ protocol SyncStoreSession {
     func items(_ query: SyncQuery) throws -> SyncQueryResult
     /// How many items match the query for each value of one column (null included).
     func counts(_ query: SyncQuery, groupedBy column: String) throws -> [JSONValue: Int]
-    /// Inserts or replaces whole items; unknown keys are dropped, missing keys become null.
+    /// Inserts or replaces whole items; unknown keys are dropped, missing keys become null (but
+    /// for the space column: an existing row keeps its space).
     func upsert(_ items: [JSONObject], in table: String) throws
     /// Writes one item over the stored one the caller read in this transaction (`current`, nil
     /// when there is none, as `upsert` would); answers the item as stored.

@@ -121,9 +121,9 @@ public struct SyncTableDefinition: Sendable, Hashable {
         let system: [(String, SyncColumnType)] = [
             (SystemProperty.id.rawValue, .text), (SystemProperty.version.rawValue, .text),
             (SystemProperty.createdAt.rawValue, .text), (SystemProperty.updatedAt.rawValue, .text),
-            (SystemProperty.deleted.rawValue, .boolean), (SystemProperty.updatedBy.rawValue, .text),
+            (SystemProperty.deleted.rawValue, .boolean), (SystemProperty.updatedBy.rawValue, .text), (SharedSpace.column, .text),
         ]
-        let own = columns.filter { !SystemProperty.isSystem($0.key) }.sorted { $0.key < $1.key }.map { ($0.key, $0.value) }
+        let own = columns.filter { !SharedSpace.isBookkeeping($0.key) }.sorted { $0.key < $1.key }.map { ($0.key, $0.value) }
         return system + own
     }
 

@@ -29,7 +29,7 @@ enum RecordCoding {
         return Synced(
             record: record, version: item[SystemProperty.version]?.stringValue, deleted: item[SystemProperty.deleted]?.boolValue ?? false,
             createdAtText: item[SystemProperty.createdAt]?.stringValue, updatedAtText: item[SystemProperty.updatedAt]?.stringValue,
-            updatedBy: item[SystemProperty.updatedBy]?.stringValue)
+            updatedBy: item[SystemProperty.updatedBy]?.stringValue, space: SharedSpace.of(item))
     }
 }
 

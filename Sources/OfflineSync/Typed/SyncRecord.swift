@@ -43,6 +43,8 @@ public struct Synced<Record: SyncRecord>: Sendable {
     /// The name of the account whose write the server has now (a server that keeps it; nil for
     /// local changes not yet pushed, anonymous writes and other servers).
     public let updatedBy: String?
+    /// The shared space the item is in (nil: the account's own namespace).
+    public let space: String?
 
     /// When the server first stored it.
     public var createdAt: Date? { createdAtText.flatMap(SyncDateFormat.date(from:)) }

@@ -11,6 +11,12 @@ public struct TypedSyncTable<Record: SyncRecord>: Sendable {
     /// The table of `Record` in `context`.
     public init(context: SyncContext) { untyped = context.table(Record.tableName) }
 
+    private init(untyped: SyncTable) { self.untyped = untyped }
+
+    /// The table in a shared space (nil: the account's own namespace): inserts go there, pulls
+    /// and purges read only it; reads see every space (`SyncTable.space`).
+    public func inSpace(_ space: String?) -> TypedSyncTable { TypedSyncTable(untyped: untyped.inSpace(space)) }
+
     /// Inserts a record (a new GUID when its id is empty); answers it as saved.
     @discardableResult
     public func insert(_ record: Record) async throws -> Synced<Record> {

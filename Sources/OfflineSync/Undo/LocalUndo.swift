@@ -24,7 +24,7 @@ struct LocalUndo {
             result.sendsNewChange = !(pending?.type == .insert && !inFlight)
             result.item = nil
         case (let target?, let current?):
-            let fields = target.keys.filter { !SystemProperty.isSystem($0) && from?[$0] ?? .null != target[$0] }
+            let fields = target.keys.filter { !SharedSpace.isBookkeeping($0) && from?[$0] ?? .null != target[$0] }
             guard !fields.isEmpty else { break }
             var patch = JSONObject(fields.map { ($0, target[$0] ?? .null) })
             patch[SystemProperty.id] = .string(entry.itemId)
@@ -67,6 +67,6 @@ struct LocalUndo {
     }
 
     static func userFields(_ item: JSONObject) -> Set<String> {
-        Set(item.keys.filter { !SystemProperty.isSystem($0) })
+        Set(item.keys.filter { !SharedSpace.isBookkeeping($0) })
     }
 }

@@ -1,0 +1,100 @@
+import Foundation
+import OfflineSync
+import ServerTestSupport
+import TableProtocol
+import Testing
+
+/// Rows of a shared space through the SDK: inserted into the space, pushed there, pulled by the
+/// other member into the same local table beside their own rows, and purged by space.
+@Suite struct SharedSpaceSyncTests {
+    @Test func anItemInsertedInASpaceReachesTheOtherMember() async throws {
+        let d = try await SpaceDevices.make()
+        try await d.ann.table(SpaceDevices.table).inSpace(d.space).insert(["text": "milk"])
+        try await d.ann.push()
+        try await d.bob.table(SpaceDevices.table).inSpace(d.space).pull(queryId: "groceries@\(d.space)")
+        let rows = try d.bob.table(SpaceDevices.table).read(d.bob.table(SpaceDevices.table).query).items
+        #expect(rows.map { $0["text"] } == ["milk"])
+        #expect(rows.map { SharedSpace.of($0) } == [d.space])
+        #expect(rows.map { $0["updatedBy"] } == ["ann"])
+    }
+
+    @Test func ownAndSharedRowsLiveSideBySideAndEachGoesToItsNamespace() async throws {
+        let d = try await SpaceDevices.make()
+        let annTable = d.ann.table(SpaceDevices.table)
+        try await annTable.insert(["id": "mine", "text": "diary"])
+        try await annTable.inSpace(d.space).insert(["id": "ours", "text": "bread"])
+        try await d.ann.push()
+        // bob sees the space's row and nothing of ann's own.
+        try await d.bob.table(SpaceDevices.table).inSpace(d.space).pull(queryId: "g@\(d.space)")
+        try await d.bob.table(SpaceDevices.table).pull(queryId: "g")
+        #expect(try SpaceDevices.texts(d.bob) == ["bread"])
+        // ann's own pull does not bring the space's row back as her own.
+        try await annTable.pull(queryId: "g")
+        let ours = try #require(try annTable.read(id: "ours"))
+        #expect(SharedSpace.of(ours) == d.space)
+        #expect(try SpaceDevices.texts(d.ann) == ["bread", "diary"])
+    }
+
+    @Test func anEditFromTheOtherMemberAndADeletionComeBack() async throws {
+        let d = try await SpaceDevices.make()
+        let queryId = "g@\(d.space)"
+        try await d.ann.table(SpaceDevices.table).inSpace(d.space).insert(["id": "milk", "text": "milk"])
+        try await d.ann.push()
+        let bobs = d.bob.table(SpaceDevices.table).inSpace(d.space)
+        try await bobs.pull(queryId: queryId)
+        try await bobs.update(["id": "milk", "text": "oat milk"])  // an update goes to the row's own space
+        try await d.bob.push()
+        let anns = d.ann.table(SpaceDevices.table).inSpace(d.space)
+        try await anns.pull(queryId: queryId)
+        #expect(try anns.read(id: "milk")?["text"] == "oat milk")
+        #expect(try anns.read(id: "milk")?["updatedBy"] == "bob")
+        try await anns.delete(["id": "milk"])
+        try await d.ann.push()
+        try await bobs.pull(queryId: queryId)
+        #expect(try bobs.read(id: "milk") == nil)
+    }
+
+    @Test func manyWritesToTwoNamespacesGoInBatchesPerNamespace() async throws {
+        let d = try await SpaceDevices.make()
+        let table = d.ann.table(SpaceDevices.table)
+        for n in 0..<6 {
+            try await (n % 2 == 0 ? table : table.inSpace(d.space)).insert(["id": .string("i\(n)"), "text": .string("\(n)")])
+        }
+        try await d.ann.push()
+        #expect(d.ann.pendingOperationsCount == 0)
+        let own = try await d.ann.client!.table(SpaceDevices.table).queryAll(SyncQuery(table: SpaceDevices.table)).items
+        let shared = try await d.ann.client!.table(SpaceDevices.table, space: d.space).queryAll(SyncQuery(table: SpaceDevices.table)).items
+        #expect(Set(own.compactMap { $0["id"]?.stringValue }) == ["i0", "i2", "i4"])
+        #expect(Set(shared.compactMap { $0["id"]?.stringValue }) == ["i1", "i3", "i5"])
+    }
+
+    @Test func purgingASpaceLeavesEveryOtherRow() async throws {
+        let d = try await SpaceDevices.make()
+        let table = d.ann.table(SpaceDevices.table)
+        try await table.insert(["text": "mine"])
+        try await table.inSpace(d.space).insert(["text": "ours"])
+        try await d.ann.push()
+        try await table.inSpace(d.space).purge(queryId: "g@\(d.space)")
+        #expect(try SpaceDevices.texts(d.ann) == ["mine"])
+    }
+
+    @Test func aViewersWriteIsRefusedAndStaysQueuedWithTheReason() async throws {
+        let d = try await SpaceDevices.make(bobRole: .viewer)
+        try await d.bob.table(SpaceDevices.table).inSpace(d.space).insert(["text": "sneaky"])
+        await #expect(throws: SyncError.self) { try await d.bob.push() }
+        #expect(d.bob.pendingOperationsCount == 1)
+        let errors = try d.bob.operationErrors()
+        #expect(errors.first?.statusCode == 403)
+        #expect(errors.first?.message.contains("viewer") == true)
+    }
+
+    @Test func membersAndRolesAreManagedThroughTheClient() async throws {
+        let d = try await SpaceDevices.make(bobRole: .viewer)
+        #expect(try await d.bob.client!.spaces() == [SpaceInfo(id: d.space, role: .viewer, owners: ["ann"], members: 2)])
+        try await d.ann.client!.setRole(.editor, of: "bob", in: d.space)
+        #expect(try await d.bob.client!.members(of: d.space) == [SpaceMember(user: "ann", role: .owner), SpaceMember(user: "bob", role: .editor)])
+        try await d.bob.client!.removeMember("bob", from: d.space)
+        #expect(try await d.bob.client!.spaces().isEmpty)
+        await #expect(throws: SyncError.self) { try await d.bob.client!.members(of: d.space) }
+    }
+}
