@@ -98,3 +98,73 @@ import Testing
         await #expect(throws: SyncError.self) { try await d.bob.client!.members(of: d.space) }
     }
 }
+
+/// Leaving a space, or being removed from it: the device drops the space's rows, and a change
+/// still queued for it goes to the conflict log with the reason instead of vanishing.
+@Suite struct DroppedSpaceTests {
+    @Test func aRemovedMembersQueuedChangeGoesToTheLogWithTheReason() async throws {
+        let d = try await SpaceDevices.make()
+        try await d.ann.table(SpaceDevices.table).inSpace(d.space).insert(["id": "milk", "text": "milk"])
+        try await d.ann.push()
+        let bobs = d.bob.table(SpaceDevices.table)
+        try await bobs.inSpace(d.space).pull(queryId: "g")
+        try await bobs.insert(["id": "mine", "text": "my own"])
+        try await bobs.update(["id": "milk", "text": "oat milk"])  // queued, then bob is removed
+        try await d.ann.client!.removeMember("bob", from: d.space)
+        await #expect(throws: SyncError.self) { try await d.bob.push() }
+        #expect(try d.bob.operationErrors().contains { $0.statusCode == 404 && $0.message.contains("no such space") })
+        // The device sees the space is no longer among the account's, and drops it.
+        let gone = try d.bob.localSpaces().subtracting(try await d.bob.client!.spaces().map(\.id))
+        #expect(gone == [d.space])
+        #expect(try await d.bob.dropSpace(d.space, reason: "removed from the list by its owner") == 1)
+        #expect(try SpaceDevices.texts(d.bob) == ["my own"])
+        #expect(d.bob.pendingOperationsCount == 0)
+        let entry = try #require(try d.bob.conflictLog().first)
+        #expect(entry.resolution == .notSent)
+        #expect(entry.reason == "removed from the list by its owner")
+        #expect(entry.lost["text"] == "oat milk")
+        #expect(try d.bob.localSpaces().isEmpty)
+    }
+
+    @Test func aChangeThatWasNotSentCanBeBroughtBackAsYourOwn() async throws {
+        let d = try await SpaceDevices.make()
+        let bobs = d.bob.table(SpaceDevices.table).inSpace(d.space)
+        try await bobs.insert(["id": "eggs", "text": "eggs"])
+        try await d.bob.dropSpace(d.space, reason: "left the list")
+        let entry = try #require(try d.bob.conflictLog().first)
+        try d.bob.restoreConflict(id: entry.id)
+        let restored = try #require(try d.bob.table(SpaceDevices.table).read(id: "eggs"))
+        #expect(restored["text"] == "eggs")
+        #expect(SharedSpace.of(restored) == nil)
+        try await d.bob.push()
+        let own = try await d.bob.client!.table(SpaceDevices.table).queryAll(SyncQuery(table: SpaceDevices.table)).items
+        #expect(own.map { $0["text"] } == ["eggs"])
+    }
+
+    @Test func rejoiningPullsTheWholeSpaceAgain() async throws {
+        let d = try await SpaceDevices.make()
+        try await d.ann.table(SpaceDevices.table).inSpace(d.space).insert(["text": "milk"])
+        try await d.ann.push()
+        let bobs = d.bob.table(SpaceDevices.table).inSpace(d.space)
+        try await bobs.pull(queryId: "g")
+        try await d.bob.client!.removeMember("bob", from: d.space)
+        try await d.bob.dropSpace(d.space, reason: "left the list")
+        #expect(try SpaceDevices.texts(d.bob).isEmpty)
+        try await d.ann.client!.setRole(.editor, of: "bob", in: d.space)
+        try await bobs.pull(queryId: "g")
+        #expect(try SpaceDevices.texts(d.bob) == ["milk"])
+    }
+
+    @Test func droppingOneSpaceLeavesTheOthersAndYourOwn() async throws {
+        let d = try await SpaceDevices.make()
+        let other = try await d.bob.client!.createSpace()
+        let table = d.bob.table(SpaceDevices.table)
+        try await table.insert(["text": "mine"])
+        try await table.inSpace(other).insert(["text": "other space"])
+        try await table.inSpace(d.space).insert(["text": "dropped"])
+        try await d.bob.push()
+        try await d.bob.dropSpace(d.space, reason: "left")
+        #expect(try SpaceDevices.texts(d.bob) == ["mine", "other space"])
+        #expect(try d.bob.localSpaces() == [other])
+    }
+}

@@ -49,7 +49,7 @@ import Testing
         #expect(context.pendingOperationsCount == 1)
         #expect(try context.table("todos").read(id: "a")?["text"] == "kept")
         let applied = try await DatabaseQueue(path: path).read { try String.fetchAll($0, sql: "SELECT identifier FROM grdb_migrations") }
-        #expect(applied == ["v1: MS_ system tables", "v2: base copies and conflict log", "v3: undo journal"])
+        #expect(applied == ["v1: MS_ system tables", "v2: base copies and conflict log", "v3: undo journal", "v4: conflict log reasons"])
 
         // Opening again runs no migration twice and keeps everything.
         let reopened = SyncContext(client: nil, dataSource: try SQLiteSyncStore(path: path, tables: [SyncTableDefinition(name: "todos", columns: ["text": .text])]))

@@ -16,6 +16,9 @@ public struct ConflictLogEntry: Sendable, Equatable {
         case cancel
         /// A merge of the delegate's own (a choice per field).
         case fields
+        /// The change could not be sent and left the queue (`reason` says why: a shared space
+        /// the account left or was removed from); `local` is the item as this device had it.
+        case notSent
     }
 
     /// The log's own id (ascending).
@@ -42,10 +45,13 @@ public struct ConflictLogEntry: Sendable, Equatable {
     public var lost: JSONObject
     /// When its losing values were restored, if they were.
     public var restoredAt: Date?
+    /// Why, for a change that could not be sent (`.notSent`).
+    public var reason: String?
 
     /// Creates an entry (the store gives it its id).
     public init(id: Int64 = 0, table: String, itemId: String, kind: SyncConflict.Kind, resolution: Resolution, at: Date,
-                fields: [String], base: JSONObject?, local: JSONObject?, server: JSONObject?, lost: JSONObject, restoredAt: Date? = nil) {
+                fields: [String], base: JSONObject?, local: JSONObject?, server: JSONObject?, lost: JSONObject, restoredAt: Date? = nil,
+                reason: String? = nil) {
         self.id = id
         self.table = table
         self.itemId = itemId
@@ -58,6 +64,7 @@ public struct ConflictLogEntry: Sendable, Equatable {
         self.server = server
         self.lost = lost
         self.restoredAt = restoredAt
+        self.reason = reason
     }
 
     /// True when a deletion is what lost (restoring deletes the item again).

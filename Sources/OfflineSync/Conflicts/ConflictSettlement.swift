@@ -168,7 +168,7 @@ struct ConflictSettlement {
     /// Which conflict a failure is, for an operation of this type; nil when it is none.
     static func kind(of error: SyncError, type: TableOperationType) -> SyncConflict.Kind? {
         switch type {
-        case .update where error.statusCode == 404:
+        case .update where error.statusCode == 404 && error.code != .spaceNotFound:
             return .deletedOnServer
         case .update, .insert:
             guard error.isConflict else { return nil }

@@ -118,7 +118,8 @@ public struct SyncTable: Sendable {
     // MARK: Sync
 
     /// Pulls server rows into the store (pushing this table's changes first). With a query id,
-    /// only changes since the last pull of that query are fetched.
+    /// only changes since the last pull of that query are fetched (per space: one query id
+    /// serves every space, each with its own token).
     /// `progress` is told after each page how many rows came and, when the server counts them
     /// (the first page asks), how many the pull will bring.
     public func pull(_ query: SyncQuery? = nil, queryId: String? = nil,
@@ -142,7 +143,7 @@ public struct SyncTable: Sendable {
                     throw SyncError(.purgeAbortedPendingChanges, "Purge refused: the table '\(query.table)' has changes waiting to be pushed")
                 }
                 try session.deleteItems(matching: query)
-                if let queryId { try session.setDeltaToken(nil, table: query.table, queryId: queryId) }
+                if let queryId { try session.setDeltaToken(nil, table: query.table, queryId: SharedSpace.tokenKey(queryId, space: space)) }
             }
             // Rows at those stamps may be gone now: the next pull must download them.
             _ = context.ownWrites.take(table: query.table, space: space)

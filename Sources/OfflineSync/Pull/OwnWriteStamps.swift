@@ -32,6 +32,11 @@ final class OwnWriteStamps: Sendable {
         }
     }
 
+    /// Forgets the table's stamps in one namespace.
+    func forget(table: String, space: String?) {
+        _ = take(table: table, space: space)
+    }
+
     /// Forgets the table's stamps in every namespace.
     func forget(table: String) {
         stamps.withLock { all in all = all.filter { $0.key.table != table.lowercased() } }

@@ -30,7 +30,7 @@ struct PullRun {
             if let queryId {
                 // Taken even when unused: they are for the next pull only.
                 let ownWrites = context.ownWrites.take(table: query.table, space: space)
-                try await incremental(remote, queryId: queryId, pageSize: pageSize, keyset: capabilities.keysetPaging,
+                try await incremental(remote, queryId: SharedSpace.tokenKey(queryId, space: space), pageSize: pageSize, keyset: capabilities.keysetPaging,
                                       leavingOut: capabilities.uniqueCommitStamps ? ownWrites : [], bulk: bulk)
             } else {
                 try await plain(remote, pageSize: pageSize, bulk: bulk)

@@ -159,7 +159,8 @@ public struct RemoteTable: Sendable {
         let message = body?.objectValue?["error"]?.stringValue ?? "The server answered \(reply.status)"
         let object = body?.objectValue
         let serverItem = (reply.status == 409 || reply.status == 412) && object?[SystemProperty.id] != nil ? object : nil
-        let code: SyncErrorCode = reply.status == 412 ? .preconditionFailed : reply.status == 401 ? .authenticationFailed : .httpError
+        let code: SyncErrorCode = reply.status == 412 ? .preconditionFailed : reply.status == 401 ? .authenticationFailed
+            : object?["code"]?.stringValue == ProtocolErrorCode.spaceNotFound.rawValue ? .spaceNotFound : .httpError
         return SyncError(code, message, statusCode: reply.status, serverItem: serverItem)
     }
 }

@@ -15,6 +15,10 @@ public enum SharedSpace {
     /// The space a stored item is in (nil: the account's own namespace).
     public static func of(_ item: JSONObject) -> String? { item[column]?.stringValue }
 
+    /// Where a query's delta token is kept for a namespace: a query id names a query, and each
+    /// space pulled with it has a token of its own.
+    static func tokenKey(_ queryId: String, space: String?) -> String { space.map { "\(queryId)@\($0)" } ?? queryId }
+
     /// True for keys that are not an item's content: the system properties and the space column.
     static func isBookkeeping(_ key: String) -> Bool { SystemProperty.isSystem(key) || key == column }
 }

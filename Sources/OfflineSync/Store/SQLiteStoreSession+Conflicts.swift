@@ -20,13 +20,13 @@ extension SQLiteStoreSession {
 
     func addConflict(_ entry: ConflictLogEntry) throws -> ConflictLogEntry {
         try db.execute(sql: """
-            INSERT INTO "MS_ConflictLog" ("tableName", "itemId", "kind", "resolution", "at", "fields", "base", "local", "server", "lost", "restoredAt")
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+            INSERT INTO "MS_ConflictLog" ("tableName", "itemId", "kind", "resolution", "at", "fields", "base", "local", "server", "lost", "restoredAt", "reason")
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
             """, arguments: [
                 entry.table, entry.itemId, entry.kind.rawValue, entry.resolution.rawValue, entry.at.timeIntervalSince1970,
                 JSONWriter.string(.array(entry.fields.map { .string($0) })), entry.base.map(JSONText.encode),
                 entry.local.map(JSONText.encode), entry.server.map(JSONText.encode), JSONText.encode(entry.lost),
-                entry.restoredAt?.timeIntervalSince1970,
+                entry.restoredAt?.timeIntervalSince1970, entry.reason,
             ])
         var stored = entry
         stored.id = db.lastInsertedRowID
@@ -66,6 +66,6 @@ extension SQLiteStoreSession {
             local: (row["local"] as String?).flatMap(JSONText.decodeObject),
             server: (row["server"] as String?).flatMap(JSONText.decodeObject),
             lost: (row["lost"] as String?).flatMap(JSONText.decodeObject) ?? JSONObject(),
-            restoredAt: (row["restoredAt"] as Double?).map(Date.init(timeIntervalSince1970:)))
+            restoredAt: (row["restoredAt"] as Double?).map(Date.init(timeIntervalSince1970:)), reason: row["reason"])
     }
 }

@@ -42,4 +42,9 @@ extension SQLiteStoreSession {
     func removeJournalEntries(table: String) throws {
         try db.execute(sql: "DELETE FROM \"MS_UndoJournal\" WHERE \"tableName\" = ?", arguments: [table])
     }
+
+    func removeJournalEntries(table: String, itemIds: [String]) throws {
+        let statement = try db.cachedStatement(sql: "DELETE FROM \"MS_UndoJournal\" WHERE \"tableName\" = ? AND \"itemId\" = ?")
+        for id in itemIds { try statement.execute(arguments: [table, id]) }
+    }
 }

@@ -298,4 +298,14 @@ struct SQLiteStoreSession: SyncStoreSession {
     func removeDeltaTokens(table: String) throws {
         try db.execute(sql: "DELETE FROM \"MS_TableConfig\" WHERE \"tableName\" = ?", arguments: [table])
     }
+
+    func removeDeltaTokens(table: String, queryIdSuffix suffix: String) throws {
+        try db.execute(sql: "DELETE FROM \"MS_TableConfig\" WHERE \"tableName\" = ? AND \"keyType\" = 0 AND substr(\"key\", -length(?)) = ?",
+                       arguments: [table, suffix, suffix])
+    }
+
+    func spaces(in table: String) throws -> Set<String> {
+        let definition = try definition(table)
+        return Set(try String.fetchAll(db, sql: "SELECT DISTINCT \(q(SharedSpace.column)) FROM \(q(definition.name)) WHERE \(q(SharedSpace.column)) IS NOT NULL"))
+    }
 }

@@ -43,6 +43,9 @@ public final class SQLiteSyncStore: SyncDataSource {
 
     public func definition(of table: String) -> SyncTableDefinition? { definitions[table.lowercased()] }
 
+    /// The names of every declared table, sorted.
+    public var tableNames: [String] { definitions.values.map(\.name).sorted() }
+
     func read<T>(_ body: (any SyncStoreSession) throws -> T) throws -> T {
         try pool.read { db in try body(SQLiteStoreSession(db: db, definitions: definitions, searchIndexes: searchIndexes)) }
     }

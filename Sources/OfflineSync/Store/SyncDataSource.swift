@@ -8,6 +8,8 @@ import TableProtocol
 protocol SyncDataSource: Sendable {
     /// The declared table of this name, if any.
     func definition(of table: String) -> SyncTableDefinition?
+    /// The names of every declared table.
+    var tableNames: [String] { get }
     /// Runs `body` on a consistent snapshot.
     func read<T>(_ body: (any SyncStoreSession) throws -> T) throws -> T
     /// Runs `body` in one transaction, serialised with every other write.
@@ -127,6 +129,8 @@ protocol SyncStoreSession {
     func trimJournal(keepingAfter step: Int64) throws
     /// Forgets every journal entry of a table.
     func removeJournalEntries(table: String) throws
+    /// Removes the undo journal's entries of these items.
+    func removeJournalEntries(table: String, itemIds: [String]) throws
 
     // Pull tokens (`MS_TableConfig`)
     /// The delta token of a query id.
@@ -135,6 +139,10 @@ protocol SyncStoreSession {
     func setDeltaToken(_ token: String?, table: String, queryId: String) throws
     /// Removes every token of a table.
     func removeDeltaTokens(table: String) throws
+    /// Removes the table's delta tokens whose query id ends with `suffix`.
+    func removeDeltaTokens(table: String, queryIdSuffix suffix: String) throws
+    /// The distinct values of the space column in a table (null left out).
+    func spaces(in table: String) throws -> Set<String>
 }
 
 /// The names of the system tables.

@@ -79,6 +79,10 @@ enum SystemTables {
                 CREATE INDEX "MS_UndoJournal_undone" ON "MS_UndoJournal" ("undone", "step");
                 """)
         }
+        // Why a change was not sent (a shared space the account left or was removed from).
+        migrator.registerMigration("v4: conflict log reasons") { db in
+            try db.execute(sql: #"ALTER TABLE "MS_ConflictLog" ADD COLUMN "reason" TEXT"#)
+        }
         return migrator
     }
 }

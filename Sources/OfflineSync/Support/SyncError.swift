@@ -13,6 +13,9 @@ public enum SyncErrorCode: Int, Sendable, Hashable {
     case purgeAbortedPendingChanges = -1180
     case pullCancelled = -1190
     case httpError = -1302
+    /// A shared space is gone for this account (it was deleted, or the account left or was
+    /// removed): `SyncContext.dropSpace` takes its rows and queued changes off the device.
+    case spaceNotFound = -1310
     case preconditionFailed = -1303
     /// The server answered 401: no valid access token (sign in again).
     case authenticationFailed = -1305

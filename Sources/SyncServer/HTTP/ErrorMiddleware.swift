@@ -1,6 +1,7 @@
 import HTTPTypes
 import Hummingbird
 import NIOCore
+import TableProtocol
 
 /// Turns every failure into the protocol's JSON error shape; nothing else ever reaches a client.
 struct ErrorMiddleware<Context: RequestContext>: RouterMiddleware {
@@ -15,6 +16,8 @@ struct ErrorMiddleware<Context: RequestContext>: RouterMiddleware {
                 var response = JSONResponse.error(.unauthorized, error.message)
                 response.headers[.wwwAuthenticate] = "Bearer"
                 return response
+            case .spaceNotFound:
+                return JSONResponse.make(.notFound, .object(["error": .string(error.message), "code": .string(ProtocolErrorCode.spaceNotFound.rawValue)]))
             case .tooManyRequests(let seconds), .busy(_, let seconds):
                 var response = JSONResponse.error(.tooManyRequests, error.message)
                 response.headers[.retryAfter] = String(seconds)

@@ -46,7 +46,7 @@ public final class SpaceStore: Sendable {
     static let idPrefix = "space-"
 
     /// What a non-member and a missing space are told alike.
-    static let noSuchSpace = TableError.notFound("There is no such space (or you are not one of its members)")
+    static let noSuchSpace = TableError.spaceNotFound
 
     public init(database: any SQLDatabase) { self.database = database }
 

@@ -19,12 +19,14 @@ public enum TableError: Error, Sendable, Equatable {
     case forbidden(String)
     /// The request cannot apply to the state it meets (409 with a message, no item).
     case refused(String)
+    /// No such shared space, or the caller is not one of its members (404, `code: spaceNotFound`).
+    case spaceNotFound
 
     /// The HTTP status code.
     public var status: Int {
         switch self {
         case .badRequest: return 400
-        case .notFound, .tableNotFound: return 404
+        case .notFound, .tableNotFound, .spaceNotFound: return 404
         case .conflict, .refused: return 409
         case .forbidden: return 403
         case .preconditionFailed: return 412
@@ -40,6 +42,7 @@ public enum TableError: Error, Sendable, Equatable {
         case .badRequest(let m), .notFound(let m), .unauthorized(let m), .busy(let m, _), .forbidden(let m), .refused(let m): return m
         case .tooManyRequests(let seconds): return "Too many failed sign-ins; try again in \(seconds) seconds"
         case .tableNotFound: return "The table does not exist"
+        case .spaceNotFound: return "There is no such space (or you are not one of its members)"
         case .conflict: return "The item already exists or its version does not match"
         case .preconditionFailed: return "The item has been changed since the given version"
         case .payloadTooLarge(let limit): return "The request body is larger than the limit of \(limit) bytes"

@@ -22,6 +22,8 @@ public struct ConflictRecord: Sendable, Equatable, Identifiable {
     public var lost: JSONObject
     /// True once its losing values were restored.
     public var restored: Bool
+    /// Why a change could not be sent (a shared list left or taken away), for `.notSent`.
+    public var reason: String?
 
     /// Reads a log entry.
     public init(_ entry: ConflictLogEntry) {
@@ -34,6 +36,7 @@ public struct ConflictRecord: Sendable, Equatable, Identifiable {
         fields = entry.fields
         lost = entry.lost
         restored = entry.restoredAt != nil
+        reason = entry.reason
     }
 
     /// True when something lost and can be brought back.
@@ -50,6 +53,7 @@ public struct ConflictRecord: Sendable, Equatable, Identifiable {
     public var summary: String {
         switch (kind, resolution) {
         case (_, .cancel): return "sync cancelled"
+        case (_, .notSent): return "not sent: " + (reason ?? "the server would not take it")
         case (.edit, .merged): return "merged " + fields.joined(separator: ", ")
         case (.edit, .client): return "kept yours"
         case (.edit, .server): return "kept the server's"

@@ -80,6 +80,7 @@ import Testing
         let after = try await space.send(space.b, "GET", "tables/groceries/milk")
         #expect(after.status == 404)
         #expect(after.error?.contains("no such space") == true)
+        #expect(after.object["code"] as? String == "spaceNotFound")
     }
 
     @Test(arguments: Backend.allCases)

@@ -1,0 +1,67 @@
+import Foundation
+import TableProtocol
+
+extension SyncContext {
+    /// The shared spaces this store holds rows of, in any declared table.
+    public func localSpaces() throws -> Set<String> {
+        let tables = dataSource.tableNames
+        do {
+            return try dataSource.read { session in try tables.reduce(into: Set<String>()) { $0.formUnion(try session.spaces(in: $1)) } }
+        } catch {
+            throw SyncError.wrap(error)
+        }
+    }
+
+    /// Drops a shared space from this store, after leaving it or being removed from it: its rows,
+    /// delta tokens and undo entries go, and every change still queued for it leaves the queue
+    /// into the conflict log (`ConflictLogEntry.Resolution.notSent`, with `reason`), so nothing is
+    /// lost silently. Answers how many changes were logged. Runs between syncs, like a purge.
+    @discardableResult
+    public func dropSpace(_ space: String, reason: String) async throws -> Int {
+        let tables = dataSource.tableNames
+        let ownWrites = self.ownWrites
+        return try await work.run { [self] in
+            guard operations.nothingInFlight else { throw SyncError.invalid("Dropping a space refused: an operation is being pushed") }
+            do {
+                return try dataSource.write { session in
+                    var logged = 0
+                    for table in tables {
+                        logged += try Self.logUnsent(in: table, space: space, reason: reason, session: session)
+                        let rows = try session.items(SyncQuery(table: table).filter(Field(SharedSpace.column) == .string(space))).items
+                        let ids = rows.compactMap { $0[SystemProperty.id]?.stringValue }
+                        try session.removeJournalEntries(table: table, itemIds: ids)
+                        try session.deleteItems(ids: ids, in: table)
+                        try session.removeDeltaTokens(table: table, queryIdSuffix: SharedSpace.tokenKey("", space: space))
+                        ownWrites.forget(table: table, space: space)
+                    }
+                    return logged
+                }
+            } catch {
+                throw SyncError.wrap(error)
+            }
+        }
+    }
+
+    /// The queued changes of a table's items in `space`, moved to the conflict log.
+    private static func logUnsent(in table: String, space: String, reason: String, session: any SyncStoreSession) throws -> Int {
+        var logged = 0
+        var after: Int64 = 0
+        while let queued = try session.operation(after: after) {
+            after = queued.id
+            guard queued.table.lowercased() == table.lowercased() else { continue }
+            let local = queued.type == .delete ? queued.snapshot : try session.item(in: table, id: queued.itemId)
+            guard let local, SharedSpace.of(local) == space else { continue }
+            let lost = queued.type == .delete ? JSONObject([(SystemProperty.deleted.rawValue, .bool(true))])
+                : JSONObject(local.filter { !SharedSpace.isBookkeeping($0.key) }.map { ($0.key, $0.value) })
+            _ = try session.addConflict(ConflictLogEntry(
+                table: queued.table, itemId: queued.itemId, kind: queued.type == .delete ? .deletedLocally : .deletedOnServer,
+                resolution: .notSent, at: Date(), fields: [], base: try session.baseItem(in: table, id: queued.itemId), local: local,
+                server: nil, lost: lost, reason: reason))
+            try session.removeErrors(operationId: queued.id)
+            try session.removeOperation(id: queued.id)
+            try session.setBaseItem(nil, in: table, id: queued.itemId)
+            logged += 1
+        }
+        return logged
+    }
+}

@@ -1,0 +1,7 @@
+/// Machine-readable `code`s a server may put beside `error` in an error reply, so a client can
+/// tell failures with one status apart without reading the words.
+public enum ProtocolErrorCode: String, Sendable {
+    /// 404 on a request with `?space=`: there is no such space, or the caller is not (or no
+    /// longer) one of its members; the two are answered alike.
+    case spaceNotFound
+}
