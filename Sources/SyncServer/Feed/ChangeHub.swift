@@ -7,7 +7,9 @@ enum FeedSignal: Sendable {
     case heartbeat
 }
 
-/// This process's fan-out of committed changes to open change feeds, by table and owner.
+/// This process's fan-out of committed changes to open change feeds: a feed of one namespace's
+/// table, or of every table of several namespaces (`GET /changes`: an account's own and its
+/// shared spaces over one connection).
 ///
 /// Publishing never waits: each subscriber has a bounded buffer, and one that falls behind
 /// (a slow or dead reader) is cut off rather than slowing writers or other subscribers; its
@@ -16,15 +18,23 @@ public final class ChangeHub: Sendable {
     /// Buffered signals per subscriber before it is cut off.
     let bufferLimit: Int
 
+    /// What a subscription listens to: one table of a namespace, or every table of it (nil).
     private struct Key: Hashable {
-        let table: String
+        let table: String?
         let owner: String
+    }
+
+    private struct Subscription {
+        let keys: [Key]
+        let account: String
+        let continuation: AsyncStream<FeedSignal>.Continuation
     }
 
     private struct State {
         var subscribers: [Key: [Int: AsyncStream<FeedSignal>.Continuation]] = [:]
-        /// Open feeds per owner, over all tables.
-        var perOwner: [String: Int] = [:]
+        var subscriptions: [Int: Subscription] = [:]
+        /// Open feeds per account (the one who asked), over all tables and namespaces.
+        var perAccount: [String: Int] = [:]
         var nextId = 0
         var closed = false
     }
@@ -38,22 +48,24 @@ public final class ChangeHub: Sendable {
 
     /// Open change feeds, over every table and owner.
     var subscriberCount: Int {
-        state.withLock { $0.subscribers.values.reduce(0) { $0 + $1.count } }
+        state.withLock { $0.subscriptions.count }
     }
 
-    /// A stream of the changes of one owner's table from now on; it ends when the subscriber falls
-    /// too far behind or the hub closes. Cancel the consuming task (or drop the stream) to leave.
-    /// Nil when the owner already holds `maxPerOwner` open feeds in this process.
-    func subscribe(table: String, owner: String, maxPerOwner: Int = .max) -> AsyncStream<FeedSignal>? {
+    /// A stream of the changes of `table` (nil: every table) of each of `owners` from now on; it
+    /// ends when the subscriber falls too far behind or the hub closes. Cancel the consuming task
+    /// (or drop the stream) to leave. Nil when `account` already holds `maxPerAccount` open feeds
+    /// in this process.
+    func subscribe(table: String?, owners: [String], account: String, maxPerAccount: Int = .max) -> AsyncStream<FeedSignal>? {
         let (stream, continuation) = AsyncStream.makeStream(of: FeedSignal.self, bufferingPolicy: .bufferingOldest(bufferLimit))
-        let key = Key(table: table, owner: owner)
+        let keys = Set(owners).map { Key(table: table, owner: $0) }
         enum Admission { case admitted(Int), closed, full }
         let admission: Admission = state.withLock { state in
             guard !state.closed else { return .closed }
-            guard state.perOwner[owner, default: 0] < maxPerOwner else { return .full }
+            guard state.perAccount[account, default: 0] < maxPerAccount else { return .full }
             state.nextId += 1
-            state.subscribers[key, default: [:]][state.nextId] = continuation
-            state.perOwner[owner, default: 0] += 1
+            for key in keys { state.subscribers[key, default: [:]][state.nextId] = continuation }
+            state.subscriptions[state.nextId] = Subscription(keys: keys, account: account, continuation: continuation)
+            state.perAccount[account, default: 0] += 1
             return .admitted(state.nextId)
         }
         switch admission {
@@ -63,20 +75,23 @@ public final class ChangeHub: Sendable {
             continuation.finish()
             return stream
         case .admitted(let id):
-            continuation.onTermination = { [weak self] _ in self?.remove(key, id) }
+            continuation.onTermination = { [weak self] _ in self?.remove(id) }
             return stream
         }
     }
 
-    /// Hands a committed change to every subscriber of its table and owner.
+    /// Hands a committed change to every subscriber of its table and owner, and of all its owner's tables.
     public func publish(_ notice: ChangeNotice) {
-        let targets = state.withLock { $0.subscribers[Key(table: notice.table, owner: notice.owner)].map { Array($0.values) } ?? [] }
+        let targets = state.withLock { state in
+            Array((state.subscribers[Key(table: notice.table, owner: notice.owner)] ?? [:]).values)
+                + Array((state.subscribers[Key(table: nil, owner: notice.owner)] ?? [:]).values)
+        }
         deliver(.change(notice), to: targets)
     }
 
     /// Sends a heartbeat to every subscriber (one timer for all of them, not one each).
     func beat() {
-        let targets = state.withLock { $0.subscribers.values.flatMap(\.values) }
+        let targets = state.withLock { $0.subscriptions.values.map(\.continuation) }
         deliver(.heartbeat, to: targets)
     }
 
@@ -90,7 +105,7 @@ public final class ChangeHub: Sendable {
     func endSubscriptions(refusingNew: Bool = false) {
         let targets = state.withLock { state in
             if refusingNew { state.closed = true }
-            return state.subscribers.values.flatMap(\.values)
+            return state.subscriptions.values.map(\.continuation)
         }
         for continuation in targets { continuation.finish() }
     }
@@ -104,12 +119,15 @@ public final class ChangeHub: Sendable {
         }
     }
 
-    private func remove(_ key: Key, _ id: Int) {
+    private func remove(_ id: Int) {
         state.withLock { state in
-            guard state.subscribers[key]?.removeValue(forKey: id) != nil else { return }
-            if state.subscribers[key]?.isEmpty == true { state.subscribers[key] = nil }
-            let left = (state.perOwner[key.owner] ?? 1) - 1
-            state.perOwner[key.owner] = left > 0 ? left : nil
+            guard let subscription = state.subscriptions.removeValue(forKey: id) else { return }
+            for key in subscription.keys {
+                state.subscribers[key]?.removeValue(forKey: id)
+                if state.subscribers[key]?.isEmpty == true { state.subscribers[key] = nil }
+            }
+            let left = (state.perAccount[subscription.account] ?? 1) - 1
+            state.perAccount[subscription.account] = left > 0 ? left : nil
         }
     }
 

@@ -63,6 +63,8 @@ enum CapabilitiesRoute {
                 ("maxBytes", .number(Double(maxBodyBytes))),
             ]))),
             ("changeFeed", .bool(changeFeed)),
+            // One feed of every table of the caller's namespaces (its own and its spaces').
+            ("combinedFeed", changeFeed ? .object(JSONObject([("path", .string("/changes"))])) : .null),
             ("login", .string("/.auth/login")),
             ("accountsRequired", .bool(accountsRequired)),
             // Shared spaces: managed at `path`, reached with `?parameter=ID` on the table

@@ -24,16 +24,13 @@ struct ChangeFeedRoute {
         request.headers[.accept]?.lowercased().contains("text/event-stream") ?? false
     }
 
-    func respond(_ request: Request, table rawTable: String, owner: String, resolver: NamespaceResolver) async throws -> Response {
+    func respond(_ request: Request, table rawTable: String, owner: String, account: String, resolver: NamespaceResolver) async throws -> Response {
         let table = try TableName.key(rawTable)
         if service.schemas.isFixed, try await service.schemas.schema(of: table, in: owner) == nil { throw TableError.tableNotFound }
         let since = try Self.since(request)
         // Subscribe before reading the backlog: a write committed in between is in one or the other
         // (both, at worst, and the duplicate is skipped by its id).
-        guard let stream = hub.subscribe(table: table, owner: owner, maxPerOwner: maxFeedsPerAccount) else {
-            throw TableError.busy(
-                "This account has \(maxFeedsPerAccount) change feeds open on this server, the most it may hold; close one and try again", retryAfter: 30)
-        }
+        let stream = try subscribe(table: table, owners: [owner], account: account)
         var backlog: [ChangeNotice] = []
         if let since { backlog = try await service.changes(table: table, since: since, owner: owner, limit: Self.replayLimit) }
         let replay = backlog
@@ -71,6 +68,65 @@ struct ChangeFeedRoute {
             status: .ok,
             headers: [.contentType: "text/event-stream", .cacheControl: "no-cache", Self.accelBuffering: "no"],
             body: body)
+    }
+
+    /// `GET /changes` with `Accept: text/event-stream`: every committed write to any table of
+    /// the caller's own namespace and of each shared space it is a member of, over one
+    /// connection (a device with ten shared lists holds one feed, not ten per table). Events
+    /// carry no id: each says which table and space changed, and a client pulls on (re)connect
+    /// anyway, which is its catch-up. When the account joins or leaves a space the stream says
+    /// `event: spaces` and ends at the next heartbeat, so the client reconnects with the new set.
+    func respondAll(_ request: Request, account: String, resolver: NamespaceResolver) async throws -> Response {
+        let namespaces = try await Self.namespaces(of: account, resolver)
+        let stream = try subscribe(table: nil, owners: namespaces, account: account)
+        let headers = request.headers
+        let body = ResponseBody { writer in
+            try await writer.write(ByteBuffer(string: "retry: 1000\n: connected\n\n"))
+            for await signal in stream.cancelOnGracefulShutdown() {
+                switch signal {
+                case .change(let notice):
+                    try await writer.write(Self.namedEvent(notice, space: notice.owner == account ? nil : notice.owner))
+                case .heartbeat:
+                    guard let current = try? await resolver.resolve(headers: headers, space: nil), current.account == account else {
+                        try await writer.finish(nil)
+                        return
+                    }
+                    guard (try? await Self.namespaces(of: account, resolver)) == namespaces else {
+                        try await writer.write(ByteBuffer(string: "event: spaces\ndata: {}\n\n"))
+                        try await writer.finish(nil)
+                        return
+                    }
+                    try await writer.write(ByteBuffer(string: ": heartbeat\n\n"))
+                }
+            }
+            try await writer.finish(nil)
+        }
+        return Response(
+            status: .ok,
+            headers: [.contentType: "text/event-stream", .cacheControl: "no-cache", Self.accelBuffering: "no"],
+            body: body)
+    }
+
+    /// The account's own namespace and its spaces', sorted.
+    private static func namespaces(of account: String, _ resolver: NamespaceResolver) async throws -> [String] {
+        guard !account.isEmpty else { return [account] }
+        return [account] + (try await resolver.spaces.spaces(of: account)).map(\.id).sorted()
+    }
+
+    /// A hub subscription within the account's feed limit (429 beyond it).
+    private func subscribe(table: String?, owners: [String], account: String) throws -> AsyncStream<FeedSignal> {
+        guard let stream = hub.subscribe(table: table, owners: owners, account: account, maxPerAccount: maxFeedsPerAccount) else {
+            throw TableError.busy(
+                "This account has \(maxFeedsPerAccount) change feeds open on this server, the most it may hold; close one and try again", retryAfter: 30)
+        }
+        return stream
+    }
+
+    /// A change of the combined feed: its table and space (null: the account's own) besides the row.
+    private static func namedEvent(_ notice: ChangeNotice, space: String?) -> ByteBuffer {
+        let data = JSONObject([("table", .string(notice.table)), ("space", space.map(JSONValue.string) ?? .null), ("id", .string(notice.id)),
+                               ("updatedAt", .string(notice.updatedAt)), ("deleted", .bool(notice.deleted))])
+        return ByteBuffer(bytes: Array("event: change\ndata: ".utf8) + JSONWriter.bytes(.object(data)) + Array("\n\n".utf8))
     }
 
     /// `Last-Event-ID` or `?since=`: an ISO-8601 `updatedAt`.

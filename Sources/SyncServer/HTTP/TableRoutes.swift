@@ -22,6 +22,12 @@ struct TableRoutes {
         let capabilities = CapabilitiesRoute.document(maxBodyBytes: maxBodyBytes, maxTop: service.limits.maxTop, changeFeed: feed != nil,
                                                       accountsRequired: authenticator.required)
         router.get("/capabilities") { _, _ in JSONResponse.make(.ok, capabilities) }
+        if let feed {
+            router.group("changes").add(middleware: NamespaceMiddleware(resolver: resolver)).get { request, context in
+                guard ChangeFeedRoute.wantsFeed(request) else { throw TableError.badRequest("GET /changes is a change feed: send Accept: text/event-stream") }
+                return try await feed.respondAll(request, account: context.account, resolver: resolver)
+            }
+        }
         let tables = router.group("tables").add(middleware: NamespaceMiddleware(resolver: resolver))
         tables.get(":table") { request, context in try await query(request, context) }
         // A table name never starts with `$`, so this path cannot hide a table.
@@ -35,7 +41,7 @@ struct TableRoutes {
         }
         tables.get(":table/:id") { request, context in
             if let feed, context.parameters.get("id") == "changes", ChangeFeedRoute.wantsFeed(request) {
-                return try await feed.respond(request, table: try table(context), owner: context.owner, resolver: resolver)
+                return try await feed.respond(request, table: try table(context), owner: context.owner, account: context.account, resolver: resolver)
             }
             return JSONResponse.item(try await service.read(table: try table(context), id: try id(context), owner: context.owner))
         }

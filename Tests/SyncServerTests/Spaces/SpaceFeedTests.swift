@@ -39,3 +39,42 @@ import Testing
         #expect(try await feed.open() == 404)
     }
 }
+
+/// `GET /changes`: one connection carries every table of the account's own namespace and of
+/// each of its spaces, and nothing of anyone else's.
+@Suite struct CombinedFeedTests {
+    @Test(arguments: Backend.allCases)
+    func oneFeedCarriesEveryTableOfYourOwnAndYourSpaces(_ backend: Backend) async throws {
+        let space = try await SharedSpace(backend, bRole: "editor", process: true)
+        let feed = try FeedReader(port: space.two.auth.port, table: nil, headers: space.b.headers)
+        #expect(try await feed.open() == 200)
+        #expect(try await space.b.post("tables/notes", ["id": "own", "text": "b's own"]).status == 201)
+        #expect(try await space.send(space.a, "POST", "tables/groceries", body: ["id": "shared", "text": "milk"]).status == 201)
+        #expect(try await space.a.post("tables/groceries", ["id": "secret", "text": "a's own"]).status == 201)
+        #expect(try await space.c.post("tables/groceries", ["id": "stranger", "text": "c's own"]).status == 201)
+        let events = try await feed.drain(quiet: 1)
+        let seen = events.compactMap { event -> [String]? in
+            guard let object = try? JSONSerialization.jsonObject(with: Data(event.data.utf8)) as? [String: Any] else { return nil }
+            return [object["table"] as? String ?? "", object["space"] as? String ?? "own", object["id"] as? String ?? ""]
+        }
+        #expect(Set(seen) == [["notes", "own", "own"], ["groceries", space.id, "shared"]], "\(events)")
+    }
+
+    @Test func joiningASpaceEndsTheFeedSoTheClientReconnectsWithIt() async throws {
+        let space = try await SharedSpace(.sqlite, bRole: nil, arguments: ["--feed-heartbeat", "0.2"])
+        let feed = try FeedReader(port: space.two.auth.port, table: nil, headers: space.b.headers)
+        #expect(try await feed.open() == 200)
+        #expect(try await space.a.send("PUT", "spaces/\(space.id)/members/\(space.two.bName)", body: ["role": "viewer"]).status == 200)
+        let text = try await feed.rawText(for: 2)
+        #expect(text.contains("event: spaces"), "\(text)")
+        #expect(try await feed.isClosed(within: 1))
+    }
+
+    @Test func theCombinedFeedCountsTowardsTheAccountsFeedLimit() async throws {
+        let space = try await SharedSpace(.sqlite, bRole: "editor", arguments: ["--max-feeds-per-account", "1"])
+        let first = try FeedReader(port: space.two.auth.port, table: nil, headers: space.b.headers)
+        #expect(try await first.open() == 200)
+        let second = try FeedReader(port: space.two.auth.port, table: "groceries", query: "space=\(space.id)", headers: space.b.headers)
+        #expect(try await second.open() == 429)
+    }
+}

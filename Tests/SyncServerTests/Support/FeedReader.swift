@@ -21,10 +21,12 @@ final class FeedReader: @unchecked Sendable {
     /// The last (empty) chunk arrived: the server ended the stream.
     private var ended = false
 
-    /// Connects to the feed of `table`; `receiveBuffer` shrinks the socket's buffer (a reader that stalls).
-    init(port: Int, table: String, query: String = "", headers: [String: String] = [:], receiveBuffer: Int32? = nil) throws {
+    /// Connects to the feed of `table` (nil: the combined feed, `GET /changes`); `receiveBuffer`
+    /// shrinks the socket's buffer (a reader that stalls).
+    init(port: Int, table: String?, query: String = "", headers: [String: String] = [:], receiveBuffer: Int32? = nil) throws {
         fd = try RawConnection.connect(port: port, receiveBuffer: receiveBuffer)
-        var request = "GET /tables/\(table)/changes\(query.isEmpty ? "" : "?" + query) HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\nAccept: text/event-stream\r\nZUMO-API-VERSION: 2.0.0\r\n"
+        let path = table.map { "/tables/\($0)/changes" } ?? "/changes"
+        var request = "GET \(path)\(query.isEmpty ? "" : "?" + query) HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\nAccept: text/event-stream\r\nZUMO-API-VERSION: 2.0.0\r\n"
         for (name, value) in headers { request += "\(name): \(value)\r\n" }
         request += "\r\n"
         _ = request.withCString { send(fd, $0, strlen($0), 0) }
