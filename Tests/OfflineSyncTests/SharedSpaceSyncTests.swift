@@ -2,6 +2,7 @@ import Foundation
 import OfflineSync
 import ServerTestSupport
 import TableProtocol
+import Synchronization
 import Testing
 
 /// Rows of a shared space through the SDK: inserted into the space, pushed there, pulled by the
@@ -166,5 +167,29 @@ import Testing
         try await d.bob.dropSpace(d.space, reason: "left")
         #expect(try SpaceDevices.texts(d.bob) == ["mine", "other space"])
         #expect(try d.bob.localSpaces() == [other])
+    }
+}
+
+/// Live mode over the server's combined feed: one connection hears the account's own tables and
+/// its spaces'.
+@Suite struct SpaceLiveSyncTests {
+    @Test func aWriteInASpaceReachesTheOtherMemberLiveOverOneFeed() async throws {
+        let d = try await SpaceDevices.make()
+        let changes = Mutex<[FeedChange]>([])
+        let states = StateLog()
+        let bobs = d.bob.table(SpaceDevices.table)
+        let live = LiveSync(context: d.bob, tables: [SpaceDevices.table], options: LiveSyncTests.fast,
+                            pull: { [space = d.space] in
+                                try await bobs.pull(queryId: "live")
+                                try await bobs.inSpace(space).pull(queryId: "live")
+                            },
+                            onState: states.record, onChange: { change in changes.withLock { $0.append(change) } })
+        live.start()
+        defer { live.stop() }
+        try await states.wait(for: .live)
+        try await d.ann.table(SpaceDevices.table).inSpace(d.space).insert(["id": "milk", "text": "milk"])
+        try await d.ann.push()
+        try await until("bob has ann's item") { try bobs.read(id: "milk")?["text"] == "milk" }
+        #expect(changes.withLock { $0 }.contains { $0.id == "milk" && $0.space == d.space && $0.table == SpaceDevices.table })
     }
 }

@@ -18,6 +18,9 @@ public struct ServerCapabilities: Sendable, Equatable {
     public var batch: Batch?
     /// Whether tables have change feeds.
     public var changeFeed: Bool
+    /// The path of the feed of every table of the account's namespaces (its own and its shared
+    /// spaces') over one connection, when the server has one.
+    public var combinedFeedPath: String?
     /// The largest `$top` a query may ask for, when the server says.
     public var maxTop: Int?
     /// Whether an incremental pull may page by its last row's (`updatedAt`, `id`) instead of
@@ -38,6 +41,7 @@ public struct ServerCapabilities: Sendable, Equatable {
             self.batch = Batch(path: path, maxOperations: Int(operations), maxBytes: Int(bytes))
         }
         changeFeed = document["changeFeed"]?.boolValue ?? false
+        combinedFeedPath = changeFeed ? document["combinedFeed"]?.objectValue?["path"]?.stringValue : nil
         let query = document["query"]?.objectValue
         maxTop = query?["maxTop"]?.numberValue.flatMap { $0 >= 1 ? Int($0) : nil }
         keysetPaging = query?["keysetPaging"]?.boolValue ?? false

@@ -25,21 +25,35 @@ public enum ChangeFeedError: Error, Sendable, Equatable, CustomStringConvertible
     }
 }
 
-/// One long-lived `GET /tables/{table}/changes` request, read as it streams.
+/// One long-lived change-feed request (`GET /tables/{table}/changes`, or the combined
+/// `GET /changes`), read as it streams.
 ///
 /// URLSession on Linux hands a body over only once it is complete, so the feed goes through
 /// AsyncHTTPClient, which streams. Its read timeout is the silence watchdog: heartbeats arrive
 /// every ~15 s, so a connection quiet for longer than `silenceTimeout` is dead and is dropped.
 struct ChangeFeedConnection: Sendable {
     let client: SyncClient
-    let table: String
+    /// The feed's path below the server URL.
+    let path: String
     let silenceTimeout: TimeInterval
+
+    /// The feed of one table of the account's own namespace.
+    init(client: SyncClient, table: String, silenceTimeout: TimeInterval) {
+        self.init(client: client, path: "tables/\(PercentEncoding.pathSegment(table))/changes", silenceTimeout: silenceTimeout)
+    }
+
+    /// The feed at `path` (the combined feed's, from the capabilities).
+    init(client: SyncClient, path: String, silenceTimeout: TimeInterval) {
+        self.client = client
+        self.path = path.hasPrefix("/") ? String(path.dropFirst()) : path
+        self.silenceTimeout = silenceTimeout
+    }
 
     /// Listens until the stream ends or fails; `onOpen` runs once the server accepted the feed.
     /// Returns normally when the server closed the stream; throws `ChangeFeedError` otherwise.
     func listen(lastEventId: String?, onOpen: @Sendable () async -> Void,
                 onEvent: @Sendable (ServerSentEvent) async -> Void) async throws {
-        var request = HTTPClientRequest(url: client.url("tables/\(PercentEncoding.pathSegment(table))/changes").absoluteString)
+        var request = HTTPClientRequest(url: client.url(path).absoluteString)
         for (name, value) in client.protocolHeaders(features: "OL", accept: "text/event-stream") {
             request.headers.replaceOrAdd(name: name, value: value)
         }

@@ -1,8 +1,9 @@
 import Foundation
 import Synchronization
 
-/// Live mode of a sync context: listens to the change feeds of some tables and pulls when they
-/// announce a change, pushes local changes by themselves at once (at most one push per 300 ms), and
+/// Live mode of a sync context: listens to the change feeds of some tables (through the server's
+/// combined feed when it has one: every table of the account's own namespace and its shared
+/// spaces over one connection; else one feed per table) and pulls when they announce a change, pushes local changes by themselves at once (at most one push per 300 ms), and
 /// reconnects with backoff. Against a server without feeds it pulls on a timer instead.
 ///
 /// Pulls and pushes go through the context's serial work queue like manual ones, so conflicts
@@ -50,6 +51,8 @@ public final class LiveSync: Sendable {
         var lastPushStart: ContinuousClock.Instant?
         var observer: UUID?
         var tableStates: [String: LiveSyncState] = [:]
+        /// The feeds listened to (a table's name, or `combinedFeed`); states are reported over them.
+        var feeds: [String] = []
         var reported: LiveSyncState?
     }
 
@@ -105,12 +108,44 @@ public final class LiveSync: Sendable {
     public func start() {
         guard let client = context.client, inner.withLock({ $0.observer == nil }), !stopFlag.isSet else { return }
         let observer = context.observeLocalChanges { [weak self] in self?.schedulePush() }
-        let connections = tables.map { ChangeFeedConnection(client: client, table: $0, silenceTimeout: options.silenceTimeout) }
+        let opening = Task { [weak self] in _ = await self?.openFeeds(client) }
         inner.withLock { state in
             state.observer = observer
-            state.listeners = connections.map { connection in Task { [weak self] in await self?.listen(to: connection) } }
+            state.listeners = [opening]
         }
         if context.pendingOperationsCount > 0 { schedulePush() }
+    }
+
+    /// The key of the combined feed among the feeds' states.
+    private static let combinedFeed = "*"
+
+    /// Asks which feeds the server has (until it answers), then listens to them until stopped.
+    private func openFeeds(_ client: SyncClient) async {
+        var failures = 0
+        var capabilities: ServerCapabilities?
+        while capabilities == nil, !Task.isCancelled {
+            do {
+                capabilities = try await client.capabilities()
+            } catch {
+                failures += 1
+                await countDown(options.backoff.delay(afterFailures: failures, random: Double.random(in: 0...1)), table: Self.combinedFeed,
+                                reason: "\(SyncError.wrap(error).message)")
+            }
+        }
+        guard let capabilities, !Task.isCancelled else { return }
+        let silence = options.silenceTimeout
+        let feeds: [(key: String, connection: ChangeFeedConnection)] = if let path = capabilities.combinedFeedPath {
+            [(Self.combinedFeed, ChangeFeedConnection(client: client, path: path, silenceTimeout: silence))]
+        } else {
+            tables.map { ($0, ChangeFeedConnection(client: client, table: $0, silenceTimeout: silence)) }
+        }
+        inner.withLock { state in
+            state.feeds = feeds.map(\.key)
+            state.tableStates = [:]
+        }
+        await withTaskGroup(of: Void.self) { group in
+            for feed in feeds { group.addTask { [weak self] in await self?.listen(to: feed.connection, key: feed.key) } }
+        }
     }
 
     /// Closes the feeds and stops automatic pushes (a pull or push already running finishes).
@@ -157,10 +192,11 @@ public final class LiveSync: Sendable {
 
     // MARK: Listening
 
-    /// One table's feed, reconnected until stopped; polling if the server has none.
-    private func listen(to connection: ChangeFeedConnection) async {
+    /// One feed (a table's, or the combined one), reconnected until stopped; polling if the
+    /// server has none.
+    private func listen(to connection: ChangeFeedConnection, key table: String) async {
         let progress = Mutex<(lastEventId: String?, failures: Int)>((nil, 0))
-        let table = connection.table
+        let tables = self.tables
         while !Task.isCancelled {
             report(.connecting, table: table)
             let reason: String
@@ -172,7 +208,13 @@ public final class LiveSync: Sendable {
                     self?.pullJob.request()
                 } onEvent: { [weak self] event in
                     if let id = event.id, !id.isEmpty { progress.withLock { $0.lastEventId = id } }
-                    if let change = FeedChange(table: table, event: event) { self?.onChange(change) }
+                    if table == Self.combinedFeed {
+                        // The combined feed tells of every table of the account: only ours call for a pull.
+                        guard let change = FeedChange(combined: event, tables: tables) else { return }
+                        self?.onChange(change)
+                    } else if let change = FeedChange(table: table, event: event) {
+                        self?.onChange(change)
+                    }
                     self?.pullJob.request()
                 }
                 reason = "the server closed the change feed"
@@ -227,12 +269,13 @@ public final class LiveSync: Sendable {
         let changed: LiveSyncState? = inner.withLock { inner in
             guard !stopFlag.isSet else { return nil }
             inner.tableStates[table] = state
-            let states = tables.compactMap { inner.tableStates[$0] }
+            let feeds = inner.feeds.isEmpty ? [table] : inner.feeds
+            let states = feeds.compactMap { inner.tableStates[$0] }
             let whole = states.first { $0 == .signedOut }
                 ?? states.first { if case .offline = $0 { true } else { false } }
                 ?? states.first { $0 == .connecting }
                 ?? states.first { if case .polling = $0 { true } else { false } }
-                ?? (states.count == tables.count ? .live : .connecting)
+                ?? (states.count == feeds.count ? .live : .connecting)
             guard whole != inner.reported else { return nil }
             inner.reported = whole
             return whole
