@@ -81,10 +81,15 @@ struct AddCommand: AsyncParsableCommand {
     }
 }
 
-/// A list's id by name, the list added when missing; nil for the Inbox.
+/// A list's id by name (`NAME` or `NAME@OWNER`), the list added when missing; nil for the Inbox.
 func listId(named name: String, in service: TodoService) async throws -> String? {
     if name.lowercased() == TodoList.inboxName.lowercased() { return nil }
-    do { return try await service.ensureList(named: name).id } catch let error as SyncError { throw ValidationError(error.message) }
+    do {
+        if let entry = try service.listEntry(named: name) { return entry.list.id }
+        return try await service.ensureList(named: name).id
+    } catch let error as SyncError {
+        throw ValidationError(error.message)
+    }
 }
 
 struct SampleCommand: AsyncParsableCommand {
@@ -119,7 +124,7 @@ struct ListCommand: AsyncParsableCommand {
             if listName.lowercased() == TodoList.inboxName.lowercased() {
                 items = items.filter { service.shownList(of: $0, among: lists) == nil }
             } else {
-                guard let list = lists.first(where: { $0.name.lowercased() == listName.lowercased() }) else { throw ValidationError("No list named “\(listName)”.") }
+                guard let list = try service.listEntry(named: listName)?.list else { throw ValidationError("No list named “\(listName)”.") }
                 items = items.filter { $0.listId == list.id }
             }
         }

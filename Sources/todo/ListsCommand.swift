@@ -8,23 +8,34 @@ import TodoKit
 struct ListsCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "lists", abstract: "Show the lists with their open items; add, rename or delete one.",
-        discussion: "--json prints [{\"id\", \"name\", \"open\"}]; the Inbox (items without a list, or whose list is gone) comes first with id null.",
+        discussion: "--json prints [{\"id\", \"name\", \"open\", \"owner\", \"role\", \"members\"}]; the Inbox (items without a list, or whose list is gone) comes first with id null. "
+            + "A list shared with you keeps its owner's name; where it clashes with one of yours, the text adds the owner (“Groceries (ann)”), and --list takes NAME@OWNER.",
         subcommands: [ListsAdd.self, ListsRename.self, ListsRemove.self])
     @OptionGroup var options: ClientOptions
     @Flag(help: "Print JSON.") var json = false
 
     func run() async throws {
         let service = try openService(options)
-        let lists = try service.lists()
+        let entries = try service.listEntries()
+        let lists = entries.map(\.list)
         var open: [String?: Int] = [:]
         for item in try service.allItems() where !item.complete { open[service.shownList(of: item, among: lists)?.id, default: 0] += 1 }
-        let rows: [(id: String?, name: String)] = [(nil, TodoList.inboxName)] + lists.map { ($0.id, $0.name) }
+        let inbox = ListEntry(list: TodoList(id: "", name: TodoList.inboxName), space: nil, owner: service.signedInUser, role: .owner, members: 1,
+                              displayName: TodoList.inboxName)
+        let rows: [(id: String?, entry: ListEntry)] = [(nil, inbox)] + entries.map { ($0.list.id, $0) }
         if json {
             print(JSONWriter.string(.array(rows.map { row in
-                .object(JSONObject([("id", row.id.map(JSONValue.string) ?? .null), ("name", .string(row.name)), ("open", .number(Double(open[row.id] ?? 0)))]))
+                .object(JSONObject([
+                    ("id", row.id.map(JSONValue.string) ?? .null), ("name", .string(row.entry.list.name)), ("open", .number(Double(open[row.id] ?? 0))),
+                    ("owner", row.entry.owner.map(JSONValue.string) ?? .null), ("role", row.entry.role.map { .string($0.rawValue) } ?? .null),
+                    ("members", .number(Double(row.entry.members))),
+                ]))
             })))
         } else {
-            for row in rows { print("\(row.name)\t\(open[row.id] ?? 0)") }
+            for row in rows {
+                let sharing = row.entry.isShared ? "\tshared, \(row.entry.members) members\(row.entry.role == .viewer ? ", read-only" : "")" : ""
+                print("\(row.entry.displayName)\t\(open[row.id] ?? 0)\(sharing)")
+            }
         }
     }
 }

@@ -21,6 +21,8 @@ public struct ServerCapabilities: Sendable, Equatable {
     /// The path of the feed of every table of the account's namespaces (its own and its shared
     /// spaces') over one connection, when the server has one.
     public var combinedFeedPath: String?
+    /// Whether the server has shared spaces (`/spaces`, `?space=`).
+    public var sharedSpaces = false
     /// The largest `$top` a query may ask for, when the server says.
     public var maxTop: Int?
     /// Whether an incremental pull may page by its last row's (`updatedAt`, `id`) instead of
@@ -42,6 +44,7 @@ public struct ServerCapabilities: Sendable, Equatable {
         }
         changeFeed = document["changeFeed"]?.boolValue ?? false
         combinedFeedPath = changeFeed ? document["combinedFeed"]?.objectValue?["path"]?.stringValue : nil
+        sharedSpaces = document["spaces"]?.objectValue?["path"]?.stringValue != nil
         let query = document["query"]?.objectValue
         maxTop = query?["maxTop"]?.numberValue.flatMap { $0 >= 1 ? Int($0) : nil }
         keysetPaging = query?["keysetPaging"]?.boolValue ?? false

@@ -19,12 +19,13 @@ public struct SyncTableTransaction {
         return try session.items(query)
     }
 
-    /// Inserts an item (a GUID id is generated when it has none); answers the saved item.
+    /// Inserts an item (a GUID id is generated when it has none) in the table's space; answers the saved item.
     @discardableResult
     public func insert(_ item: JSONObject) throws -> JSONObject {
         var item = item
         let id = try SyncTable.checkedId(item, generate: true)
         item[SystemProperty.id] = .string(id)
+        item[SharedSpace.column] = table.space.map(JSONValue.string) ?? .null
         return try table.journaled(id: id, step: step, in: session) { try table.insert(item, id: id, current: $0, in: session) }!
     }
 

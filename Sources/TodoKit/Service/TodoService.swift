@@ -15,6 +15,8 @@ public final class TodoService: Sendable {
     private let resolver: TodoConflictResolver
     private let lastSyncStore: LastSyncStore
     private let conflictsSeen: ConflictsSeenStore
+    /// The shared spaces the account is in, as the server last said.
+    let spaceDirectory: SpaceDirectory
     private let tokens: TokenStore?
     private let clientConfiguration: SyncClientConfiguration
     /// Told after each page of every pull (manual or live), when set.
@@ -42,6 +44,7 @@ public final class TodoService: Sendable {
         listTable = context.table(TodoList.self)
         lastSyncStore = LastSyncStore(path: storePath + ".lastsync")
         conflictsSeen = ConflictsSeenStore(path: storePath + ".conflicts-seen")
+        spaceDirectory = SpaceDirectory(path: storePath + ".spaces")
     }
 
     /// Where every pull reports its progress from now on (nil: nowhere).
@@ -126,9 +129,12 @@ public final class TodoService: Sendable {
     @discardableResult
     public func add(_ text: String) async throws -> TodoItem { try await add(TodoItem(text: text)) }
 
-    /// Adds a whole item (queued as an insert).
+    /// Adds a whole item (queued as an insert), in the space of its list when that list is shared.
     @discardableResult
-    public func add(_ item: TodoItem) async throws -> TodoItem { TodoItem(try await table.insert(item)) }
+    public func add(_ item: TodoItem) async throws -> TodoItem {
+        try requireWritable(listId: item.listId)
+        return TodoItem(try await table.inSpace(try space(ofList: item.listId)).insert(item))
+    }
 
     /// Saves an edited item (over the stored version, whatever the copy's `version` says), with
     /// the completion rules every path shares (the list's Space, the editor, `E`, `todo edit`):
@@ -138,8 +144,14 @@ public final class TodoService: Sendable {
     /// offline add the same item, and after both sync there is one.
     @discardableResult
     public func save(_ item: TodoItem, now: Date = Date()) async throws -> TodoItem {
-        let wasComplete = try self.item(id: item.id)?.complete ?? item.complete
+        let stored = try table.read(id: item.id)
+        try requireWritable(listId: stored?.listId)
+        try requireWritable(listId: item.listId)
+        let wasComplete = stored?.complete ?? item.complete
         let item = Self.completing(item, wasComplete: wasComplete, now: now)
+        if let stored, try space(ofList: item.listId) != stored.space {
+            return try moveToSpace(item, from: stored.record)
+        }
         guard item.complete, !wasComplete, let next = item.nextInstance(today: DueDate(day: now)) else {
             return TodoItem(try await table.update(item))
         }
@@ -176,7 +188,22 @@ public final class TodoService: Sendable {
     }
 
     /// Deletes an item.
-    public func delete(_ item: TodoItem) async throws { try await table.delete(id: item.id) }
+    public func delete(_ item: TodoItem) async throws {
+        try requireWritable(listId: try self.item(id: item.id)?.listId)
+        try await table.delete(id: item.id)
+    }
+
+    /// An item moved to a list in another namespace (shared, or back to one's own): a new item
+    /// there with the edits, the old one deleted, in one transaction and one undo step.
+    private func moveToSpace(_ item: TodoItem, from stored: TodoItem) throws -> TodoItem {
+        var moved = item
+        if moved.repeatRule != nil, moved.series == nil { moved.series = stored.id }  // its next instances keep their ids
+        moved.id = UUID().uuidString
+        return try table.untyped.inSpace(try space(ofList: item.listId)).transaction { writes in
+            try writes.delete([SystemProperty.id.rawValue: .string(stored.id)])
+            return TodoItem(try writes.insert(moved.object)) ?? moved
+        }
+    }
 
     // MARK: Bulk work (one local transaction and one undo step each)
 
@@ -296,15 +323,30 @@ public final class TodoService: Sendable {
     /// The user signed in to the server, if any.
     public var signedInUser: String? { serverURL.flatMap { tokens?.entry(for: $0)?.user } }
 
+    /// True when every change a push could not send was refused because its shared space is gone.
+    static func onlyGoneSpaces(_ error: SyncError) -> Bool {
+        error.code == .pushCompletedWithErrors && !error.operationErrors.isEmpty
+            && error.operationErrors.allSatisfy { $0.code == SyncErrorCode.spaceNotFound.rawValue }
+    }
+
     /// Push then pull (either may be left out); remembers the time of a full success.
     public func sync(push: Bool = true, pull: Bool = true) async throws {
         guard serverURL != nil else { throw SyncError(.pushAbortedNetwork, "No server is configured (local only)") }
         resolver.beginSync()
-        if push { try await context.push() }
+        if push {
+            do {
+                try await context.push()
+            } catch let error as SyncError where pull && Self.onlyGoneSpaces(error) {
+                // Changes to lists no longer shared with this account: the spaces are dropped below
+                // and those changes go to the conflict history.
+            }
+        }
         if pull {
-            // Lists first, so items arrive with their lists known.
-            try await listTable.pull(queryId: "allTodoLists")
-            try await table.pull(queryId: "allTodoItems", progress: pullProgress.withLock { $0 })
+            // The account's own lists and items, then each shared list's; lists first, so items
+            // arrive with their lists known.
+            let spaces: [String?] = [nil] + (try await refreshSpaces())
+            for space in spaces { try await listTable.inSpace(space).pull(queryId: "allTodoLists") }
+            for space in spaces { try await table.inSpace(space).pull(queryId: "allTodoItems", progress: pullProgress.withLock { $0 }) }
         }
         lastSyncStore.save(Date())
     }

@@ -1,0 +1,35 @@
+import Foundation
+import OfflineSync
+
+/// The shared spaces the signed-in account is a member of, as the server last said (refreshed at
+/// every sync), kept in a small JSON file beside the store so lists show their owner and the
+/// person's role offline too.
+final class SpaceDirectory: Sendable {
+    private let path: String
+
+    init(path: String) { self.path = path }
+
+    /// The spaces, by id (none before the first sync that listed them).
+    func load() -> [String: SpaceInfo] {
+        guard let data = FileManager.default.contents(atPath: path),
+              let stored = try? JSONDecoder().decode([Stored].self, from: data) else { return [:] }
+        return Dictionary(stored.compactMap { $0.info.map { ($0.id, $0) } }, uniquingKeysWith: { $1 })
+    }
+
+    /// Keeps the server's list.
+    func save(_ spaces: [SpaceInfo]) throws {
+        let data = try JSONEncoder().encode(spaces.map(Stored.init))
+        try data.write(to: URL(fileURLWithPath: path), options: .atomic)
+    }
+
+    private struct Stored: Codable {
+        var id: String
+        var role: String
+        var owners: [String]
+        var members: Int
+
+        init(_ info: SpaceInfo) { (id, role, owners, members) = (info.id, info.role.rawValue, info.owners, info.members) }
+
+        var info: SpaceInfo? { SpaceRole(rawValue: role).map { SpaceInfo(id: id, role: $0, owners: owners, members: members) } }
+    }
+}

@@ -1,0 +1,168 @@
+import Foundation
+import OfflineSync
+import TableProtocol
+
+/// A list as the person sees it: where it lives, whose it is and what they may do there.
+public struct ListEntry: Sendable, Equatable {
+    public var list: TodoList
+    /// The shared space it is in; nil for a list of the person's own.
+    public var space: String?
+    /// The owner's name: the signed-in person for their own lists (nil when nobody is signed in).
+    public var owner: String?
+    /// The person's role: `.owner` of their own lists; nil for a shared list not yet listed by
+    /// the server (before the first sync that saw it).
+    public var role: SpaceRole?
+    /// How many people it is shared between (1 for a list of one's own).
+    public var members: Int
+    /// The name shown: the list's, with the owner added (`Groceries (ann)`) when another list
+    /// has the same name.
+    public var displayName: String
+
+    /// A list entry.
+    public init(list: TodoList, space: String?, owner: String?, role: SpaceRole?, members: Int, displayName: String) {
+        (self.list, self.space, self.owner, self.role, self.members, self.displayName) = (list, space, owner, role, members, displayName)
+    }
+
+    /// True when the person may change the list and its items.
+    public var isWritable: Bool { role != .viewer }
+    /// True for a list in a shared space.
+    public var isShared: Bool { space != nil }
+}
+
+/// Sharing lists: a shared list is a shared space (OfflineSync) holding the list and its items;
+/// the server enforces who may read and write. Sharing needs the server and a signed-in account.
+extension TodoService {
+    /// Every list with its owner and the person's role, in list order.
+    public func listEntries() throws -> [ListEntry] {
+        let me = signedInUser
+        let directory = spaceDirectory.load()
+        let records = try listTable.read(listTable.query.order(by: "position").order(by: "name")).records
+        var entries = records.map { synced -> ListEntry in
+            guard let space = synced.space else {
+                return ListEntry(list: synced.record, space: nil, owner: me, role: .owner, members: 1, displayName: synced.record.name)
+            }
+            let info = directory[space]
+            return ListEntry(list: synced.record, space: space, owner: info?.owners.first, role: info?.role, members: info?.members ?? 1,
+                             displayName: synced.record.name)
+        }
+        let counts = Dictionary(entries.map { ($0.list.name.lowercased(), 1) }, uniquingKeysWith: +)
+        for index in entries.indices where counts[entries[index].list.name.lowercased(), default: 0] > 1 && entries[index].isShared {
+            entries[index].displayName += " (\(entries[index].owner ?? "shared"))"
+        }
+        return entries
+    }
+
+    /// The list a person names: `NAME` (their own first when names clash) or `NAME@OWNER`.
+    public func listEntry(named name: String) throws -> ListEntry? {
+        let entries = try listEntries()
+        let key = name.lowercased()
+        let exact = entries.filter { $0.list.name.lowercased() == key }
+        if let own = exact.first(where: { !$0.isShared }) ?? exact.first { return own }
+        guard let at = name.lastIndex(of: "@") else { return nil }
+        let (listName, owner) = (name[..<at].lowercased(), name[name.index(after: at)...].lowercased())
+        return entries.first { $0.list.name.lowercased() == listName && $0.owner?.lowercased() == owner }
+    }
+
+    /// Shares a list with the account named `user` in `role` (editor or viewer), or changes that
+    /// account's role. A list of one's own becomes a shared space first: the list and its items
+    /// move into it (as new items there; the old ones are deleted) and are pushed.
+    @discardableResult
+    public func share(listNamed name: String, with user: String, role: SpaceRole = .editor) async throws -> ListEntry {
+        let client = try sharingClient()
+        guard var entry = try listEntry(named: name) else { throw SyncError(.invalidParameter, "No list named “\(name)”") }
+        if entry.space == nil {
+            let space = try await client.createSpace()
+            entry = try move(entry.list, into: space)
+            try await sync()
+        }
+        guard let space = entry.space else { throw SyncError(.invalidAction, "The list could not be shared") }
+        try await client.setRole(role, of: user, in: space)
+        try await refreshSpaces()
+        return try listEntries().first { $0.list.id == entry.list.id } ?? entry
+    }
+
+    /// Stops sharing a list with the account named `user` (owners only).
+    public func unshare(listNamed name: String, with user: String) async throws {
+        let client = try sharingClient()
+        try await client.removeMember(user, from: try sharedSpace(of: name))
+        try await refreshSpaces()
+    }
+
+    /// Who a shared list is shared between, and their roles.
+    public func members(ofListNamed name: String) async throws -> [SpaceMember] {
+        try await sharingClient().members(of: try sharedSpace(of: name))
+    }
+
+    /// Leaves a list shared with you: it and its items leave this device, and any change not yet
+    /// sent goes to the conflict history. Answers how many changes went there.
+    @discardableResult
+    public func leave(listNamed name: String) async throws -> Int {
+        let client = try sharingClient()
+        guard let me = signedInUser else { throw SyncError(.invalidAction, "Sign in first (todo sign-in)") }
+        let space = try sharedSpace(of: name)
+        try await client.removeMember(me, from: space)
+        let logged = try await context.dropSpace(space, reason: "You left the list “\(name)”")
+        try await refreshSpaces()
+        return logged
+    }
+
+    /// The spaces of the signed-in account, as the server says now; spaces this device holds
+    /// that are not among them (left, removed, deleted) are dropped, their unsent changes going
+    /// to the conflict history. Answers their ids; none on a server without spaces or accounts.
+    @discardableResult
+    func refreshSpaces() async throws -> [String] {
+        guard let client = context.client, signedInUser != nil, try await client.capabilities().sharedSpaces else { return [] }
+        let spaces = try await client.spaces()
+        try spaceDirectory.save(spaces)
+        let listed = Set(spaces.map(\.id))
+        for gone in try context.localSpaces().subtracting(listed) {
+            try await context.dropSpace(gone, reason: "The list is no longer shared with you (you left or were removed, or it was deleted)")
+        }
+        return spaces.map(\.id).sorted()
+    }
+
+    /// The space items of this list are written to (nil: the account's own namespace, also for
+    /// the Inbox and for a list that is gone).
+    func space(ofList listId: String?) throws -> String? {
+        guard let listId else { return nil }
+        return try listTable.read(id: listId)?.space
+    }
+
+    /// Refuses a write to a list the person may only read.
+    func requireWritable(listId: String?) throws {
+        guard let listId, let entry = try listEntries().first(where: { $0.list.id == listId }), !entry.isWritable else { return }
+        throw SyncError(.invalidAction, "“\(entry.displayName)” is shared with you read-only (viewer); its owner can make you an editor")
+    }
+
+    /// The list and its items as new rows in `space`, the old ones deleted.
+    private func move(_ list: TodoList, into space: String) throws -> ListEntry {
+        var copy = list
+        copy.id = UUID().uuidString
+        _ = try listTable.untyped.inSpace(space).transaction { writes in try writes.insert(copy.item()) }
+        try table.untyped.inSpace(space).transaction { writes in
+            let rows = try writes.read(table.query.filter(Field("listId") == .string(list.id))).items
+            for row in rows {
+                guard var item = TodoItem(row) else { continue }
+                try writes.delete([SystemProperty.id.rawValue: .string(item.id)])
+                if item.repeatRule != nil, item.series == nil { item.series = item.id }  // its next instances keep their ids
+                item.id = UUID().uuidString
+                item.listId = copy.id
+                try writes.insert(item.object)
+            }
+        }
+        try listTable.untyped.transaction { writes in try writes.delete([SystemProperty.id.rawValue: .string(list.id)]) }
+        return ListEntry(list: copy, space: space, owner: signedInUser, role: .owner, members: 1, displayName: copy.name)
+    }
+
+    private func sharedSpace(of name: String) throws -> String {
+        guard let entry = try listEntry(named: name) else { throw SyncError(.invalidParameter, "No list named “\(name)”") }
+        guard let space = entry.space else { throw SyncError(.invalidParameter, "“\(entry.displayName)” is not shared") }
+        return space
+    }
+
+    private func sharingClient() throws -> SyncClient {
+        guard let client = context.client else { throw SyncError(.invalidAction, "Sharing needs a server (this device is local only)") }
+        guard signedInUser != nil else { throw SyncError(.invalidAction, "Sharing needs an account: sign in first (todo sign-in)") }
+        return client
+    }
+}

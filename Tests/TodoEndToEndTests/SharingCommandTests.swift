@@ -1,0 +1,126 @@
+import Foundation
+import ServerTestSupport
+import Testing
+
+/// Two people share a list through a real server, headless: `todo share`, `members`, `unshare`,
+/// `leave`, and `lists --json`'s owner and role.
+@Suite struct SharingCommandTests {
+    /// A server requiring accounts, with ann and bob signed in on a device each.
+    struct Household {
+        let server: ServerProcess
+        let url: String
+        let ann: URL
+        let bob: URL
+
+        static func make() async throws -> Household {
+            let root = try TempDir.make()
+            let database = root.appendingPathComponent("s.sqlite").path
+            let server = try await ServerProcess.start(arguments: ["--database", database, "--auth", "required"])
+            let url = "http://127.0.0.1:\(server.port)"
+            var homes: [URL] = []
+            for name in ["ann", "bob"] {
+                let (status, errors) = try await ServerProcess.runToExit(arguments: ["users", "add", name, "--password-stdin", "--database", database],
+                                                                         input: "password \(name)\n")
+                guard status == 0 else { throw ServerStartError(description: errors) }
+                let home = try TempDir.make()
+                let login = try await TodoCLI.run(["sign-in", "--server", url, "--user", name, "--password-stdin"], home: home, input: "password \(name)\n")
+                guard login.status == 0 else { throw ServerStartError(description: login.err) }
+                homes.append(home)
+            }
+            return Household(server: server, url: url, ann: homes[0], bob: homes[1])
+        }
+
+        @discardableResult
+        func todo(_ args: [String], _ home: URL) async throws -> (status: Int32, out: String, err: String) {
+            try await TodoCLI.run(args + ["--server", url], home: home)
+        }
+
+        func lists(_ home: URL) async throws -> [[String: Any]] {
+            let out = try await todo(["lists", "--json"], home).out
+            return (try? JSONSerialization.jsonObject(with: Data(out.utf8))) as? [[String: Any]] ?? []
+        }
+    }
+
+    @Test func aSharedListReachesTheOtherPersonAndTheirAdditionComesBack() async throws {
+        let h = try await Household.make()
+        defer { h.server.stop() }
+        try await h.todo(["add", "milk", "--list", "Groceries"], h.ann)
+        try await h.todo(["add", "my diary"], h.ann)
+        let shared = try await h.todo(["share", "Groceries", "--with", "bob"], h.ann)
+        #expect(shared.status == 0, "\(shared.err)")
+        #expect(try await h.todo(["sync"], h.bob).status == 0)
+        #expect(try await h.todo(["list", "--list", "Groceries"], h.bob).out.contains("milk"))
+        #expect(!(try await h.todo(["list"], h.bob).out.contains("my diary")))
+        let groceries = try await h.lists(h.bob).first { $0["name"] as? String == "Groceries" }
+        #expect(groceries?["owner"] as? String == "ann")
+        #expect(groceries?["role"] as? String == "editor")
+        #expect(try await h.todo(["add", "bread", "--list", "Groceries"], h.bob).status == 0)
+        try await h.todo(["sync"], h.bob)
+        try await h.todo(["sync"], h.ann)
+        let annsList = try await h.todo(["list", "--list", "Groceries"], h.ann).out
+        #expect(annsList.contains("bread") && annsList.contains("milk"))
+        #expect(try await h.lists(h.ann).first { $0["name"] as? String == "Groceries" }?["role"] as? String == "owner")
+    }
+
+    @Test func membersListsEveryoneWithTheirRole() async throws {
+        let h = try await Household.make()
+        defer { h.server.stop() }
+        try await h.todo(["lists", "add", "Chores"], h.ann)
+        #expect(try await h.todo(["share", "Chores", "--with", "bob", "--role", "viewer"], h.ann).status == 0)
+        let json = try await h.todo(["members", "Chores", "--json"], h.ann).out
+        let members = (try? JSONSerialization.jsonObject(with: Data(json.utf8))) as? [[String: String]]
+        #expect(members == [["user": "ann", "role": "owner"], ["user": "bob", "role": "viewer"]])
+    }
+
+    @Test func aViewerIsToldTheListIsReadOnly() async throws {
+        let h = try await Household.make()
+        defer { h.server.stop() }
+        try await h.todo(["add", "milk", "--list", "Groceries"], h.ann)
+        try await h.todo(["share", "Groceries", "--with", "bob", "--role", "viewer"], h.ann)
+        try await h.todo(["sync"], h.bob)
+        let refused = try await h.todo(["add", "sneaky", "--list", "Groceries"], h.bob)
+        #expect(refused.status != 0)
+        #expect(refused.err.contains("read-only"))
+        #expect(try await h.todo(["status", "--json"], h.bob).out.contains(#""pending":0"#))
+    }
+
+    @Test func unsharingEmptiesTheOtherDeviceAndKeepsTheirUnsentChangeInTheHistory() async throws {
+        let h = try await Household.make()
+        defer { h.server.stop() }
+        try await h.todo(["add", "milk", "--list", "Groceries"], h.ann)
+        try await h.todo(["share", "Groceries", "--with", "bob"], h.ann)
+        try await h.todo(["sync"], h.bob)
+        try await h.todo(["add", "unsent", "--list", "Groceries"], h.bob)  // not synced before bob is removed
+        #expect(try await h.todo(["unshare", "Groceries", "--with", "bob"], h.ann).status == 0)
+        _ = try await h.todo(["sync"], h.bob)
+        #expect(!(try await h.todo(["list", "--all"], h.bob).out.contains("milk")))
+        let history = try await h.todo(["conflicts"], h.bob).out
+        #expect(history.contains("not sent"), "\(history)")
+        #expect(try await h.todo(["status", "--json"], h.bob).out.contains(#""pending":0"#))
+    }
+
+    @Test func leavingTakesTheListOffYourDevice() async throws {
+        let h = try await Household.make()
+        defer { h.server.stop() }
+        try await h.todo(["add", "milk", "--list", "Groceries"], h.ann)
+        try await h.todo(["share", "Groceries", "--with", "bob"], h.ann)
+        try await h.todo(["sync"], h.bob)
+        let left = try await h.todo(["leave", "Groceries"], h.bob)
+        #expect(left.status == 0, "\(left.err)")
+        #expect(try await h.lists(h.bob).map { $0["name"] as? String } == ["Inbox"])
+        #expect(try await h.todo(["members", "Groceries", "--json"], h.ann).out.contains("bob") == false)
+    }
+
+    @Test func aListSharedWithYouThatClashesWithYoursIsNamedByItsOwner() async throws {
+        let h = try await Household.make()
+        defer { h.server.stop() }
+        try await h.todo(["add", "ann's milk", "--list", "Groceries"], h.ann)
+        try await h.todo(["share", "Groceries", "--with", "bob"], h.ann)
+        try await h.todo(["add", "bob's own", "--list", "Groceries"], h.bob)
+        try await h.todo(["sync"], h.bob)
+        #expect(try await h.todo(["lists"], h.bob).out.contains("Groceries (ann)"))
+        #expect(try await h.todo(["list", "--list", "Groceries"], h.bob).out.contains("bob's own"))
+        let theirs = try await h.todo(["list", "--list", "Groceries@ann"], h.bob).out
+        #expect(theirs.contains("ann's milk") && !theirs.contains("bob's own"))
+    }
+}
