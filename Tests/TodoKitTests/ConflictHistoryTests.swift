@@ -97,3 +97,18 @@ import TodoKitTestSupport
         #expect(app.state.status.message == "The item no longer exists")
     }
 }
+
+/// The history names who changed the server's side, and says why a change was not sent.
+@Suite struct ConflictRecordWordingTests {
+    @Test func aSettledConflictNamesWhoChangedTheServersSide() {
+        let entry = ConflictLogEntry(table: "TodoItem", itemId: "m", kind: .edit, resolution: .server, at: Date(), fields: ["text"],
+                                     base: nil, local: ["text": "oat"], server: ["text": "soy", "updatedBy": "bob"], lost: ["text": "oat"])
+        #expect(ConflictRecord(entry).summary == "kept the server's (theirs by bob)")
+    }
+
+    @Test func aChangeThatWasNotSentSaysWhy() {
+        let entry = ConflictLogEntry(table: "TodoItem", itemId: "m", kind: .deletedOnServer, resolution: .notSent, at: Date(), fields: [],
+                                     base: nil, local: ["text": "eggs"], server: nil, lost: ["text": "eggs"], reason: "You left the list “Groceries”")
+        #expect(ConflictRecord(entry).summary == "not sent: You left the list “Groceries”")
+    }
+}

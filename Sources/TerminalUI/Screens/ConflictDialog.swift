@@ -32,7 +32,8 @@ public enum ConflictDialog {
     /// The explanation and, per field, its three values.
     static func contentLines(_ dialog: ConflictDialogViewModel) -> [String] {
         var lines = [dialog.explanation]
-        let changed = dialog.prompt.serverChangedAt.map { " (changed \(StatusBar.clock($0)))" } ?? ""
+        let note = dialog.prompt.serverChangeNote(clock: StatusBar.clock)
+        let changed = note.isEmpty ? "" : " (\(note))"
         for field in dialog.prompt.fields {
             lines.append("\(field.name):")
             lines.append("  was:      \(field.was ?? "(new on both sides)")")

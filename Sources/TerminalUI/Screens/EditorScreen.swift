@@ -8,6 +8,10 @@ public enum EditorScreen {
         var frame = Frame(width: width, height: height)
         frame.clear(x: 0, y: 0, width: width, height: 1, style: [.reverse, .accent])
         frame.put(" Todo Item", x: 0, y: 0, style: [.reverse, .bold, .accent])
+        if let who = editor.lastChangedBy {
+            let note = "last changed by \(who) "
+            if DisplayWidth.of(note) < width - 12 { frame.put(note, x: width - DisplayWidth.of(note), y: 0, style: [.reverse, .accent]) }
+        }
         // Every field keeps a row above the status bar on the smallest terminal (10 rows).
         let top = height >= 14 ? 2 : 1
         let labelWidth = 11

@@ -12,10 +12,11 @@ public enum ListScreen {
     public static func pageHeight(forTerminalHeight height: Int) -> Int { max(1, height - 3) }
 
     /// Renders the list into a frame of the given size.
+    /// `readOnly`: the list on screen is shared with the person as a viewer (the title says so).
     public static func render(_ list: TodoListViewModel, status: SyncStatus, today: DueDate? = nil, sidebar: Sidebar? = nil,
-                              hints: [Hint], width: Int, height: Int) -> Frame {
+                              readOnly: Bool = false, hints: [Hint], width: Int, height: Int) -> Frame {
         var frame = Frame(width: width, height: height)
-        drawTitle(list, into: &frame)
+        drawTitle(list, readOnly: readOnly, into: &frame)
         var left = 0
         if let sidebar, width >= sidebarMinimumWidth {
             sidebar.draw(into: &frame, width: sidebarWidth - 1, rows: 1..<(height - 2))
@@ -27,11 +28,12 @@ public enum ListScreen {
         return frame
     }
 
-    static func drawTitle(_ list: TodoListViewModel, into frame: inout Frame) {
+    static func drawTitle(_ list: TodoListViewModel, readOnly: Bool = false, into frame: inout Frame) {
         frame.clear(x: 0, y: 0, width: frame.width, height: 1, style: [.reverse, .accent])
         frame.put(" OfflineTodo", x: 0, y: 0, style: [.reverse, .bold, .accent])
         var right = list.scope == .all ? (list.showCompleted ? "all items" : "to do") : list.scope.title
         if list.scope != .all, list.showCompleted, list.scope.showsCompletedOnRequest { right += " · with completed" }
+        if readOnly { right += " · read-only" }
         if !list.filter.text.isEmpty { right = "filter “\(list.filter.text)” · " + right }
         right += " · \(list.total) "
         let w = DisplayWidth.of(right)

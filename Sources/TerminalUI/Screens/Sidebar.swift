@@ -9,12 +9,18 @@ public struct Sidebar: Sendable, Equatable {
     public var counts: [ListScope: Int]
     /// The scope on screen.
     public var current: ListScope
+    /// What a shared list's row says instead of its name: the name shown and how many share it.
+    public var sharedTitles: [ListScope: String] = [:]
 
     /// The sidebar of an app's state.
     public init(_ app: AppState) {
         scopes = app.scopes
         counts = app.scopeCounts
         current = app.list.scope
+        for scope in scopes {
+            guard case .list(let id, _) = scope, let entry = app.sharing[id] else { continue }
+            sharedTitles[scope] = "\(entry.displayName) 👥\(entry.members)"
+        }
     }
 
     /// Draws it in columns `0..<width` of `rows`, with a border after it.
@@ -23,7 +29,7 @@ public struct Sidebar: Sendable, Equatable {
         for (offset, scope) in scopes.prefix(rows.count).enumerated() {
             let y = rows.lowerBound + offset
             let count = counts[scope].map(CountText.grouped) ?? ""
-            frame.put(" " + scope.title, x: 0, y: y, style: scope == current ? .bold : [], maxWidth: width - DisplayWidth.of(count) - 2)
+            frame.put(" " + (sharedTitles[scope] ?? scope.title), x: 0, y: y, style: scope == current ? .bold : [], maxWidth: width - DisplayWidth.of(count) - 2)
             frame.put(count, x: width - 1 - DisplayWidth.of(count), y: y, style: .dim)
             if scope == current { frame.paint(.reverse, x: 0, y: y, width: width) }
         }

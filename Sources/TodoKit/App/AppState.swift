@@ -17,6 +17,23 @@ public struct AppState: Sendable, Equatable {
     public private(set) var today: DueDate?
     /// The lists, in order.
     public private(set) var lists: [TodoList] = []
+    /// The shared lists, by list id: owner, the person's role, members, the name shown.
+    public private(set) var sharing: [String: ListEntry] = [:]
+
+    /// Why the person may not change the items of this list (shared with them as a viewer), or nil.
+    public func readOnlyReason(listId: String?) -> String? {
+        guard let listId, let entry = sharing[listId], !entry.isWritable else { return nil }
+        return "“\(entry.displayName)” is shared with you read-only"
+    }
+
+    /// Why the selected item may not be changed, or nil.
+    public var selectionReadOnlyReason: String? { list.selectedItem.flatMap { readOnlyReason(listId: $0.listId) } }
+
+    /// Why nothing may be added to the list on screen, or nil.
+    public var scopeReadOnlyReason: String? {
+        if case .list(let id, _) = list.scope { return readOnlyReason(listId: id) }
+        return nil
+    }
     /// How many items each scope holds, once counted (the sidebar's numbers).
     public private(set) var scopeCounts: [ListScope: Int] = [:]
 
@@ -64,7 +81,7 @@ public struct AppState: Sendable, Equatable {
     private mutating func apply(_ message: AppMessage) -> [Effect] {
         switch message {
         case .started:
-            return list.update(.reload(countDelay: 0)) + [.loadStatus, .readDay, .observeLists] + (status.live == nil ? [] : [.startLive])
+            return list.update(.reload(countDelay: 0)) + [.loadStatus, .readDay, .observeLists, .observeSharing] + (status.live == nil ? [] : [.startLive])
         case .dayStarted(let day, let secondsLeft):
             today = day
             return scopeContextChanged() + [.after(seconds: secondsLeft + 1, .dayEnded)]
@@ -77,6 +94,7 @@ public struct AppState: Sendable, Equatable {
                 if now?.name != name { effects += list.update(.scopeChosen(now.map { .list(id: $0.id, name: $0.name) } ?? .inbox)) }
             }
             return effects
+        case .sharingLoaded(let entries): sharing = Dictionary(entries.map { ($0.list.id, $0) }, uniquingKeysWith: { $1 })
         case .scopeCountsLoaded(let counts): scopeCounts = counts
         case .cycleScope(let step):
             let scopes = self.scopes
@@ -94,7 +112,10 @@ public struct AppState: Sendable, Equatable {
             return [.runEditor(file)]
         case .externalEditFinished(let saved, let error): return externalEditFinished(saved, error: error)
         case .openHelp(let rows): push(.help(HelpViewModel(rows: rows, pageHeight: list.pageHeight)))
-        case .openEditor(let item): push(.editor(TodoEditorViewModel(item: item, lists: lists, today: today)))
+        case .openEditor(let item):
+            var editor = TodoEditorViewModel(item: item, lists: lists, today: today)
+            if let listId = item.listId, sharing[listId] != nil { editor.lastChangedBy = item.updatedBy }
+            push(.editor(editor))
         case .resumeEditing(let stored, let draft):
             push(.editor(TodoEditorViewModel(item: stored, draft: draft, lists: lists, today: today)))
             status.message = "Not saved — edit again and save, or Esc to drop your change"

@@ -32,6 +32,8 @@ public enum Effect: Sendable, Equatable {
     case readDay
     /// Watch the lists (a live query) → `.listsLoaded`.
     case observeLists
+    /// Watch which lists are shared, and how (a live query) → `.sharingLoaded`.
+    case observeSharing
     /// Watch how many items each of these scopes holds (a live query, replacing the previous
     /// one) → `.scopeCountsLoaded`.
     case observeScopeCounts([ListScope], ScopeContext)

@@ -24,6 +24,8 @@ public struct ConflictRecord: Sendable, Equatable, Identifiable {
     public var restored: Bool
     /// Why a change could not be sent (a shared list left or taken away), for `.notSent`.
     public var reason: String?
+    /// Who wrote the server's side (an account's name), when the server said.
+    public var serverChangedBy: String?
 
     /// Reads a log entry.
     public init(_ entry: ConflictLogEntry) {
@@ -37,6 +39,7 @@ public struct ConflictRecord: Sendable, Equatable, Identifiable {
         lost = entry.lost
         restored = entry.restoredAt != nil
         reason = entry.reason
+        serverChangedBy = entry.server?[SystemProperty.updatedBy]?.stringValue
     }
 
     /// True when something lost and can be brought back.
@@ -49,8 +52,13 @@ public struct ConflictRecord: Sendable, Equatable, Identifiable {
         return "lost: " + lost.map { "\($0.key) \(Self.quoted($0.value))" }.joined(separator: ", ")
     }
 
-    /// What happened, in a few words.
+    /// What happened, in a few words, naming who changed the server's side when known.
     public var summary: String {
+        guard let who = serverChangedBy, resolution != .notSent else { return outcome }
+        return outcome + " (theirs by \(who))"
+    }
+
+    private var outcome: String {
         switch (kind, resolution) {
         case (_, .cancel): return "sync cancelled"
         case (_, .notSent): return "not sent: " + (reason ?? "the server would not take it")

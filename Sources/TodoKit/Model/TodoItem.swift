@@ -36,6 +36,8 @@ public struct TodoItem: SyncRecord, Hashable, Identifiable {
     public var version: String?
     /// When the server last changed it, if known (read, never written).
     public var updatedAt: String?
+    /// Who made the server's version (an account's name), if known (read, never written).
+    public var updatedBy: String?
 
     // The app's own columns; the store keeps the system properties.
     private enum CodingKeys: String, CodingKey {
@@ -66,6 +68,7 @@ public struct TodoItem: SyncRecord, Hashable, Identifiable {
         self = synced.record
         version = synced.version
         updatedAt = synced.updatedAtStamp
+        updatedBy = synced.updatedBy
     }
 
     public init(from decoder: any Decoder) throws {

@@ -15,6 +15,8 @@ public struct AppEnvironment: Sendable {
 
     /// The lists now, then after every change to them.
     public var observeLists: @Sendable () -> AsyncThrowingStream<[TodoList], any Error>
+    /// The shared lists with owners, roles and members, now and after every change to the lists.
+    public var observeSharing: @Sendable () -> AsyncThrowingStream<[ListEntry], any Error>
     /// How many items each scope holds now, then after every change to the items.
     public var observeScopeCounts: @Sendable ([ListScope], ScopeContext) -> AsyncThrowingStream<[ListScope: Int], any Error>
 
@@ -98,11 +100,15 @@ public struct AppEnvironment: Sendable {
                 editExternally: @escaping @Sendable (String) async throws -> String? = { _ in
                     throw SyncError(.invalidAction, "there is no terminal to run it in")
                 },
+                observeSharing: @escaping @Sendable () -> AsyncThrowingStream<[ListEntry], any Error> = {
+                    AsyncThrowingStream { $0.yield([]) }
+                },
                 clock: any Clock<Duration> = ContinuousClock(),
                 today: @escaping @Sendable () -> (day: DueDate, secondsLeft: Double) = AppEnvironment.localToday) {
         self.observeWindow = observeWindow
         self.observeCount = observeCount
         self.observeLists = observeLists
+        self.observeSharing = observeSharing
         self.observeScopeCounts = observeScopeCounts
         self.item = item
         self.status = status

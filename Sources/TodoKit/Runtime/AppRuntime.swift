@@ -30,7 +30,7 @@ public final class AppRuntime {
     /// Pushes waiting for the person's answer, by prompt id.
     private var questions: [UUID: CheckedContinuation<ConflictAnswer, Never>] = [:]
 
-    private enum Subscription: Hashable { case listWindow, listCount, lists, scopeCounts, conflictLog, live, pullProgress, conflictQuestions }
+    private enum Subscription: Hashable { case listWindow, listCount, lists, sharing, scopeCounts, conflictLog, live, pullProgress, conflictQuestions }
 
     /// The app in `state` over `environment`; nothing runs before `start()`.
     public init(state: AppState, environment: AppEnvironment) {
@@ -119,6 +119,7 @@ public final class AppRuntime {
                 }
             }
         case .observeLists: subscribe(.lists, to: environment.observeLists()) { .listsLoaded($0) }
+        case .observeSharing: subscribe(.sharing, to: environment.observeSharing()) { .sharingLoaded($0) }
         case .observeScopeCounts(let scopes, let context):
             subscribe(.scopeCounts, to: environment.observeScopeCounts(scopes, context)) { .scopeCountsLoaded($0) }
         case .readDay:

@@ -31,6 +31,7 @@ extension AppEnvironment {
                 return progress
             },
             conflictQuestions: { conflictQuestions(service) },
+            observeSharing: { service.observeSharing() },
             clock: clock)
     }
 

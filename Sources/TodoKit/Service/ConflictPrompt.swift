@@ -44,6 +44,8 @@ public struct ConflictPrompt: Sendable, Equatable {
     public var fields: [Field]
     /// When the server's side was written, when known.
     public var serverChangedAt: Date?
+    /// Who wrote the server's side (an account's name), when the server says.
+    public var serverChangedBy: String?
     /// True from the second question of one sync on: the answer may then apply to the rest.
     public var offersApplyToAll: Bool
     /// Who asks.
@@ -51,12 +53,13 @@ public struct ConflictPrompt: Sendable, Equatable {
 
     /// Creates a prompt.
     public init(id: UUID = UUID(), itemId: String, kind: SyncConflict.Kind = .edit, fields: [Field], serverChangedAt: Date? = nil,
-                offersApplyToAll: Bool = false, origin: Origin = .push) {
+                serverChangedBy: String? = nil, offersApplyToAll: Bool = false, origin: Origin = .push) {
         self.id = id
         self.itemId = itemId
         self.kind = kind
         self.fields = fields
         self.serverChangedAt = serverChangedAt
+        self.serverChangedBy = serverChangedBy
         self.offersApplyToAll = offersApplyToAll
         self.origin = origin
     }
@@ -69,7 +72,18 @@ public struct ConflictPrompt: Sendable, Equatable {
         self.init(itemId: conflict.itemId, kind: conflict.kind,
                   fields: Self.fields(names, base: conflict.base, local: conflict.local, server: conflict.server),
                   serverChangedAt: conflict.server?[SystemProperty.updatedAt]?.stringValue.flatMap(SyncDateFormat.date(from:)),
-                  offersApplyToAll: offersApplyToAll)
+                  serverChangedBy: conflict.server?[SystemProperty.updatedBy]?.stringValue, offersApplyToAll: offersApplyToAll)
+    }
+
+    /// "changed by NAME at 13:14", "changed at 13:14", or "" when neither is known (`clock`
+    /// spells a time as the status bar does).
+    public func serverChangeNote(clock: (Date) -> String) -> String {
+        switch (serverChangedBy, serverChangedAt) {
+        case (let who?, let when?): return "changed by \(who) at \(clock(when))"
+        case (let who?, nil): return "changed by \(who)"
+        case (nil, let when?): return "changed \(clock(when))"
+        case (nil, nil): return ""
+        }
     }
 
     /// The named fields as the dialog shows them: was (nil without a base), yours, and the

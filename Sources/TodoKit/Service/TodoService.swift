@@ -79,6 +79,12 @@ public final class TodoService: Sendable {
         Self.map(listTable.observe(listTable.query.order(by: "position").order(by: "name"))) { $0.map(\.record) }
     }
 
+    /// The shared lists (with owners, roles and members) as a live query: now, and after every
+    /// commit to the lists (a sync that changes a role alone shows at the next one).
+    public func observeSharing() -> AsyncThrowingStream<[ListEntry], any Error> {
+        listTable.untyped.observe(reading: { [self] in try listEntries().filter(\.isShared) })
+    }
+
     /// How many items each scope holds (open ones, but for Completed) as a live query, read
     /// again after every commit to the items: All, Inbox and every list from one count of the
     /// open items grouped by list, the other scopes by one index-range count each.

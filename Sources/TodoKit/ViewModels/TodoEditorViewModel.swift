@@ -46,6 +46,8 @@ public struct TodoEditorViewModel: Sendable, Equatable {
     public private(set) var confirmingDiscard = false
     /// What happened to the item elsewhere since it was opened, in plain words (shown in the editor).
     public private(set) var notice: String?
+    /// Who made the server's version of an item in a shared list (shown in the editor's title).
+    public var lastChangedBy: String?
 
     /// What Enter says on blank text.
     public static let blankNotice = "The text cannot be blank — type something, or Esc twice to drop your change"

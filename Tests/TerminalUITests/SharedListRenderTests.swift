@@ -1,0 +1,71 @@
+import Foundation
+import OfflineSync
+import Testing
+@testable import TerminalUI
+import TodoKit
+import TodoKitTestSupport
+
+/// How shared lists look: members in the sidebar, a viewer's list marked read-only with its
+/// writing keys refused, who last changed an item, and who changed the server's side of a conflict.
+@Suite struct SharedListRenderTests {
+    static let groceries = TodoList(id: "g", name: "Groceries")
+
+    func app(role: SpaceRole, items: [TodoItem] = []) -> ListFixture {
+        var app = ListFixture([], pageHeight: ListScreen.pageHeight(forTerminalHeight: 12))
+        app.items = items
+        app.send(.listsLoaded([Self.groceries]))
+        app.send(.sharingLoaded([ListEntry(list: Self.groceries, space: "space-1", owner: "ann", role: role, members: 3, displayName: "Groceries")]))
+        app.storeChanged()
+        return app
+    }
+
+    func lines(_ app: ListFixture, width: Int = 100) -> [String] {
+        AppScreen.render(app.state, width: width, height: 12).text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+    }
+
+    @Test func aSharedListShowsHowManyShareItInTheSidebar() {
+        #expect(lines(app(role: .editor)).contains { $0.hasPrefix(" Groceries 👥3") })
+    }
+
+    @Test func aViewersListSaysReadOnlyAndRefusesAddingWithTheReason() {
+        var app = app(role: .viewer)
+        app.send(.chooseScope(.list(id: "g", name: "Groceries")))
+        #expect(lines(app, width: 80)[0].contains("Groceries · read-only"))
+        app.press(.character("a"))
+        #expect(app.state.layers.isEmpty)
+        #expect(app.state.status.message?.contains("shared with you read-only") == true)
+    }
+
+    @Test func aViewerCannotCompleteOrDeleteAnItemOfThatList() {
+        var app = app(role: .viewer, items: [TodoItem(id: "m", text: "milk", listId: "g")])
+        app.press(.character(" "))
+        #expect(app.state.status.message?.contains("read-only") == true)
+        #expect(!app.effects.contains { if case .setComplete = $0 { true } else { false } })
+        app.press(.character("d"))
+        #expect(app.state.layers.isEmpty)
+    }
+
+    @Test func anEditorOfTheListMayAdd() {
+        var app = app(role: .editor)
+        app.send(.chooseScope(.list(id: "g", name: "Groceries")))
+        app.press(.character("a"))
+        #expect(!app.state.layers.isEmpty)
+    }
+
+    @Test func theEditorSaysWhoLastChangedAnItemOfASharedList() {
+        var item = TodoItem(id: "m", text: "milk", listId: "g")
+        item.updatedBy = "bob"
+        var app = app(role: .editor, items: [item])
+        app.press(.enter)
+        #expect(lines(app, width: 60)[0].hasSuffix("last changed by bob"))
+    }
+
+    @Test func theConflictDialogNamesWhoChangedTheServersSide() {
+        var app = app(role: .editor)
+        let at = Date(timeIntervalSince1970: 1_764_000_000)
+        app.send(.conflictRaised(ConflictPrompt(itemId: "m", fields: [.init(name: "text", was: "milk", yours: "oat milk", servers: "soy milk")],
+                                                serverChangedAt: at, serverChangedBy: "bob")))
+        let text = AppScreen.render(app.state, width: 70, height: 16).text
+        #expect(text.contains("server's: soy milk (changed by bob at \(StatusBar.clock(at)))"), "\(text)")
+    }
+}
