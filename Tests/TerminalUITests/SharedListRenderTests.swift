@@ -68,4 +68,19 @@ import TodoKitTestSupport
         let text = AppScreen.render(app.state, width: 70, height: 16).text
         #expect(text.contains("server's: soy milk (changed by bob at \(StatusBar.clock(at)))"), "\(text)")
     }
+
+    @Test func theShareDialogShowsTheNameFieldTheRoleAndTheMembers() {
+        var app = ListFixture([], server: "http://127.0.0.1:9", pageHeight: ListScreen.pageHeight(forTerminalHeight: 16))
+        app.send(.listsLoaded([Self.groceries]))
+        app.send(.chooseScope(.list(id: "g", name: "Groceries")))
+        app.press(.character("s"))
+        app.send(.shareDialog(.membersLoaded([SpaceMember(user: "ann", role: .owner), SpaceMember(user: "bob", role: .viewer)])))
+        app.type("carol")
+        let text = AppScreen.render(app.state, width: 70, height: 16).text
+        #expect(text.contains("Share “Groceries”"))
+        #expect(text.contains("With:  carol"))
+        #expect(text.contains("as ◀ editor ▶"))
+        #expect(text.contains("ann") && text.contains("owner") && text.contains("bob") && text.contains("viewer"))
+        #expect(text.contains("Enter share"))
+    }
 }

@@ -39,6 +39,7 @@ public enum AppScreen {
         case .signIn(let dialog):
             SignInDialog.draw(dialog, server: app.status.server ?? "", hints: dialog.hints(in: app), over: &frame)
         case .conflict(let dialog): ConflictDialog.draw(dialog, over: &frame)
+        case .share(let dialog): ShareDialog.draw(dialog, hints: dialog.hints(in: app), over: &frame)
         }
     }
 }

@@ -41,12 +41,16 @@ public enum AppMessage: Sendable, Equatable {
     case openSignIn
     /// A message for the sign-in dialog.
     case signIn(SignInDialogViewModel.Message)
+    /// For the share dialog.
+    case shareDialog(ShareDialogViewModel.Message)
     /// Signed in as this user; the token is kept.
     case signedIn(user: String)
     /// A push met a conflict that needs the person (the runtime holds the push's question by the prompt's id).
     case conflictRaised(ConflictPrompt)
     /// Open the conflict history.
     case openHistory
+    /// Open the share dialog for the list on screen.
+    case openShareDialog
     /// A message for the conflict history.
     case history(ConflictHistoryViewModel.Message)
     /// Turn live sync on or off.

@@ -204,6 +204,17 @@ public struct AppState: Sendable, Equatable {
             if status.lastSync == nil { status.lastSync = snapshot.lastSync }
         case .notice(let text): status.message = text
         case .conflictRaised(let prompt): push(.conflict(ConflictDialogViewModel(prompt: prompt)))
+        case .openShareDialog:
+            guard case .list(let id, let name) = list.scope else { return [] }
+            push(.share(ShareDialogViewModel(listId: id, listName: sharing[id]?.displayName ?? name)))
+            return [.loadMembers(listId: id)]
+        case .shareDialog(let message):
+            var effects = withLayer(ShareDialogViewModel.self) { $0.update(message) }
+            // A list shared for the first time moves to its space under a new id: the screen follows it.
+            if case .shared(let listId, _, _) = message, case .list(let id, let name) = list.scope, id != listId {
+                effects += list.update(.scopeChosen(.list(id: listId, name: name)))
+            }
+            return effects
         case .openHistory:
             push(.history(ConflictHistoryViewModel()))
             status.newConflicts = 0

@@ -1,4 +1,5 @@
 import Foundation
+import OfflineSync
 
 /// Work an `update` asks for, as plain data: `AppRuntime` runs each one against the
 /// `AppEnvironment` and feeds its answer back as a message (`send` is handled inside `update`).
@@ -49,6 +50,12 @@ public enum Effect: Sendable, Equatable {
     case stopLive
     /// Sign in and keep the token → `.signedIn` or `.signIn(.failed)`.
     case signIn(user: String, password: String)
+    /// Read who shares a list → `.shareDialog(.membersLoaded)` or `.failed`.
+    case loadMembers(listId: String)
+    /// Share a list (making it shared first if need be) → `.shareDialog(.shared)` or `.failed`.
+    case shareList(listId: String, user: String, role: SpaceRole)
+    /// Stop sharing a list with an account (or leave it) → `.shareDialog(.removed)` or `.failed`.
+    case unshareList(listId: String, user: String)
     /// Give the push waiting on the question with this id the person's answer.
     case answer(questionId: UUID, ConflictAnswer)
     /// Watch the conflict log (a live query) → `.history(.loaded)` now and after every change;

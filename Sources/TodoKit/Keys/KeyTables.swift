@@ -30,6 +30,12 @@ public enum KeyTables {
         KeyBinding([.character("l")], .toggleLive, "Live sync on or off (changes sync by themselves)", hint: "live",
                    disabledReason: { $0.status.server == nil ? SyncStatus.localOnlyNotice : nil }),
         KeyBinding([.character("h")], .history, "Conflict history: what was merged or chosen, and what lost", hint: "history"),
+        KeyBinding([.character("s")], .share, "Share the list on screen with another account; see and change who shares it",
+                   disabledReason: { state in
+                       if state.status.server == nil { return SyncStatus.localOnlyNotice }
+                       if case .list = state.list.scope { return nil }
+                       return "Show a list first (v, [ or ]): lists are what is shared"
+                   }),
         KeyBinding([.character("L")], .signIn, "Sign in to the server", hint: "sign in",
                    disabledReason: { $0.status.server == nil ? SyncStatus.localOnlyNotice : nil }),
         KeyBinding([.character("?")], .help, "Show this help", hint: "help"),
@@ -131,6 +137,16 @@ public enum KeyTables {
         KeyBinding([.character("?")], .help, "Show this help", hint: "help"),
     ])
 
+    /// The share dialog; other keys type the account's name.
+    public static let shareDialog = KeyTable<ShareAction>([
+        KeyBinding([.enter], .submit, "Share with the account typed (or give the selected member the role)", hint: "share"),
+        KeyBinding([.tab], .toggleRole, "Role: editor (reads and writes) or viewer (reads only)", hint: "role"),
+        KeyBinding([.up], .moveUp, "Select the member above"),
+        KeyBinding([.down], .moveDown, "Select the member below"),
+        KeyBinding([.control("x")], .remove, "Remove the selected member (owners), or leave (yourself)", hint: "remove"),
+        KeyBinding([.escape], .close, "Close", hint: "close"),
+    ])
+
     /// The sign-in dialog; other keys type into the focused field.
     public static let signIn = KeyTable<SignInAction>([
         KeyBinding([.tab, .backTab], .nextField, "Next field", hint: "next field"),
@@ -154,8 +170,11 @@ public enum GlobalAction: Sendable, Equatable { case quit }
 public enum ListAction: Sendable, Equatable {
     case moveUp, moveDown, pageUp, pageDown, first, last
     case open, add, editExternally, toggleComplete, delete, undo, redo, filter, toggleShowCompleted, chooseScope, nextScope, previousScope
-    case refresh, toggleLive, history, signIn, help, quit
+    case refresh, toggleLive, history, share, signIn, help, quit
 }
+
+/// What a key does in the share dialog.
+public enum ShareAction: Sendable, Equatable { case submit, toggleRole, moveUp, moveDown, remove, close }
 
 /// What a key does in the sign-in dialog.
 public enum SignInAction: Sendable, Equatable { case nextField, submit, cancel }

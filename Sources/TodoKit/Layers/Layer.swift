@@ -11,6 +11,7 @@ public enum Layer: Sendable, Equatable {
     case history(ConflictHistoryViewModel)
     case signIn(SignInDialogViewModel)
     case conflict(ConflictDialogViewModel)
+    case share(ShareDialogViewModel)
 
     /// The view itself.
     public var view: any LayerView {
@@ -24,6 +25,7 @@ public enum Layer: Sendable, Equatable {
         case .history(let view): return view
         case .signIn(let view): return view
         case .conflict(let view): return view
+        case .share(let view): return view
         }
     }
 

@@ -15,6 +15,12 @@ public struct AppEnvironment: Sendable {
 
     /// The lists now, then after every change to them.
     public var observeLists: @Sendable () -> AsyncThrowingStream<[TodoList], any Error>
+    /// Who shares a list (by id), from the server.
+    public var members: @Sendable (String) async throws -> [SpaceMember]
+    /// Shares a list (by id) with an account in a role; answers the list's id (new when first shared).
+    public var share: @Sendable (String, String, SpaceRole) async throws -> String
+    /// Stops sharing a list (by id) with an account; the person's own name leaves it.
+    public var unshare: @Sendable (String, String) async throws -> Void
     /// The shared lists with owners, roles and members, now and after every change to the lists.
     public var observeSharing: @Sendable () -> AsyncThrowingStream<[ListEntry], any Error>
     /// How many items each scope holds now, then after every change to the items.
@@ -103,12 +109,18 @@ public struct AppEnvironment: Sendable {
                 observeSharing: @escaping @Sendable () -> AsyncThrowingStream<[ListEntry], any Error> = {
                     AsyncThrowingStream { $0.yield([]) }
                 },
+                members: @escaping @Sendable (String) async throws -> [SpaceMember] = { _ in throw AppEnvironment.noSharing },
+                share: @escaping @Sendable (String, String, SpaceRole) async throws -> String = { _, _, _ in throw AppEnvironment.noSharing },
+                unshare: @escaping @Sendable (String, String) async throws -> Void = { _, _ in throw AppEnvironment.noSharing },
                 clock: any Clock<Duration> = ContinuousClock(),
                 today: @escaping @Sendable () -> (day: DueDate, secondsLeft: Double) = AppEnvironment.localToday) {
         self.observeWindow = observeWindow
         self.observeCount = observeCount
         self.observeLists = observeLists
         self.observeSharing = observeSharing
+        self.members = members
+        self.share = share
+        self.unshare = unshare
         self.observeScopeCounts = observeScopeCounts
         self.item = item
         self.status = status
@@ -133,6 +145,9 @@ public struct AppEnvironment: Sendable {
     }
 
     /// Today in the process's time zone, and the seconds until midnight there.
+    /// What an environment without sharing answers.
+    public static let noSharing = SyncError(.invalidAction, "Sharing is not available here")
+
     public static let localToday: @Sendable () -> (day: DueDate, secondsLeft: Double) = {
         let calendar = Calendar.current, now = Date()
         let midnight = calendar.date(byAdding: .day, value: 1, to: calendar.startOfDay(for: now)) ?? now.addingTimeInterval(86_400)

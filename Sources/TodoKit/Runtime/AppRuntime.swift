@@ -161,6 +161,15 @@ public final class AppRuntime {
                     inbox.yield(.signIn(.failed(SyncError.wrapping(error).message)))
                 }
             }
+        case .loadMembers(let listId):
+            shareRequest { [environment] in .membersLoaded(try await environment.members(listId)) }
+        case .shareList(let listId, let user, let role):
+            shareRequest { [environment] in .shared(listId: try await environment.share(listId, user, role), user: user, role: role) }
+        case .unshareList(let listId, let user):
+            shareRequest { [environment] in
+                try await environment.unshare(listId, user)
+                return .removed(user)
+            }
         case .startLive:
             subscribe(.live, to: environment.live()) { event in
                 switch event {
@@ -195,6 +204,18 @@ public final class AppRuntime {
 
     private static func undone(_ work: () async throws -> String) async -> AppMessage {
         do { return .undone(try await work()) } catch { return .written(error: SyncError.wrapping(error).message) }
+    }
+
+    /// Runs a share dialog's request off the loop; its answer (or why it failed) goes to the dialog.
+    private func shareRequest(_ request: @escaping @Sendable () async throws -> ShareDialogViewModel.Message) {
+        let inbox = self.inbox
+        Task {
+            do {
+                inbox.yield(.shareDialog(try await request()))
+            } catch {
+                inbox.yield(.shareDialog(.failed(SyncError.wrapping(error).message)))
+            }
+        }
     }
 
     /// Consumes `values` (replacing the subscription of the same kind) and queues each one's message.

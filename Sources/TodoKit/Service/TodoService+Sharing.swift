@@ -68,8 +68,41 @@ extension TodoService {
     /// move into it (as new items there; the old ones are deleted) and are pushed.
     @discardableResult
     public func share(listNamed name: String, with user: String, role: SpaceRole = .editor) async throws -> ListEntry {
+        guard let entry = try listEntry(named: name) else { throw SyncError(.invalidParameter, "No list named “\(name)”") }
+        return try await share(entry, with: user, role: role)
+    }
+
+    /// `share(listNamed:with:role:)` for the list with this id.
+    @discardableResult
+    public func share(list id: String, with user: String, role: SpaceRole = .editor) async throws -> ListEntry {
+        try await share(try entry(id: id), with: user, role: role)
+    }
+
+    /// Stops sharing the list with this id with `user` (the person's own name leaves it).
+    public func unshare(list id: String, with user: String) async throws {
+        let entry = try entry(id: id)
+        if user.lowercased() == signedInUser?.lowercased() {
+            try await leave(listNamed: entry.list.name + (entry.owner.map { "@" + $0 } ?? ""))
+        } else {
+            try await unshare(listNamed: entry.list.name + (entry.owner.map { "@" + $0 } ?? ""), with: user)
+        }
+    }
+
+    /// Who shares the list with this id: its members, or only the person for a list not shared.
+    public func members(ofList id: String) async throws -> [SpaceMember] {
+        let entry = try entry(id: id)
+        guard let space = entry.space else { return [SpaceMember(user: signedInUser ?? "you", role: .owner)] }
+        return try await sharingClient().members(of: space)
+    }
+
+    private func entry(id: String) throws -> ListEntry {
+        guard let entry = try listEntries().first(where: { $0.list.id == id }) else { throw SyncError(.invalidParameter, "The list no longer exists") }
+        return entry
+    }
+
+    private func share(_ entry: ListEntry, with user: String, role: SpaceRole) async throws -> ListEntry {
+        var entry = entry
         let client = try sharingClient()
-        guard var entry = try listEntry(named: name) else { throw SyncError(.invalidParameter, "No list named “\(name)”") }
         if entry.space == nil {
             let space = try await client.createSpace()
             entry = try move(entry.list, into: space)

@@ -1,0 +1,79 @@
+import OfflineSync
+import Testing
+@testable import TodoKit
+import TodoKitTestSupport
+
+/// The share dialog (`s` on a list), as pure updates: what it asks the outside for, and how it
+/// takes the answers.
+@Suite struct ShareDialogTests {
+    static let groceries = TodoList(id: "g", name: "Groceries")
+
+    func onGroceries() -> ListFixture {
+        var app = ListFixture([], server: "http://127.0.0.1:9")
+        app.send(.listsLoaded([Self.groceries]))
+        app.send(.chooseScope(.list(id: "g", name: "Groceries")))
+        return app
+    }
+
+    var dialog: (ListFixture) -> ShareDialogViewModel? = { app in
+        app.state.layers.lazy.compactMap { if case .share(let view) = $0 { view } else { nil } }.last
+    }
+
+    @Test func sOnAListOpensTheDialogAndAsksWhoSharesIt() {
+        var app = onGroceries()
+        let effects = app.send(.key(.character("s")))
+        #expect(dialog(app)?.listName == "Groceries")
+        #expect(effects.contains(.loadMembers(listId: "g")))
+    }
+
+    @Test func sOffAListSaysToShowOneFirst() {
+        var app = ListFixture([], server: "http://127.0.0.1:9")
+        app.press(.character("s"))
+        #expect(dialog(app) == nil)
+        #expect(app.state.status.message?.contains("Show a list first") == true)
+    }
+
+    @Test func typingANameAndEnterSharesInTheChosenRole() {
+        var app = onGroceries()
+        app.press(.character("s"))
+        app.send(.shareDialog(.membersLoaded([SpaceMember(user: "ann", role: .owner)])))
+        app.type("bob")
+        app.press(.tab)
+        let effects = app.send(.key(.enter))
+        #expect(effects == [.shareList(listId: "g", user: "bob", role: .viewer)])
+    }
+
+    @Test func aFirstShareMovesTheListAndTheScreenFollowsIt() {
+        var app = onGroceries()
+        app.press(.character("s"))
+        app.send(.shareDialog(.membersLoaded([])))
+        app.type("bob")
+        app.press(.enter)
+        let effects = app.send(.shareDialog(.shared(listId: "g2", user: "bob", role: .editor)))
+        #expect(effects.contains(.loadMembers(listId: "g2")))
+        #expect(app.state.list.scope == .list(id: "g2", name: "Groceries"))
+        #expect(dialog(app)?.message == "Shared with bob as editor")
+    }
+
+    @Test func ctrlXRemovesTheSelectedMember() {
+        var app = onGroceries()
+        app.press(.character("s"))
+        app.send(.shareDialog(.membersLoaded([SpaceMember(user: "ann", role: .owner), SpaceMember(user: "bob", role: .editor)])))
+        app.press(.down, .down)
+        let effects = app.send(.key(.control("x")))
+        #expect(effects == [.unshareList(listId: "g", user: "bob")])
+    }
+
+    @Test func aRefusalIsShownAndTheDialogStaysOpen() {
+        var app = onGroceries()
+        app.press(.character("s"))
+        app.send(.shareDialog(.membersLoaded([])))
+        app.type("nobody")
+        app.press(.enter)
+        app.send(.shareDialog(.failed("There is no account named 'nobody'")))
+        #expect(dialog(app)?.message == "There is no account named 'nobody'")
+        #expect(dialog(app)?.isBusy == false)
+        app.press(.escape)
+        #expect(dialog(app) == nil)
+    }
+}
