@@ -1,5 +1,5 @@
 import Foundation
-import OfflineSync
+@testable import OfflineSync
 import ServerTestSupport
 import TableProtocol
 import Synchronization
@@ -191,5 +191,46 @@ import Testing
         try await d.ann.push()
         try await until("bob has ann's item") { try bobs.read(id: "milk")?["text"] == "milk" }
         #expect(changes.withLock { $0 }.contains { $0.id == "milk" && $0.space == d.space && $0.table == SpaceDevices.table })
+    }
+}
+
+/// Ids are per namespace on the server; on a device one id names one row, so a pulled row of
+/// one namespace never takes the place of (or deletes) a row of another.
+@Suite struct SpaceIdClashTests {
+    @Test func aSpacesRowWithTheIdOfOneOfYoursNeitherOverwritesNorDeletesIt() async throws {
+        let d = try await SpaceDevices.make()
+        try await d.ann.table(SpaceDevices.table).insert(["id": "x", "text": "ann's own"])
+        try await d.ann.push()
+        let bobs = d.bob.table(SpaceDevices.table).inSpace(d.space)
+        try await bobs.insert(["id": "x", "text": "aimed at ann"])
+        try await d.bob.push()
+        let anns = d.ann.table(SpaceDevices.table).inSpace(d.space)
+        try await anns.pull(queryId: "g")
+        #expect(try d.ann.table(SpaceDevices.table).read(id: "x")?["text"] == "ann's own")
+        try await bobs.delete(["id": "x"])
+        try await d.bob.push()
+        try await anns.pull(queryId: "g")
+        let mine = try #require(try d.ann.table(SpaceDevices.table).read(id: "x"))
+        #expect(mine["text"] == "ann's own")
+        #expect(SharedSpace.of(mine) == nil)
+    }
+
+    @Test func restoringAConflictOfASharedItemPutsItBackInTheSpace() async throws {
+        let d = try await SpaceDevices.make(bobsDelegate: ScriptedResolver(.server))
+        try await d.ann.table(SpaceDevices.table).inSpace(d.space).insert(["id": "milk", "text": "milk"])
+        try await d.ann.push()
+        let bobs = d.bob.table(SpaceDevices.table).inSpace(d.space)
+        try await bobs.pull(queryId: "g")
+        try await d.ann.table(SpaceDevices.table).delete(["id": "milk"])
+        try await d.ann.push()
+        try await bobs.update(["id": "milk", "text": "oat milk"])
+        try await d.bob.push()  // deleted on the server; bob lets the deletion stand
+        #expect(try bobs.read(id: "milk") == nil)
+        let entry = try #require(try d.bob.conflictLog().first)
+        let restored = try #require(try d.bob.restoreConflict(id: entry.id))
+        #expect(SharedSpace.of(restored) == d.space)
+        try await d.bob.push()
+        try await d.ann.table(SpaceDevices.table).inSpace(d.space).pull(queryId: "g")
+        #expect(try d.ann.table(SpaceDevices.table).read(id: "milk")?["text"] == "oat milk")
     }
 }

@@ -250,7 +250,8 @@ import FoundationNetworking
         try ui.type("new title")
         try await ui.waitUntil("the field holds only the new text") { $0.contains("new title") && !$0.contains("old title") }
         try ui.send("Enter")
-        try await ui.waitUntil("the list shows the new text") { $0.contains("to do · 1") && $0.contains("new title") }
+        // The row itself, not just the status line's word for the save.
+        try await ui.waitUntil("the list shows the new text") { $0.contains("to do · 1") && $0.contains("[ ] new title") }
         #expect(!(try ui.screen().contains("old title")))
     }
 

@@ -54,6 +54,9 @@ extension SyncContext {
                     var item = ConflictSettlement.userValues(entry.local ?? entry.server ?? JSONObject())
                     for (key, value) in entry.lost { item[key] = value }
                     item[SystemProperty.id] = .string(entry.itemId)
+                    // Back where it was; a change that could not be sent to its space comes back as your own.
+                    let space = entry.resolution == .notSent ? nil : (entry.local ?? entry.server).flatMap(SharedSpace.of)
+                    item[SharedSpace.column] = space.map(JSONValue.string) ?? .null
                     result = try table.insert(item, id: entry.itemId, in: session)
                 }
                 try session.markConflictRestored(id: id, at: Date())

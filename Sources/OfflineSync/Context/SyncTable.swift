@@ -71,6 +71,8 @@ public struct SyncTable: Sendable {
             throw SyncError.invalid("Insert failed: an item with id '\(id)' already exists")
         }
         try context.operations.recordChange(.insert, table: name, itemId: id, snapshot: nil, current: nil, in: session)
+        var item = item
+        item[SystemProperty.updatedBy] = .null  // nobody on the server wrote it yet
         return try session.write(item, over: nil, in: name)
     }
 
@@ -80,12 +82,16 @@ public struct SyncTable: Sendable {
         for (key, value) in item where key != SharedSpace.column || current == nil {
             merged[merged.keys.first { $0.lowercased() == key.lowercased() } ?? key] = value
         }
+        if current == nil, merged[SharedSpace.column] == nil { merged[SharedSpace.column] = space.map(JSONValue.string) ?? .null }
+        // Nobody on the server wrote this version yet: the next push's answer says who did.
+        merged[SystemProperty.updatedBy] = .null
         try context.operations.recordChange(.update, table: name, itemId: id, snapshot: nil, current: current, in: session)
         return try session.write(merged, over: current, in: name)
     }
 
     func delete(_ item: JSONObject, id: String, current: JSONObject?, in session: any SyncStoreSession) throws {
-        let snapshot = current ?? item
+        var snapshot = current ?? item
+        if current == nil, snapshot[SharedSpace.column] == nil { snapshot[SharedSpace.column] = space.map(JSONValue.string) ?? .null }
         try context.operations.recordChange(.delete, table: name, itemId: id, snapshot: snapshot, current: current, in: session)
         try session.deleteItems(ids: [id], in: name)
     }

@@ -29,6 +29,13 @@ public struct SyncTableTransaction {
         return try table.journaled(id: id, step: step, in: session) { try table.insert(item, id: id, current: $0, in: session) }!
     }
 
+    /// Inserts an item in another space than the table's (nil: the account's own namespace):
+    /// a repeating item's next instance goes where the item is.
+    @discardableResult
+    public func insert(_ item: JSONObject, inSpace space: String?) throws -> JSONObject {
+        try SyncTableTransaction(table: table.inSpace(space), session: session, step: step).insert(item)
+    }
+
     /// Updates (upserts) an item, as `SyncTable.update` does.
     @discardableResult
     public func update(_ item: JSONObject) throws -> JSONObject {

@@ -57,7 +57,8 @@ public final class LiveSync: Sendable {
     }
 
     /// Live mode for `tables` of `context`. `pull` is the app's incremental pull (by default each
-    /// table's pull with query id `live-<table>`); `push` defaults to the context's push.
+    /// table's pull with query id `live-<table>`, of the account's own namespace: an app with
+    /// shared spaces passes a pull of its spaces too); `push` defaults to the context's push.
     /// `onState`, `onSync` and `onChange` (each change a feed announced, before its pull) are
     /// called on background tasks.
     public init(context: SyncContext, tables: [String], options: Options = Options(),

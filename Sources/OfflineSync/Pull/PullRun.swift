@@ -242,7 +242,7 @@ struct PullRun {
                     upserts.append(row)
                 }
             }
-            try session.deleteItems(ids: deletes, in: query.table)
+            try session.deleteItems(ids: deletes, in: query.table, space: space)
             try session.upsertPulled(upserts, in: query.table)
             if let token, let queryId { try session.setDeltaToken(token, table: query.table, queryId: queryId) }
         }

@@ -42,6 +42,38 @@ extension SyncContext {
         }
     }
 
+    /// Takes the queued changes the server refused with `statusCode` (403: a viewer's writes)
+    /// out of the queue into the conflict log (`.notSent`, with `reason`), and puts each item
+    /// back as the server has it (its last server version; an insert it never took goes), so
+    /// the queue moves on and pulls run again. Answers how many changes were logged.
+    @discardableResult
+    public func dropRefusedChanges(statusCode: Int, reason: String) async throws -> Int {
+        try await work.run { [self] in
+            guard operations.nothingInFlight else { throw SyncError.invalid("Dropping refused changes refused: an operation is being pushed") }
+            do {
+                return try dataSource.write { session in
+                    var logged = 0
+                    for error in try session.errors() where error.statusCode == statusCode {
+                        guard let queued = try session.operation(id: error.operationId) else { continue }
+                        let local = queued.type == .delete ? queued.snapshot : try session.item(in: queued.table, id: queued.itemId)
+                        let base = try session.baseItem(in: queued.table, id: queued.itemId)
+                        try Self.logNotSent(queued, local: local, reason: reason, session: session)
+                        if var base {
+                            base[SharedSpace.column] = local.flatMap(SharedSpace.of).map(JSONValue.string) ?? .null
+                            try session.upsert([base], in: queued.table)
+                        } else if queued.type == .insert {
+                            try session.deleteItems(ids: [queued.itemId], in: queued.table)
+                        }
+                        logged += 1
+                    }
+                    return logged
+                }
+            } catch {
+                throw SyncError.wrap(error)
+            }
+        }
+    }
+
     /// The queued changes of a table's items in `space`, moved to the conflict log.
     private static func logUnsent(in table: String, space: String, reason: String, session: any SyncStoreSession) throws -> Int {
         var logged = 0
@@ -51,17 +83,22 @@ extension SyncContext {
             guard queued.table.lowercased() == table.lowercased() else { continue }
             let local = queued.type == .delete ? queued.snapshot : try session.item(in: table, id: queued.itemId)
             guard let local, SharedSpace.of(local) == space else { continue }
-            let lost = queued.type == .delete ? JSONObject([(SystemProperty.deleted.rawValue, .bool(true))])
-                : JSONObject(local.filter { !SharedSpace.isBookkeeping($0.key) }.map { ($0.key, $0.value) })
-            _ = try session.addConflict(ConflictLogEntry(
-                table: queued.table, itemId: queued.itemId, kind: queued.type == .delete ? .deletedLocally : .deletedOnServer,
-                resolution: .notSent, at: Date(), fields: [], base: try session.baseItem(in: table, id: queued.itemId), local: local,
-                server: nil, lost: lost, reason: reason))
-            try session.removeErrors(operationId: queued.id)
-            try session.removeOperation(id: queued.id)
-            try session.setBaseItem(nil, in: table, id: queued.itemId)
+            try logNotSent(queued, local: local, reason: reason, session: session)
             logged += 1
         }
         return logged
+    }
+
+    /// One queued change into the conflict log as not sent, out of the queue with its errors and base copy.
+    private static func logNotSent(_ queued: QueuedOperation, local: JSONObject?, reason: String, session: any SyncStoreSession) throws {
+        let lost = queued.type == .delete ? JSONObject([(SystemProperty.deleted.rawValue, .bool(true))])
+            : JSONObject((local ?? JSONObject()).filter { !SharedSpace.isBookkeeping($0.key) }.map { ($0.key, $0.value) })
+        _ = try session.addConflict(ConflictLogEntry(
+            table: queued.table, itemId: queued.itemId, kind: queued.type == .delete ? .deletedLocally : .deletedOnServer,
+            resolution: .notSent, at: Date(), fields: [], base: try session.baseItem(in: queued.table, id: queued.itemId), local: local,
+            server: nil, lost: lost, reason: reason))
+        try session.removeErrors(operationId: queued.id)
+        try session.removeOperation(id: queued.id)
+        try session.setBaseItem(nil, in: queued.table, id: queued.itemId)
     }
 }

@@ -109,8 +109,14 @@ struct SQLiteStoreSession: SyncStoreSession {
             }
             let stored = columns.indices.map { row[$0] as DatabaseValue }
             if skippingSameVersion, !values[versionIndex].isNull, values[versionIndex] == stored[versionIndex] { continue }
-            // A server's item says nothing of the space: the row stays where it is.
-            if item[SharedSpace.column] == nil { values[spaceIndex] = stored[spaceIndex] }
+            // A server's item says nothing of the space: the row stays where it is. A pulled row
+            // of one namespace never overwrites a row of another that has its id (ids are per
+            // namespace on the server; a member of a space could otherwise aim at yours).
+            if item[SharedSpace.column] == nil {
+                values[spaceIndex] = stored[spaceIndex]
+            } else if skippingSameVersion, values[spaceIndex] != stored[spaceIndex] {
+                continue
+            }
             try updateChanged(values, stored: stored, definition)
         }
     }
@@ -165,6 +171,13 @@ struct SQLiteStoreSession: SyncStoreSession {
         let definition = try definition(table)
         let statement = try db.cachedStatement(sql: "DELETE FROM \(q(definition.name)) WHERE \(q(SystemProperty.id.rawValue)) = ?")
         for id in ids { try statement.execute(arguments: [id]) }
+    }
+
+    func deleteItems(ids: [String], in table: String, space: String?) throws {
+        let definition = try definition(table)
+        let statement = try db.cachedStatement(
+            sql: "DELETE FROM \(q(definition.name)) WHERE \(q(SystemProperty.id.rawValue)) = ? AND \(q(SharedSpace.column)) IS ?")
+        for id in ids { try statement.execute(arguments: [id, space]) }
     }
 
     func deleteItems(matching query: SyncQuery) throws {

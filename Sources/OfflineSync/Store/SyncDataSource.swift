@@ -41,6 +41,8 @@ protocol SyncStoreSession {
     func items(in table: String, ids: [String]) throws -> [String: JSONObject]
     /// Deletes items by id.
     func deleteItems(ids: [String], in table: String) throws
+    /// Deletes the items with these ids that are in `space` (nil: the account's own namespace).
+    func deleteItems(ids: [String], in table: String, space: String?) throws
     /// Deletes the items matching a query (limit and offset ignored).
     func deleteItems(matching query: SyncQuery) throws
     /// Before a large pull, or a local transaction, into the empty `table`: may stop keeping derived data (a search index)

@@ -40,8 +40,8 @@ public struct Synced<Record: SyncRecord>: Sendable {
     // per row were a third of a typed 1,000-row read).
     let createdAtText: String?
     let updatedAtText: String?
-    /// The name of the account whose write the server has now (a server that keeps it; nil for
-    /// local changes not yet pushed, anonymous writes and other servers).
+    /// The name of the account whose write the server has (a server that keeps it); nil for a
+    /// local change not yet pushed, anonymous writes and other servers.
     public let updatedBy: String?
     /// The shared space the item is in (nil: the account's own namespace).
     public let space: String?

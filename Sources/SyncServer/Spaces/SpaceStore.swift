@@ -145,14 +145,24 @@ public final class SpaceStore: Sendable {
         }
     }
 
-    /// An account ends: its memberships go, and spaces left without members go with their rows
-    /// (`UserStore.remove`, in its transaction).
+    /// An account ends: its memberships go (`UserStore.remove`, in its transaction). Each space
+    /// is locked first, as for any membership change: one left without members goes with its
+    /// rows; one left without an owner gets its longest-standing member as owner.
     static func removeMemberships(of account: String, dialect: any SQLDialect, session: any SQLSession) throws {
         let p = dialect.placeholder
-        let spaces = try session.query(#"SELECT "space" FROM "__members" WHERE "account" = \#(p(1))"#, [.text(account)]).rows.compactMap { $0[0].text }
-        try session.execute(#"DELETE FROM "__members" WHERE "account" = \#(p(1))"#, [.text(account)])
-        for space in spaces where try session.query(#"SELECT 1 FROM "__members" WHERE "space" = \#(p(1)) LIMIT 1"#, [.text(space)]).rows.isEmpty {
-            try deleteSpace(space, dialect: dialect, session: session)
+        let spaces = try session.query(#"SELECT "space" FROM "__members" WHERE "account" = \#(p(1)) ORDER BY "space""#, [.text(account)])
+            .rows.compactMap { $0[0].text }
+        for space in spaces {
+            try session.execute(#"UPDATE "__spaces" SET "id" = "id" WHERE "id" = \#(p(1))"#, [.text(space)])
+            try session.execute(#"DELETE FROM "__members" WHERE "space" = \#(p(1)) AND "account" = \#(p(2))"#, [.text(space), .text(account)])
+            let left = try session.query(#"SELECT "account", "role" FROM "__members" WHERE "space" = \#(p(1)) ORDER BY "addedAt", "account""#,
+                                         [.text(space)]).rows
+            if left.isEmpty {
+                try deleteSpace(space, dialect: dialect, session: session)
+            } else if !left.contains(where: { $0[1].text == SpaceRole.owner.rawValue }), let heir = left.first?[0].text {
+                try session.execute(#"UPDATE "__members" SET "role" = 'owner' WHERE "space" = \#(p(1)) AND "account" = \#(p(2))"#,
+                                    [.text(space), .text(heir)])
+            }
         }
     }
 

@@ -30,7 +30,7 @@ public enum KeyTables {
         KeyBinding([.character("l")], .toggleLive, "Live sync on or off (changes sync by themselves)", hint: "live",
                    disabledReason: { $0.status.server == nil ? SyncStatus.localOnlyNotice : nil }),
         KeyBinding([.character("h")], .history, "Conflict history: what was merged or chosen, and what lost", hint: "history"),
-        KeyBinding([.character("s")], .share, "Share the list on screen with another account; see and change who shares it",
+        KeyBinding([.character("s")], .share, "Share the list on screen, and see who shares it",
                    disabledReason: { state in
                        if state.status.server == nil { return SyncStatus.localOnlyNotice }
                        if case .list = state.list.scope { return nil }

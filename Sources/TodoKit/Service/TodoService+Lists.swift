@@ -34,6 +34,7 @@ extension TodoService {
     /// Renames a list.
     public func renameList(_ old: String, to new: String) async throws {
         guard var list = try list(named: old) else { throw SyncError(.invalidParameter, "No list named “\(old)”") }
+        try requireWritable(listId: list.id)
         let new = try Self.checkedListName(new)
         if let other = try self.list(named: new), other.id != list.id { throw SyncError(.invalidParameter, "A list named “\(new)” exists already") }
         list.name = new
@@ -45,6 +46,18 @@ extension TodoService {
     @discardableResult
     public func removeList(named name: String, withItems: Bool) async throws -> Int {
         guard let list = try list(named: name) else { throw SyncError(.invalidParameter, "No list named “\(name)”") }
+        try requireWritable(listId: list.id)
+        if try space(ofList: list.id) != nil, !withItems {
+            // A shared list's items leave its space for the person's own Inbox (the others see them go).
+            let items = try table.read(table.query.filter(Field("listId") == .string(list.id))).records
+            for stored in items {
+                var item = stored.record
+                item.listId = nil
+                _ = try moveToSpace(item, from: stored.record)
+            }
+            try await listTable.delete(list)
+            return items.count
+        }
         let count = try table.untyped.transaction { writes in
             let ids = try writes.read(table.query.filter(Field("listId") == .string(list.id))).items.compactMap { $0[SystemProperty.id]?.stringValue }
             for id in ids {

@@ -145,10 +145,13 @@ extension TodoService {
     @discardableResult
     func refreshSpaces() async throws -> [String] {
         guard let client = context.client, signedInUser != nil, try await client.capabilities().sharedSpaces else { return [] }
+        // What this device holds, read before asking: a space made meanwhile (a share on its
+        // way) is then listed by the server, or not yet held here, and never dropped.
+        let held = try context.localSpaces()
         let spaces = try await client.spaces()
         try spaceDirectory.save(spaces)
         let listed = Set(spaces.map(\.id))
-        for gone in try context.localSpaces().subtracting(listed) {
+        for gone in held.subtracting(listed) {
             try await context.dropSpace(gone, reason: "The list is no longer shared with you (you left or were removed, or it was deleted)")
         }
         return spaces.map(\.id).sorted()

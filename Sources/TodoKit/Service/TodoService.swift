@@ -155,14 +155,16 @@ public final class TodoService: Sendable {
         try requireWritable(listId: item.listId)
         let wasComplete = stored?.complete ?? item.complete
         let item = Self.completing(item, wasComplete: wasComplete, now: now)
-        if let stored, try space(ofList: item.listId) != stored.space {
+        // Moved to a list in another namespace (shared, or back to one's own): a new item there.
+        if let stored, item.listId != stored.listId, try space(ofList: item.listId) != stored.space {
             return try moveToSpace(item, from: stored.record)
         }
         guard item.complete, !wasComplete, let next = item.nextInstance(today: DueDate(day: now)) else {
             return TodoItem(try await table.update(item))
         }
         let row = try item.item()  // without the copy's version: the stored one stays
-        try table.untyped.transaction { writes in
+        // The next instance goes where the item is (a shared list's space, or one's own).
+        try table.untyped.inSpace(stored?.space).transaction { writes in
             try writes.update(row)
             if try writes.read(id: next.id) == nil { try writes.insert(next.object) }
         }
@@ -201,7 +203,7 @@ public final class TodoService: Sendable {
 
     /// An item moved to a list in another namespace (shared, or back to one's own): a new item
     /// there with the edits, the old one deleted, in one transaction and one undo step.
-    private func moveToSpace(_ item: TodoItem, from stored: TodoItem) throws -> TodoItem {
+    func moveToSpace(_ item: TodoItem, from stored: TodoItem) throws -> TodoItem {
         var moved = item
         if moved.repeatRule != nil, moved.series == nil { moved.series = stored.id }  // its next instances keep their ids
         moved.id = UUID().uuidString
@@ -222,11 +224,15 @@ public final class TodoService: Sendable {
     /// nothing); calls `progress(done, total)` every 500 items. Answers how many were added and
     /// how many were there already.
     public func importItems(_ items: [TodoItem], progress: (Int, Int) -> Void = { _, _ in }) throws -> (added: Int, present: Int) {
-        try table.untyped.transaction { writes in
+        let entries = Dictionary(try listEntries().map { ($0.list.id, $0) }, uniquingKeysWith: { $1 })
+        if let readOnly = items.lazy.compactMap({ $0.listId.flatMap { entries[$0] } }).first(where: { !$0.isWritable }) {
+            throw SyncError(.invalidAction, "“\(readOnly.displayName)” is shared with you read-only (viewer); nothing was imported")
+        }
+        return try table.untyped.transaction { writes in
             var added = 0
             for (index, item) in items.enumerated() {
                 if try writes.read(id: item.id) == nil {
-                    try writes.insert(item.object)
+                    try writes.insert(item.object, inSpace: item.listId.flatMap { entries[$0]?.space })
                     added += 1
                 }
                 if (index + 1) % Self.progressEvery == 0 { progress(index + 1, items.count) }
@@ -241,9 +247,13 @@ public final class TodoService: Sendable {
     public func setCompleteAll(matching match: String?, to complete: Bool, now: Date = Date(),
                                progress: (Int, Int) -> Void = { _, _ in }) throws -> Int {
         let context = ScopeContext(today: DueDate(day: now), lists: try lists())  // so `--match +List` finds the list
+        let readOnly = try listEntries().filter { !$0.isWritable }.map(\.list.id)
         let stamp: JSONValue = complete ? .string(SyncDateFormat.string(from: now)) : .null
         return try table.untyped.transaction { writes in
-            let query = listQuery(filterText: match ?? "", showCompleted: true, context: context).filter(Field("complete") == .bool(!complete))
+            // Items of lists shared read-only are left as they are.
+            let query = readOnly.reduce(listQuery(filterText: match ?? "", showCompleted: true, context: context).filter(Field("complete") == .bool(!complete))) {
+                $0.filter(Field("listId") == nil || Field("listId") != .string($1))
+            }
             let rows = try writes.read(query).items
             for (index, row) in rows.enumerated() {
                 guard let id = row[SystemProperty.id]?.stringValue else { continue }
@@ -251,7 +261,7 @@ public final class TodoService: Sendable {
                 // Only a repeating row is decoded: marking 10,000 done stays a column write each.
                 if complete, (row["repeat"] ?? .null) != .null, let item = TodoItem(row), let next = item.nextInstance(today: DueDate(day: now)),
                    try writes.read(id: next.id) == nil {
-                    try writes.insert(next.object)
+                    try writes.insert(next.object, inSpace: SharedSpace.of(row))
                 }
                 if (index + 1) % Self.progressEvery == 0 { progress(index + 1, rows.count) }
             }
@@ -329,28 +339,32 @@ public final class TodoService: Sendable {
     /// The user signed in to the server, if any.
     public var signedInUser: String? { serverURL.flatMap { tokens?.entry(for: $0)?.user } }
 
-    /// True when every change a push could not send was refused because its shared space is gone.
-    static func onlyGoneSpaces(_ error: SyncError) -> Bool {
+    /// True when every change a push could not send was refused by a shared space: gone for
+    /// this account, or read-only (403) to it.
+    static func onlyRefusedBySpaces(_ error: SyncError) -> Bool {
         error.code == .pushCompletedWithErrors && !error.operationErrors.isEmpty
-            && error.operationErrors.allSatisfy { $0.code == SyncErrorCode.spaceNotFound.rawValue }
+            && error.operationErrors.allSatisfy { $0.code == SyncErrorCode.spaceNotFound.rawValue || $0.statusCode == 403 }
     }
 
     /// Push then pull (either may be left out); remembers the time of a full success.
     public func sync(push: Bool = true, pull: Bool = true) async throws {
         guard serverURL != nil else { throw SyncError(.pushAbortedNetwork, "No server is configured (local only)") }
         resolver.beginSync()
+        // The spaces first: a list no longer shared leaves, and a role changed shows, before anything is sent.
+        var spaces: [String?] = pull ? [nil] + (try await refreshSpaces()) : []
         if push {
             do {
                 try await context.push()
-            } catch let error as SyncError where pull && Self.onlyGoneSpaces(error) {
-                // Changes to lists no longer shared with this account: the spaces are dropped below
-                // and those changes go to the conflict history.
+            } catch let error as SyncError where Self.onlyRefusedBySpaces(error) {
+                // Changes to lists no longer shared (dropped with their space at the next
+                // refresh), or to lists now shared read-only: those go to the conflict history.
+                try await context.dropRefusedChanges(statusCode: 403, reason: "The list is shared with you read-only")
+                if pull { spaces = [nil] + (try await refreshSpaces()) }
             }
         }
         if pull {
             // The account's own lists and items, then each shared list's; lists first, so items
             // arrive with their lists known.
-            let spaces: [String?] = [nil] + (try await refreshSpaces())
             for space in spaces { try await listTable.inSpace(space).pull(queryId: "allTodoLists") }
             for space in spaces { try await table.inSpace(space).pull(queryId: "allTodoItems", progress: pullProgress.withLock { $0 }) }
         }

@@ -109,6 +109,13 @@ import Testing
         #expect(try await space.a.get("spaces/\(space.id)/members").array.map { $0["user"] as? String } == [space.two.aName])
     }
 
+    @Test func removingTheOnlyOwnersAccountHandsTheSpaceToAMember() async throws {
+        let space = try await SharedSpace(.sqlite, bRole: "editor", process: true)
+        try await AuthServer.users(["remove", space.two.aName], database: space.two.auth.database)
+        let members = try await space.b.get("spaces/\(space.id)/members").array
+        #expect(members.map { [$0["user"] as? String ?? "", $0["role"] as? String ?? ""] } == [[space.two.bName, "owner"]])
+    }
+
     @Test func spacesNeedAccounts() async throws {
         try await InProcessServer.with(.sqlite) { server in
             let client = TableClient(server)

@@ -1,0 +1,103 @@
+import Foundation
+import OfflineSync
+import ServerTestSupport
+import Testing
+@testable import TodoKit
+
+/// Sharing through `TodoService` against a real server with two accounts: where items go, and
+/// what happens when a role or a membership changes underneath queued changes.
+@Suite struct SharingServiceTests {
+    struct Household {
+        let server: ServerProcess
+        let ann: TodoService
+        let bob: TodoService
+
+        static func make() async throws -> Household {
+            let database = try TempDir.make().appendingPathComponent("s.sqlite").path
+            let server = try await ServerProcess.start(arguments: ["--database", database, "--auth", "required"])
+            var services: [TodoService] = []
+            for name in ["ann", "bob"] {
+                let (status, errors) = try await ServerProcess.runToExit(arguments: ["users", "add", name, "--password-stdin", "--database", database],
+                                                                         input: "password \(name)\n")
+                guard status == 0 else { throw ServerStartError(description: errors) }
+                let dir = try TempDir.make()
+                let service = try TodoService(storePath: dir.appendingPathComponent("d.sqlite").path, serverURL: server.baseURL,
+                                              tokens: TokenStore(path: dir.appendingPathComponent("tokens.json").path))
+                try await service.signIn(user: name, password: "password \(name)")
+                services.append(service)
+            }
+            return Household(server: server, ann: services[0], bob: services[1])
+        }
+
+        /// ann's "Chores" with `items`, shared with bob in `role`; both synced.
+        func chores(_ items: [TodoItem], role: SpaceRole = .editor) async throws -> ListEntry {
+            let list = try await ann.addList(named: "Chores")
+            for var item in items {
+                item.listId = list.id
+                try await ann.add(item)
+            }
+            let shared = try await ann.share(listNamed: "Chores", with: "bob", role: role)
+            try await bob.sync()
+            return shared
+        }
+    }
+
+    @Test func completingARepeatingItemOfASharedListAddsTheNextOneThereForEveryone() async throws {
+        let h = try await Household.make()
+        defer { h.server.stop() }
+        _ = try await h.chores([TodoItem(id: "w", text: "water plants", due: DueDate("2026-11-24"), repeatRule: RepeatRule("daily"))])
+        let watering = try #require(try h.bob.allItems().first)
+        try await h.bob.setComplete(id: watering.id, to: true, now: Date())
+        try await h.bob.sync()
+        try await h.ann.sync()
+        let open = try h.ann.allItems().filter { !$0.complete }
+        #expect(open.map(\.text) == ["water plants"])
+        #expect(try h.ann.table.read(id: open[0].id)?.space != nil)
+    }
+
+    @Test func anEditOfASharedItemStaysInTheSharedList() async throws {
+        let h = try await Household.make()
+        defer { h.server.stop() }
+        let shared = try await h.chores([TodoItem(text: "sweep")])
+        var item = try #require(try h.bob.allItems().first)
+        let id = item.id
+        item.text = "sweep the porch"
+        try await h.bob.save(item)
+        try await h.bob.sync()
+        try await h.ann.sync()
+        #expect(try h.ann.allItems().map(\.id) == [id])
+        #expect(try h.ann.allItems().map(\.text) == ["sweep the porch"])
+        #expect(try h.ann.table.read(id: id)?.space == shared.space)
+    }
+
+    @Test func aChangeQueuedBeforeBeingMadeAViewerGoesToTheHistoryAndSyncGoesOn() async throws {
+        let h = try await Household.make()
+        defer { h.server.stop() }
+        let shared = try await h.chores([TodoItem(text: "sweep")])
+        var item = try #require(try h.bob.allItems().first)
+        item.text = "bob's edit"
+        try await h.bob.save(item)  // still an editor here; not sent yet
+        try await h.ann.share(listNamed: "Chores", with: "bob", role: .viewer)
+        try await h.ann.add(TodoItem(text: "dust", listId: shared.list.id))
+        try await h.ann.sync()
+        try await h.bob.sync()
+        #expect(h.bob.pendingCount == 0)
+        #expect(Set(try h.bob.allItems().map(\.text)) == ["sweep", "dust"])
+        let record = try #require(try h.bob.conflicts().first)
+        #expect(record.resolution == .notSent)
+        #expect(record.summary.contains("read-only"))
+    }
+
+    @Test func removingASharedListKeepsItsItemsInYourInboxOnly() async throws {
+        let h = try await Household.make()
+        defer { h.server.stop() }
+        _ = try await h.chores([TodoItem(text: "sweep")])
+        #expect(try await h.bob.removeList(named: "Chores", withItems: false) == 1)
+        try await h.bob.sync()
+        try await h.ann.sync()
+        let bobs = try #require(try h.bob.allItems().first)
+        #expect(bobs.listId == nil)
+        #expect(try h.bob.table.read(id: bobs.id)?.space == nil)
+        #expect(try h.ann.allItems().isEmpty)
+    }
+}
