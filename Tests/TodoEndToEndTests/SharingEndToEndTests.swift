@@ -1,0 +1,98 @@
+import Foundation
+import ServerTestSupport
+import Testing
+
+/// Two people and a shared list in real terminals (tmux) through a real server: a live add, a
+/// merged edit, a clash naming the other person, a viewer refused, a removal that empties the
+/// other screen.
+@Suite(.serialized) struct SharingEndToEndTests {
+    typealias Household = SharingCommandTests.Household
+
+    /// ann's Groceries with milk, shared with bob in `role`.
+    func groceries(role: String = "editor") async throws -> Household {
+        let h = try await Household.make()
+        try await h.todo(["add", "milk", "--list", "Groceries"], h.ann)
+        let shared = try await h.todo(["share", "Groceries", "--with", "bob", "--role", role], h.ann)
+        guard shared.status == 0 else { throw ServerStartError(description: shared.err) }
+        return h
+    }
+
+    func ui(_ h: Household, _ home: URL, live: Bool) throws -> TmuxSession {
+        try TmuxSession(command: [TodoCLI.binary, "--server", h.url] + (live ? [] : ["--no-live"]),
+                        environment: TodoCLI.environment(home: home).merging(["LANG": "C.UTF-8"]) { $1 }, width: 110)
+    }
+
+    func milkId(_ h: Household) async throws -> String {
+        let out = try await h.todo(["list", "--json"], h.ann).out
+        let items = (try? JSONSerialization.jsonObject(with: Data(out.utf8))) as? [[String: Any]] ?? []
+        guard let id = items.first(where: { $0["text"] as? String == "milk" })?["id"] as? String else {
+            throw ServerStartError(description: "no milk in \(out)")
+        }
+        return id
+    }
+
+    @Test func whatOnePersonAddsShowsLiveOnTheOthersScreen() async throws {
+        let h = try await groceries()
+        defer { h.server.stop() }
+        let ui = try ui(h, h.bob, live: true)
+        defer { ui.kill() }
+        let screen = try await ui.waitUntil("the shared list") { $0.contains("Groceries 👥2") && $0.contains("[ ] milk") }
+        #expect(screen.contains("live"))
+        try await h.todo(["add", "bread", "--list", "Groceries"], h.ann)
+        try await h.todo(["sync"], h.ann)
+        try await ui.waitFor("[ ] bread", timeout: 10)
+    }
+
+    @Test func editsOfDifferentFieldsMergeAndAClashNamesTheOtherPerson() async throws {
+        let h = try await groceries()
+        defer { h.server.stop() }
+        let id = try await milkId(h)
+        let ui = try ui(h, h.bob, live: false)
+        defer { ui.kill() }
+        try ui.send("r")
+        try await ui.waitFor("[ ] milk")
+        // ann sets a priority while bob renames: both stay.
+        try await h.todo(["edit", id, "--priority", "high"], h.ann)
+        try await h.todo(["sync"], h.ann)
+        try ui.send("Enter")
+        try await ui.waitFor("Todo Item")
+        try ui.send("C-u")
+        try ui.type("oat milk")
+        try ui.send("Enter")
+        try ui.send("r")
+        try await ui.waitUntil("merged") { $0.contains("[ ] oat milk") && $0.contains("!!!") }
+        // Then both rename it: bob's screen asks, naming ann.
+        try await h.todo(["sync"], h.ann)
+        try await h.todo(["edit", id, "--text", "soy milk"], h.ann)
+        try await h.todo(["sync"], h.ann)
+        try ui.send("Enter")
+        try await ui.waitFor("Todo Item")
+        try ui.send("C-u")
+        try ui.type("rice milk")
+        try ui.send("Enter")
+        try ui.send("r")
+        let dialog = try await ui.waitFor("Server Conflict")
+        #expect(dialog.contains("soy milk (changed by ann at"), "\(dialog)")
+        try ui.send("s")
+        try await ui.waitFor("[ ] soy milk")
+    }
+
+    @Test func aViewerIsRefusedAndARemovalEmptiesTheirScreen() async throws {
+        let h = try await groceries(role: "viewer")
+        defer { h.server.stop() }
+        let ui = try ui(h, h.bob, live: false)
+        defer { ui.kill() }
+        try ui.send("r")
+        try await ui.waitFor("Groceries 👥2")
+        try ui.send("]", "]", "]", "]")  // All → Inbox → Today → Upcoming → Groceries
+        try await ui.waitUntil("the read-only list") { $0.split(separator: "\n").first?.contains("Groceries · read-only") == true }
+        try ui.send("a")
+        try await ui.waitFor("shared with you read-only")
+        try ui.send("Space")
+        try await ui.waitFor("shared with you read-only")
+        #expect(try ui.screen().contains("[ ] milk"))
+        try await h.todo(["unshare", "Groceries", "--with", "bob"], h.ann)
+        try ui.send("r")
+        try await ui.waitUntil("the list gone") { !$0.contains("milk") && !$0.contains("Groceries") }
+    }
+}
