@@ -10,6 +10,7 @@ Load test (load.py, also `make load`): 100 simulated devices against two servers
 Bulk cycle against Taskwarrior + taskd (bench_taskd.py): import, sync, first sync, mark all done, sync twice.
 Change feed and live sync (bench_feed.py): device A's write to device B's list model (todo-bench-client live), write-to-event latency, memory of idle subscribers, inserts with and without them.
 Namespaces (bench_namespaces.py): page and insert beside the server before namespaces, a login flood, inserts of 50 accounts with 1 ms commits.
+Shared lists (bench_sharing.py): live across people beside within one account, a new member's first sync of a 10,000-item list beside one's own.
 """
 import json, os, platform, re, subprocess, sys, time, datetime, urllib.request
 
@@ -204,7 +205,9 @@ def main():
     only_taskd = os.environ.get("BENCH_ONLY") == "taskd"
     # BENCH_ONLY=namespaces measures only the namespaces section (against the server before them).
     only_namespaces = os.environ.get("BENCH_ONLY") == "namespaces"
-    products = ["todo-server"] if only_namespaces else ["todo-server", "todo"] if only_taskd else ["todo-bench-client"] if only_client else ["todo-server", "todo-bench-client"] if only_feed else ["todo-server", "todo-bench-sdk", "todo"] if only_sdk else ["todo-server", "todo-bench-floor", "todo-bench-sdk", "todo-bench-client", "todo", "todo-load"]
+    # BENCH_ONLY=sharing measures only the shared lists' section.
+    only_sharing = os.environ.get("BENCH_ONLY") == "sharing"
+    products = ["todo-server", "todo-bench-client"] if only_sharing else ["todo-server"] if only_namespaces else ["todo-server", "todo"] if only_taskd else ["todo-bench-client"] if only_client else ["todo-server", "todo-bench-client"] if only_feed else ["todo-server", "todo-bench-sdk", "todo"] if only_sdk else ["todo-server", "todo-bench-floor", "todo-bench-sdk", "todo-bench-client", "todo", "todo-load"]
     for product in products:
         sh(*release, "--product", product, cwd=ROOT)
     BIN = sh(*release, "--show-bin-path", cwd=ROOT, capture_output=True).stdout.strip()
@@ -224,6 +227,9 @@ def main():
         return
     if only_namespaces:
         run_namespaces(tmp)
+        return
+    if only_sharing:
+        run_sharing(tmp)
         return
     # The client's latencies first, before the server loads leave PostgreSQL busy with vacuuming.
     client = run_client(tmp)
@@ -246,11 +252,18 @@ def main():
     run_feed(tmp)
     replace_section("Bulk cycle against Taskwarrior", bench_taskd.report_lines(bench_taskd.run(BIN, tmp, rounds=ROUNDS)))
     run_namespaces(tmp)
+    run_sharing(tmp)
     import load
     runs = load.run_load(BIN, tmp)
     replace_section("Load test", load.report_lines(runs))
     if not all(r["passed"] for r in runs):
         sys.exit("bench: the load test lost or duplicated a write, or a device did not converge")
+
+
+def run_sharing(tmp):
+    import bench_sharing
+    results = bench_sharing.run(sys.modules[__name__], os.path.join(BIN, "todo-server"), tmp)
+    bench_sharing.report(results, replace_section, datetime.date.today().isoformat())
 
 
 def run_namespaces(tmp):

@@ -8,7 +8,7 @@ import TodoKit
 /// keypress-to-frame for scrolling and filtering, resident memory. The frame is rendered into a
 /// `Frame` exactly as for the terminal; copying it to ncurses is left out (no terminal here).
 /// Usage: todo-bench-client seed STORE COUNT | todo-bench-client run STORE | todo-bench-client live URL-A URL-B ROUNDS
-/// (the last in LiveLatencyBench.swift)
+/// (in LiveLatencyBench.swift) | todo-bench-client shared URL-A URL-B ROUNDS ITEMS (SharedListBench.swift)
 @main
 struct ClientBench {
     static func main() async throws {
@@ -17,12 +17,16 @@ struct ClientBench {
         switch (args.count, args.dropFirst().first) {
         case (4, "seed"): try seed(path: args[2], count: Int(args[3]) ?? 100_000)
         case (3, "run"): try await run(path: args[2], start: start)
+        case (6, "shared"):
+            guard let a = URL(string: args[2]), let b = URL(string: args[3]), let rounds = Int(args[4]), let items = Int(args[5]) else { exit(2) }
+            try await SharedListBench.run(serverA: a, serverB: b, rounds: rounds, items: items)
+            exit(0)
         case (5, "live"):
             guard let a = URL(string: args[2]), let b = URL(string: args[3]), let rounds = Int(args[4]) else { exit(2) }
             try await LiveLatencyBench.run(serverA: a, serverB: b, rounds: rounds)
             exit(0)
         default:
-            FileHandle.standardError.write(Data("usage: todo-bench-client seed STORE COUNT | run STORE | live URL-A URL-B ROUNDS\n".utf8))
+            FileHandle.standardError.write(Data("usage: todo-bench-client seed STORE COUNT | run STORE | live URL-A URL-B ROUNDS | shared URL-A URL-B ROUNDS ITEMS\n".utf8))
             exit(2)
         }
     }
