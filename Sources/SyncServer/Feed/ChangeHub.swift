@@ -95,6 +95,17 @@ public final class ChangeHub: Sendable {
         deliver(.heartbeat, to: targets)
     }
 
+    /// Ends the open feeds `account` holds that read `namespace` (its membership of a space ended
+    /// or began): a feed of a space it left stops at once, and a combined feed reconnects with
+    /// its spaces as they are now.
+    func endFeeds(of account: String, reading namespace: String) {
+        let targets = state.withLock { state in
+            state.subscriptions.values.filter { $0.account == account && $0.keys.contains { $0.owner == namespace || $0.owner == account } }
+                .map(\.continuation)
+        }
+        for continuation in targets { continuation.finish() }
+    }
+
     /// Ends every subscription and refuses new ones (server shutdown: open feeds must not hold it up).
     public func close() {
         endSubscriptions(refusingNew: true)

@@ -12,6 +12,9 @@ import TableProtocol
 struct SpaceRoutes {
     let spaces: SpaceStore
     let resolver: NamespaceResolver
+    /// This process's feeds: a membership change ends the member's feeds at once (other
+    /// processes' feeds re-check membership at their next heartbeat).
+    let hub: ChangeHub
     let maxBodyBytes: Int
 
     func register(on router: Router<TableRequestContext>) {
@@ -38,12 +41,15 @@ struct SpaceRoutes {
             guard case .string(let raw)? = body["role"], let role = SpaceRole(rawValue: raw) else {
                 throw TableError.badRequest(#"Send {"role": "owner"}, {"role": "editor"} or {"role": "viewer"}"#)
             }
-            let member = try await spaces.setRole(role, of: try context.parameters.require("user"), in: try context.parameters.require("space"),
-                                                  by: try account(context))
-            return JSONResponse.make(.ok, Self.json(member))
+            let space = try context.parameters.require("space")
+            let changed = try await spaces.setRole(role, of: try context.parameters.require("user"), in: space, by: try account(context))
+            hub.endFeeds(of: changed.account, reading: space)
+            return JSONResponse.make(.ok, Self.json(changed.member))
         }
         group.delete(":space/members/:user") { _, context in
-            try await spaces.remove(try context.parameters.require("user"), from: try context.parameters.require("space"), by: try account(context))
+            let space = try context.parameters.require("space")
+            let removed = try await spaces.remove(try context.parameters.require("user"), from: space, by: try account(context))
+            hub.endFeeds(of: removed, reading: space)
             return Response(status: .noContent)
         }
         group.delete(":space") { _, context in

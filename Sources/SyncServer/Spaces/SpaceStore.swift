@@ -98,9 +98,9 @@ public final class SpaceStore: Sendable {
     }
 
     /// Adds the account named `name` to `space` with `role`, or changes its role; only an owner
-    /// may. A space keeps at least one owner.
+    /// may. A space keeps at least one owner. Answers the member and its account's id.
     @discardableResult
-    public func setRole(_ role: SpaceRole, of name: String, in space: String, by account: String) async throws -> SpaceMember {
+    public func setRole(_ role: SpaceRole, of name: String, in space: String, by account: String) async throws -> (member: SpaceMember, account: String) {
         try await database.write { session in
             try self.requireOwner(account, of: space, session: session)
             let target = try self.account(named: name, session: session)
@@ -109,15 +109,17 @@ public final class SpaceStore: Sendable {
                 throw TableError.refused("A space needs an owner: make another member owner before \(target.name) stops being one")
             }
             try self.insertMember(target.id, role: role, in: space, session: session)
-            return SpaceMember(user: target.name, role: role)
+            return (SpaceMember(user: target.name, role: role), target.id)
         }
     }
 
     /// Removes the account named `name` from `space`: an owner removes anyone, a member themself
     /// (leaving). The last owner leaves only as the last member, and the space goes with them.
-    public func remove(_ name: String, from space: String, by account: String) async throws {
+    /// Answers the removed account's id.
+    @discardableResult
+    public func remove(_ name: String, from space: String, by account: String) async throws -> String {
         let dialect = database.dialect
-        try await database.write { session in
+        return try await database.write { session in
             guard let asking = try self.lockedRole(of: account, in: space, session: session) else { throw Self.noSuchSpace }
             let target = try self.account(named: name, session: session)
             guard target.id == account || asking == .owner else {
@@ -127,12 +129,16 @@ public final class SpaceStore: Sendable {
                 throw TableError.notFound("\(target.name) is not a member of this space")
             }
             let members = try self.members(of: space, session: session).count
-            if members == 1 { return try Self.deleteSpace(space, dialect: dialect, session: session) }
+            if members == 1 {
+                try Self.deleteSpace(space, dialect: dialect, session: session)
+                return target.id
+            }
             if role == .owner, try self.ownerCount(of: space, session: session) == 1 {
                 throw TableError.refused("A space needs an owner: make another member owner before \(target.name) leaves")
             }
             try session.execute(#"DELETE FROM "__members" WHERE "space" = \#(self.p(1)) AND "account" = \#(self.p(2))"#,
                                 [.text(space), .text(target.id)])
+            return target.id
         }
     }
 
