@@ -14,14 +14,7 @@ enum LiveLatencyBench {
         defer { try? FileManager.default.removeItem(at: dir) }
         let a = try TodoService(storePath: dir.appendingPathComponent("a.sqlite").path, serverURL: serverA)
         let b = try TodoService(storePath: dir.appendingPathComponent("b.sqlite").path, serverURL: serverB)
-        let appA = AppRuntime(state: AppState(server: serverA.absoluteString, live: true), environment: .live(a))
-        let appB = AppRuntime(state: AppState(server: serverB.absoluteString, live: true), environment: .live(b))
-        appA.onChange = { Waiter.shared.wake() }
-        appB.onChange = { Waiter.shared.wake() }
-        appB.send(.list(.resized(pageHeight: 20)))
-        appA.start()
-        appB.start()
-        while appA.state.status.live != .live || appB.state.status.live != .live { await Waiter.shared.wait() }
+        let (appA, appB) = await startLive(a, serverA, b, serverB)
 
         let probe = try await a.add("probe 0")
         await waitUntil(appB, shows: "probe 0")
@@ -41,6 +34,20 @@ enum LiveLatencyBench {
             "max_ms": samples.max() ?? 0,
         ]
         print("{" + result.sorted { $0.key < $1.key }.map { "\"\($0.key)\":\(String(format: "%.3f", $0.value))" }.joined(separator: ",") + "}")
+    }
+
+    /// Both apps started live as the terminal client runs them, once both say live.
+    @MainActor
+    static func startLive(_ a: TodoService, _ serverA: URL, _ b: TodoService, _ serverB: URL) async -> (AppRuntime, AppRuntime) {
+        let appA = AppRuntime(state: AppState(server: serverA.absoluteString, live: true), environment: .live(a))
+        let appB = AppRuntime(state: AppState(server: serverB.absoluteString, live: true), environment: .live(b))
+        appA.onChange = { Waiter.shared.wake() }
+        appB.onChange = { Waiter.shared.wake() }
+        appB.send(.list(.resized(pageHeight: 20)))
+        appA.start()
+        appB.start()
+        while appA.state.status.live != .live || appB.state.status.live != .live { await Waiter.shared.wait() }
+        return (appA, appB)
     }
 
     /// Sleeps until B's list has a loaded row with this text (woken by each change of B's state).

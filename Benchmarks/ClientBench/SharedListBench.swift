@@ -70,18 +70,11 @@ enum SharedListBench {
     @MainActor
     static func liveLatency(from a: TodoService, to b: TodoService, item: TodoItem, listId: String?, rounds: Int,
                             serverA: URL, serverB: URL) async throws -> (p50: Double, p99: Double, max: Double) {
-        let appA = AppRuntime(state: AppState(server: serverA.absoluteString, live: true), environment: .live(a))
-        let appB = AppRuntime(state: AppState(server: serverB.absoluteString, live: true), environment: .live(b))
-        appA.onChange = { Waiter.shared.wake() }
-        appB.onChange = { Waiter.shared.wake() }
-        appB.send(.list(.resized(pageHeight: 20)))
-        appA.start()
-        appB.start()
+        let (appA, appB) = await LiveLatencyBench.startLive(a, serverA, b, serverB)
         defer {
             appA.send(.quit)
             appB.send(.quit)
         }
-        while appA.state.status.live != .live || appB.state.status.live != .live { await Waiter.shared.wait() }
         if let listId { appB.send(.chooseScope(.list(id: listId, name: "Groceries"))) }
         await LiveLatencyBench.waitUntil(appB, shows: item.text)
         var samples: [Double] = []

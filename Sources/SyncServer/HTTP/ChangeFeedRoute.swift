@@ -64,10 +64,7 @@ struct ChangeFeedRoute {
             }
             try await writer.finish(nil)
         }
-        return Response(
-            status: .ok,
-            headers: [.contentType: "text/event-stream", .cacheControl: "no-cache", Self.accelBuffering: "no"],
-            body: body)
+        return Self.eventStream(body)
     }
 
     /// `GET /changes` with `Accept: text/event-stream`: every committed write to any table of
@@ -102,10 +99,12 @@ struct ChangeFeedRoute {
             }
             try await writer.finish(nil)
         }
-        return Response(
-            status: .ok,
-            headers: [.contentType: "text/event-stream", .cacheControl: "no-cache", Self.accelBuffering: "no"],
-            body: body)
+        return Self.eventStream(body)
+    }
+
+    /// An event stream's response: not cached, not buffered by a proxy.
+    private static func eventStream(_ body: ResponseBody) -> Response {
+        Response(status: .ok, headers: [.contentType: "text/event-stream", .cacheControl: "no-cache", accelBuffering: "no"], body: body)
     }
 
     /// The account's own namespace and its spaces', sorted.
