@@ -256,6 +256,9 @@ def main():
     import load
     runs = load.run_load(BIN, tmp)
     replace_section("Load test", load.report_lines(runs))
+    spaces = load.run_spaces_load(BIN, tmp)
+    replace_section("Shared spaces under load", load.spaces_report_lines(spaces))
+    runs += spaces
     if not all(r["passed"] for r in runs):
         sys.exit("bench: the load test lost or duplicated a write, or a device did not converge")
 

@@ -80,5 +80,5 @@ def report(r, replace_section, date):
         lines.append(f"| {name} | {x['shared_p50_ms']:.1f} / {x['shared_p99_ms']:.1f} ms | {x['own_p50_ms']:.1f} / {x['own_p99_ms']:.1f} ms "
                      f"| p99 ≤ 50 ms ({verdict(x['shared_p99_ms'] <= 50)}) | {x['first_sync_ms'] / 1000:.2f} s | {x['own_first_sync_ms'] / 1000:.2f} s "
                      f"| ≤ 1 s ({verdict(x['first_sync_ms'] <= 1000)}) |")
-    lines += ["", "Not measured yet: 100 spaces × 10 members in `make load` mode.", ""]
+    lines += ["", "100 spaces × 10 members under load: see \"Shared spaces under load\" (`make load`).", ""]
     replace_section("Shared lists", lines)

@@ -12,6 +12,13 @@ import OfflineSync
 enum LoadTest {
     static func main() async {
         do {
+            if CommandLine.arguments.dropFirst().first == "spaces" {
+                let report = try await SpaceLoad.run(CommandLine.arguments.dropFirst(2))
+                print(String(decoding: try JSONEncoder().encode(report), as: UTF8.self))
+                let clean = report.lostWrites == 0 && report.duplicatedWrites == 0 && report.divergedDevices == 0
+                    && report.undrainedDevices == 0 && report.foreignRows == 0
+                exit(clean ? 0 : 1)
+            }
             let options = try Options(CommandLine.arguments.dropFirst())
             let report = try await run(options)
             print(String(decoding: try JSONEncoder().encode(report), as: UTF8.self))
@@ -75,7 +82,7 @@ enum LoadTest {
     }
 
     /// Runs `body` for every device at once and waits for all.
-    static func forEach(_ devices: [SimulatedDevice], _ body: @escaping @Sendable (SimulatedDevice) async -> Void) async {
+    static func forEach<Device: Sendable>(_ devices: [Device], _ body: @escaping @Sendable (Device) async -> Void) async {
         await withTaskGroup(of: Void.self) { group in
             for device in devices { group.addTask { await body(device) } }
         }

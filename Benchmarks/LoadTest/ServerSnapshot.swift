@@ -5,14 +5,16 @@ import FoundationNetworking
 
 /// Every row of a table as the server holds it, soft-deleted ones included, read page by page.
 enum ServerSnapshot {
-    static func rows(server: URL, table: String) async throws -> [String: [ServerRow]] {
+    /// `token` and `space`: a signed-in member's view of a shared space.
+    static func rows(server: URL, table: String, token: String? = nil, space: String? = nil) async throws -> [String: [ServerRow]] {
         var rows: [String: [ServerRow]] = [:]
         var skip = 0
         while true {
             var components = URLComponents(url: server.appendingPathComponent("tables/\(table)"), resolvingAgainstBaseURL: false)!
-            components.percentEncodedQuery = "$orderby=id%20asc&$top=1000&$skip=\(skip)&__includeDeleted=true"
+            components.percentEncodedQuery = "$orderby=id%20asc&$top=1000&$skip=\(skip)&__includeDeleted=true" + (space.map { "&space=\($0)" } ?? "")
             var request = URLRequest(url: components.url!)
             request.setValue("2.0.0", forHTTPHeaderField: "ZUMO-API-VERSION")
+            if let token { request.setValue(token, forHTTPHeaderField: "X-ZUMO-AUTH") }
             let (data, response) = try await URLSession.shared.data(for: request)
             guard (response as? HTTPURLResponse)?.statusCode == 200, let page = try JSONSerialization.jsonObject(with: data) as? [[String: Any]] else {
                 throw LoadTestError("reading the server's rows failed: \(String(decoding: data, as: UTF8.self))")

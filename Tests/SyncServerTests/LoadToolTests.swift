@@ -37,4 +37,25 @@ import Testing
         #expect(report["lostWrites"] as? Int == 0)
         #expect(report["divergedDevices"] as? Int == 0)
     }
+
+    @Test func membersOfSharedSpacesOnTwoPostgreSQLServersLoseNothingConvergeAndSeeOnlyTheirSpaces() async throws {
+        let database = try Backend.postgres.databaseArgument(in: TempDir.make())
+        let users = "lt" + UUID().uuidString.prefix(6).lowercased()
+        for n in 0..<4 { try await AuthServer.users(["add", "\(users)-\(n)", "--password-stdin"], database: database, input: "password \(users)-\(n)\n") }
+        let first = try await ServerProcess.start(arguments: ["--database", database, "--auth", "required"])
+        let second = try await ServerProcess.start(arguments: ["--database", database, "--auth", "required"])
+        defer { _ = first.stop(); _ = second.stop() }
+        let binary = ServerProcess.binary.deletingLastPathComponent().appendingPathComponent("todo-load").path
+        let arguments = ["spaces", "--accounts", "4", "--spaces", "4", "--members", "2", "--seconds", "3", "--work", try TempDir.make().path,
+                         "--table", uniqueTable("load"), "--users", users,
+                         "--server", "http://127.0.0.1:\(first.port)", "--server", "http://127.0.0.1:\(second.port)"]
+        let child = try ChildProcess(binary, arguments, captureOutput: true)
+        let output = try await offPool { child.standardOutput!.readDataToEndOfFile() }
+        let status = try await offPool { child.wait() }
+        let report = try JSONSerialization.jsonObject(with: output) as? [String: Any] ?? [:]
+        #expect(status == 0, "\(report)")
+        #expect(report["lostWrites"] as? Int == 0 && report["duplicatedWrites"] as? Int == 0 && report["divergedDevices"] as? Int == 0)
+        #expect(report["foreignRows"] as? Int == 0)
+        #expect((report["writesChecked"] as? Int ?? 0) >= 8, "every device wrote at least one round")
+    }
 }

@@ -28,6 +28,7 @@ public final class ChangeHub: Sendable {
         let keys: [Key]
         let account: String
         let continuation: AsyncStream<FeedSignal>.Continuation
+        let openedAt = Date()
     }
 
     private struct State {
@@ -98,10 +99,14 @@ public final class ChangeHub: Sendable {
     /// Ends the open feeds `account` holds that read `namespace` (its membership of a space ended
     /// or began): a feed of a space it left stops at once, and a combined feed reconnects with
     /// its spaces as they are now.
-    func endFeeds(of account: String, reading namespace: String) {
+    /// `openedBefore`: only feeds opened before then (a change heard late from another process
+    /// must not end a feed opened after it, which already reads the new membership).
+    func endFeeds(of account: String, reading namespace: String, openedBefore: Date = .distantFuture) {
         let targets = state.withLock { state in
-            state.subscriptions.values.filter { $0.account == account && $0.keys.contains { $0.owner == namespace || $0.owner == account } }
-                .map(\.continuation)
+            state.subscriptions.values.filter { subscription in
+                subscription.account == account && subscription.openedAt < openedBefore
+                    && subscription.keys.contains { $0.owner == namespace || $0.owner == account }
+            }.map(\.continuation)
         }
         for continuation in targets { continuation.finish() }
     }

@@ -45,16 +45,26 @@ public struct ChangeNotice: Sendable, Equatable {
         JSONWriter.string(.object(JSONObject([("s", .string(table))])))
     }
 
-    /// What a NOTIFY on the change channel says: a row changed, or a table's schema did.
+    /// The NOTIFY payload saying an account's membership of a space changed.
+    static func membershipPayload(space: String, account: String, at: Date = Date()) -> String {
+        JSONWriter.string(.object(JSONObject([("m", .string(space)), ("a", .string(account)), ("at", .number(at.timeIntervalSince1970))])))
+    }
+
+    /// What a NOTIFY on the change channel says: a row changed, a table's schema did, or a membership.
     enum Signal: Equatable {
         case change(ChangeNotice)
         case schemaChanged(table: String)
+        case membershipChanged(space: String, account: String, at: Date)
 
         /// Reads a payload; nil for anything else.
         init?(payload: String) {
             guard case .object(let object)? = try? JSONValue.parse(Data(payload.utf8)) else { return nil }
             if let table = object["s"]?.stringValue {
                 self = .schemaChanged(table: table)
+                return
+            }
+            if let space = object["m"]?.stringValue, let account = object["a"]?.stringValue {
+                self = .membershipChanged(space: space, account: account, at: Date(timeIntervalSince1970: object["at"]?.numberValue ?? 0))
                 return
             }
             guard let table = object["t"]?.stringValue, let owner = object["o"]?.stringValue, let id = object["i"]?.stringValue,

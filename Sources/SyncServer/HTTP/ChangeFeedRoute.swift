@@ -71,9 +71,9 @@ struct ChangeFeedRoute {
     /// the caller's own namespace and of each shared space it is a member of, over one
     /// connection (a device with ten shared lists holds one feed, not ten per table). Events
     /// carry no id: each says which table and space changed, and a client pulls on (re)connect
-    /// anyway, which is its catch-up. When the account joins or leaves a space the stream says
-    /// `event: spaces` and ends at the next heartbeat (at once, `ChangeHub.endFeeds`, when the
-    /// change went through this process), so the client reconnects with the new set.
+    /// anyway, which is its catch-up. When the account joins or leaves a space the stream
+    /// ends at once (`ChangeHub.endFeeds`, in every process), or failing that says `event: spaces`
+    /// and ends at the next heartbeat, so the client reconnects with the new set.
     func respondAll(_ request: Request, account: String, resolver: NamespaceResolver) async throws -> Response {
         let namespaces = try await Self.namespaces(of: account, resolver)
         let stream = try subscribe(table: nil, owners: namespaces, account: account)

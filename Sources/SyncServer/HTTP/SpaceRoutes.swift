@@ -12,9 +12,10 @@ import TableProtocol
 struct SpaceRoutes {
     let spaces: SpaceStore
     let resolver: NamespaceResolver
-    /// This process's feeds: a membership change ends the member's feeds at once (other
-    /// processes' feeds re-check membership at their next heartbeat).
+    /// This process's feeds: a membership change ends the member's feeds at once here, and is
+    /// announced to the other processes on the database (PostgreSQL), which end theirs.
     let hub: ChangeHub
+    let database: any SQLDatabase
     let maxBodyBytes: Int
 
     func register(on router: Router<TableRequestContext>) {
@@ -43,19 +44,25 @@ struct SpaceRoutes {
             }
             let space = try context.parameters.require("space")
             let changed = try await spaces.setRole(role, of: try context.parameters.require("user"), in: space, by: try account(context))
-            hub.endFeeds(of: changed.account, reading: space)
+            membershipChanged(space, changed.account)
             return JSONResponse.make(.ok, Self.json(changed.member))
         }
         group.delete(":space/members/:user") { _, context in
             let space = try context.parameters.require("space")
             let removed = try await spaces.remove(try context.parameters.require("user"), from: space, by: try account(context))
-            hub.endFeeds(of: removed, reading: space)
+            membershipChanged(space, removed)
             return Response(status: .noContent)
         }
         group.delete(":space") { _, context in
             try await spaces.delete(try context.parameters.require("space"), by: try account(context))
             return Response(status: .noContent)
         }
+    }
+
+    /// Ends the member's feeds that read the space, here and in every other process.
+    private func membershipChanged(_ space: String, _ account: String) {
+        hub.endFeeds(of: account, reading: space)
+        database.announceMembershipChange(space: space, account: account)
     }
 
     /// The signed-in account; sharing needs one.

@@ -81,7 +81,8 @@ public enum SyncServerApplication {
         AuthRoutes(authenticator: authenticator, maxBodyBytes: configuration.maxBodyBytes).register(on: router)
         if configuration.metrics { MetricsRoute(database: database, hub: hub, authenticator: authenticator).register(on: router) }
         let resolver = NamespaceResolver(authenticator: authenticator, spaces: SpaceStore(database: database))
-        SpaceRoutes(spaces: resolver.spaces, resolver: resolver, hub: hub, maxBodyBytes: configuration.maxBodyBytes).register(on: router)
+        SpaceRoutes(spaces: resolver.spaces, resolver: resolver, hub: hub, database: database, maxBodyBytes: configuration.maxBodyBytes)
+            .register(on: router)
         let feed = configuration.changeFeed
             ? ChangeFeedRoute(service: service, hub: hub, maxFeedsPerAccount: configuration.maxFeedsPerAccount) : nil
         TableRoutes(service: service, authenticator: authenticator, resolver: resolver, maxBodyBytes: configuration.maxBodyBytes,

@@ -26,6 +26,7 @@ extension PostgresDatabase {
                             switch ChangeNotice.Signal(payload: notification.payload) {
                             case .change(let notice)?: hub.publish(notice)
                             case .schemaChanged(let table)?: schemaChanged(table)
+                            case .membershipChanged(let space, let account, let at)?: hub.endFeeds(of: account, reading: space, openedBefore: at)
                             case nil:
                                 logger.warning("ignoring a malformed change notification", metadata: ["payload": "\(notification.payload.prefix(200))"])
                             }

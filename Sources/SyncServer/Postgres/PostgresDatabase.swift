@@ -136,3 +136,11 @@ public final class PostgresDatabase: SQLDatabase, OneStatementWrites {
         }
     }
 }
+
+extension PostgresDatabase {
+    /// On the change channel, after the membership change committed: every process's LISTEN relay
+    /// ends the account's open feeds (`ChangeHub.endFeeds`).
+    public func announceMembershipChange(space: String, account: String) {
+        notifier.post([ChangeNotice.membershipPayload(space: space, account: account)])
+    }
+}

@@ -55,9 +55,15 @@ public protocol SQLDatabase: Sendable {
     func close() async
     /// How the connections are used now (for `GET /metrics`).
     func connectionUse() async -> ConnectionUse
+    /// Tells the other server processes on this database that `account`'s membership of `space`
+    /// changed (committed), so they end its open feeds at once.
+    func announceMembershipChange(space: String, account: String)
 }
 
 extension SQLDatabase {
+    /// One process owns a SQLite file: its own hub is every subscriber.
+    public func announceMembershipChange(space: String, account: String) {}
+
     /// Through a synchronous session, as every other read.
     public func readJSONArray(_ sql: String, _ binds: [SQLValue], schema: TableSchema, limit: Int) async throws -> (json: [UInt8], rows: Int) {
         try await readStatement { try $0.queryJSONArray(sql, binds, schema: schema, limit: limit) }

@@ -80,6 +80,16 @@ import Testing
         #expect(try await feed.isClosed(within: 2))
     }
 
+    @Test func aRemovalThroughAnotherPostgreSQLProcessEndsTheFeedAtOnce() async throws {
+        let space = try await SharedSpace(.postgres, bRole: "editor", process: true)
+        let other = try await ServerProcess.start(arguments: ["--database", space.two.auth.database, "--auth", "required"])
+        defer { other.stop() }
+        let feed = try FeedReader(port: other.port, table: nil, headers: space.b.headers)
+        #expect(try await feed.open() == 200)
+        #expect(try await space.a.send("DELETE", "spaces/\(space.id)/members/\(space.two.bName)").status == 204)
+        #expect(try await feed.isClosed(within: 2))  // the heartbeat is 15 s away
+    }
+
     @Test func aSpaceJoinedThroughAnotherProcessSaysSpacesAtTheNextHeartbeat() async throws {
         let space = try await SharedSpace(.sqlite, bRole: nil, arguments: ["--feed-heartbeat", "0.2"])
         let feed = try FeedReader(port: space.two.auth.port, table: nil, headers: space.b.headers)
