@@ -34,16 +34,23 @@ def run_spaces(bin_dir, name, databases, work):
     for n in range(ACCOUNTS):
         subprocess.run([os.path.join(bin_dir, "todo-server"), "users", "add", f"{users}-{n}", "--password-stdin", "--database", databases[0]],
                        input=f"password {users}-{n}\n", capture_output=True, text=True, check=True)
-    servers = [start_server(bin_dir, db, "--auth", "required") for db in databases]
+    return run_todo_load(bin_dir, name, databases, ["spaces", "--accounts", str(ACCOUNTS), "--spaces", str(SPACES), "--members", str(MEMBERS),
+                                                    "--work", work, "--users", users], ["--auth", "required"])
+
+
+def run_todo_load(bin_dir, name, databases, arguments, server_arguments=()):
+    """todo-load with `arguments` against one server per entry of `databases` (each started with
+    `server_arguments`), in a table of its own (a PostgreSQL database used before holds nothing
+    of it); answers its report."""
+    servers = [start_server(bin_dir, db, *server_arguments) for db in databases]
     try:
-        args = [os.path.join(bin_dir, "todo-load"), "spaces", "--accounts", str(ACCOUNTS), "--spaces", str(SPACES), "--members", str(MEMBERS),
-                "--seconds", str(SECONDS), "--work", work, "--table", "load_" + uuid.uuid4().hex[:10], "--users", users]
+        args = [os.path.join(bin_dir, "todo-load"), *arguments, "--seconds", str(SECONDS), "--table", "load_" + uuid.uuid4().hex[:10]]
         for _, url in servers:
             args += ["--server", url]
         run = subprocess.run(args, capture_output=True, text=True)
         sys.stderr.write(run.stderr)
         if run.returncode == 2 or not run.stdout.strip():
-            sys.exit(f"load: todo-load spaces failed on {name}")
+            sys.exit(f"load: todo-load failed on {name}")
         report = json.loads(run.stdout.strip().splitlines()[-1])
         report["name"] = name
         report["passed"] = run.returncode == 0
@@ -88,26 +95,7 @@ def spaces_report_lines(runs):
 
 def run_one(bin_dir, name, databases, work):
     """todo-load against one server per entry of `databases`; answers its report."""
-    servers = [start_server(bin_dir, db) for db in databases]
-    try:
-        # A table of its own, so a PostgreSQL database used before holds nothing of it.
-        table = "load_" + uuid.uuid4().hex[:10]
-        args = [os.path.join(bin_dir, "todo-load"), "--devices", str(DEVICES), "--seconds", str(SECONDS), "--work", work, "--table", table]
-        for _, url in servers:
-            args += ["--server", url]
-        run = subprocess.run(args, capture_output=True, text=True)
-        sys.stderr.write(run.stderr)
-        if run.returncode == 2 or not run.stdout.strip():
-            sys.exit(f"load: todo-load failed on {name}")
-        report = json.loads(run.stdout.strip().splitlines()[-1])
-        report["name"] = name
-        report["passed"] = run.returncode == 0
-        return report
-    finally:
-        for proc, _ in servers:
-            proc.terminate()
-            proc.wait(timeout=30)
-
+    return run_todo_load(bin_dir, name, databases, ["--devices", str(DEVICES), "--work", work])
 
 def run_load(bin_dir, tmp):
     runs = []
