@@ -31,6 +31,16 @@ import Testing
         return id
     }
 
+    /// Renames the selected item in the editor, then syncs (`r`).
+    func renameSelected(_ ui: TmuxSession, to text: String) async throws {
+        try ui.send("Enter")
+        try await ui.waitFor("Todo Item")
+        try ui.send("C-u")
+        try ui.type(text)
+        try ui.send("Enter")
+        try ui.send("r")
+    }
+
     @Test func whatOnePersonAddsShowsLiveOnTheOthersScreen() async throws {
         let h = try await groceries()
         defer { h.server.stop() }
@@ -54,23 +64,13 @@ import Testing
         // ann sets a priority while bob renames: both stay.
         try await h.todo(["edit", id, "--priority", "high"], h.ann)
         try await h.todo(["sync"], h.ann)
-        try ui.send("Enter")
-        try await ui.waitFor("Todo Item")
-        try ui.send("C-u")
-        try ui.type("oat milk")
-        try ui.send("Enter")
-        try ui.send("r")
+        try await renameSelected(ui, to: "oat milk")
         try await ui.waitUntil("merged") { $0.contains("[ ] oat milk") && $0.contains("!!!") }
         // Then both rename it: bob's screen asks, naming ann.
         try await h.todo(["sync"], h.ann)
         try await h.todo(["edit", id, "--text", "soy milk"], h.ann)
         try await h.todo(["sync"], h.ann)
-        try ui.send("Enter")
-        try await ui.waitFor("Todo Item")
-        try ui.send("C-u")
-        try ui.type("rice milk")
-        try ui.send("Enter")
-        try ui.send("r")
+        try await renameSelected(ui, to: "rice milk")
         let dialog = try await ui.waitFor("Server Conflict")
         #expect(dialog.contains("soy milk (changed by ann at"), "\(dialog)")
         try ui.send("s")

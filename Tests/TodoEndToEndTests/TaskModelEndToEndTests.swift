@@ -22,7 +22,8 @@ import Testing
     @Test func theSidebarCountsEachScopeAndBracketsSwitchToToday() async throws {
         let ui = try ui(try await home())
         defer { ui.kill() }
-        let screen = try await ui.waitUntil("sidebar with counts") { $0.contains(" Home") && $0.contains("today") }
+        // Every row and count loaded (the lists arrive after the first counts, which then move).
+        let screen = try await ui.waitUntil("sidebar with counts") { $0.contains(" Home") && $0.contains("today") && $0.contains("fix tap") }
         #expect(screen.contains("#diy"))
         #expect(screen.contains("!!!"))
         try ui.send("]", "]")  // All → Inbox → Today

@@ -24,9 +24,8 @@ extension SyncContext {
             guard operations.nothingInFlight else { throw SyncError.invalid("Dropping a space refused: an operation is being pushed") }
             do {
                 return try dataSource.write { session in
-                    var logged = 0
+                    let logged = try Self.logUnsent(space: space, reason: reason, session: session)
                     for table in tables {
-                        logged += try Self.logUnsent(in: table, space: space, reason: reason, session: session)
                         let rows = try session.items(SyncQuery(table: table).filter(Field(SharedSpace.column) == .string(space))).items
                         let ids = rows.compactMap { $0[SystemProperty.id]?.stringValue }
                         try session.removeJournalEntries(table: table, itemIds: ids)
@@ -74,14 +73,13 @@ extension SyncContext {
         }
     }
 
-    /// The queued changes of a table's items in `space`, moved to the conflict log.
-    private static func logUnsent(in table: String, space: String, reason: String, session: any SyncStoreSession) throws -> Int {
+    /// The queued changes of items in `space`, moved to the conflict log (one pass over the queue).
+    private static func logUnsent(space: String, reason: String, session: any SyncStoreSession) throws -> Int {
         var logged = 0
         var after: Int64 = 0
         while let queued = try session.operation(after: after) {
             after = queued.id
-            guard queued.table.lowercased() == table.lowercased() else { continue }
-            let local = queued.type == .delete ? queued.snapshot : try session.item(in: table, id: queued.itemId)
+            let local = queued.type == .delete ? queued.snapshot : try session.item(in: queued.table, id: queued.itemId)
             guard let local, SharedSpace.of(local) == space else { continue }
             try logNotSent(queued, local: local, reason: reason, session: session)
             logged += 1

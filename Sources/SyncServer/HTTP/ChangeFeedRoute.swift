@@ -110,7 +110,7 @@ struct ChangeFeedRoute {
     /// The account's own namespace and its spaces', sorted.
     private static func namespaces(of account: String, _ resolver: NamespaceResolver) async throws -> [String] {
         guard !account.isEmpty else { return [account] }
-        return [account] + (try await resolver.spaces.spaces(of: account)).map(\.id).sorted()
+        return [account] + (try await resolver.spaces.spaceIds(of: account))
     }
 
     /// A hub subscription within the account's feed limit (429 beyond it).

@@ -76,16 +76,33 @@ public final class SpaceStore: Sendable {
         try await database.readStatement { session in try self.role(of: account, in: space, session: session) }
     }
 
-    /// The spaces `account` is a member of, oldest first.
+    /// The spaces `account` is a member of, oldest first (two statements, however many spaces:
+    /// every device asks at every sync).
     public func spaces(of account: String) async throws -> [SpaceSummary] {
         try await database.read { session in
-            let mine = try session.query(
-                #"SELECT "space", "role" FROM "__members" WHERE "account" = \#(self.p(1)) ORDER BY "addedAt", "space""#, [.text(account)]).rows
-            return try mine.compactMap { row in
-                guard let id = row[0].text, let role = row[1].text.flatMap(SpaceRole.init(rawValue:)) else { return nil }
-                let members = try self.members(of: id, session: session)
-                return SpaceSummary(id: id, role: role, owners: members.filter { $0.role == .owner }.map(\.user), members: members.count)
+            let mine = try session.query(#"""
+                SELECT m."space", m."role", (SELECT COUNT(*) FROM "__members" c WHERE c."space" = m."space")
+                FROM "__members" m WHERE m."account" = \#(self.p(1)) ORDER BY m."addedAt", m."space"
+                """#, [.text(account)]).rows
+            var owners: [String: [String]] = [:]
+            for row in try session.query(#"""
+                SELECT o."space", u."name" FROM "__members" m JOIN "__members" o ON o."space" = m."space" AND o."role" = 'owner'
+                JOIN "__users" u ON u."id" = o."account" WHERE m."account" = \#(self.p(1)) ORDER BY u."nameKey"
+                """#, [.text(account)]).rows {
+                if let space = row[0].text, let name = row[1].text { owners[space, default: []].append(name) }
             }
+            return mine.compactMap { row in
+                guard let id = row[0].text, let role = row[1].text.flatMap(SpaceRole.init(rawValue:)) else { return nil }
+                return SpaceSummary(id: id, role: role, owners: owners[id] ?? [], members: Int(row[2].int64 ?? 0))
+            }
+        }
+    }
+
+    /// The ids of the spaces `account` is a member of, sorted (the combined feed, at every heartbeat).
+    public func spaceIds(of account: String) async throws -> [String] {
+        try await database.readStatement { session in
+            try session.query(#"SELECT "space" FROM "__members" WHERE "account" = \#(self.p(1)) ORDER BY "space""#, [.text(account)])
+                .rows.compactMap { $0[0].text }
         }
     }
 

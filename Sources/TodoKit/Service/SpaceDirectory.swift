@@ -1,25 +1,35 @@
 import Foundation
 import OfflineSync
+import Synchronization
 
 /// The shared spaces the signed-in account is a member of, as the server last said (refreshed at
 /// every sync), kept in a small JSON file beside the store so lists show their owner and the
-/// person's role offline too.
+/// person's role offline too. Read from the file once; every write of the list goes through it
+/// (each save asks it whether the list is read-only).
 final class SpaceDirectory: Sendable {
     private let path: String
+    private let cached = Mutex<[String: SpaceInfo]?>(nil)
 
     init(path: String) { self.path = path }
 
     /// The spaces, by id (none before the first sync that listed them).
     func load() -> [String: SpaceInfo] {
-        guard let data = FileManager.default.contents(atPath: path),
-              let stored = try? JSONDecoder().decode([Stored].self, from: data) else { return [:] }
-        return Dictionary(stored.compactMap { $0.info.map { ($0.id, $0) } }, uniquingKeysWith: { $1 })
+        cached.withLock { cached in
+            if let cached { return cached }
+            var spaces: [String: SpaceInfo] = [:]
+            if let data = FileManager.default.contents(atPath: path), let stored = try? JSONDecoder().decode([Stored].self, from: data) {
+                spaces = Dictionary(stored.compactMap { $0.info.map { ($0.id, $0) } }, uniquingKeysWith: { $1 })
+            }
+            cached = spaces
+            return spaces
+        }
     }
 
     /// Keeps the server's list.
     func save(_ spaces: [SpaceInfo]) throws {
         let data = try JSONEncoder().encode(spaces.map(Stored.init))
         try data.write(to: URL(fileURLWithPath: path), options: .atomic)
+        cached.withLock { $0 = Dictionary(spaces.map { ($0.id, $0) }, uniquingKeysWith: { $1 }) }
     }
 
     private struct Stored: Codable {

@@ -68,9 +68,27 @@ extension TodoService {
     /// move into it (as new items there; the old ones are deleted) and are pushed.
     @discardableResult
     public func share(listNamed name: String, with user: String, role: SpaceRole = .editor) async throws -> ListEntry {
-        guard let entry = try listEntry(named: name) else { throw SyncError(.invalidParameter, "No list named “\(name)”") }
-        return try await share(entry, with: user, role: role)
+        try await share(try entry(named: name), with: user, role: role)
     }
+
+    /// Stops sharing a list with the account named `user` (owners only).
+    public func unshare(listNamed name: String, with user: String) async throws {
+        try await unshare(try entry(named: name), with: user)
+    }
+
+    /// Who a shared list is shared between, and their roles.
+    public func members(ofListNamed name: String) async throws -> [SpaceMember] {
+        try await sharingClient().members(of: try sharedSpace(of: try entry(named: name)))
+    }
+
+    /// Leaves a list shared with you: it and its items leave this device, and any change not yet
+    /// sent goes to the conflict history. Answers how many changes went there.
+    @discardableResult
+    public func leave(listNamed name: String) async throws -> Int {
+        try await leave(try entry(named: name))
+    }
+
+    // The same for the list with an id (the share dialog).
 
     /// `share(listNamed:with:role:)` for the list with this id.
     @discardableResult
@@ -78,26 +96,21 @@ extension TodoService {
         try await share(try entry(id: id), with: user, role: role)
     }
 
-    /// Stops sharing the list with this id with `user` (the person's own name leaves it).
+    /// Stops sharing the list with this id with `user`; the person's own name leaves it.
     public func unshare(list id: String, with user: String) async throws {
         let entry = try entry(id: id)
         if user.lowercased() == signedInUser?.lowercased() {
-            try await leave(listNamed: entry.list.name + (entry.owner.map { "@" + $0 } ?? ""))
+            try await leave(entry)
         } else {
-            try await unshare(listNamed: entry.list.name + (entry.owner.map { "@" + $0 } ?? ""), with: user)
+            try await unshare(entry, with: user)
         }
     }
 
     /// Who shares the list with this id: its members, or only the person for a list not shared.
     public func members(ofList id: String) async throws -> [SpaceMember] {
         let entry = try entry(id: id)
-        guard let space = entry.space else { return [SpaceMember(user: signedInUser ?? "you", role: .owner)] }
-        return try await sharingClient().members(of: space)
-    }
-
-    private func entry(id: String) throws -> ListEntry {
-        guard let entry = try listEntries().first(where: { $0.list.id == id }) else { throw SyncError(.invalidParameter, "The list no longer exists") }
-        return entry
+        guard entry.space != nil else { return [SpaceMember(user: signedInUser ?? "you", role: .owner)] }
+        return try await sharingClient().members(of: try sharedSpace(of: entry))
     }
 
     private func share(_ entry: ListEntry, with user: String, role: SpaceRole) async throws -> ListEntry {
@@ -114,29 +127,34 @@ extension TodoService {
         return try listEntries().first { $0.list.id == entry.list.id } ?? entry
     }
 
-    /// Stops sharing a list with the account named `user` (owners only).
-    public func unshare(listNamed name: String, with user: String) async throws {
-        let client = try sharingClient()
-        try await client.removeMember(user, from: try sharedSpace(of: name))
+    private func unshare(_ entry: ListEntry, with user: String) async throws {
+        try await sharingClient().removeMember(user, from: try sharedSpace(of: entry))
         try await refreshSpaces()
     }
 
-    /// Who a shared list is shared between, and their roles.
-    public func members(ofListNamed name: String) async throws -> [SpaceMember] {
-        try await sharingClient().members(of: try sharedSpace(of: name))
-    }
-
-    /// Leaves a list shared with you: it and its items leave this device, and any change not yet
-    /// sent goes to the conflict history. Answers how many changes went there.
-    @discardableResult
-    public func leave(listNamed name: String) async throws -> Int {
+    private func leave(_ entry: ListEntry) async throws -> Int {
         let client = try sharingClient()
         guard let me = signedInUser else { throw SyncError(.invalidAction, "Sign in first (todo sign-in)") }
-        let space = try sharedSpace(of: name)
+        let space = try sharedSpace(of: entry)
         try await client.removeMember(me, from: space)
-        let logged = try await context.dropSpace(space, reason: "You left the list “\(name)”")
+        let logged = try await context.dropSpace(space, reason: "You left the list “\(entry.displayName)”")
         try await refreshSpaces()
         return logged
+    }
+
+    private func entry(named name: String) throws -> ListEntry {
+        guard let entry = try listEntry(named: name) else { throw SyncError(.invalidParameter, "No list named “\(name)”") }
+        return entry
+    }
+
+    private func entry(id: String) throws -> ListEntry {
+        guard let entry = try listEntries().first(where: { $0.list.id == id }) else { throw SyncError(.invalidParameter, "The list no longer exists") }
+        return entry
+    }
+
+    private func sharedSpace(of entry: ListEntry) throws -> String {
+        guard let space = entry.space else { throw SyncError(.invalidParameter, "“\(entry.displayName)” is not shared") }
+        return space
     }
 
     /// The spaces of the signed-in account, as the server says now; spaces this device holds
@@ -164,10 +182,12 @@ extension TodoService {
         return try listTable.read(id: listId)?.space
     }
 
-    /// Refuses a write to a list the person may only read.
+    /// Refuses a write to a list the person may only read: one read of the list's row (every
+    /// save asks), its space's role from the directory kept in memory.
     func requireWritable(listId: String?) throws {
-        guard let listId, let entry = try listEntries().first(where: { $0.list.id == listId }), !entry.isWritable else { return }
-        throw SyncError(.invalidAction, "“\(entry.displayName)” is shared with you read-only (viewer); its owner can make you an editor")
+        guard let listId, let list = try listTable.read(id: listId), let space = list.space,
+              spaceDirectory.load()[space]?.role == .viewer else { return }
+        throw SyncError(.invalidAction, "“\(list.name)” is shared with you read-only (viewer); its owner can make you an editor")
     }
 
     /// The list and its items as new rows in `space`, the old ones deleted.
@@ -188,12 +208,6 @@ extension TodoService {
         }
         try listTable.untyped.transaction { writes in try writes.delete([SystemProperty.id.rawValue: .string(list.id)]) }
         return ListEntry(list: copy, space: space, owner: signedInUser, role: .owner, members: 1, displayName: copy.name)
-    }
-
-    private func sharedSpace(of name: String) throws -> String {
-        guard let entry = try listEntry(named: name) else { throw SyncError(.invalidParameter, "No list named “\(name)”") }
-        guard let space = entry.space else { throw SyncError(.invalidParameter, "“\(entry.displayName)” is not shared") }
-        return space
     }
 
     private func sharingClient() throws -> SyncClient {

@@ -152,7 +152,7 @@ public final class TodoService: Sendable {
     public func save(_ item: TodoItem, now: Date = Date()) async throws -> TodoItem {
         let stored = try table.read(id: item.id)
         try requireWritable(listId: stored?.listId)
-        try requireWritable(listId: item.listId)
+        if item.listId != stored?.listId { try requireWritable(listId: item.listId) }
         let wasComplete = stored?.complete ?? item.complete
         let item = Self.completing(item, wasComplete: wasComplete, now: now)
         // Moved to a list in another namespace (shared, or back to one's own): a new item there.
