@@ -50,6 +50,13 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(help: "A SQLite file path, or postgres://user:pass@host:port/db. [env: TODO_SERVER_DATABASE] (default: $XDG_DATA_HOME/offline-todo/server.sqlite)")
     var database: String?
 
+    @Option(name: .customLong("read-database"),
+            help: "A PostgreSQL hot standby of --database that pulls and item reads may use (repeatable); writes and anything that must see them stay on --database. [env: TODO_SERVER_READ_DATABASES, comma-separated]")
+    var readDatabases: [String] = []
+
+    @Option(help: "Seconds a standby may lag behind --database and still serve reads. [env: TODO_SERVER_READ_MAX_LAG] (default: 10)")
+    var readMaxLag: Double?
+
     @Option(help: "Rows per page when a query has no $top. [env: TODO_SERVER_PAGE_SIZE] (default: 50)")
     var pageSize: Int?
 
@@ -141,6 +148,14 @@ struct ServeCommand: AsyncParsableCommand {
         }
         var configuration = ServerConfiguration()
         if let value = database ?? env["TODO_SERVER_DATABASE"], !value.isEmpty { configuration.database = value }
+        configuration.readDatabases = !readDatabases.isEmpty ? readDatabases
+            : (env["TODO_SERVER_READ_DATABASES"] ?? "").split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+        if let value = readMaxLag {
+            configuration.readMaxLag = value
+        } else if let text = env["TODO_SERVER_READ_MAX_LAG"], !text.isEmpty {
+            guard let value = Double(text) else { throw ServerConfigurationError("TODO_SERVER_READ_MAX_LAG must be a number of seconds, not '\(text)'") }
+            configuration.readMaxLag = value
+        }
         if let value = host ?? env["TODO_SERVER_HOST"], !value.isEmpty { configuration.host = value }
         if let value = try int(port, "TODO_SERVER_PORT") { configuration.port = value }
         if let value = try int(pageSize, "TODO_SERVER_PAGE_SIZE") { configuration.pageSize = value }

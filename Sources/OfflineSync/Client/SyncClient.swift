@@ -69,14 +69,19 @@ public final class SyncClient: Sendable {
     }
 
     /// Sends a request with the protocol headers.
-    func send(_ method: String, url: URL, body: JSONObject? = nil, ifMatch: String? = nil, features: String) async throws -> HTTPReply {
-        try await send(method, url: url, encodedBody: body.map { Data(JSONText.encode($0).utf8) }, ifMatch: ifMatch, features: features)
+    /// `readAfter`: the newest `updatedAt` the reply must already show (`X-Read-After`), for a
+    /// server that may answer reads from a lagging replica.
+    func send(_ method: String, url: URL, body: JSONObject? = nil, ifMatch: String? = nil, features: String,
+              readAfter: String? = nil) async throws -> HTTPReply {
+        try await send(method, url: url, encodedBody: body.map { Data(JSONText.encode($0).utf8) }, ifMatch: ifMatch, features: features, readAfter: readAfter)
     }
 
     /// `send` with a body already encoded as JSON.
-    func send(_ method: String, url: URL, encodedBody: Data?, ifMatch: String? = nil, features: String) async throws -> HTTPReply {
+    func send(_ method: String, url: URL, encodedBody: Data?, ifMatch: String? = nil, features: String,
+              readAfter: String? = nil) async throws -> HTTPReply {
         var headers = protocolHeaders(features: features, accept: "application/json")
         if let ifMatch { headers["If-Match"] = ifMatch }
+        if let readAfter { headers["X-Read-After"] = readAfter }
         if encodedBody != nil { headers["Content-Type"] = "application/json" }
         return try await transport.send(HTTPRequestSpec(method: method, url: url, headers: headers, body: encodedBody))
     }

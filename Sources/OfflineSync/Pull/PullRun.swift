@@ -96,7 +96,9 @@ struct PullRun {
     /// `ownWrites`: stamps of this device's acknowledged writes on a server where a stamp is one
     /// commit's alone (see `OwnWriteStamps`); rows at them are left out, and once the pull has
     /// read everything the token moves just past the newest of them: every other row stamped
-    /// before it committed earlier, so this pull has seen it.
+    /// before it committed earlier, so this pull has seen it. That holds only if each page shows
+    /// every commit up to that stamp, so each page says it (`X-Read-After`): a server reading
+    /// from a lagging replica then answers from one that has it.
     private func incremental(_ remote: RemoteTable, queryId: String, pageSize: Int, keyset: Bool, leavingOut ownWrites: [String],
                              bulk: BulkLoad) async throws {
         var token = try context.dataSource.read { try $0.deltaToken(table: query.table, queryId: queryId) } ?? Self.epoch
@@ -119,7 +121,7 @@ struct PullRun {
             page.parameters["__includeDeleted"] = "true"
             // The first page also asks for the count (`$inlinecount`), so progress has a total.
             page.includeTotalCount = counter.wantsTotal
-            let (rows, total) = try await fetch(remote, page, features: "TQ,OL,IP")
+            let (rows, total) = try await fetch(remote, page, features: "TQ,OL,IP", readAfter: ownWrites.last)
             if rows.isEmpty {
                 if let past = Self.justAfter(ownWrites.last), past > token {
                     try context.dataSource.write { try $0.setDeltaToken(past, table: query.table, queryId: queryId) }
@@ -212,9 +214,10 @@ struct PullRun {
         }
     }
 
-    private func fetch(_ remote: RemoteTable, _ page: SyncQuery, features: String) async throws -> (rows: [JSONObject], total: Int?) {
+    /// `readAfter`: see `incremental`.
+    private func fetch(_ remote: RemoteTable, _ page: SyncQuery, features: String, readAfter: String? = nil) async throws -> (rows: [JSONObject], total: Int?) {
         do {
-            let result = try await remote.page(remote.url(query: page.queryItems), features: features).result
+            let result = try await remote.page(remote.url(query: page.queryItems), features: features, readAfter: readAfter).result
             return (result.items, result.totalCount)
         } catch {
             throw SyncError.wrap(error)

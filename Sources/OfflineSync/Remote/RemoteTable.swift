@@ -82,9 +82,9 @@ public struct RemoteTable: Sendable {
         return result
     }
 
-    /// Fetches one page at an absolute URL.
-    func page(_ url: URL, features: String) async throws -> (result: SyncQueryResult, next: URL?) {
-        let reply = try await client.send("GET", url: url, features: features)
+    /// Fetches one page at an absolute URL (one that shows every write up to `readAfter`).
+    func page(_ url: URL, features: String, readAfter: String? = nil) async throws -> (result: SyncQueryResult, next: URL?) {
+        let reply = try await client.send("GET", url: url, features: features, readAfter: readAfter)
         guard reply.status == 200 else { throw Self.error(from: reply) }
         let result = try Self.queryResult(from: reply)
         let next = reply.header("link").flatMap(Self.nextLink)

@@ -9,6 +9,10 @@ public struct ServerConfiguration: Sendable {
     public var port = 8080
     /// A SQLite file path or a `postgres://user:pass@host:port/db` URL.
     public var database: String
+    /// PostgreSQL hot standbys of `database` that pulls and item reads may use (`--read-database`).
+    public var readDatabases: [String] = []
+    /// Seconds a standby may lag behind `database` and still serve reads.
+    public var readMaxLag: Double = 10
     /// Rows per page when a query has no `$top`.
     public var pageSize = 50
     /// The largest `$top` accepted.
@@ -91,6 +95,13 @@ public struct ServerConfiguration: Sendable {
         guard pageSize <= maxTop else { throw ServerConfigurationError("page size (\(pageSize)) must not exceed max top (\(maxTop))") }
         guard maxBodyBytes > 0 else { throw ServerConfigurationError("max body must be positive, not \(maxBodyBytes)") }
         guard !database.isEmpty else { throw ServerConfigurationError("database must not be empty") }
+        if !readDatabases.isEmpty {
+            guard usesPostgres else { throw ServerConfigurationError("--read-database needs a PostgreSQL --database (a SQLite file has no standbys)") }
+            for url in readDatabases where !(url.hasPrefix("postgres://") || url.hasPrefix("postgresql://")) {
+                throw ServerConfigurationError("--read-database must be a postgres:// URL, not '\(url.prefix(80))'")
+            }
+        }
+        guard readMaxLag > 0, readMaxLag <= 3_600 else { throw ServerConfigurationError("the read lag bound must be between 0 and 3600 seconds, not \(readMaxLag)") }
         guard tokenLifetime > 0 else { throw ServerConfigurationError("token lifetime must be positive") }
         guard feedHeartbeat > 0, feedHeartbeat <= 3_600 else { throw ServerConfigurationError("feed heartbeat must be between 0 and 3600 seconds, not \(feedHeartbeat)") }
         guard (1...500).contains(databasePoolSize) else { throw ServerConfigurationError("the database pool size must be between 1 and 500, not \(databasePoolSize)") }

@@ -53,9 +53,12 @@ enum CapabilitiesRoute {
             // keysetPaging: rows order by (updatedAt, id) and each commit gets a later updatedAt
             // (TableClock), so a pull can resume after its last row instead of using $skip.
             // uniqueCommitStamps: that updatedAt is the commit's alone, per table, so a client may
-            // leave the rows at its own writes' stamps out of its next pull.
+            // leave the rows at its own writes' stamps out of its next pull. readAfter: such a pull
+            // says the newest of them in `X-Read-After`, so a read replica answers it only once it
+            // holds every write before them.
             ("query", .object(JSONObject([
                 ("maxTop", .number(Double(maxTop))), ("keysetPaging", .bool(true)), ("uniqueCommitStamps", .bool(true)),
+                ("readAfter", .string("X-Read-After")),
             ]))),
             ("batch", .object(JSONObject([
                 ("path", .string(BatchRoute.path)),

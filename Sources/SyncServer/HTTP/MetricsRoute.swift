@@ -26,6 +26,10 @@ struct MetricsRoute {
         let waiting = gauge("db_connection_waiters", "Requests waiting for a database connection")
         let capacity = gauge("db_connection_capacity", "The most connections the pool opens (0: no fixed limit)")
         let feeds = gauge("change_feed_subscribers", "Open change feeds")
+        let serving = gauge("read_replicas_serving", "Standbys (--read-database) serving reads now")
+        let reads = "Pulls and item reads since start, by where they ran"
+        let standbyReads = gauge("replica_reads", reads, [("database", "standby")])
+        let fallbacks = gauge("replica_reads", reads, [("database", "primary_fallback")])
         let database = self.database, hub = self.hub
         router.group("metrics").add(middleware: OwnerMiddleware(authenticator: authenticator)).get { _, _ in
             // Gauges are read when scraped rather than kept up to date on every request.
@@ -35,6 +39,11 @@ struct MetricsRoute {
             waiting.set(Int64(use.waiting))
             capacity.set(Int64(use.capacity ?? 0))
             feeds.set(Int64(hub.subscriberCount))
+            if let replicas = use.replicas {
+                serving.set(Int64(replicas.serving))
+                standbyReads.set(Int64(replicas.standbyReads))
+                fallbacks.set(Int64(replicas.primaryFallbacks))
+            }
             return Response(
                 status: .ok, headers: [.contentType: Self.contentType],
                 body: .init(byteBuffer: ByteBuffer(bytes: registry.emitToBuffer())))

@@ -13,6 +13,8 @@ extension HTTPField.Name {
     static let zumoInstallationID = HTTPField.Name("X-ZUMO-INSTALLATION-ID")!
     /// `Link`, the next page of a query.
     static let link = HTTPField.Name("Link")!
+    /// `X-Read-After`, the newest `updatedAt` a read must already see (read replicas).
+    static let readAfter = HTTPField.Name("X-Read-After")!
     /// `X-ZUMO-AUTH`, the reference client's access-token header.
     static let zumoAuth = HTTPField.Name("X-ZUMO-AUTH")!
 }

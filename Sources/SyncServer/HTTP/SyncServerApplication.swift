@@ -132,7 +132,8 @@ public enum SyncServerApplication {
     private static func openDatabase(_ configuration: ServerConfiguration, hub: ChangeHub, logger: Logger) async throws -> any SQLDatabase {
         if configuration.usesPostgres {
             do {
-                return try await PostgresDatabase(url: configuration.database, poolSize: configuration.databasePoolSize, logger: logger)
+                return try await PostgresDatabase(url: configuration.database, poolSize: configuration.databasePoolSize,
+                                                  readDatabases: configuration.readDatabases, maxReadLag: configuration.readMaxLag, logger: logger)
             } catch let error as ServerConfigurationError {
                 throw error
             } catch {

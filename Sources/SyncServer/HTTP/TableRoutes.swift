@@ -43,7 +43,8 @@ struct TableRoutes {
             if let feed, context.parameters.get("id") == "changes", ChangeFeedRoute.wantsFeed(request) {
                 return try await feed.respond(request, table: try table(context), owner: context.owner, account: context.account, resolver: resolver)
             }
-            return JSONResponse.item(try await service.read(table: try table(context), id: try id(context), owner: context.owner))
+            return JSONResponse.item(try await service.read(
+                table: try table(context), id: try id(context), owner: context.owner, readAfter: try readAfter(request)))
         }
         tables.patch(":table/:id") { request, context in
             let item = try await service.update(
@@ -61,10 +62,19 @@ struct TableRoutes {
         }
     }
 
+    /// `X-Read-After: <updatedAt>` (ms since 1970), or nil; 400 when it is not a date.
+    private func readAfter(_ request: Request) throws -> Int64? {
+        guard let value = request.headers[.readAfter] else { return nil }
+        guard let ms = AnnouncedStamps.milliseconds(value) else {
+            throw TableError.badRequest("X-Read-After must be an ISO 8601 date-time such as 2026-11-25T10:00:00.000Z, not '\(value.prefix(64))'")
+        }
+        return ms
+    }
+
     private func query(_ request: Request, _ context: TableRequestContext) async throws -> Response {
         // The space is the namespace, not part of the query (plans are cached by the query's text).
         let queryString = context.role == nil ? request.uri.query ?? "" : QueryString.removing([NamespaceResolver.spaceParameter], from: request.uri.query)
-        let page = try await service.query(table: try table(context), queryString: queryString, owner: context.owner)
+        let page = try await service.query(table: try table(context), queryString: queryString, owner: context.owner, readAfter: try readAfter(request))
         var body = page.itemsJSON
         if let count = page.totalCount {
             body = Array(#"{"results":"#.utf8) + body + Array(#","count":"#.utf8)

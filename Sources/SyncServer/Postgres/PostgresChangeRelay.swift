@@ -24,7 +24,10 @@ extension PostgresDatabase {
                         retryDelay = 0.25
                         for try await notification in notifications {
                             switch ChangeNotice.Signal(payload: notification.payload) {
-                            case .change(let notice)?: hub.publish(notice)
+                            case .change(let notice)?:
+                                // Before the feeds hear of it: a pull it wakes must find it.
+                                replicas?.announced.note(notice)
+                                hub.publish(notice)
                             case .schemaChanged(let table)?: schemaChanged(table)
                             case .membershipChanged(let space, let account, let at)?: hub.endFeeds(of: account, reading: space, openedBefore: at)
                             case nil:

@@ -3,6 +3,7 @@ import Foundation
 import Logging
 import NIOCore
 import PostgresNIO
+import Synchronization
 
 /// The shared store: a PostgreSQL database that several stateless server processes may use.
 ///
@@ -21,15 +22,46 @@ public final class PostgresDatabase: SQLDatabase, OneStatementWrites {
     /// The NOTIFY channel of committed table writes.
     static let changeChannel = "offline_todo_changes"
 
-    /// Connects once (so a bad URL or password fails now, with the server's message).
-    public init(url: String, poolSize: Int = 8, logger: Logger) async throws {
-        let configuration = try PostgresURL.configuration(from: url)
+    /// The hot standbys pulls and item reads may run on (`--read-database`); nil without any.
+    let replicas: PostgresReadReplicas?
+    /// Analyzes row tables as they grow.
+    let statistics: PostgresTableStatistics
+    /// Checks the standbys' health until `close`.
+    private let monitoring = Mutex<Task<Void, Never>?>(nil)
+
+    private init(configuration: PostgresConnection.Configuration, poolSize: Int, replicas: PostgresReadReplicas?, logger: Logger) {
         self.logger = logger
         self.configuration = configuration
         self.pool = PostgresConnectionPool(configuration: configuration, size: poolSize, logger: logger)
         self.notifier = PostgresNotifier(configuration: configuration, channel: Self.changeChannel, logger: logger)
+        self.replicas = replicas
+        self.statistics = PostgresTableStatistics(logger: logger)
+    }
+
+    public func didWrite(rows: Int, to physicalTable: String) {
+        statistics.wrote(rows, to: physicalTable, on: self)
+    }
+
+    /// Connects once (so a bad URL or password fails now, with the server's message). Each of
+    /// `readDatabases` is a hot standby of this database that reads may use while it is at most
+    /// `maxReadLag` seconds behind; one that is down now is only logged and checked again.
+    public convenience init(url: String, poolSize: Int = 8, readDatabases: [String] = [], maxReadLag: Double = 10, logger: Logger) async throws {
+        let standbys = try readDatabases.map { url in
+            let database = PostgresDatabase(configuration: try PostgresURL.configuration(from: url), poolSize: poolSize, replicas: nil, logger: logger)
+            return PostgresStandby(database: database, name: SyncServerApplication.redacted(url))
+        }
+        self.init(configuration: try PostgresURL.configuration(from: url), poolSize: poolSize,
+                  replicas: standbys.isEmpty ? nil : PostgresReadReplicas(standbys: standbys, maxLag: maxReadLag, logger: logger), logger: logger)
         let first = try await pool.acquire()
         pool.release(first)
+        if let replicas { monitoring.withLock { $0 = Task { await replicas.monitor(primary: self) } } }
+    }
+
+    /// On a standby that holds every write the read needs, when there is one (`PostgresReadReplicas`).
+    public func routedRead<T: Sendable>(table: String, owner: String, after: Int64?,
+                                        _ read: (any SQLDatabase) async throws -> T) async throws -> T {
+        guard let replicas else { return try await read(self) }
+        return try await replicas.route(table: table, owner: owner, after: after, primary: self, read)
     }
 
     public func read<T: Sendable>(_ body: @escaping @Sendable (any SQLSession) throws -> T) async throws -> T {
@@ -66,6 +98,7 @@ public final class PostgresDatabase: SQLDatabase, OneStatementWrites {
         // Committed (autocommit): now it may be announced.
         guard let item = PostgresOneStatementWrite.item(from: try PostgresSession.rows(of: result), schema: rows.schema) else { return nil }
         notifier.post([ChangeNotice(table: rows.table, owner: rows.owner, item: item).payload])
+        didWrite(rows: 1, to: rows.schema.physicalTable)
         return item
     }
 
@@ -101,12 +134,19 @@ public final class PostgresDatabase: SQLDatabase, OneStatementWrites {
     }
 
     public func close() async {
+        monitoring.withLock { $0?.cancel() }
+        for standby in replicas?.standbys ?? [] { await standby.database.close() }
         await notifier.close()
         await pool.close()
     }
 
     public func connectionUse() async -> ConnectionUse {
-        pool.use
+        var use = pool.use
+        if let replicas {
+            use.replicas = (replicas.standbys.filter { $0.currentHealth.serves }.count,
+                            replicas.standbyReads.load(ordering: .relaxed), replicas.primaryFallbacks.load(ordering: .relaxed))
+        }
+        return use
     }
 
     /// Runs `body` on a pooled connection, inside a transaction opened by `begin` (or none).

@@ -58,9 +58,24 @@ public protocol SQLDatabase: Sendable {
     /// Tells the other server processes on this database that `account`'s membership of `space`
     /// changed (committed), so they end its open feeds at once.
     func announceMembershipChange(space: String, account: String)
+    /// Runs `read` (a pull page or an item read of `owner`'s `table`) on the database it may use:
+    /// a read replica that holds every write of that table up to `after` (ms since 1970, the
+    /// client's `X-Read-After`) and every one announced to this process, else this database.
+    func routedRead<T: Sendable>(table: String, owner: String, after: Int64?, _ read: (any SQLDatabase) async throws -> T) async throws -> T
+    /// Told after `rows` rows of `physicalTable` were written and committed, so a store whose
+    /// planner needs fresh statistics can keep them up (`PostgresTableStatistics`).
+    func didWrite(rows: Int, to physicalTable: String)
 }
 
 extension SQLDatabase {
+    /// SQLite's planner uses the index without statistics.
+    public func didWrite(rows: Int, to physicalTable: String) {}
+
+    /// Without replicas every read runs here.
+    public func routedRead<T: Sendable>(table: String, owner: String, after: Int64?, _ read: (any SQLDatabase) async throws -> T) async throws -> T {
+        try await read(self)
+    }
+
     /// One process owns a SQLite file: its own hub is every subscriber.
     public func announceMembershipChange(space: String, account: String) {}
 

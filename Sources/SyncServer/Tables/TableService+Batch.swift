@@ -78,16 +78,18 @@ extension TableService {
         let dialect = database.dialect
         let applied: [Result<StoredItem, TableError>]
         do {
-            applied = try await schemas.write(table, in: owner, columns: columns, start: clock(table, owner: owner)) { schema, now, session in
+            let physicalTable: String
+            (applied, physicalTable) = try await schemas.write(table, in: owner, columns: columns, start: clock(table, owner: owner)) { schema, now, session in
                 let rows = RowAccess(dialect: dialect, table: table, schema: schema, owner: owner, writer: writer)
                 // A refusal (TableError) is that write's answer; any other error ends the
                 // transaction, so no write of the run is half-applied.
-                return try writes.map { write -> Result<StoredItem, TableError> in
+                return (try writes.map { write -> Result<StoredItem, TableError> in
                     do { return .success(try write.apply(rows, now: now, session: session)) } catch let refusal as TableError {
                         return .failure(refusal)
                     }
-                }
+                }, schema.physicalTable)
             }
+            database.didWrite(rows: writes.count, to: physicalTable)
         } catch is TableError {
             // The run's values clash with the schema or pass a limit together.
             return await oneByOne(operations, owner: owner, writer: writer)

@@ -13,12 +13,13 @@ public struct QueryPage: Sendable {
 
 extension TableService {
     /// `GET /tables/{t}?…`: filtered, ordered, paged rows (soft-deleted ones only on request)
-    /// for a raw query string, through the plan cache.
-    public func query(table: String, queryString: String, owner: String = "") async throws -> QueryPage {
+    /// for a raw query string, through the plan cache. `readAfter` (ms since 1970): a read replica
+    /// may answer only once it holds the table's writes up to then.
+    public func query(table: String, queryString: String, owner: String = "", readAfter: Int64? = nil) async throws -> QueryPage {
         let table = try TableName.key(table)
         let schema = try await schemas.schema(of: table, in: owner)
         if let schema, let plan = plans.plan(schema: schema, query: queryString) {
-            return try await run(plan, owner: owner)
+            return try await run(plan, table: table, owner: owner, readAfter: readAfter)
         }
         let query: TableQuery
         do {
@@ -28,7 +29,7 @@ extension TableService {
         }
         guard let plan = try await plan(table: table, owner: owner, cached: schema, query) else { return Self.emptyPage(query) }
         plans.remember(plan, query: queryString)
-        return try await run(plan, owner: owner)
+        return try await run(plan, table: table, owner: owner, readAfter: readAfter)
     }
 
     /// The statement for a query; nil when the owner's namespace has no such table yet.
@@ -57,8 +58,14 @@ extension TableService {
         QueryPage(itemsJSON: Array("[]".utf8), totalCount: query.includeTotalCount ? 0 : nil, next: nil)
     }
 
-    /// Reads one page of `owner`'s rows with a plan's statement.
-    private func run(_ plan: QueryPlan, owner: String) async throws -> QueryPage {
+    /// Reads one page of `owner`'s rows with a plan's statement, on a read replica when one may answer.
+    private func run(_ plan: QueryPlan, table: String, owner: String, readAfter: Int64?) async throws -> QueryPage {
+        try await database.routedRead(table: table, owner: owner, after: readAfter) { database in
+            try await Self.run(plan, owner: owner, on: database)
+        }
+    }
+
+    private static func run(_ plan: QueryPlan, owner: String, on database: any SQLDatabase) async throws -> QueryPage {
         let statement = plan.statement
         let (json, rows, count): ([UInt8], Int, Int?)
         if plan.select == nil, statement.countSQL == nil {

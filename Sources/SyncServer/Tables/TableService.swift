@@ -21,12 +21,15 @@ public final class TableService: Sendable {
     /// Creates or upgrades the server's own tables (`ServerMigrations`).
     public func bootstrap() async throws { try await ServerMigrations.run(on: database) }
 
-    /// `GET /tables/{t}/{id}`: the live item, or 404.
-    public func read(table: String, id: String, owner: String = "") async throws -> StoredItem {
+    /// `GET /tables/{t}/{id}`: the live item, or 404. `readAfter` (ms since 1970): a read replica
+    /// may answer only once it holds the table's writes up to then.
+    public func read(table: String, id: String, owner: String = "", readAfter: Int64? = nil) async throws -> StoredItem {
         let table = try TableName.key(table)
         guard let schema = try await schemas.schema(of: table, in: owner) else { throw notFound() }
         let dialect = database.dialect
-        let item = try await database.readStatement { try RowAccess(dialect: dialect, table: table, schema: schema, owner: owner).fetch(id: id, session: $0) }
+        let item = try await database.routedRead(table: table, owner: owner, after: readAfter) { database in
+            try await database.readStatement { try RowAccess(dialect: dialect, table: table, schema: schema, owner: owner).fetch(id: id, session: $0) }
+        }
         guard let item, !item.isDeleted else { throw TableError.itemNotFound }
         return item
     }
@@ -63,9 +66,11 @@ public final class TableService: Sendable {
            let stored = try await oneStatement.writeInOneStatement(write, rows: RowAccess(dialect: dialect, table: table, schema: schema, owner: owner, writer: writer)) {
             return stored
         }
-        return try await schemas.write(table, in: owner, columns: write.neededColumns, start: clock(table, owner: owner)) { schema, now, session in
-            try write.apply(RowAccess(dialect: dialect, table: table, schema: schema, owner: owner, writer: writer), now: now, session: session)
+        let (stored, physicalTable) = try await schemas.write(table, in: owner, columns: write.neededColumns, start: clock(table, owner: owner)) { schema, now, session in
+            (try write.apply(RowAccess(dialect: dialect, table: table, schema: schema, owner: owner, writer: writer), now: now, session: session), schema.physicalTable)
         }
+        database.didWrite(rows: 1, to: physicalTable)
+        return stored
     }
 
     /// Takes the owner's clock row of the table (locked until commit) and answers the write's `updatedAt`.

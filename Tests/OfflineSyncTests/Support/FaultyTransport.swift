@@ -14,6 +14,7 @@ final class FaultyTransport: HTTPTransport, Sendable {
         var faults: [String: Fault] = [:]
         var pathFaults: [String: Fault] = [:]
         var requests: [String] = []
+        var headers: [[String: String]] = []
         var hook: Hook?
     }
 
@@ -26,6 +27,9 @@ final class FaultyTransport: HTTPTransport, Sendable {
 
     /// Every request so far, as "METHOD /path".
     var requests: [String] { state.withLock { $0.requests } }
+
+    /// Every request so far, as "METHOD /path" and its headers.
+    var requestsWithHeaders: [(String, [String: String])] { state.withLock { Array(zip($0.requests, $0.headers)) } }
 
     /// Fails every request with this method until cleared.
     func fail(_ method: String, with fault: Fault?) { state.withLock { $0.faults[method] = fault } }
@@ -42,6 +46,7 @@ final class FaultyTransport: HTTPTransport, Sendable {
     func send(_ request: HTTPRequestSpec) async throws -> HTTPReply {
         let (fault, action) = state.withLock { state -> (Fault?, (@Sendable () async throws -> Void)?) in
             state.requests.append("\(request.method) \(request.url.path)")
+            state.headers.append(request.headers)
             var action: (@Sendable () async throws -> Void)?
             if var hook = state.hook, hook.method == request.method, request.url.path.hasSuffix(hook.suffix) {
                 hook.remaining -= 1

@@ -81,6 +81,9 @@ final class InProcessServer: Sendable {
         await built.close()
     }
 
+    /// The store the application runs on (to look inside: read replicas, say).
+    var store: any SQLDatabase { built.database }
+
     /// One request, answered whole.
     func send(_ method: String, _ uri: String, headers: [String: String], body: Data?) async throws -> TableClient.Reply {
         var fields = HTTPFields()

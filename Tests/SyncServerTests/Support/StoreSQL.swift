@@ -9,10 +9,11 @@ enum StoreSQL {
     }
 
     /// Runs `sql` and answers its output lines (one per row, columns separated by `|`).
-    static func query(_ sql: String, backend: Backend, server: InProcessServer) throws -> [String] {
+    static func query(_ sql: String, backend: Backend, server: InProcessServer?) throws -> [String] {
         let child: ChildProcess
         switch backend {
         case .sqlite:
+            guard let server else { throw ServerStartError(description: "SQLite needs the server whose file to open") }
             child = try ChildProcess("sqlite3", ["-cmd", ".timeout 5000", server.database, sql], captureOutput: true)
         case .postgres:
             child = try ChildProcess("psql", [try backend.databaseArgument(in: URL(fileURLWithPath: "/tmp")), "-X", "-q", "-A", "-t", "-c", sql], captureOutput: true)
