@@ -11,6 +11,7 @@ Bulk cycle against Taskwarrior + taskd (bench_taskd.py): import, sync, first syn
 Change feed and live sync (bench_feed.py): device A's write to device B's list model (todo-bench-client live), write-to-event latency, memory of idle subscribers, inserts with and without them.
 Namespaces (bench_namespaces.py): page and insert beside the server before namespaces, a login flood, inserts of 50 accounts with 1 ms commits.
 Shared lists (bench_sharing.py): live across people beside within one account, a new member's first sync of a 10,000-item list beside one's own.
+Read replicas and fresh tables (bench_replicas.py): pull pages from a standby beside the primary alone; a table just grown to 10,000 rows beside the same after ANALYZE.
 """
 import json, os, platform, re, subprocess, sys, time, datetime, urllib.request
 
@@ -207,7 +208,9 @@ def main():
     only_namespaces = os.environ.get("BENCH_ONLY") == "namespaces"
     # BENCH_ONLY=sharing measures only the shared lists' section.
     only_sharing = os.environ.get("BENCH_ONLY") == "sharing"
-    products = ["todo-server", "todo-bench-client"] if only_sharing else ["todo-server"] if only_namespaces else ["todo-server", "todo"] if only_taskd else ["todo-bench-client"] if only_client else ["todo-server", "todo-bench-client"] if only_feed else ["todo-server", "todo-bench-sdk", "todo"] if only_sdk else ["todo-server", "todo-bench-floor", "todo-bench-sdk", "todo-bench-client", "todo", "todo-load"]
+    # BENCH_ONLY=replicas measures only the read replicas' and fresh tables' section.
+    only_replicas = os.environ.get("BENCH_ONLY") == "replicas"
+    products = ["todo-server"] if only_replicas else ["todo-server", "todo-bench-client"] if only_sharing else ["todo-server"] if only_namespaces else ["todo-server", "todo"] if only_taskd else ["todo-bench-client"] if only_client else ["todo-server", "todo-bench-client"] if only_feed else ["todo-server", "todo-bench-sdk", "todo"] if only_sdk else ["todo-server", "todo-bench-floor", "todo-bench-sdk", "todo-bench-client", "todo", "todo-load"]
     for product in products:
         sh(*release, "--product", product, cwd=ROOT)
     BIN = sh(*release, "--show-bin-path", cwd=ROOT, capture_output=True).stdout.strip()
@@ -231,6 +234,9 @@ def main():
     if only_sharing:
         run_sharing(tmp)
         return
+    if only_replicas:
+        run_replicas()
+        return
     # The client's latencies first, before the server loads leave PostgreSQL busy with vacuuming.
     client = run_client(tmp)
 
@@ -253,6 +259,7 @@ def main():
     replace_section("Bulk cycle against Taskwarrior", bench_taskd.report_lines(bench_taskd.run(BIN, tmp, rounds=ROUNDS)))
     run_namespaces(tmp)
     run_sharing(tmp)
+    run_replicas()
     import load
     runs = load.run_load(BIN, tmp)
     replace_section("Load test", load.report_lines(runs))
@@ -267,6 +274,16 @@ def run_sharing(tmp):
     import bench_sharing
     results = bench_sharing.run(sys.modules[__name__], os.path.join(BIN, "todo-server"), tmp)
     bench_sharing.report(results, replace_section, datetime.date.today().isoformat())
+
+
+def run_replicas():
+    import bench_replicas
+    pg, standby = os.environ.get("TODO_TEST_POSTGRES_URL"), os.environ.get("TODO_TEST_POSTGRES_STANDBY_URL")
+    if not (pg and standby):
+        print("bench: no PostgreSQL standby (run through scripts/with-postgres.sh); skipping read replicas")
+        return
+    results = bench_replicas.run(sys.modules[__name__], os.path.join(BIN, "todo-server"), pg, standby)
+    bench_replicas.report(results, replace_section, datetime.date.today().isoformat(), int(DURATION.rstrip("s")))
 
 
 def run_namespaces(tmp):

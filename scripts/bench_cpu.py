@@ -49,16 +49,18 @@ def _children_seconds():
     return usage.ru_utime + usage.ru_stime
 
 
-def measure(run, server_pid, postmaster_pid):
+def measure(run, server_pid, postmaster_pid, standby_postmaster_pid=None):
     """Runs `run()` (wrk or pgbench, run and waited for by this process) and adds to its result
-    the CPU seconds each party used meanwhile."""
+    the CPU seconds each party used meanwhile (a standby's cluster too, when given)."""
     server_pid_seconds = lambda: sum(_stat(server_pid)[:2])
+    standby = (lambda: _postgres_seconds(standby_postmaster_pid)) if standby_postmaster_pid else (lambda: 0.0)
     _settle(postmaster_pid)
-    before = (server_pid_seconds(), _postgres_seconds(postmaster_pid), _children_seconds())
+    before = (server_pid_seconds(), _postgres_seconds(postmaster_pid), _children_seconds(), standby())
     result = run()
     _settle(postmaster_pid)
-    after = (server_pid_seconds(), _postgres_seconds(postmaster_pid), _children_seconds())
-    result["cpu"] = {party: end - start for party, start, end in zip(("server", "postgres", "client"), before, after)}
+    after = (server_pid_seconds(), _postgres_seconds(postmaster_pid), _children_seconds(), standby())
+    parties = ("server", "postgres", "client", "standby") if standby_postmaster_pid else ("server", "postgres", "client")
+    result["cpu"] = {party: end - start for party, start, end in zip(parties, before, after)}
     return result
 
 

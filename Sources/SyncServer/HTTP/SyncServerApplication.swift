@@ -30,6 +30,7 @@ public enum SyncServerApplication {
     struct Built: Sendable {
         let application: Application<RouterResponder<TableRequestContext>>
         let database: any SQLDatabase
+        let service: TableService
         let users: UserStore
 
         /// Releases the database.
@@ -103,7 +104,7 @@ public enum SyncServerApplication {
             services: [ChangeFeedService(hub: hub, database: database, schemas: service.schemas, heartbeat: configuration.feedHeartbeat)],
             onServerRunning: { channel in onListening(channel.localAddress?.port ?? configuration.port) },
             logger: logger)
-        return Built(application: application, database: database, users: users)
+        return Built(application: application, database: database, service: service, users: users)
     }
 
     /// Plain HTTP/1.1, or HTTP/1.1 inside TLS when both TLS files are set; every connection bounded

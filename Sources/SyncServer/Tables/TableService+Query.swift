@@ -19,7 +19,7 @@ extension TableService {
         let table = try TableName.key(table)
         let schema = try await schemas.schema(of: table, in: owner)
         if let schema, let plan = plans.plan(schema: schema, query: queryString) {
-            return try await run(plan, table: table, owner: owner, readAfter: readAfter)
+            return try await run(plan, table: table, owner: owner, queryString: queryString, readAfter: readAfter)
         }
         let query: TableQuery
         do {
@@ -29,7 +29,7 @@ extension TableService {
         }
         guard let plan = try await plan(table: table, owner: owner, cached: schema, query) else { return Self.emptyPage(query) }
         plans.remember(plan, query: queryString)
-        return try await run(plan, table: table, owner: owner, readAfter: readAfter)
+        return try await run(plan, table: table, owner: owner, queryString: queryString, readAfter: readAfter)
     }
 
     /// The statement for a query; nil when the owner's namespace has no such table yet.
@@ -58,11 +58,47 @@ extension TableService {
         QueryPage(itemsJSON: Array("[]".utf8), totalCount: query.includeTotalCount ? 0 : nil, next: nil)
     }
 
-    /// Reads one page of `owner`'s rows with a plan's statement, on a read replica when one may answer.
-    private func run(_ plan: QueryPlan, table: String, owner: String, readAfter: Int64?) async throws -> QueryPage {
+    /// Reads one page of `owner`'s rows with a plan's statement, on a read replica when one may
+    /// answer; a deep `$skip` page seeks where the previous page ended when it can (`SkipSeeks`).
+    private func run(_ plan: QueryPlan, table: String, owner: String, queryString: String, readAfter: Int64?) async throws -> QueryPage {
         try await database.routedRead(table: table, owner: owner, after: readAfter) { database in
-            try await Self.run(plan, owner: owner, on: database)
+            if plan.top > 0, plan.skip + plan.top >= SkipSeeks.deepFrom, plan.select == nil, plan.statement.countSQL == nil,
+               let orderKey = plan.statement.orderKey {
+                let key = SkipSeeks.Key(owner: owner, table: table, physicalTable: plan.schema.physicalTable,
+                                        query: QueryString.removing(["$skip"], from: queryString), end: plan.skip)
+                return try await deepPage(plan, key: key, orderKey: orderKey.map(\.column), on: database)
+            }
+            return try await Self.run(plan, owner: owner, on: database)
         }
+    }
+
+    /// A deep `$skip` page in one snapshot with its table's clock: after the previous page's last
+    /// row when the clock has not moved since that page, else by `OFFSET`; and the key of its own
+    /// last row, for the page after it.
+    private func deepPage(_ plan: QueryPlan, key: SkipSeeks.Key, orderKey: [String], on database: any SQLDatabase) async throws -> QueryPage {
+        let mark = skipSeeks.mark(key)
+        let statement = plan.statement
+        let p = database.dialect.placeholder
+        let clockSQL = #"SELECT "last" FROM "__clocks" WHERE "ns" = \#(p(1)) AND "tbl" = \#(p(2))"#
+        let (json, rows, seeked, next) = try await database.read { session -> ([UInt8], Int, Bool, SkipSeeks.Mark?) in
+            let clock = try session.query(clockSQL, [.text(key.owner), .text(key.table)]).rows.first?.first?.int64 ?? 0
+            let after = mark.flatMap { $0.clock == clock ? $0.after : nil }
+            let page = after.map { statement.seek(after: $0, owner: key.owner, limit: plan.top + 1, offset: 0) }
+                ?? (sql: statement.rowsSQL, binds: statement.rowsBinds(owner: key.owner))
+            let (json, rows) = try session.queryJSONArray(page.sql, page.binds, schema: plan.schema, limit: plan.top)
+            guard rows > plan.top else { return (json, rows, after != nil, nil) }
+            let last = statement.seek(after: after, owner: key.owner, limit: 1, offset: (after == nil ? plan.skip : 0) + plan.top - 1,
+                                      columns: orderKey.joined(separator: ", "))
+            let next = try session.query(last.sql, last.binds).rows.first.map { SkipSeeks.Mark(after: $0, clock: clock) }
+            return (json, rows, after != nil, next)
+        }
+        if seeked { skipSeeks.seeks.add(1, ordering: .relaxed) }
+        if let next {
+            var following = key
+            following.end = plan.skip + plan.top
+            skipSeeks.remember(next, for: following)
+        }
+        return QueryPage(itemsJSON: json, totalCount: nil, next: rows > plan.top ? (plan.top, plan.skip + plan.top) : nil)
     }
 
     private static func run(_ plan: QueryPlan, owner: String, on database: any SQLDatabase) async throws -> QueryPage {

@@ -8,6 +8,7 @@ public final class TableService: Sendable {
     let schemas: SchemaRegistry
     let limits: QueryLimits
     let plans = QueryPlanCache()
+    let skipSeeks = SkipSeeks()
 
     /// Creates the service; call `bootstrap()` before use.
     public init(

@@ -83,6 +83,8 @@ final class InProcessServer: Sendable {
 
     /// The store the application runs on (to look inside: read replicas, say).
     var store: any SQLDatabase { built.database }
+    /// The table service the routes call.
+    var service: TableService { built.service }
 
     /// One request, answered whole.
     func send(_ method: String, _ uri: String, headers: [String: String], body: Data?) async throws -> TableClient.Reply {
