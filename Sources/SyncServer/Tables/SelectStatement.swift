@@ -9,9 +9,10 @@ struct SelectStatement: Sendable {
     private let rowsBindsTemplate: [SQLValue]
     let countSQL: String?
     private let countBindsTemplate: [SQLValue]
-    /// The page's order as (quoted column, descending), the id last, when every column of it is a
-    /// system column (never null): then a page can start after a row's key instead of counting
-    /// `OFFSET` rows (`seek`). Nil for orders on the table's own columns.
+    /// The page's order as (column, descending), the id last, when every column of it is a
+    /// system column (never null, stored as text, named in JSON as in the table): then a page can
+    /// start after a row's key instead of counting `OFFSET` rows (`seek`). Nil for orders on the
+    /// table's own columns.
     let orderKey: [(column: String, descending: Bool)]?
     /// `SELECT … FROM … WHERE …` and ` ORDER BY …`, for `seek`.
     private let selectSQL: String
@@ -53,20 +54,20 @@ struct SelectStatement: Sendable {
 
         var order: [String] = []
         var key: [(column: String, descending: Bool)]? = []
+        let keyTypes: Set<String> = [SystemProperty.updatedAt.rawValue, SystemProperty.createdAt.rawValue, SystemProperty.version.rawValue]
         for clause in query.orderBy {
             guard let column = try resolve(clause.member, 0) else { continue }
             if column.name == id { continue }  // system columns are stored under their own names
             // Nulls first ascending on both engines; system columns are never null, and leaving the
             // clause off them lets PostgreSQL walk the (updatedAt, id) index instead of sorting.
-            let system = SystemProperty.isSystem(column.name) && column.name != SystemProperty.deleted.rawValue
-            let nulls = system ? "" : (clause.descending ? " NULLS LAST" : " NULLS FIRST")
+            let nulls = SystemProperty.isSystem(column.name) ? "" : (clause.descending ? " NULLS LAST" : " NULLS FIRST")
             order.append("\(dialect.quote(column.name)) \(clause.descending ? "DESC" : "ASC")\(nulls)")
-            key = system ? key.map { $0 + [(dialect.quote(column.name), clause.descending)] } : nil
+            key = keyTypes.contains(column.name) ? key.map { $0 + [(column.name, clause.descending)] } : nil
         }
         // The id is always the last key, so paging is stable.
         let idDescending = query.orderBy.first(where: { SystemProperty(caseInsensitive: $0.member) == .id })?.descending ?? false
         order.append("\(dialect.quote(id)) \(idDescending ? "DESC" : "ASC")")
-        orderKey = key.map { $0 + [(dialect.quote(id), idDescending)] }
+        orderKey = key.map { $0 + [(id, idDescending)] }
         self.dialect = dialect
 
         let columns = query.select.map { names in
@@ -85,24 +86,29 @@ struct SelectStatement: Sendable {
         rowsBindsTemplate = binds.values
     }
 
-    /// `limit` rows from the `offset`-th row after the row whose order key is `key` (nil: from
-    /// the first row), for `owner`; `columns` replaces the selected columns (the order key, say).
-    /// With `orderKey` set only.
-    func seek(after key: [SQLValue]?, owner: String, limit: Int, offset: Int, columns: String? = nil) -> (sql: String, binds: [SQLValue]) {
+    /// `limit` rows after the row whose order key is `key`, for `owner`, or none if the clock row
+    /// of `owner`'s `table` no longer reads `clock` (one statement, so the check and the rows are
+    /// one snapshot). With `orderKey` set only.
+    func seek(after key: [SQLValue], owner: String, limit: Int, clock: (table: String, value: Int64)) -> (sql: String, binds: [SQLValue]) {
         var binds = SQLBinds(dialect: dialect, values: countBinds(owner: owner))
-        var sql = columns.map { "SELECT \($0)" + selectSQL[selectSQL.range(of: " FROM ")!.lowerBound...] } ?? selectSQL
-        if let key, let orderKey {
+        var sql = selectSQL
+        sql += #" AND (SELECT "last" FROM "__clocks" WHERE "ns" = \#(dialect.placeholder(1)) AND "tbl" = \#(binds.bind(.text(clock.table)))) = \#(binds.bind(.integer(clock.value)))"#
+        if let orderKey {
             // (a, b, id) after (x, y, z): a > x OR (a = x AND (b > y OR (b = y AND id > z))),
             // each comparison turned for a descending column.
+            let values = key.map { binds.bind($0) }
             var condition = ""
             for (index, part) in orderKey.enumerated().reversed() {
-                let value = binds.bind(key[index])
-                let after = "\(part.column) \(part.descending ? "<" : ">") \(value)"
-                condition = condition.isEmpty ? after : "\(after) OR (\(part.column) = \(value) AND (\(condition)))"
+                let column = dialect.quote(part.column)
+                let after = "\(column) \(part.descending ? "<" : ">") \(values[index])"
+                condition = condition.isEmpty ? after : "\(after) OR (\(column) = \(values[index]) AND (\(condition)))"
             }
-            sql += " AND (\(condition))"
+            // The first column's bound alone, beside the expansion, lets the index start there
+            // (an OR hides it from both planners: the page then scanned from the table's start).
+            let first = dialect.quote(orderKey[0].column)
+            sql += " AND \(first) \(orderKey[0].descending ? "<=" : ">=") \(values[0]) AND (\(condition))"
         }
-        sql += "\(orderSQL) LIMIT \(binds.bind(.integer(Int64(limit)))) OFFSET \(binds.bind(.integer(Int64(offset))))"
+        sql += "\(orderSQL) LIMIT \(binds.bind(.integer(Int64(limit)))) OFFSET \(binds.bind(.integer(0)))"
         return (sql, binds.values)
     }
 }

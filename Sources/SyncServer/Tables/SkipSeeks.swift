@@ -8,10 +8,11 @@ import Synchronization
 /// reads and drops n rows: on a million rows the page at `$skip=500000` took 214 ms against
 /// 0.3 ms for the first (2026-11-24, issue #28). Each deep page (`$skip + $top` ≥ `deepFrom`)
 /// of a query ordered by system columns only (never null, the id last, so the order is total)
-/// remembers the order key of its last row and the namespace table's clock. The page at the
-/// next `$skip` of the same query, if the clock has not moved (no write to that namespace's
-/// table committed since, read in the same snapshot as the page), starts after that key: the
-/// very rows `OFFSET` would give. Otherwise it counts `OFFSET` rows as before.
+/// remembers the order key of its last row and the namespace table's clock (read before the
+/// page's rows). The page at the next `$skip` of the same query starts after that key, in a
+/// statement that reads nothing unless the clock still reads the same (no write to that
+/// namespace's table committed since): then those are the very rows `OFFSET` would give.
+/// Otherwise it counts `OFFSET` rows as before.
 final class SkipSeeks: Sendable {
     /// A page that ends at `end` of a query (its text without `$skip`) of a namespace's table.
     struct Key: Hashable {

@@ -1,3 +1,5 @@
+import FilterSQL
+import Foundation
 import TableProtocol
 
 /// One page of a query.
@@ -72,33 +74,39 @@ extension TableService {
         }
     }
 
-    /// A deep `$skip` page in one snapshot with its table's clock: after the previous page's last
-    /// row when the clock has not moved since that page, else by `OFFSET`; and the key of its own
-    /// last row, for the page after it.
+    /// A deep `$skip` page: after the previous page's last row when the table's clock has not
+    /// moved since that page (checked by the page's own statement, which otherwise reads
+    /// nothing), else by `OFFSET`. Its own last row's key, read from the page's JSON, marks where
+    /// the page after it starts.
     private func deepPage(_ plan: QueryPlan, key: SkipSeeks.Key, orderKey: [String], on database: any SQLDatabase) async throws -> QueryPage {
-        let mark = skipSeeks.mark(key)
         let statement = plan.statement
-        let p = database.dialect.placeholder
-        let clockSQL = #"SELECT "last" FROM "__clocks" WHERE "ns" = \#(p(1)) AND "tbl" = \#(p(2))"#
-        let (json, rows, seeked, next) = try await database.read { session -> ([UInt8], Int, Bool, SkipSeeks.Mark?) in
-            let clock = try session.query(clockSQL, [.text(key.owner), .text(key.table)]).rows.first?.first?.int64 ?? 0
-            let after = mark.flatMap { $0.clock == clock ? $0.after : nil }
-            let page = after.map { statement.seek(after: $0, owner: key.owner, limit: plan.top + 1, offset: 0) }
-                ?? (sql: statement.rowsSQL, binds: statement.rowsBinds(owner: key.owner))
-            let (json, rows) = try session.queryJSONArray(page.sql, page.binds, schema: plan.schema, limit: plan.top)
-            guard rows > plan.top else { return (json, rows, after != nil, nil) }
-            let last = statement.seek(after: after, owner: key.owner, limit: 1, offset: (after == nil ? plan.skip : 0) + plan.top - 1,
-                                      columns: orderKey.joined(separator: ", "))
-            let next = try session.query(last.sql, last.binds).rows.first.map { SkipSeeks.Mark(after: $0, clock: clock) }
-            return (json, rows, after != nil, next)
+        var page: (json: [UInt8], rows: Int)?
+        var clock: Int64
+        if let mark = skipSeeks.mark(key) {
+            let seek = statement.seek(after: mark.after, owner: key.owner, limit: plan.top + 1, clock: (key.table, mark.clock))
+            page = try await database.readJSONArray(seek.sql, seek.binds, schema: plan.schema, limit: plan.top)
+            clock = mark.clock
+            // A page the previous one said is there can be empty only if the clock moved.
+            if page?.rows == 0 { page = nil } else { skipSeeks.seeks.add(1, ordering: .relaxed) }
+        } else {
+            clock = 0
         }
-        if seeked { skipSeeks.seeks.add(1, ordering: .relaxed) }
-        if let next {
+        if page == nil {
+            // The clock before the rows: a write between the two moves it past the mark's.
+            let p = database.dialect.placeholder
+            let clockSQL = #"SELECT "last" FROM "__clocks" WHERE "ns" = \#(p(1)) AND "tbl" = \#(p(2))"#
+            clock = try await database.readStatement { try $0.query(clockSQL, [.text(key.owner), .text(key.table)]).rows.first?.first?.int64 } ?? 0
+            page = try await database.readJSONArray(statement.rowsSQL, statement.rowsBinds(owner: key.owner), schema: plan.schema, limit: plan.top)
+        }
+        let (json, rows) = page!
+        let more = rows > plan.top
+        if more, case .array(let items)? = try? JSONValue.parse(Data(json)), case .object(let last)? = items.last {
+            let values = orderKey.compactMap { last[$0]?.stringValue }
             var following = key
             following.end = plan.skip + plan.top
-            skipSeeks.remember(next, for: following)
+            if values.count == orderKey.count { skipSeeks.remember(SkipSeeks.Mark(after: values.map(SQLValue.text), clock: clock), for: following) }
         }
-        return QueryPage(itemsJSON: json, totalCount: nil, next: rows > plan.top ? (plan.top, plan.skip + plan.top) : nil)
+        return QueryPage(itemsJSON: json, totalCount: nil, next: more ? (plan.top, plan.skip + plan.top) : nil)
     }
 
     private static func run(_ plan: QueryPlan, owner: String, on database: any SQLDatabase) async throws -> QueryPage {
