@@ -4,7 +4,7 @@ SWIFT ?= swift
 PORT ?= 8080
 ENSURE := scripts/ensure-packages.sh
 
-.PHONY: run server build test soak bench load docs docs-keys install uninstall deps-build deps-test deps-bench clean
+.PHONY: run server build test soak crash-soak bench load docs docs-keys install uninstall deps-build deps-test deps-bench clean
 
 ## Starts (or reuses) the bundled server on embedded SQLite and opens the client against it.
 ## DEVICE=phone gives a second device with its own local store.
@@ -27,8 +27,14 @@ TEST_WIDTH ?= 8
 test: deps-test
 	scripts/with-postgres.sh $(SWIFT) test --experimental-maximum-parallelization-width $(TEST_WIDTH)
 
-## The SDK crash test with 1,000 SIGKILL rounds instead of CI's 50.
+## An hour (MINUTES) of 100 live devices against two servers on PostgreSQL reading its standby:
+## nothing lost, memory and latency steady; writes BENCHMARKS.md ("Soak") for runs of 10+ minutes.
+MINUTES ?= 60
 soak: deps-test
+	MINUTES=$(MINUTES) TODO_TEST_STANDBY_DELAY=0 scripts/with-postgres.sh python3 scripts/soak.py
+
+## The SDK crash test with 1,000 SIGKILL rounds instead of CI's 50.
+crash-soak: deps-test
 	SYNC_CRASH_ROUNDS=1000 $(SWIFT) test --filter CrashTests
 
 ## Benchmarks (release build, wrk on loopback); writes BENCHMARKS.md.

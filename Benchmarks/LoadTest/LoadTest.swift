@@ -12,6 +12,11 @@ import OfflineSync
 enum LoadTest {
     static func main() async {
         do {
+            if CommandLine.arguments.dropFirst().first == "soak" {
+                let report = try await SoakLoad.run(CommandLine.arguments.dropFirst(2))
+                print(String(decoding: try JSONEncoder().encode(report), as: UTF8.self))
+                exit(report.clean ? 0 : 1)
+            }
             if CommandLine.arguments.dropFirst().first == "spaces" {
                 let report = try await SpaceLoad.run(CommandLine.arguments.dropFirst(2))
                 print(String(decoding: try JSONEncoder().encode(report), as: UTF8.self))
@@ -50,25 +55,7 @@ enum LoadTest {
         let server = try await ServerSnapshot.rows(server: options.servers[0], table: options.table)
         var expected: [String: (text: String, deleted: Bool)] = [:]
         for device in devices { expected.merge(device.expected) { $1 } }
-        // A deleted item may never reach the server (an insert and a delete collapse into nothing)
-        // or reach it with older text (an edit and a delete collapse into the delete).
-        let lost = expected.filter { id, want in
-            guard let row = server[id]?.first else { return !want.deleted }
-            return want.deleted ? !row.deleted : (row.deleted || row.text != want.text)
-        }
-        let duplicated = server.filter { id, rows in rows.count > 1 || expected[id] == nil }
-        let live = server.compactMapValues { $0.first.flatMap { $0.deleted ? nil : $0 } }
-        var diverged = 0
-        for device in devices {
-            let local = (try? device.localRows()) ?? [:]
-            guard local != live else { continue }
-            diverged += 1
-            let differing = Set(local.keys).union(live.keys).filter { local[$0] != live[$0] }.sorted().prefix(3)
-            for id in differing {
-                FileHandle.standardError.write(Data("diverged: device \(device.number) \(id) local \(String(describing: local[id])) server \(String(describing: live[id]))\n".utf8))
-            }
-        }
-        for (id, _) in lost.prefix(5) { FileHandle.standardError.write(Data("lost: \(id) expected \(expected[id]!) server \(server[id] ?? [])\n".utf8)) }
+        let found = Convergence(expected: expected, server: server, devices: devices.map { ($0.number, (try? $0.localRows()) ?? [:]) })
         let errors = devices.flatMap(\.syncErrors)
         for error in Set(errors).prefix(5) { FileHandle.standardError.write(Data("sync error: \(error)\n".utf8)) }
 
@@ -77,8 +64,8 @@ enum LoadTest {
             devices: options.devices, servers: options.servers.count, seconds: elapsed,
             loops: devices.reduce(0) { $0 + $1.loops }, localWrites: devices.reduce(0) { $0 + $1.localWrites },
             requestsPerSecond: Double(httpRequests) / elapsed, requests: requests, syncErrors: errors.count,
-            writesChecked: expected.count, lostWrites: lost.count, duplicatedWrites: duplicated.count,
-            divergedDevices: diverged, undrainedDevices: undrained)
+            writesChecked: expected.count, lostWrites: found.lost, duplicatedWrites: found.duplicated,
+            divergedDevices: found.diverged, undrainedDevices: undrained)
     }
 
     /// Runs `body` for every device at once and waits for all.

@@ -6,10 +6,39 @@ import Synchronization
 final class RequestTimings: Sendable {
     private let samples = Mutex<[String: [Double]]>([:])
     private let failures = Mutex<[String: Int]>([:])
+    /// Every HTTP request's (seconds since `origin`, latency in seconds), for windows over time.
+    private let series = Mutex<[(at: Double, seconds: Double)]>([])
+    private let origin = ContinuousClock.now
 
     func record(_ kind: String, seconds: Double, failed: Bool) {
         samples.withLock { $0[kind, default: []].append(seconds) }
         if failed { failures.withLock { $0[kind, default: 0] += 1 } }
+        if !kind.hasPrefix("local") {
+            let at = origin.duration(to: .now).seconds
+            series.withLock { $0.append((at, seconds)) }
+        }
+    }
+
+    /// The HTTP requests of each `width`-second window from `from` (seconds since this object
+    /// was made) to `to`: count, p50 and p99 of each.
+    func windows(width: Double, from: Double, to: Double) -> [Window] {
+        let all = series.withLock { $0 }
+        return stride(from: from, to: to, by: width).map { start in
+            let times = all.filter { $0.at >= start && $0.at < start + width }.map(\.seconds).sorted()
+            func percentile(_ p: Double) -> Double { times.isEmpty ? 0 : times[min(times.count - 1, Int(Double(times.count) * p))] * 1000 }
+            return Window(start: start - from, count: times.count, p50ms: percentile(0.5), p99ms: percentile(0.99))
+        }
+    }
+
+    /// Seconds since this object was made.
+    var elapsed: Double { origin.duration(to: .now).seconds }
+
+    struct Window: Codable {
+        /// Seconds from the run's start.
+        var start: Double
+        var count: Int
+        var p50ms: Double
+        var p99ms: Double
     }
 
     /// Count, p50 and p99 (milliseconds) and failures of each kind.

@@ -20,14 +20,16 @@ final class SimulatedDevice: @unchecked Sendable {  // used by one task at a tim
     private(set) var syncErrors: [String] = []
     private var random: SystemRandomNumberGenerator
 
-    init(number: Int, server: URL, table: String, folder: String, timings: RequestTimings) throws {
+    /// `token`: the device's account (nil: anonymous access).
+    init(number: Int, server: URL, table: String, folder: String, timings: RequestTimings, token: String? = nil) throws {
         self.number = number
         self.table = table
         self.timings = timings
         self.random = SystemRandomNumberGenerator()
         let store = try SQLiteSyncStore(path: "\(folder)/device-\(number).sqlite",
                                         tables: [SyncTableDefinition(name: table, columns: ["text": .text, "complete": .boolean])])
-        let configuration = SyncClientConfiguration(installationID: "load-\(number)", transport: TimedTransport(timings: timings))
+        let configuration = SyncClientConfiguration(installationID: "load-\(number)", transport: TimedTransport(timings: timings),
+                                                    authentication: token.map { FixedAccessToken($0) as any AuthenticationProvider })
         // Pages of 1,000 (the server's maxTop) and no undo journal: a device catching up pulls many rows.
         context = SyncContext(client: SyncClient(serverURL: server, configuration: configuration), dataSource: store, pullPageSize: 1000, undoDepth: 0)
     }
@@ -45,7 +47,8 @@ final class SimulatedDevice: @unchecked Sendable {  // used by one task at a tim
         }
     }
 
-    private func writeLocally() async throws {
+    /// Two inserts and an edit; every fifth round a delete.
+    func writeLocally() async throws {
         let items = context.table(table)
         let writeStart = ContinuousClock.now
         for _ in 0..<2 {
@@ -70,6 +73,9 @@ final class SimulatedDevice: @unchecked Sendable {  // used by one task at a tim
         }
         timings.record("local writes (one round)", seconds: writeStart.duration(to: .now).seconds, failed: false)
     }
+
+    /// Notes a failure (the run goes on; the end's checks say whether anything was lost).
+    func recordError(_ error: String) { syncErrors.append(error) }
 
     /// Push then pull; a failure is counted and left to the next round (the queue keeps the changes).
     func sync() async {

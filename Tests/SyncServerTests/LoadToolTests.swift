@@ -58,4 +58,33 @@ import Testing
         #expect(report["foreignRows"] as? Int == 0)
         #expect((report["writesChecked"] as? Int ?? 0) >= 8, "every device wrote at least one round")
     }
+
+    /// `make soak` for one minute (CI's run): two servers reading the test cluster's standby,
+    /// accounts on, devices live; nothing lost, every device converged, the servers' memory read.
+    @Test func aMinuteOfSoakOnTwoServersReadingAStandbyLosesNothingAndConverges() async throws {
+        let database = try Backend.postgres.databaseArgument(in: TempDir.make())
+        guard let standby = ProcessInfo.processInfo.environment["TODO_TEST_POSTGRES_STANDBY_URL"] else {
+            throw ServerStartError(description: "TODO_TEST_POSTGRES_STANDBY_URL is not set: run the tests with `make test`")
+        }
+        let users = "sk" + UUID().uuidString.prefix(6).lowercased()
+        for n in 0..<5 { try await AuthServer.users(["add", "\(users)-\(n)", "--password-stdin"], database: database, input: "password \(users)-\(n)\n") }
+        let serverArguments = ["--database", database, "--read-database", standby, "--auth", "required"]
+        let first = try await ServerProcess.start(arguments: serverArguments)
+        let second = try await ServerProcess.start(arguments: serverArguments)
+        defer { _ = first.stop(); _ = second.stop() }
+        let binary = ServerProcess.binary.deletingLastPathComponent().appendingPathComponent("todo-load").path
+        let arguments = ["soak", "--devices", "10", "--seconds", "60", "--interval", "1", "--work", try TempDir.make().path,
+                         "--table", uniqueTable("soak"), "--users", users,
+                         "--server", "http://127.0.0.1:\(first.port)", "--server", "http://127.0.0.1:\(second.port)",
+                         "--server-pid", "\(first.child.pid)", "--server-pid", "\(second.child.pid)"]
+        let child = try ChildProcess(binary, arguments, captureOutput: true)
+        let output = try await offPool { child.standardOutput!.readDataToEndOfFile() }
+        let status = try await offPool { child.wait() }
+        let report = try JSONSerialization.jsonObject(with: output) as? [String: Any] ?? [:]
+        #expect(status == 0, "\(report)")
+        #expect(report["lostWrites"] as? Int == 0 && report["duplicatedWrites"] as? Int == 0 && report["divergedDevices"] as? Int == 0)
+        #expect((report["writesChecked"] as? Int ?? 0) >= 100, "ten devices wrote for a minute")
+        #expect((report["memory"] as? [[String: Any]])?.count == 2, "both servers' memory was read")
+        #expect((report["windows"] as? [[String: Any]])?.isEmpty == false)
+    }
 }
