@@ -11,6 +11,7 @@ Bulk cycle against Taskwarrior + taskd (bench_taskd.py): import, sync, first syn
 Change feed and live sync (bench_feed.py): device A's write to device B's list model (todo-bench-client live), write-to-event latency, memory of idle subscribers, inserts with and without them.
 Namespaces (bench_namespaces.py): page and insert beside the server before namespaces, a login flood, inserts of 50 accounts with 1 ms commits.
 Shared lists (bench_sharing.py): live across people beside within one account, a new member's first sync of a 10,000-item list beside one's own.
+Ten thousand subscribers (bench_subscribers.py): memory per open feed, one write's fan-out to 10,000 feeds, inserts beside them.
 A million rows (bench_million.py): keyset and consecutive $skip pages of 1,000,000 rows beside 10,000.
 Read replicas and fresh tables (bench_replicas.py): pull pages from a standby beside the primary alone; a table just grown to 10,000 rows beside the same after ANALYZE.
 """
@@ -213,7 +214,9 @@ def main():
     only_replicas = os.environ.get("BENCH_ONLY") == "replicas"
     # BENCH_ONLY=million measures only the million rows' section.
     only_million = os.environ.get("BENCH_ONLY") == "million"
-    products = ["todo-server"] if only_replicas or only_million else ["todo-server", "todo-bench-client"] if only_sharing else ["todo-server"] if only_namespaces else ["todo-server", "todo"] if only_taskd else ["todo-bench-client"] if only_client else ["todo-server", "todo-bench-client"] if only_feed else ["todo-server", "todo-bench-sdk", "todo"] if only_sdk else ["todo-server", "todo-bench-floor", "todo-bench-sdk", "todo-bench-client", "todo", "todo-load"]
+    # BENCH_ONLY=subscribers measures only the ten thousand subscribers' section.
+    only_subscribers = os.environ.get("BENCH_ONLY") == "subscribers"
+    products = ["todo-server"] if only_replicas or only_million or only_subscribers else ["todo-server", "todo-bench-client"] if only_sharing else ["todo-server"] if only_namespaces else ["todo-server", "todo"] if only_taskd else ["todo-bench-client"] if only_client else ["todo-server", "todo-bench-client"] if only_feed else ["todo-server", "todo-bench-sdk", "todo"] if only_sdk else ["todo-server", "todo-bench-floor", "todo-bench-sdk", "todo-bench-client", "todo", "todo-load"]
     for product in products:
         sh(*release, "--product", product, cwd=ROOT)
     BIN = sh(*release, "--show-bin-path", cwd=ROOT, capture_output=True).stdout.strip()
@@ -243,6 +246,9 @@ def main():
     if only_million:
         run_million(tmp)
         return
+    if only_subscribers:
+        run_subscribers(tmp)
+        return
     # The client's latencies first, before the server loads leave PostgreSQL busy with vacuuming.
     client = run_client(tmp)
 
@@ -267,6 +273,7 @@ def main():
     run_sharing(tmp)
     run_replicas()
     run_million(tmp)
+    run_subscribers(tmp)
     import load
     runs = load.run_load(BIN, tmp)
     replace_section("Load test", load.report_lines(runs))
@@ -281,6 +288,11 @@ def run_sharing(tmp):
     import bench_sharing
     results = bench_sharing.run(sys.modules[__name__], os.path.join(BIN, "todo-server"), tmp)
     bench_sharing.report(results, replace_section, datetime.date.today().isoformat())
+
+
+def run_subscribers(tmp):
+    import bench_feed, bench_subscribers
+    bench_subscribers.report(bench_subscribers.run(sys.modules[__name__], bench_feed, os.path.join(BIN, "todo-server"), tmp), replace_section)
 
 
 def run_million(tmp):

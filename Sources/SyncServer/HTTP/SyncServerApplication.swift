@@ -11,7 +11,15 @@ public enum SyncServerApplication {
     public static func run(
         _ configuration: ServerConfiguration, logger: Logger, onListening: @escaping @Sendable (Int) -> Void = { _ in }
     ) async throws {
-        let server = try await build(configuration, logger: logger, onListening: onListening)
+        // Every open change feed holds a socket: take every file the system allows, and say how
+        // many connections that leaves once listening (a start-up error stays one line).
+        let files = OpenFileLimit.raise()
+        let server = try await build(configuration, logger: logger) { port in
+            logger.log(level: files < 10_000 + OpenFileLimit.reserved ? .warning : .info,
+                       "the open-file limit allows about \(max(0, files - OpenFileLimit.reserved)) connections, change feeds included (raise the hard limit for more: ulimit -Hn, systemd's LimitNOFILE=)",
+                       metadata: ["open_files": "\(files)"])
+            onListening(port)
+        }
         do {
             try await server.application.runService()
         } catch let error as IOError {
