@@ -1,4 +1,5 @@
 import Foundation
+import NIOCore
 import TableProtocol
 
 /// One committed write, as the change feed tells it: which row of which owner's table changed, and when.
@@ -32,6 +33,17 @@ public struct ChangeNotice: Sendable, Equatable {
     /// What a subscriber receives: `{"id":…,"updatedAt":…,"deleted":…}` (never the owner).
     var eventData: [UInt8] {
         JSONWriter.bytes(.object(JSONObject([("id", .string(id)), ("updatedAt", .string(updatedAt)), ("deleted", .bool(deleted))])))
+    }
+
+    /// The Server-Sent Event a table's feed sends for it: `id: <updatedAt>`, `event: change` and
+    /// `eventData`.
+    var tableFeedEvent: ByteBuffer {
+        var buffer = ByteBuffer()
+        buffer.reserveCapacity(96 + id.utf8.count)
+        buffer.writeString("id: \(updatedAt)\nevent: change\ndata: ")
+        buffer.writeBytes(eventData)
+        buffer.writeString("\n\n")
+        return buffer
     }
 
     /// The PostgreSQL NOTIFY payload: everything, since every process must route it.

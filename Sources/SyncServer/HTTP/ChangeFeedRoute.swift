@@ -40,7 +40,7 @@ struct ChangeFeedRoute {
             var last = since ?? ""
             try await writer.write(ByteBuffer(string: "retry: 1000\n: connected\n\n"))
             for notice in replay {
-                try await writer.write(Self.event(notice))
+                try await writer.write(notice.tableFeedEvent)
                 last = notice.updatedAt
             }
             if replay.count == Self.replayLimit {
@@ -48,9 +48,9 @@ struct ChangeFeedRoute {
             }
             for await signal in stream.cancelOnGracefulShutdown() {
                 switch signal {
-                case .change(let notice):
+                case .change(let notice, let event):
                     guard notice.updatedAt > last else { continue }
-                    try await writer.write(Self.event(notice))
+                    try await writer.write(event)
                     last = notice.updatedAt
                 case .heartbeat:
                     // A token that expired or was revoked, or a membership that ended, ends the feed, as it
@@ -82,7 +82,7 @@ struct ChangeFeedRoute {
             try await writer.write(ByteBuffer(string: "retry: 1000\n: connected\n\n"))
             for await signal in stream.cancelOnGracefulShutdown() {
                 switch signal {
-                case .change(let notice):
+                case .change(let notice, _):
                     try await writer.write(Self.namedEvent(notice, space: notice.owner == account ? nil : notice.owner))
                 case .heartbeat:
                     guard let current = try? await resolver.resolve(headers: headers, space: nil), current.account == account else {
@@ -137,13 +137,6 @@ struct ChangeFeedRoute {
             throw TableError.badRequest("Invalid Last-Event-ID or since '\(raw)': expected an ISO-8601 date such as 2026-01-01T00:00:00.000Z")
         }
         return date.isoString
-    }
-
-    private static func event(_ notice: ChangeNotice) -> ByteBuffer {
-        var bytes = Array("id: \(notice.updatedAt)\nevent: change\ndata: ".utf8)
-        bytes += notice.eventData
-        bytes += Array("\n\n".utf8)
-        return ByteBuffer(bytes: bytes)
     }
 
     private static let lastEventID = HTTPField.Name("Last-Event-ID")!
