@@ -100,23 +100,37 @@ enum LoadTest {
         var table = "LoadItem"
 
         init(_ arguments: ArraySlice<String>) throws {
-            var rest = arguments
-            while let flag = rest.popFirst() {
-                guard let value = rest.popFirst() else { throw LoadTestError("\(flag) needs a value") }
+            try LoadFlags.parse(arguments) { flag, value in
                 switch flag {
-                case "--server":
-                    guard let url = URL(string: value) else { throw LoadTestError("not a URL: \(value)") }
-                    servers.append(url)
+                case "--server": servers.append(try LoadFlags.url(value))
                 case "--devices": devices = Int(value) ?? 0
                 case "--seconds": seconds = Int(value) ?? 0
                 case "--work": work = value
                 case "--table": table = value
-                default: throw LoadTestError("unknown option \(flag)")
+                default: return false
                 }
+                return true
             }
             guard !servers.isEmpty, devices > 0, seconds > 0, !work.isEmpty else {
                 throw LoadTestError("usage: todo-load --server URL [--server URL …] [--devices 100] [--seconds 20] --work DIR [--table NAME]")
             }
         }
+    }
+}
+
+/// The `--flag value` pairs every todo-load mode takes.
+enum LoadFlags {
+    /// Hands each pair to `take`, which answers false for a flag it does not know.
+    static func parse(_ arguments: ArraySlice<String>, _ take: (String, String) throws -> Bool) throws {
+        var rest = arguments
+        while let flag = rest.popFirst() {
+            guard let value = rest.popFirst() else { throw LoadTestError("\(flag) needs a value") }
+            guard try take(flag, value) else { throw LoadTestError("unknown option \(flag)") }
+        }
+    }
+
+    static func url(_ value: String) throws -> URL {
+        guard let url = URL(string: value) else { throw LoadTestError("not a URL: \(value)") }
+        return url
     }
 }

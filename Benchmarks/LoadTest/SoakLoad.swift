@@ -124,13 +124,9 @@ enum SoakLoad {
         var serverPids: [Int32] = []
 
         init(_ arguments: ArraySlice<String>) throws {
-            var rest = arguments
-            while let flag = rest.popFirst() {
-                guard let value = rest.popFirst() else { throw LoadTestError("\(flag) needs a value") }
+            try LoadFlags.parse(arguments) { flag, value in
                 switch flag {
-                case "--server":
-                    guard let url = URL(string: value) else { throw LoadTestError("not a URL: \(value)") }
-                    servers.append(url)
+                case "--server": servers.append(try LoadFlags.url(value))
                 case "--devices": devices = Int(value) ?? 0
                 case "--seconds": seconds = Int(value) ?? 0
                 case "--interval": interval = Double(value) ?? 0
@@ -140,8 +136,9 @@ enum SoakLoad {
                 case "--server-pid":
                     guard let pid = Int32(value) else { throw LoadTestError("not a process id: \(value)") }
                     serverPids.append(pid)
-                default: throw LoadTestError("unknown option \(flag)")
+                default: return false
                 }
+                return true
             }
             guard !servers.isEmpty, devices > 0, seconds > 0, interval > 0, !work.isEmpty, !users.isEmpty else {
                 throw LoadTestError("usage: todo-load soak --server URL [--server URL …] --users PREFIX [--devices 100] [--seconds 60] [--interval 1] --work DIR [--table NAME] [--server-pid PID …]")

@@ -34,11 +34,9 @@ enum SpaceLoad {
     static func run(_ arguments: ArraySlice<String>) async throws -> Report {
         var servers: [URL] = []
         var (accounts, spaceCount, members, seconds, work, table, users) = (100, 100, 10, 20, "", "LoadItem", "load")
-        var rest = arguments
-        while let flag = rest.popFirst() {
-            guard let value = rest.popFirst() else { throw LoadTestError("\(flag) needs a value") }
+        try LoadFlags.parse(arguments) { flag, value in
             switch flag {
-            case "--server": servers.append(URL(string: value)!)
+            case "--server": servers.append(try LoadFlags.url(value))
             case "--accounts": accounts = Int(value) ?? 0
             case "--spaces": spaceCount = Int(value) ?? 0
             case "--members": members = Int(value) ?? 0
@@ -46,8 +44,9 @@ enum SpaceLoad {
             case "--work": work = value
             case "--table": table = value
             case "--users": users = value
-            default: throw LoadTestError("unknown option \(flag)")
+            default: return false
             }
+            return true
         }
         guard !servers.isEmpty, accounts > 0, members > 0, members <= accounts, accounts % members == 0, !work.isEmpty else {
             throw LoadTestError("usage: todo-load spaces --server URL … --accounts A --spaces S --members M (A a multiple of M) --seconds N --work DIR --table T --users PREFIX")

@@ -6,9 +6,14 @@ import Testing
 @Suite struct LoadToolTests {
     /// Runs todo-load for a few seconds with a few devices; answers its exit status and report.
     func load(_ servers: [ServerProcess], devices: Int = 6) async throws -> (Int32, [String: Any]) {
-        let binary = ServerProcess.binary.deletingLastPathComponent().appendingPathComponent("todo-load").path
         var arguments = ["--devices", "\(devices)", "--seconds", "3", "--work", try TempDir.make().path, "--table", uniqueTable("load")]
         for server in servers { arguments += ["--server", "http://127.0.0.1:\(server.port)"] }
+        return try await todoLoad(arguments)
+    }
+
+    /// Runs todo-load with `arguments`; answers its exit status and report.
+    func todoLoad(_ arguments: [String]) async throws -> (Int32, [String: Any]) {
+        let binary = ServerProcess.binary.deletingLastPathComponent().appendingPathComponent("todo-load").path
         let child = try ChildProcess(binary, arguments, captureOutput: true)
         let output = try await offPool { child.standardOutput!.readDataToEndOfFile() }
         let status = try await offPool { child.wait() }
@@ -45,14 +50,10 @@ import Testing
         let first = try await ServerProcess.start(arguments: ["--database", database, "--auth", "required"])
         let second = try await ServerProcess.start(arguments: ["--database", database, "--auth", "required"])
         defer { _ = first.stop(); _ = second.stop() }
-        let binary = ServerProcess.binary.deletingLastPathComponent().appendingPathComponent("todo-load").path
         let arguments = ["spaces", "--accounts", "4", "--spaces", "4", "--members", "2", "--seconds", "3", "--work", try TempDir.make().path,
                          "--table", uniqueTable("load"), "--users", users,
                          "--server", "http://127.0.0.1:\(first.port)", "--server", "http://127.0.0.1:\(second.port)"]
-        let child = try ChildProcess(binary, arguments, captureOutput: true)
-        let output = try await offPool { child.standardOutput!.readDataToEndOfFile() }
-        let status = try await offPool { child.wait() }
-        let report = try JSONSerialization.jsonObject(with: output) as? [String: Any] ?? [:]
+        let (status, report) = try await todoLoad(arguments)
         #expect(status == 0, "\(report)")
         #expect(report["lostWrites"] as? Int == 0 && report["duplicatedWrites"] as? Int == 0 && report["divergedDevices"] as? Int == 0)
         #expect(report["foreignRows"] as? Int == 0)
@@ -72,15 +73,11 @@ import Testing
         let first = try await ServerProcess.start(arguments: serverArguments)
         let second = try await ServerProcess.start(arguments: serverArguments)
         defer { _ = first.stop(); _ = second.stop() }
-        let binary = ServerProcess.binary.deletingLastPathComponent().appendingPathComponent("todo-load").path
         let arguments = ["soak", "--devices", "10", "--seconds", "60", "--interval", "1", "--work", try TempDir.make().path,
                          "--table", uniqueTable("soak"), "--users", users,
                          "--server", "http://127.0.0.1:\(first.port)", "--server", "http://127.0.0.1:\(second.port)",
                          "--server-pid", "\(first.child.pid)", "--server-pid", "\(second.child.pid)"]
-        let child = try ChildProcess(binary, arguments, captureOutput: true)
-        let output = try await offPool { child.standardOutput!.readDataToEndOfFile() }
-        let status = try await offPool { child.wait() }
-        let report = try JSONSerialization.jsonObject(with: output) as? [String: Any] ?? [:]
+        let (status, report) = try await todoLoad(arguments)
         #expect(status == 0, "\(report)")
         #expect(report["lostWrites"] as? Int == 0 && report["duplicatedWrites"] as? Int == 0 && report["divergedDevices"] as? Int == 0)
         #expect((report["writesChecked"] as? Int ?? 0) >= 100, "ten devices wrote for a minute")
