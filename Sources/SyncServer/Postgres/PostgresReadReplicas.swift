@@ -58,7 +58,7 @@ final class PostgresReadReplicas: Sendable {
     private func standby(for table: String, owner: String, after: Int64?) async -> PostgresStandby? {
         let serving = standbys.filter { $0.currentHealth.serves }
         guard !serving.isEmpty else { return nil }
-        let standby = serving[turn.wrappingAdd(1, ordering: .relaxed).oldValue % serving.count]
+        let standby = serving[Int(UInt(bitPattern: turn.wrappingAdd(1, ordering: .relaxed).oldValue) % UInt(serving.count))]
         let needed = max(after ?? 0, announced.newest(table: table, owner: owner) ?? 0)
         guard needed > 0 else { return standby }
         do {
