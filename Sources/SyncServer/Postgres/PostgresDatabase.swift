@@ -143,8 +143,9 @@ public final class PostgresDatabase: SQLDatabase, OneStatementWrites {
     public func connectionUse() async -> ConnectionUse {
         var use = pool.use
         if let replicas {
-            use.replicas = (replicas.standbys.filter { $0.currentHealth.serves }.count,
-                            replicas.standbyReads.load(ordering: .relaxed), replicas.primaryFallbacks.load(ordering: .relaxed))
+            use.replicas = ReplicaUse(serving: replicas.standbys.filter { $0.currentHealth.serves }.count,
+                                      standbyReads: replicas.standbyReads.load(ordering: .relaxed),
+                                      primaryFallbacks: replicas.primaryFallbacks.load(ordering: .relaxed))
         }
         return use
     }

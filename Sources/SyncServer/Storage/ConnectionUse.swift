@@ -8,12 +8,17 @@ public struct ConnectionUse: Sendable, Equatable {
     public var capacity: Int?
     /// Requests waiting for a connection to come free.
     public var waiting: Int
-    /// Standbys serving reads now, reads they served, and reads that went to the primary although
-    /// a standby was up (it lacked a write the read needed, or failed); nil without `--read-database`.
-    public var replicas: (serving: Int, standbyReads: Int, primaryFallbacks: Int)?
+    /// Standbys serving reads now and where reads ran; nil without `--read-database`.
+    public var replicas: ReplicaUse?
+}
 
-    public static func == (a: ConnectionUse, b: ConnectionUse) -> Bool {
-        (a.inUse, a.idle, a.capacity, a.waiting) == (b.inUse, b.idle, b.capacity, b.waiting)
-            && a.replicas.map { [$0.serving, $0.standbyReads, $0.primaryFallbacks] } == b.replicas.map { [$0.serving, $0.standbyReads, $0.primaryFallbacks] }
-    }
+/// Read replicas at one moment, for `GET /metrics`.
+public struct ReplicaUse: Sendable, Equatable {
+    /// Standbys serving reads now.
+    public var serving: Int
+    /// Reads the standbys served since start.
+    public var standbyReads: Int
+    /// Reads that went to the primary although a standby was up (it lacked a write the read
+    /// needed, or failed).
+    public var primaryFallbacks: Int
 }
