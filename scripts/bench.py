@@ -13,6 +13,7 @@ Namespaces (bench_namespaces.py): page and insert beside the server before names
 Shared lists (bench_sharing.py): live across people beside within one account, a new member's first sync of a 10,000-item list beside one's own.
 Ten thousand subscribers (bench_subscribers.py): memory per open feed, one write's fan-out to 10,000 feeds, inserts beside them.
 A million rows (bench_million.py): keyset and consecutive $skip pages of 1,000,000 rows beside 10,000.
+The app at a million items (bench_million_client.py): first pull, `todo list --json` and `export`, the full-screen list.
 Read replicas and fresh tables (bench_replicas.py): pull pages from a standby beside the primary alone; a table just grown to 10,000 rows beside the same after ANALYZE.
 """
 import json, os, platform, re, subprocess, sys, time, datetime, urllib.request
@@ -216,7 +217,9 @@ def main():
     only_million = os.environ.get("BENCH_ONLY") == "million"
     # BENCH_ONLY=subscribers measures only the ten thousand subscribers' section.
     only_subscribers = os.environ.get("BENCH_ONLY") == "subscribers"
-    products = ["todo-server"] if only_replicas or only_million or only_subscribers else ["todo-server", "todo-bench-client"] if only_sharing else ["todo-server"] if only_namespaces else ["todo-server", "todo"] if only_taskd else ["todo-bench-client"] if only_client else ["todo-server", "todo-bench-client"] if only_feed else ["todo-server", "todo-bench-sdk", "todo"] if only_sdk else ["todo-server", "todo-bench-floor", "todo-bench-sdk", "todo-bench-client", "todo", "todo-load"]
+    # BENCH_ONLY=million-client measures only the app at a million items.
+    only_million_client = os.environ.get("BENCH_ONLY") == "million-client"
+    products = ["todo-server", "todo", "todo-bench-client"] if only_million_client else ["todo-server"] if only_replicas or only_million or only_subscribers else ["todo-server", "todo-bench-client"] if only_sharing else ["todo-server"] if only_namespaces else ["todo-server", "todo"] if only_taskd else ["todo-bench-client"] if only_client else ["todo-server", "todo-bench-client"] if only_feed else ["todo-server", "todo-bench-sdk", "todo"] if only_sdk else ["todo-server", "todo-bench-floor", "todo-bench-sdk", "todo-bench-client", "todo", "todo-load"]
     for product in products:
         sh(*release, "--product", product, cwd=ROOT)
     BIN = sh(*release, "--show-bin-path", cwd=ROOT, capture_output=True).stdout.strip()
@@ -249,6 +252,9 @@ def main():
     if only_subscribers:
         run_subscribers(tmp)
         return
+    if only_million_client:
+        run_million_client(tmp)
+        return
     # The client's latencies first, before the server loads leave PostgreSQL busy with vacuuming.
     client = run_client(tmp)
 
@@ -273,6 +279,7 @@ def main():
     run_sharing(tmp)
     run_replicas()
     run_million(tmp)
+    run_million_client(tmp)
     run_subscribers(tmp)
     import load
     runs = load.run_load(BIN, tmp)
@@ -299,6 +306,11 @@ def run_million(tmp):
     import bench_million
     bench_million.report(bench_million.run(sys.modules[__name__], os.path.join(BIN, "todo-server"), tmp), replace_section,
                          datetime.date.today().isoformat())
+
+
+def run_million_client(tmp):
+    import bench_million_client
+    bench_million_client.report(bench_million_client.run(sys.modules[__name__], tmp), replace_section, datetime.date.today().isoformat())
 
 
 def run_replicas():

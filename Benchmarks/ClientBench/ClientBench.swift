@@ -80,6 +80,13 @@ struct ClientBench {
             let key: KeyEvent = i % 400 == 399 ? .pageDown : .down
             scroll.append(try await timeKey(app, key, width: width, height: height))
         }
+        // Jumps: to the last item and back to the first, each followed by a few steps from there.
+        var jumps: [Double] = []
+        for _ in 0..<50 {
+            for key in [KeyEvent.end, .up, .up, .pageUp, .home, .down, .pageDown] {
+                jumps.append(try await timeKey(app, key, width: width, height: height))
+            }
+        }
         var filter: [Double] = []
         app.send(.key(.character("/")))
         let trace = ProcessInfo.processInfo.environment["BENCH_TRACE"] != nil
@@ -104,6 +111,7 @@ struct ClientBench {
             "items": Double(try service.count(filterText: "", showCompleted: false)),
             "cold_start_ms": coldStart,
             "scroll_p50_ms": percentile(scroll, 50), "scroll_p99_ms": percentile(scroll, 99),
+            "jump_p50_ms": percentile(jumps, 50), "jump_p99_ms": percentile(jumps, 99),
             "filter_p50_ms": percentile(filter, 50), "filter_p99_ms": percentile(filter, 99),
             "rss_mb": residentMegabytes(),
         ]

@@ -13,7 +13,12 @@ struct ExportCommand: AsyncParsableCommand {
 
     func run() async throws {
         let service = try openService(options)
-        FileHandle.standardOutput.write(Data(TodoFile.render(try service.allEntries(), as: format).utf8))
+        // Streamed a chunk at a time: a million items export in bounded memory.
+        var output = StandardOutput()
+        var writer = TodoFile.Writer(format: format)
+        try service.forEachEntryChunk { entries in try output.append { writer.write(entries, into: &$0) } }
+        try output.append { writer.finish(into: &$0) }
+        try output.flush()
     }
 }
 

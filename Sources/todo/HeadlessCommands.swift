@@ -118,38 +118,41 @@ struct ListCommand: AsyncParsableCommand {
 
     func run() async throws {
         let service = try openService(options)
-        let lists = try service.lists()
-        var items = try service.allItems().filter { all || !$0.complete }
+        var listing = ItemListing(tag: tag.map { $0.lowercased().trimmingPrefix("#").description }, dueByToday: today, dueInNextWeek: upcoming,
+                                  includeCompleted: all)
         if let listName {
             if listName.lowercased() == TodoList.inboxName.lowercased() {
-                items = items.filter { service.shownList(of: $0, among: lists) == nil }
+                listing.list = .inbox
             } else {
                 guard let list = try service.listEntry(named: listName)?.list else { throw ValidationError("No list named “\(listName)”.") }
-                items = items.filter { $0.listId == list.id }
+                listing.list = .list(id: list.id)
             }
         }
-        if let tag { items = items.filter { $0.tags.contains(tag.lowercased().trimmingPrefix("#").description) } }
-        let day = currentDay()
-        if today { items = items.filter { $0.due.map { $0.dayOnly <= day } ?? false } }
-        if upcoming { items = items.filter { $0.due.map { $0.dayOnly > day && $0.dayOnly <= day.adding(days: 7) } ?? false } }
-        items.sort(by: TodoItem.dueOrder)
-        let pending = service.status().pendingIds
-        if json {
-            let rows = items.map { item -> JSONValue in
-                var object = ItemJSON.object(item, listName: service.shownList(of: item, among: lists)?.name)
-                object["pending"] = .bool(pending.contains(item.id.lowercased()))
-                return .object(object)
-            }
-            print(JSONWriter.string(.array(rows)))
-        } else {
-            for item in items {
-                var fields = [item.due.map { "due \($0.text)" }, item.priority.map { "!\($0.rawValue)" },
-                              service.shownList(of: item, among: lists).map { "+\($0.name)" }].compactMap { $0 }
-                fields += item.tags.sorted().map { "#\($0)" }
-                if pending.contains(item.id.lowercased()) { fields.append("(pending)") }
-                print("\(item.id)\t\(item.complete ? "[x]" : "[ ]")\t\(item.text)\(fields.isEmpty ? "" : "\t" + fields.joined(separator: " "))")
+        // Streamed a chunk at a time: a million items print in bounded memory.
+        var output = StandardOutput()
+        var array = JSONArrayWriter()
+        try service.forEachChunk(of: listing, today: currentDay()) { chunk in
+            for listed in chunk {
+                if json {
+                    var object = ItemJSON.object(listed.item, listName: listed.list?.name)
+                    object["pending"] = .bool(listed.isPending)
+                    try output.append { array.append(.object(object), into: &$0) }
+                } else {
+                    try output.line(Self.line(listed))
+                }
             }
         }
+        if json { try output.append { array.finish(into: &$0); $0.append(UInt8(ascii: "\n")) } }
+        try output.flush()
+    }
+
+    /// An item as a line: id, box, text, then its due day, priority, list, tags and whether it waits to be sent.
+    static func line(_ listed: ListedItem) -> String {
+        let item = listed.item
+        var fields = [item.due.map { "due \($0.text)" }, item.priority.map { "!\($0.rawValue)" }, listed.list.map { "+\($0.name)" }].compactMap { $0 }
+        fields += item.tags.sorted().map { "#\($0)" }
+        if listed.isPending { fields.append("(pending)") }
+        return "\(item.id)\t\(item.complete ? "[x]" : "[ ]")\t\(item.text)\(fields.isEmpty ? "" : "\t" + fields.joined(separator: " "))"
     }
 }
 

@@ -18,8 +18,13 @@ struct ListsCommand: AsyncParsableCommand {
         let service = try openService(options)
         let entries = try service.listEntries()
         let lists = entries.map(\.list)
-        var open: [String?: Int] = [:]
-        for item in try service.allItems() where !item.complete { open[service.shownList(of: item, among: lists)?.id, default: 0] += 1 }
+        // Counted in the store (one GROUP BY), not by reading every item.
+        let scopes = [ListScope.inbox] + lists.map { ListScope.list(id: $0.id, name: $0.name) }
+        let counts = try service.counts(of: scopes, context: ScopeContext(today: nil, lists: lists))
+        let open = Dictionary(scopes.map { scope -> (String?, Int) in
+            if case .list(let id, _) = scope { return (id, counts[scope] ?? 0) }
+            return (nil, counts[scope] ?? 0)
+        }, uniquingKeysWith: { first, _ in first })
         let inbox = ListEntry(list: TodoList(id: "", name: TodoList.inboxName), space: nil, owner: service.signedInUser, role: .owner, members: 1,
                               displayName: TodoList.inboxName)
         let rows: [(id: String?, entry: ListEntry)] = [(nil, inbox)] + entries.map { ($0.list.id, $0) }

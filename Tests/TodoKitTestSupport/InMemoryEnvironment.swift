@@ -95,7 +95,7 @@ public final class InMemoryEnvironment: Sendable {
             observeWindow: { [self] request in
                 observe { local in
                     let rows = Self.matching(local, request.filterText, showCompleted: request.showCompleted, scope: request.scope, context: request.context)
-                    return ListWindow(request: request, items: Array(rows.dropFirst(request.offset).prefix(request.limit)))
+                    return ListWindow(request: request, items: request.rows(of: rows))
                 }
             },
             observeCount: { [self] request in

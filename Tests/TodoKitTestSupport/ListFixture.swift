@@ -82,8 +82,7 @@ public struct ListFixture {
         case .observeWindow(let request):
             let rows = InMemoryEnvironment.matching(byId, request.filterText, showCompleted: request.showCompleted,
                                                     scope: request.scope, context: request.context)
-            let slice = Array(rows.dropFirst(request.offset).prefix(request.limit))
-            return .list(.windowLoaded(ListWindow(request: request, items: slice)))
+            return .list(.windowLoaded(ListWindow(request: request, items: request.rows(of: rows))))
         case .observeCount(let request):
             let rows = InMemoryEnvironment.matching(byId, request.filterText, showCompleted: request.showCompleted,
                                                     scope: request.scope, context: request.context)
@@ -94,4 +93,11 @@ public struct ListFixture {
     }
 
     private var byId: [String: TodoItem] { Dictionary(items.map { ($0.id, $0) }, uniquingKeysWith: { _, last in last }) }
+}
+
+extension ListWindowRequest {
+    /// The rows of the whole list `all` this request covers, in list order, as the store reads them.
+    public func rows(of all: [TodoItem]) -> [TodoItem] {
+        fromEnd ? Array(all.reversed().dropFirst(offset).prefix(limit).reversed()) : Array(all.dropFirst(offset).prefix(limit))
+    }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import TableProtocol
 import Testing
 @testable import TodoKit
 
@@ -10,6 +11,23 @@ import Testing
         #expect(parsed.map(\.id) == ["a", "b"])
         #expect(parsed.map(\.text) == ["say \"hi\"", "ärger"])
         #expect(parsed.map(\.complete) == [true, false])
+    }
+
+    @Test(arguments: TodoFile.Format.allCases)
+    func aFileWrittenInChunksIsTheWholeFileRendered(_ format: TodoFile.Format) throws {
+        let entries = (0..<5).map { TodoFile.Entry(item: TodoItem(id: "i\($0)", text: "item \($0)", priority: .high), listName: $0 % 2 == 0 ? "Home" : nil) }
+        let whole = format == .json
+            ? JSONWriter.string(.array(entries.map { .object(ItemJSON.object($0.item, listName: $0.listName)) })) + "\n"
+            : entries.map { TodoTxtLine.render($0) + "\n" }.joined()
+        for split in 0...entries.count {
+            var writer = TodoFile.Writer(format: format)
+            var out: [UInt8] = []
+            writer.write(Array(entries[..<split]), into: &out)
+            writer.write(Array(entries[split...]), into: &out)
+            writer.finish(into: &out)
+            #expect(String(decoding: out, as: UTF8.self) == whole)
+        }
+        #expect(TodoFile.render([], as: .json) == "[]\n")
     }
 
     @Test func aTodoTxtLineGetsTheSameIdEveryTime() throws {

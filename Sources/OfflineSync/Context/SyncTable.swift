@@ -110,6 +110,19 @@ public struct SyncTable: Sendable {
         return try guarded { try store.read { try $0.items(query) } }
     }
 
+    /// Every local item a query matches, in its order, handed to `body` a few hundred at a time
+    /// from one snapshot: a result of any size in bounded memory, where `read(_:)` holds it all
+    /// (`todo list --json` of a million items). `pending` holds the lowercased ids of the chunk's
+    /// items that have a local change still to send. The query's count is not read.
+    public func forEachChunk(_ query: SyncQuery, _ body: (_ items: [JSONObject], _ pending: Set<String>) throws -> Void) throws {
+        var query = query
+        query.table = name
+        try guarded { try store.read { try $0.forEachChunk(query, size: Self.chunkSize, body) } }
+    }
+
+    /// Items per `forEachChunk` call: one pending-ids lookup each, small next to the rows.
+    static let chunkSize = 512
+
     /// How many local items match a query for each value of `column` (`.null` for none): one
     /// `GROUP BY` instead of a count per value. The query's order, limit and offset are ignored.
     public func counts(_ query: SyncQuery, groupedBy column: String) throws -> [JSONValue: Int] {

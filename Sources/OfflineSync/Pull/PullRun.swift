@@ -107,7 +107,11 @@ struct PullRun {
         var skip = 0
         var after: RowKey?
         var counter = ProgressCounter(report: progress)
-        while true {
+        /// With keyset paging, the next page is asked for while this one is stored: it depends
+        /// only on this page's last key.
+        var next: Task<(rows: [JSONObject], total: Int?), any Error>?
+        defer { next?.cancel() }
+        func page(after: RowKey?, skip: Int, token: String, wantsTotal: Bool) throws -> SyncQuery {
             guard let since = FilterDateTime(iso8601: token) else {
                 throw SyncError(.invalidParameter, "The saved delta token '\(token)' is not a date")
             }
@@ -120,8 +124,18 @@ struct PullRun {
             page.fetchOffset = keyset ? nil : skip
             page.parameters["__includeDeleted"] = "true"
             // The first page also asks for the count (`$inlinecount`), so progress has a total.
-            page.includeTotalCount = counter.wantsTotal
-            let (rows, total) = try await fetch(remote, page, features: "TQ,OL,IP", readAfter: ownWrites.last)
+            page.includeTotalCount = wantsTotal
+            return page
+        }
+        let fetchPage = { @Sendable (page: SyncQuery) in try await Self.fetch(remote, page, features: "TQ,OL,IP", readAfter: ownWrites.last) }
+        while true {
+            let (rows, total): ([JSONObject], Int?)
+            if let prefetched = next {
+                next = nil
+                (rows, total) = try await prefetched.value
+            } else {
+                (rows, total) = try await fetchPage(try page(after: after, skip: skip, token: token, wantsTotal: counter.wantsTotal))
+            }
             if rows.isEmpty {
                 if let past = Self.justAfter(ownWrites.last), past > token {
                     try context.dataSource.write { try $0.setDeltaToken(past, table: query.table, queryId: queryId) }
@@ -130,7 +144,11 @@ struct PullRun {
             }
             let newest = Self.newestTimestamp(rows)
             let advances = newest.map { $0 > token } ?? false
-            if keyset { after = try RowKey(last: rows) }
+            if keyset {
+                after = try RowKey(last: rows)
+                let following = try page(after: after, skip: 0, token: token, wantsTotal: false)
+                next = Task { try await fetchPage(following) }
+            }
             try apply(rows, token: advances ? newest : nil, queryId: queryId, bulk: bulk)
             counter.received(rows, total: total)
             if advances {
@@ -205,7 +223,7 @@ struct PullRun {
             page.fetchOffset = offset + received
             page.parameters["__includeDeleted"] = "true"
             page.includeTotalCount = page.includeTotalCount || counter.wantsTotal
-            let (rows, total) = try await fetch(remote, page, features: "TQ,OL")
+            let (rows, total) = try await Self.fetch(remote, page, features: "TQ,OL")
             if rows.isEmpty { return }
             try apply(rows, token: nil, queryId: nil, bulk: bulk)
             received += rows.count
@@ -215,7 +233,7 @@ struct PullRun {
     }
 
     /// `readAfter`: see `incremental`.
-    private func fetch(_ remote: RemoteTable, _ page: SyncQuery, features: String, readAfter: String? = nil) async throws -> (rows: [JSONObject], total: Int?) {
+    private static func fetch(_ remote: RemoteTable, _ page: SyncQuery, features: String, readAfter: String? = nil) async throws -> (rows: [JSONObject], total: Int?) {
         do {
             let result = try await remote.page(remote.url(query: page.queryItems), features: features, readAfter: readAfter).result
             return (result.items, result.totalCount)
@@ -233,7 +251,7 @@ struct PullRun {
             }
             var upserts: [JSONObject] = []
             var deletes: [String] = []
-            let pending = try session.pendingItemIds(table: query.table)
+            let pending = try session.pendingItemIds(table: query.table, among: rows.compactMap { $0[SystemProperty.id]?.stringValue })
             for row in rows {
                 guard let id = row[SystemProperty.id]?.stringValue, ItemID.validate(id) == nil else { continue }
                 if !pending.isEmpty, pending.contains(id.lowercased()) { continue }

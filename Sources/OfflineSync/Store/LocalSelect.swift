@@ -54,7 +54,9 @@ struct LocalSelect {
             let collation = definition.isHumanSorted(column.name) ? " COLLATE \(HumanOrder.collationName)" : ""
             order.append("\(StoreMigrator.quote(column.name))\(collation) \(clause.descending ? "DESC NULLS LAST" : "ASC NULLS FIRST")")
         }
-        order.append(StoreMigrator.quote(SystemProperty.id.rawValue))  // a stable order for paging
+        if !query.orderBy.contains(where: { $0.member.lowercased() == SystemProperty.id.rawValue }) {
+            order.append(StoreMigrator.quote(SystemProperty.id.rawValue))  // a stable order for paging
+        }
         countBinds = translator.binds.values.map(\.databaseValue)
         var binds = translator.binds
         let limit = binds.bind(.integer(Int64(query.fetchLimit ?? -1)))

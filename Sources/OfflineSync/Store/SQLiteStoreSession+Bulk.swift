@@ -21,6 +21,12 @@ extension SQLiteStoreSession {
         return found
     }
 
+    func pendingItemIds(table: String, among ids: [String]) throws -> Set<String> {
+        guard !ids.isEmpty else { return [] }
+        let sql = #"SELECT DISTINCT "itemId" FROM "MS_TableOperations" WHERE "tableName" = ? AND "itemId" "# + Self.inList
+        return Set(try String.fetchAll(db.cachedStatement(sql: sql), arguments: [table, Self.idList(ids)]).map { $0.lowercased() })
+    }
+
     func operations(after id: Int64, limit: Int) throws -> [QueuedOperation] {
         try Row.fetchAll(db.cachedStatement(sql: Self.operationColumns + #" WHERE "id" > ? ORDER BY "id" LIMIT ?"#), arguments: [id, limit])
             .map(operation(from:))

@@ -39,21 +39,49 @@ struct SQLiteStoreSession: SyncStoreSession {
     }
 
     func items(_ query: SyncQuery) throws -> SyncQueryResult {
+        let (definition, statements) = try selection(query)
+        let rows = try Row.fetchAll(db.cachedStatement(sql: statements.rowsSQL), arguments: StatementArguments(statements.rowsBinds))
+        let items = rows.map { item(from: $0, definition, fields: query.selectFields) }
+        let count = try statements.countSQL.map {
+            try Int.fetchOne(db.cachedStatement(sql: $0), arguments: StatementArguments(statements.countBinds)) ?? 0
+        }
+        return SyncQueryResult(items: items, totalCount: count)
+    }
+
+    func forEachChunk(_ query: SyncQuery, size: Int, _ body: ([JSONObject], Set<String>) throws -> Void) throws {
+        let (definition, statements) = try selection(query)
+        let rows = try Row.fetchCursor(db.cachedStatement(sql: statements.rowsSQL), arguments: StatementArguments(statements.rowsBinds))
+        var chunk: [JSONObject] = []
+        chunk.reserveCapacity(size)
+        func flush() throws {
+            let ids = chunk.compactMap { $0[SystemProperty.id]?.stringValue }
+            try body(chunk, try pendingItemIds(table: definition.name, among: ids))
+            chunk.removeAll(keepingCapacity: true)
+        }
+        while let row = try rows.next() {
+            chunk.append(item(from: row, definition, fields: query.selectFields))
+            if chunk.count == size { try flush() }
+        }
+        if !chunk.isEmpty { try flush() }
+    }
+
+    /// A query's statements: the rows' and the count's, from the text-search index when its
+    /// candidates are few enough.
+    private func selection(_ query: SyncQuery) throws -> (SyncTableDefinition, (rowsSQL: String, rowsBinds: [DatabaseValue], countSQL: String?, countBinds: [DatabaseValue])) {
         let definition = try definition(query.table)
         let select = try LocalSelect(query: query, definition: definition, searchIndexed: searchIndexes.isCurrent(definition.name))
-        var (rowsSQL, rowsBinds, countSQL, countBinds) = (select.rowsSQL, select.rowsBinds, select.countSQL, select.countBinds)
         if let search = select.search,
            try Int.fetchOne(db.cachedStatement(sql: search.probeSQL), arguments: [search.matchBind]) ?? 0 <= TextSearchIndex.maximumCandidates {
-            (rowsSQL, rowsBinds, countSQL, countBinds) = (search.rowsSQL, search.rowsBinds, search.countSQL, search.countBinds)
+            return (definition, (search.rowsSQL, search.rowsBinds, search.countSQL, search.countBinds))
         }
-        let rows = try Row.fetchAll(db.cachedStatement(sql: rowsSQL), arguments: StatementArguments(rowsBinds))
-        let columns = definition.allColumns
-        var items = rows.map { ItemRow.object(fromSelected: $0, columns: columns) }
-        if let fields = query.selectFields {
-            items = items.map { item in JSONObject(fields.map { field in (field, item[definition.column(named: field)?.name ?? field] ?? .null) }) }
-        }
-        let count = try countSQL.map { try Int.fetchOne(db.cachedStatement(sql: $0), arguments: StatementArguments(countBinds)) ?? 0 }
-        return SyncQueryResult(items: items, totalCount: count)
+        return (definition, (select.rowsSQL, select.rowsBinds, select.countSQL, select.countBinds))
+    }
+
+    /// A selected row as an item, cut to `fields` when the query selected some.
+    private func item(from row: Row, _ definition: SyncTableDefinition, fields: [String]?) -> JSONObject {
+        let item = ItemRow.object(fromSelected: row, columns: definition.allColumns)
+        guard let fields else { return item }
+        return JSONObject(fields.map { field in (field, item[definition.column(named: field)?.name ?? field] ?? .null) })
     }
 
     func counts(_ query: SyncQuery, groupedBy column: String) throws -> [JSONValue: Int] {

@@ -27,6 +27,10 @@ protocol SyncStoreSession {
     func item(in table: String, id: String) throws -> JSONObject?
     /// The items matching a query, run in the store.
     func items(_ query: SyncQuery) throws -> SyncQueryResult
+    /// The items matching a query, in its order, handed to `body` `size` at a time with the
+    /// lowercased ids among them that have queued operations: a result of any size in bounded
+    /// memory. The count is not read.
+    func forEachChunk(_ query: SyncQuery, size: Int, _ body: ([JSONObject], Set<String>) throws -> Void) throws
     /// How many items match the query for each value of one column (null included).
     func counts(_ query: SyncQuery, groupedBy column: String) throws -> [JSONValue: Int]
     /// Inserts or replaces whole items; unknown keys are dropped, missing keys become null (but
@@ -61,6 +65,8 @@ protocol SyncStoreSession {
     func newestOperation(table: String, itemId: String) throws -> QueuedOperation?
     /// Lower-cased ids of the items of a table that have queued operations.
     func pendingItemIds(table: String) throws -> Set<String>
+    /// Which of these ids (lowercased) have queued operations.
+    func pendingItemIds(table: String, among ids: [String]) throws -> Set<String>
     /// How many operations exist for an item.
     func operationCount(table: String, itemId: String) throws -> Int
     /// How many operations are queued, for one table or all.

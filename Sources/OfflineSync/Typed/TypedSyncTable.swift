@@ -51,6 +51,13 @@ public struct TypedSyncTable<Record: SyncRecord>: Sendable {
         return (try result.items.map { try RecordCoding.synced($0) }, result.totalCount)
     }
 
+    /// Every stored record a query matches, in its order, a few hundred at a time from one
+    /// snapshot, with the lowercased ids among them that have a change still to send; see
+    /// `SyncTable.forEachChunk`.
+    public func forEachChunk(_ query: SyncQuery, _ body: (_ records: [Synced<Record>], _ pending: Set<String>) throws -> Void) throws {
+        try untyped.forEachChunk(query) { items, pending in try body(try items.map { try RecordCoding.synced($0) }, pending) }
+    }
+
     /// A query on this table, to refine with `filter`, `order(by:)`, `limit` and the rest.
     public var query: SyncQuery { untyped.query }
 

@@ -6,7 +6,7 @@ public struct ListWindowRequest: Sendable, Hashable {
     public var filterText: String
     /// Whether completed items are shown.
     public var showCompleted: Bool
-    /// First row.
+    /// First row; counted from the list's end when `fromEnd`.
     public var offset: Int
     /// How many rows.
     public var limit: Int
@@ -14,6 +14,9 @@ public struct ListWindowRequest: Sendable, Hashable {
     public var scope: ListScope
     /// What the scope's query needs.
     public var context: ScopeContext
+    /// The rows `offset ..< offset + limit` from the list's end (still in list order): a window
+    /// near the end of a long list reads from there, walking only the rows after it.
+    public var fromEnd = false
 
     /// Creates a request.
     public init(filterText: String = "", showCompleted: Bool = false, offset: Int = 0, limit: Int = 100,
@@ -45,8 +48,9 @@ public struct ListWindow: Sendable, Equatable {
         self.items = items
     }
 
-    /// True when the window reaches the end of the list (it got fewer rows than it asked for).
-    public var reachesEnd: Bool { items.count < request.limit }
+    /// True when the window got fewer rows than it asked for: it reaches the list's end (its
+    /// start, for a window read from the end).
+    public var isShort: Bool { items.count < request.limit }
 }
 
 /// The queue's state for the status bar.

@@ -32,9 +32,37 @@ public enum TodoFile {
 
     /// The items as a file.
     public static func render(_ entries: [Entry], as format: Format) -> String {
-        switch format {
-        case .json: return JSONWriter.string(.array(entries.map { .object(ItemJSON.object($0.item, listName: $0.listName)) })) + "\n"
-        case .todotxt: return entries.map { TodoTxtLine.render($0) + "\n" }.joined()
+        var writer = Writer(format: format)
+        var out: [UInt8] = []
+        writer.write(entries, into: &out)
+        writer.finish(into: &out)
+        return String(decoding: out, as: UTF8.self)
+    }
+
+    /// A file written a chunk of entries at a time (`todo export` of any size holds one chunk);
+    /// the bytes are `render`'s of all of them.
+    public struct Writer: Sendable {
+        public let format: Format
+        private var array = JSONArrayWriter()
+
+        /// A writer of a file in `format`.
+        public init(format: Format) { self.format = format }
+
+        /// Appends the next entries.
+        public mutating func write(_ entries: [Entry], into out: inout [UInt8]) {
+            for entry in entries {
+                switch format {
+                case .json: array.append(.object(ItemJSON.object(entry.item, listName: entry.listName)), into: &out)
+                case .todotxt: out += Array((TodoTxtLine.render(entry) + "\n").utf8)
+                }
+            }
+        }
+
+        /// Appends the file's end.
+        public mutating func finish(into out: inout [UInt8]) {
+            guard format == .json else { return }
+            array.finish(into: &out)
+            out.append(UInt8(ascii: "\n"))
         }
     }
 

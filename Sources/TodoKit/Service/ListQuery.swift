@@ -31,18 +31,20 @@ enum ListQuery {
     static func filter(_ query: SyncQuery, words: FilterWords, context: ScopeContext) -> SyncQuery {
         var query = query
         if !words.text.isEmpty { query = query.filter(Field("text").lowercased().contains(.string(words.text))) }
-        for tag in words.tags {
-            // `tags` is one text of words, one space apart.
-            let tags = Field("tags")
-            query = query.filter(tags == .string(tag) || tags.startsWith(.string(tag + " ")) || tags.endsWith(.string(" " + tag))
-                                 || tags.contains(.string(" " + tag + " ")))
-        }
+        for tag in words.tags { query = query.filter(hasTag(tag)) }
         if let name = words.listName {
             // A list that does not exist matches nothing.
             query = query.filter(Field("listId") == .string(context.listsByName[name.lowercased()] ?? ""))
         }
         if let priority = words.priority { query = query.filter(Field("priority") == .string(priority.rawValue)) }
         return query
+    }
+
+    /// Items carrying a tag (lower-cased): `tags` is one text of words, one space apart.
+    static func hasTag(_ tag: String) -> QueryPredicate {
+        let tags = Field("tags")
+        return tags == .string(tag) || tags.startsWith(.string(tag + " ")) || tags.endsWith(.string(" " + tag))
+            || tags.contains(.string(" " + tag + " "))
     }
 
     /// Whether a scope's count is read from the open items' counts by list (`counts(of:byList:)`).
@@ -80,5 +82,5 @@ enum ListQuery {
     }
 
     /// The last due value of a day as text: a day alone and the day with any time sort before it.
-    private static func endOf(_ day: DueDate) -> String { day.dayOnly.text + "T99" }
+    static func endOf(_ day: DueDate) -> String { day.dayOnly.text + "T99" }
 }

@@ -81,12 +81,6 @@ extension TodoService {
         return try await add(item)
     }
 
-    /// Every item with its list's name (nil: the Inbox), in list order: what `todo export` writes.
-    public func allEntries() throws -> [TodoFile.Entry] {
-        let names = Dictionary(try lists().map { ($0.id, $0.name) }, uniquingKeysWith: { first, _ in first })
-        return try allItems().map { TodoFile.Entry(item: $0, listName: $0.listId.flatMap { names[$0] }) }
-    }
-
     /// Imports entries: their lists first (added when missing), then the items, as `importItems`.
     public func importEntries(_ entries: [TodoFile.Entry], progress: (Int, Int) -> Void = { _, _ in }) async throws -> (added: Int, present: Int) {
         var ids: [String: String] = [:]

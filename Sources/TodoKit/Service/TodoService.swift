@@ -55,12 +55,18 @@ public final class TodoService: Sendable {
 
     /// One window of the list.
     public func window(_ request: ListWindowRequest) throws -> ListWindow {
-        ListWindow(request: request, items: try table.read(windowQuery(request)).records.map(TodoItem.init))
+        Self.window(request, try table.read(windowQuery(request)).records)
     }
 
     /// A window of the list as a live query: now, then after every commit that changed the table.
     public func observeWindow(_ request: ListWindowRequest) -> AsyncThrowingStream<ListWindow, any Error> {
-        Self.map(table.observe(windowQuery(request))) { ListWindow(request: request, items: $0.map(TodoItem.init)) }
+        Self.map(table.observe(windowQuery(request))) { Self.window(request, $0) }
+    }
+
+    /// The rows read for a window, in list order (a window from the end reads them backwards).
+    private static func window(_ request: ListWindowRequest, _ records: [Synced<TodoItem>]) -> ListWindow {
+        let items = records.map(TodoItem.init)
+        return ListWindow(request: request, items: request.fromEnd ? items.reversed() : items)
     }
 
     /// How many rows the list has (a full scan when filtering, so the UI asks for it separately).
@@ -89,20 +95,30 @@ public final class TodoService: Sendable {
     /// again after every commit to the items: All, Inbox and every list from one count of the
     /// open items grouped by list, the other scopes by one index-range count each.
     public func observeCounts(of scopes: [ListScope], context: ScopeContext) -> AsyncThrowingStream<[ListScope: Int], any Error> {
+        table.untyped.observe(reading: countsReader(of: scopes, context: context))
+    }
+
+    /// How many items each scope holds now (open ones, but for Completed), read as `observeCounts` reads them.
+    public func counts(of scopes: [ListScope], context: ScopeContext) throws -> [ListScope: Int] {
+        try countsReader(of: scopes, context: context)()
+    }
+
+    private func countsReader(of scopes: [ListScope], context: ScopeContext) -> @Sendable () throws -> [ListScope: Int] {
         let open = ListQuery.filter(table.query, scope: .all, context: context, showCompleted: false)
         let counted = scopes.filter { !ListQuery.isCountedByList($0) }
             .map { ($0, countQuery(CountRequest(filterText: "", showCompleted: false, generation: 0, scope: $0, context: context))) }
         let items = table.untyped
-        return items.observe(reading: {
+        return {
             var counts = ListQuery.counts(of: scopes, byList: try items.counts(open, groupedBy: "listId"), context: context)
             for (scope, query) in counted { counts[scope] = try items.read(query).totalCount ?? 0 }
             return counts
-        })
+        }
     }
 
     private func windowQuery(_ request: ListWindowRequest) -> SyncQuery {
-        ListQuery.order(listQuery(filterText: request.filterText, showCompleted: request.showCompleted, scope: request.scope, context: request.context))
-            .limit(request.limit).offset(request.offset)
+        let ordered = ListQuery.order(listQuery(filterText: request.filterText, showCompleted: request.showCompleted, scope: request.scope,
+                                                context: request.context))
+        return (request.fromEnd ? ordered.reversed() : ordered).limit(request.limit).offset(request.offset)
     }
 
     private func countQuery(_ request: CountRequest) -> SyncQuery {

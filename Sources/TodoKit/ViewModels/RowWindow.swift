@@ -16,13 +16,21 @@ public struct RowWindow: Sendable, Equatable {
     public var total: Int {
         if let knownTotal { return knownTotal }
         guard let loaded else { return 0 }
-        return loaded.request.offset + loaded.items.count
+        return loaded.request.fromEnd ? loaded.items.count : loaded.request.offset + loaded.items.count
+    }
+
+    /// Where the loaded window's first row is in the list (a window read from the end is placed
+    /// by the count).
+    private var loadedStart: Int? {
+        guard let loaded else { return nil }
+        guard loaded.request.fromEnd else { return loaded.request.offset }
+        return max(0, total - loaded.request.offset - loaded.items.count)
     }
 
     /// The row at `index`, when loaded.
     public func row(at index: Int) -> TodoItem? {
-        guard let loaded, index >= loaded.request.offset, index - loaded.request.offset < loaded.items.count else { return nil }
-        return loaded.items[index - loaded.request.offset]
+        guard let loaded, let start = loadedStart, index >= start, index - start < loaded.items.count else { return nil }
+        return loaded.items[index - start]
     }
 
     /// Starts over for a list (`list`'s filter and scope; its rows aside): rows of the same list stay on screen (marked stale) until the new
@@ -42,12 +50,20 @@ public struct RowWindow: Sendable, Equatable {
 
     /// The request to send for `list` so rows `top..<top+height` are covered, or nil when they are (or
     /// the same request is already on its way). Marks it in flight.
+    /// A window in the list's second half is read from its end: an offset walks every row it
+    /// skips, so `G` on a million items took ~190 ms read from the start.
     mutating func request(_ list: ListWindowRequest, top: Int, height: Int) -> ListWindowRequest? {
         var request = list
-        request.offset = max(0, top - 2 * height)
+        let start = max(0, top - 2 * height)
         request.limit = max(height, 1) * 6
-        if !isStale, let loaded, loaded.request.sameList(as: list),
-           top >= loaded.request.offset, min(top + height, total) <= loaded.request.offset + loaded.items.count {
+        if let knownTotal, start > knownTotal / 2 {
+            request.fromEnd = true
+            request.offset = max(0, knownTotal - start - request.limit)
+        } else {
+            request.offset = start
+        }
+        if !isStale, let loaded, loaded.request.sameList(as: list), let first = loadedStart,
+           top >= first, min(top + height, total) <= first + loaded.items.count {
             return nil
         }
         if inFlight == request { return nil }
@@ -65,7 +81,8 @@ public struct RowWindow: Sendable, Equatable {
         }
         loaded = window
         isStale = false
-        if window.reachesEnd { knownTotal = window.request.offset + window.items.count }
+        // A short window ends the list (starts it, read from the end); an empty one past it says less.
+        if window.isShort, !window.items.isEmpty || window.request.offset == 0 { knownTotal = window.request.offset + window.items.count }
         return true
     }
 

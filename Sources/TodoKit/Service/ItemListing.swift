@@ -1,0 +1,60 @@
+import OfflineSync
+import TableProtocol
+
+/// What `todo list` prints: open items (or every item), narrowed to a list, a tag, today or the
+/// next 7 days, in the task order (due, priority, text). It is read from the store a chunk at a
+/// time (`TodoService.forEachChunk(of:)`), so a million items print in bounded memory.
+public struct ItemListing: Sendable, Equatable {
+    /// Which list's items.
+    public enum List: Sendable, Equatable {
+        /// Items without a list, or whose list is gone.
+        case inbox
+        /// The items of the list with this id.
+        case list(id: String)
+    }
+
+    public var list: List?
+    /// Only items with this tag (lower-cased).
+    public var tag: String?
+    /// Only items due today or earlier.
+    public var dueByToday = false
+    /// Only items due after today and at most 7 days on.
+    public var dueInNextWeek = false
+    /// Completed items too.
+    public var includeCompleted = false
+
+    /// A listing of every open item.
+    public init(list: List? = nil, tag: String? = nil, dueByToday: Bool = false, dueInNextWeek: Bool = false, includeCompleted: Bool = false) {
+        (self.list, self.tag, self.dueByToday, self.dueInNextWeek, self.includeCompleted) = (list, tag, dueByToday, dueInNextWeek, includeCompleted)
+    }
+
+    /// `query` narrowed to the listing and put in the task order. `listIds`: the lists that
+    /// exist (an item of any other list is in the Inbox).
+    func query(_ query: SyncQuery, today: DueDate, listIds: [String]) -> SyncQuery {
+        var query = query
+        if !includeCompleted { query = query.filter(Field("complete") == false) }
+        switch list {
+        case .inbox?:
+            query = ListQuery.filter(query, scope: .inbox, context: ScopeContext(listIds: listIds), showCompleted: true)
+        case .list(let id)?:
+            query = query.filter(Field("listId") == .string(id))
+        case nil:
+            break
+        }
+        if let tag { query = query.filter(ListQuery.hasTag(tag)) }
+        if dueByToday { query = query.filter(Field("due") != nil && Field("due") <= .string(ListQuery.endOf(today))) }
+        if dueInNextWeek {
+            query = query.filter(Field("due") > .string(ListQuery.endOf(today)) && Field("due") <= .string(ListQuery.endOf(today.adding(days: 7))))
+        }
+        return ListQuery.order(query)
+    }
+}
+
+/// One item as `todo list` prints it.
+public struct ListedItem: Sendable, Equatable {
+    public var item: TodoItem
+    /// The list it shows in; nil: the Inbox.
+    public var list: TodoList?
+    /// A local change to it waits to be sent.
+    public var isPending: Bool
+}
