@@ -198,7 +198,8 @@ def run_backend(name, database, query, floor_url=None):
 def main():
     global BIN
     # A scratch folder of its own, so a release build never waits for (or blocks) the debug one.
-    release = ["swift", "build", "-c", "release", "--scratch-path", os.path.join(ROOT, ".build-release")]
+    # BENCH_SCRATCH: another release build folder (a soak may be running from .build-release).
+    release = ["swift", "build", "-c", "release", "--scratch-path", os.path.join(ROOT, os.environ.get("BENCH_SCRATCH", ".build-release"))]
     # BENCH_ONLY=sdk measures only the SDK section (and rewrites only it in BENCHMARKS.md).
     only_sdk = os.environ.get("BENCH_ONLY") == "sdk"
     # BENCH_ONLY=feed measures only the change feed section.

@@ -22,13 +22,15 @@ def seed(path, rows):
     columns = dict(line.split("|") for line in query(
         """SELECT "name", "physical" FROM "__columns" WHERE "ns" = '' AND "tbl" = 'todoitem'""").split())
     table = query("""SELECT "physical" FROM "__tables" WHERE "ns" = '' AND "tbl" = 'todoitem'""").strip()
+    lists = query("""SELECT "physical" FROM "__tables" WHERE "ns" = '' AND "tbl" = 'todolist'""").strip()
+    list_id = query(f"""SELECT "id" FROM "{lists}" WHERE "__owner" = '' LIMIT 1""").strip()
     ts = "strftime('%Y-%m-%dT%H:%M:%fZ', 1767225600 + n / 1000.0, 'unixepoch')"
     values = {
         "text": "'todo number ' || n", "complete": "n % 5 = 0", "notes": "''",
         "due": "CASE WHEN n % 3 = 0 THEN date('2026-12-01', '+' || (n % 60) || ' days') END",
         "priority": "CASE n % 4 WHEN 1 THEN 'high' WHEN 2 THEN 'medium' WHEN 3 THEN 'low' END",
         "tags": "CASE n % 3 WHEN 0 THEN 'home work' WHEN 1 THEN 'call shop' ELSE 'errand someday' END",
-        "listid": "CASE WHEN n % 2 = 0 THEN 'list-0' END",
+        "listid": f"CASE WHEN n % 2 = 0 THEN '{list_id}' END",
     }
     names = [name for name in values if name in columns]
     sql = (f'DELETE FROM "{table}";'

@@ -110,6 +110,22 @@ import TodoKitTestSupport
         #expect(app.visibleTexts == ["task 0", "task 1"])
     }
 
+    @Test func switchingViewsQuicklyCountsOnlyTheLastView() {
+        var app = ListFixture((0..<40).map { "task \($0)" }, pageHeight: 2)
+        let timers = [ListScope.inbox, .all, .inbox].flatMap { app.send(.chooseScope($0)) }
+        let dues = timers.compactMap { effect -> AppMessage? in
+            guard case .after(0.15, let message) = effect else { return nil }
+            return message
+        }
+        #expect(dues.count == 3)
+        for stale in dues.dropLast() {
+            app.send(stale)
+            #expect(app.state.list.total == 12)  // the six-page window only: no count yet
+        }
+        app.send(dues.last!)
+        #expect(app.state.list.total == 40)
+    }
+
     @Test func aCountForAnOlderListIsIgnored() {
         var app = ListFixture(["a", "b"])
         let generation = app.state.list.rows.countGeneration

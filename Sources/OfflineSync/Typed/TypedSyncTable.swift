@@ -118,12 +118,13 @@ extension SyncContext {
         // Subscribed before the first read, so a commit in between is read again rather than missed.
         let commits = dataSource.commits(changing: tables)
         let (results, continuation) = AsyncThrowingStream.makeStream(of: Result.self, bufferingPolicy: .bufferingNewest(1))
+        let thread = BlockingReadThread()
         let reader = Task {
             do {
-                continuation.yield(try read())
+                continuation.yield(try await thread.run(read))
                 for await _ in commits {
                     if Task.isCancelled { break }
-                    continuation.yield(try read())
+                    continuation.yield(try await thread.run(read))
                 }
                 continuation.finish()
             } catch {

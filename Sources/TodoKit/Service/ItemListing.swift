@@ -42,7 +42,7 @@ public struct ItemListing: Sendable, Equatable {
             break
         }
         if let tag { query = query.filter(ListQuery.hasTag(tag)) }
-        if dueByToday { query = query.filter(Field("due") != nil && Field("due") <= .string(ListQuery.endOf(today))) }
+        if dueByToday { query = query.filter(Field("due") <= .string(ListQuery.endOf(today))) }
         if dueInNextWeek {
             query = query.filter(Field("due") > .string(ListQuery.endOf(today)) && Field("due") <= .string(ListQuery.endOf(today.adding(days: 7))))
         }

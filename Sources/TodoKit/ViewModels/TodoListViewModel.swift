@@ -63,8 +63,11 @@ public struct TodoListViewModel: KeyedView {
     /// True while a window is being read from the store.
     public var isLoading: Bool { rows.inFlight != nil }
 
-    /// Typing pauses longer than this get a count; faster keys only get rows.
-    static let filterCountDelay = 0.15
+    /// Keys that change the list (typing a filter, switching views) get a count once they pause
+    /// this long; faster keys only get rows: a count over a million items takes tens of
+    /// milliseconds, and counts left running slowed the next key's rows (switching views at
+    /// 1,000,000 items: p99 63 ms with a count per switch, BENCHMARKS.md).
+    static let countDelay = 0.15
 
     /// Applies one message.
     public mutating func update(_ message: Message) -> [Effect] {
@@ -76,7 +79,7 @@ public struct TodoListViewModel: KeyedView {
             self.scope = scope
             selected = 0
             scrollTop = 0
-            return reload(countDelay: 0)
+            return reload(countDelay: Self.countDelay)
         case .contextChanged(let context):
             guard context != self.context else { return [] }
             self.context = context
@@ -184,7 +187,7 @@ public struct TodoListViewModel: KeyedView {
         filter = field
         selected = 0
         scrollTop = 0
-        return reload(countDelay: Self.filterCountDelay)
+        return reload(countDelay: Self.countDelay)
     }
 
     /// Asks for a window of three pages around the screen unless the screen is covered.
