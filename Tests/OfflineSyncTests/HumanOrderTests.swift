@@ -52,6 +52,22 @@ import Testing
         }
     }
 
+    @Test func textsDifferingInASCIIBeforeAnAccentOrderAsFoundationOrdersThem() {
+        var seed: UInt64 = 7
+        func next() -> UInt64 {
+            seed = seed &* 6364136223846793005 &+ 1442695040888963407
+            return seed >> 33
+        }
+        let alphabet = ["a", "A", "b", "B", "_", " ", "0", "é", "É", "ß", "s", "e\u{301}", "Ä", "ﬁ", "Ａ", "z"]
+        for _ in 0..<5_000 {
+            let a = (0..<(next() % 6)).map { _ in alphabet[Int(next() % UInt64(alphabet.count))] }.joined()
+            let b = (0..<(next() % 6)).map { _ in alphabet[Int(next() % UInt64(alphabet.count))] }.joined()
+            let folded = a.compare(b, options: [.caseInsensitive, .diacriticInsensitive, .widthInsensitive])
+            let expected = folded != .orderedSame ? folded : (Array(a.utf8) == Array(b.utf8) ? .orderedSame : Array(a.utf8).lexicographicallyPrecedes(Array(b.utf8)) ? .orderedAscending : .orderedDescending)
+            #expect(HumanOrder.compare(a, b) == expected, "\(a) vs \(b)")
+        }
+    }
+
     @Test func orderingUsesTheCollatedIndex() throws {
         let path = try TempDir.make().appendingPathComponent("h.sqlite").path
         let definition = SyncTableDefinition(name: "Words", columns: ["text": .text], indexes: [["text", "id"]], humanSorted: ["text"])

@@ -1,6 +1,6 @@
 import Foundation
 import GRDB
-import OfflineSync
+@testable import OfflineSync
 import ServerTestSupport
 import TableProtocol
 import Testing
@@ -148,5 +148,21 @@ import Testing
             #expect(error.code == .pushAbortedNetwork)
         }
         #expect(f.context.pendingOperationsCount == 1)
+    }
+}
+
+/// Property names meet columns whatever their letter case.
+@Suite struct PropertyNameCaseTests {
+    @Test func anItemsPropertiesInAnotherLetterCaseLandInTheirColumns() async throws {
+        let f = try await SyncFixture.make(localOnly: true)
+        try await f.local.insert(["id": "a", "TEXT": "milk", "Complete": true])
+        let stored = try #require(try f.local.read(id: "a"))
+        #expect(stored["text"] == "milk" && stored["complete"] == true)
+    }
+
+    @Test(arguments: [("updatedAt", "UPDATEDAT", true), ("a_b", "A_B", true), ("[x", "{x", false), ("text", "texts", false),
+                      ("ärger", "ÄRGER", true), ("é", "e", false)])
+    func namesAreEqualIgnoringLetterCaseOnly(_ a: String, _ b: String, _ equal: Bool) {
+        #expect(ItemRow.sameName(a, b) == equal)
     }
 }

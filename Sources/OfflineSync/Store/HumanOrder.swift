@@ -39,11 +39,23 @@ public enum HumanOrder {
         guard status == SQLITE_OK else { throw DatabaseError(resultCode: ResultCode(rawValue: status), message: "cannot register the \(collationName) collation") }
     }
 
-    /// The same order for two ASCII texts, without Foundation: letters folded to lower case, then
-    /// bytes; nil when either text has a non-ASCII byte.
+    /// The same order, without Foundation, when the texts differ in an ASCII character before
+    /// any non-ASCII byte (or have none): letters folded to lower case, then bytes; nil when a
+    /// non-ASCII byte comes first, for Foundation to decide. One pass: a first pull of 1,000,000
+    /// items compares texts with long common prefixes in three collated indexes, and checking
+    /// both texts for non-ASCII bytes before comparing took 6% of its CPU (perf, 2026-11-25).
+    /// The same answers as before: an earlier difference decides a character-by-character
+    /// comparison, and what folding does to later characters cannot change it.
     private static func asciiCompare(_ a: UnsafeBufferPointer<UInt8>, _ b: UnsafeBufferPointer<UInt8>) -> ComparisonResult? {
-        guard a.allSatisfy({ $0 < 0x80 }), b.allSatisfy({ $0 < 0x80 }) else { return nil }
-        for (p, q) in zip(a, b) where fold(p) != fold(q) { return fold(p) < fold(q) ? .orderedAscending : .orderedDescending }
+        let common = min(a.count, b.count)
+        var i = 0
+        while i < common {
+            let (p, q) = (a[i], b[i])
+            if p | q >= 0x80 { return nil }
+            if p != q, fold(p) != fold(q) { return fold(p) < fold(q) ? .orderedAscending : .orderedDescending }
+            i += 1
+        }
+        guard (a.count > common ? a : b)[common...].allSatisfy({ $0 < 0x80 }) else { return nil }
         return a.count == b.count ? bytes(a, b) : (a.count < b.count ? .orderedAscending : .orderedDescending)
     }
 
