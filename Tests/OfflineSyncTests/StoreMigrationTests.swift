@@ -55,4 +55,15 @@ import Testing
         let reopened = SyncContext(client: nil, dataSource: try SQLiteSyncStore(path: path, tables: [SyncTableDefinition(name: "todos", columns: ["text": .text])]))
         #expect(reopened.pendingOperationsCount == 1)
     }
+
+    @Test func anIndexTheDefinitionNoLongerDeclaresIsDroppedAndTheOthersStay() throws {
+        let path = try TempDir.make().appendingPathComponent("idx.sqlite").path
+        let columns: [String: SyncColumnType] = ["text": .text, "done": .boolean]
+        _ = try SQLiteSyncStore(path: path, tables: [SyncTableDefinition(name: "todos", columns: columns, indexes: [["done"], ["text"]])])
+        _ = try SQLiteSyncStore(path: path, tables: [SyncTableDefinition(name: "todos", columns: columns, indexes: [["text"]])])
+        let names = try DatabaseQueue(path: path).read {
+            try String.fetchAll($0, sql: "SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = 'todos' AND sql IS NOT NULL ORDER BY name")
+        }
+        #expect(names == ["todos_space", "todos_text"])
+    }
 }

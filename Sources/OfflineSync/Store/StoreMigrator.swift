@@ -32,17 +32,25 @@ enum StoreMigrator {
             // scanning the table, and rows of the account's own namespace (null) cost it nothing.
             try db.execute(sql: "CREATE INDEX IF NOT EXISTS \(quote(table.name + "_space")) ON \(quote(table.name)) (\(quote(SharedSpace.column))) "
                 + "WHERE \(quote(SharedSpace.column)) IS NOT NULL")
+            var declared: Set<String> = [(table.name + "_space").lowercased()]
             let ordered = table.orderIndexes.map { $0.map { table.sortColumn(for: $0)?.name ?? $0 } }
             for columns in table.indexes + ordered where !columns.isEmpty {
                 let plain = ([table.name] + columns).joined(separator: "_")
                 guard columns.contains(where: table.isHumanSorted) else {
+                    declared.insert(plain.lowercased())
                     try db.execute(sql: "CREATE INDEX IF NOT EXISTS \(quote(plain)) ON \(quote(table.name)) (\(columns.map(quote).joined(separator: ", ")))")
                     continue
                 }
                 // A column that became human-sorted: its byte-ordered index gives way to a collated one.
-                try db.execute(sql: "DROP INDEX IF EXISTS \(quote(plain))")
+                declared.insert((plain + "_human").lowercased())
                 let collated = columns.map { table.isHumanSorted($0) ? "\(quote($0)) COLLATE \(HumanOrder.collationName)" : quote($0) }
                 try db.execute(sql: "CREATE INDEX IF NOT EXISTS \(quote(plain + "_human")) ON \(quote(table.name)) (\(collated.joined(separator: ", ")))")
+            }
+            // An index the definition no longer declares goes: every write paid for it.
+            let existingIndexes = try String.fetchAll(db, sql: "SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = ? AND sql IS NOT NULL",
+                                                      arguments: [table.name])
+            for name in existingIndexes where !declared.contains(name.lowercased()) && name.lowercased().hasPrefix(table.name.lowercased() + "_") {
+                try db.execute(sql: "DROP INDEX \(quote(name))")
             }
             if try TextSearchIndex.migrate(db, table: table) { searchIndexed.insert(table.name.lowercased()) }
         }

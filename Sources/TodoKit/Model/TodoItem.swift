@@ -179,8 +179,9 @@ public enum TodoTable {
         name: name,
         columns: ["text": .text, "complete": .boolean, "notes": .text, "due": .text, "priority": .text, "tags": .text,
                   "listId": .text, "repeat": .text, "completedAt": .text, "series": .text],
-        // Today's and Upcoming's ranges and counts by due; text alone for export.
-        indexes: [["complete", "due"], ["text", SystemProperty.id.rawValue]],
+        // Text alone for export. (Today's and Upcoming's ranges walk the order indexes' sort
+        // column; an index on (complete, due) went unread and cost every write.)
+        indexes: [["text", SystemProperty.id.rawValue]],
         searchable: ["text"], mergePolicy: .fieldMerge, humanSorted: ["text"],
         mergeRules: ["tags": .wordSet, "completedAt": .serverWins],
         sortRules: ["due": .nullsLast, "priority": .ranked(Priority.allCases.map(\.rawValue))],
