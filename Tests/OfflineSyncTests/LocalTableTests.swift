@@ -1,6 +1,6 @@
 import Foundation
 import GRDB
-@testable import OfflineSync
+import OfflineSync
 import ServerTestSupport
 import TableProtocol
 import Testing
@@ -160,9 +160,9 @@ import Testing
         #expect(stored["text"] == "milk" && stored["complete"] == true)
     }
 
-    @Test(arguments: [("updatedAt", "UPDATEDAT", true), ("a_b", "A_B", true), ("[x", "{x", false), ("text", "texts", false),
-                      ("ärger", "ÄRGER", true), ("é", "e", false)])
-    func namesAreEqualIgnoringLetterCaseOnly(_ a: String, _ b: String, _ equal: Bool) {
-        #expect(ItemRow.sameName(a, b) == equal)
+    @Test func aPropertyInTheColumnsOwnLetterCaseWinsOverAnother() async throws {
+        let f = try await SyncFixture.make(localOnly: true)
+        try await f.local.insert(JSONObject([("id", "a"), ("TEXT", "other case"), ("text", "own case"), ("Text", "third")]))
+        #expect(try f.local.read(id: "a")?["text"] == "own case")
     }
 }

@@ -126,7 +126,7 @@ struct SQLiteStoreSession: SyncStoreSession {
         let versionIndex = columns.firstIndex { $0.name == SystemProperty.version.rawValue }!
         let spaceIndex = columns.firstIndex { $0.name == SharedSpace.column }!
         for item in items {
-            var values = try ItemRow.values(of: item, definition: definition, columns: columns)
+            var values = try ItemRow.values(of: item, definition: definition)
             if insertFirst {
                 try insert.execute(arguments: StatementArguments(values))
                 if db.changesCount > 0 { continue }
