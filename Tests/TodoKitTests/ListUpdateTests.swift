@@ -92,38 +92,34 @@ import TodoKitTestSupport
         #expect(app.state.layers.isEmpty)
     }
 
-    @Test func whileTypingAFilterOnlyTheLastKeysCountRuns() {
-        var app = ListFixture((0..<40).map { "task \($0)" } + ["other"], pageHeight: 2)
-        app.press(.character("/"))
-        let timers = "task".map { app.send(.key(.character($0))) }.flatMap { $0 }
+    /// Sends the delayed counts `timers` asked for in turn: the stale ones change nothing, only
+    /// the last one counts (40 rows; before it, the six-page window's 12 only).
+    func expectOnlyTheLastCountCounts(_ app: inout ListFixture, _ timers: [Effect], expected: Int) {
         let dues = timers.compactMap { effect -> AppMessage? in
             guard case .after(0.15, let message) = effect else { return nil }
             return message
         }
-        #expect(dues.count == 4)
+        #expect(dues.count == expected)
         for stale in dues.dropLast() {
             app.send(stale)
             #expect(app.state.list.total == 12)  // the six-page window only: no count yet
         }
         app.send(dues.last!)
         #expect(app.state.list.total == 40)
+    }
+
+    @Test func whileTypingAFilterOnlyTheLastKeysCountRuns() {
+        var app = ListFixture((0..<40).map { "task \($0)" } + ["other"], pageHeight: 2)
+        app.press(.character("/"))
+        let timers = "task".map { app.send(.key(.character($0))) }.flatMap { $0 }
+        expectOnlyTheLastCountCounts(&app, timers, expected: 4)
         #expect(app.visibleTexts == ["task 0", "task 1"])
     }
 
     @Test func switchingViewsQuicklyCountsOnlyTheLastView() {
         var app = ListFixture((0..<40).map { "task \($0)" }, pageHeight: 2)
         let timers = [ListScope.inbox, .all, .inbox].flatMap { app.send(.chooseScope($0)) }
-        let dues = timers.compactMap { effect -> AppMessage? in
-            guard case .after(0.15, let message) = effect else { return nil }
-            return message
-        }
-        #expect(dues.count == 3)
-        for stale in dues.dropLast() {
-            app.send(stale)
-            #expect(app.state.list.total == 12)  // the six-page window only: no count yet
-        }
-        app.send(dues.last!)
-        #expect(app.state.list.total == 40)
+        expectOnlyTheLastCountCounts(&app, timers, expected: 3)
     }
 
     @Test func aCountForAnOlderListIsIgnored() {

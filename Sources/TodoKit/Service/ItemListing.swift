@@ -13,6 +13,7 @@ public struct ItemListing: Sendable, Equatable {
         case list(id: String)
     }
 
+    /// Only one list's items (nil: every list's, and the Inbox's).
     public var list: List?
     /// Only items with this tag (lower-cased).
     public var tag: String?
@@ -52,6 +53,7 @@ public struct ItemListing: Sendable, Equatable {
 
 /// One item as `todo list` prints it.
 public struct ListedItem: Sendable, Equatable {
+    /// The item.
     public var item: TodoItem
     /// The list it shows in; nil: the Inbox.
     public var list: TodoList?
