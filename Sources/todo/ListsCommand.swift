@@ -18,20 +18,16 @@ struct ListsCommand: AsyncParsableCommand {
         let service = try openService(options)
         let entries = try service.listEntries()
         let lists = entries.map(\.list)
-        // Counted in the store (one GROUP BY), not by reading every item.
-        let scopes = [ListScope.inbox] + lists.map { ListScope.list(id: $0.id, name: $0.name) }
-        let counts = try service.counts(of: scopes, context: ScopeContext(today: nil, lists: lists))
-        let open = Dictionary(scopes.map { scope -> (String?, Int) in
-            if case .list(let id, _) = scope { return (id, counts[scope] ?? 0) }
-            return (nil, counts[scope] ?? 0)
-        }, uniquingKeysWith: { first, _ in first })
         let inbox = ListEntry(list: TodoList(id: "", name: TodoList.inboxName), space: nil, owner: service.signedInUser, role: .owner, members: 1,
                               displayName: TodoList.inboxName)
-        let rows: [(id: String?, entry: ListEntry)] = [(nil, inbox)] + entries.map { ($0.list.id, $0) }
+        let rows: [(id: String?, scope: ListScope, entry: ListEntry)] = [(nil, .inbox, inbox)]
+            + entries.map { ($0.list.id, .list(id: $0.list.id, name: $0.list.name), $0) }
+        // Counted in the store (one GROUP BY), not by reading every item.
+        let counts = try service.counts(of: rows.map(\.scope), context: ScopeContext(today: nil, lists: lists))
         if json {
             print(JSONWriter.string(.array(rows.map { row in
                 .object(JSONObject([
-                    ("id", row.id.map(JSONValue.string) ?? .null), ("name", .string(row.entry.list.name)), ("open", .number(Double(open[row.id] ?? 0))),
+                    ("id", row.id.map(JSONValue.string) ?? .null), ("name", .string(row.entry.list.name)), ("open", .number(Double(counts[row.scope] ?? 0))),
                     ("owner", row.entry.owner.map(JSONValue.string) ?? .null), ("role", row.entry.role.map { .string($0.rawValue) } ?? .null),
                     ("members", .number(Double(row.entry.members))),
                 ]))
@@ -39,7 +35,7 @@ struct ListsCommand: AsyncParsableCommand {
         } else {
             for row in rows {
                 let sharing = row.entry.isShared ? "\tshared, \(row.entry.members) members\(row.entry.role == .viewer ? ", read-only" : "")" : ""
-                print("\(row.entry.displayName)\t\(open[row.id] ?? 0)\(sharing)")
+                print("\(row.entry.displayName)\t\(counts[row.scope] ?? 0)\(sharing)")
             }
         }
     }

@@ -16,7 +16,7 @@ struct StandardOutput {
 
     /// Appends a line of text.
     mutating func line(_ text: String) throws {
-        try append { $0 += Array(text.utf8); $0.append(UInt8(ascii: "\n")) }
+        try append { $0.append(contentsOf: text.utf8); $0.append(UInt8(ascii: "\n")) }
     }
 
     /// Writes what has gathered.

@@ -40,6 +40,8 @@ import Testing
         #expect(try found(Field("due") >= "2026-11-24") == ["mid", "late"])
         #expect(try found(Field("due") > "2026-11-01" && Field("due") <= "2026-11-30") == ["mid"])
         #expect(try found(Field("due") == nil || Field("due") < "2026-11-02") == ["none", "early"])
+        #expect(try found(Field("due") != nil && Field("due") <= "2026-11-24") == ["early", "mid"])
+        #expect(try found(Field("due") != nil && (Field("due") > "2026-11-30" || Field("due") <= "2026-11-01")) == ["early", "late"])
     }
 
     @Test func hasAValueTestsOnNullsLastColumnsFindTheSameRows() async throws {

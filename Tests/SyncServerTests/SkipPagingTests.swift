@@ -7,18 +7,19 @@ import Testing
 /// first thousand rows each page seeks where the previous one ended (`SkipSeeks`), and answers
 /// exactly what `OFFSET` would.
 @Suite struct SkipPagingTests {
-    /// 1,300 rows in batches (each batch one commit: its rows share an `updatedAt`).
-    static func seeded(_ c: TableClient, _ table: String) async throws -> [String] {
-        var ids: [String] = []
+    /// A new table of 1,300 rows on `server`, written in batches (each batch one commit: its rows
+    /// share an `updatedAt`), and a client.
+    static func seededTable(_ server: InProcessServer) async throws -> (TableClient, String) {
+        let c = TableClient(server)
+        let table = uniqueTable()
         for chunk in 0..<4 {
             let operations: [[String: Any]] = (0..<325).map { i in
                 let id = String(format: "r%04d", (i * 7 + chunk) % 1300 + chunk * 10_000)
-                ids.append(id)
                 return ["method": "POST", "table": table, "body": ["id": id, "text": "row \(id)"]]
             }
             #expect(try await c.post("tables/$batch", ["operations": operations]).status == 200)
         }
-        return ids
+        return (c, table)
     }
 
     /// Every page of the pull's order from `$skip=0`, 100 at a time.
@@ -50,9 +51,7 @@ import Testing
     @Test(arguments: Backend.allCases)
     func consecutiveDeepPagesAnswerWhatOffsetWouldAndSeek(_ backend: Backend) async throws {
         let server = try await SharedServers.shared.server(backend)
-        let c = TableClient(server)
-        let table = uniqueTable()
-        _ = try await Self.seeded(c, table)
+        let (c, table) = try await Self.seededTable(server)
         let seeks = server.service.skipSeeks.seeks.load(ordering: .relaxed)
         let pages = try await Self.pages(c, table)
         #expect(pages.flatMap { $0 } == (try await Self.expectedOrder(c, table)))
@@ -63,9 +62,7 @@ import Testing
     @Test(arguments: Backend.allCases)
     func aWriteBetweenDeepPagesIsSeenAsOffsetSeesIt(_ backend: Backend) async throws {
         let server = try await SharedServers.shared.server(backend)
-        let c = TableClient(server)
-        let table = uniqueTable()
-        _ = try await Self.seeded(c, table)
+        let (c, table) = try await Self.seededTable(server)
         let before = try await Self.pages(c, table, from: 900, count: 2)
         // A row before the next page leaves the order (an update moves it to the end).
         let moved = before[0][0]
@@ -83,9 +80,7 @@ import Testing
     }
 
     static func deepPagesOrderedByAProperty(_ server: InProcessServer) async throws {
-        let c = TableClient(server)
-        let table = uniqueTable()
-        _ = try await seeded(c, table)
+        let (c, table) = try await seededTable(server)
         let seeks = server.service.skipSeeks.seeks.load(ordering: .relaxed)
         var ids: [String] = []
         for skip in stride(from: 1000, to: 1300, by: 100) {

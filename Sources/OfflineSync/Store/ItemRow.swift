@@ -37,11 +37,7 @@ enum ItemRow {
         for (key, value) in item {
             // Nearly every key is a column's own name, in lower case or as declared.
             guard let index = definition.columnPositions[key] ?? definition.columnPositions[key.lowercased()] else { continue }
-            if columns[index].name == key {
-                found[index] = value
-            } else if found[index] == nil {
-                found[index] = value
-            }
+            if found[index] == nil || columns[index].name == key { found[index] = value }
         }
         return try columns.indices.map { index in
             let column = columns[index]

@@ -123,7 +123,19 @@ extension LocalSelect {
     /// sort column's sentinel), so it passes no `<`/`<=`, and "has a value" is "below the
     /// sentinel" (a text beginning with U+10FFFF, a noncharacter, would count as none). Not
     /// under `not`, whose null handling differs.
+    ///
+    /// Within one conjunction, a column that already has an upper bound (`<`, `<=`) gets no
+    /// "has a value" test besides: the bound excludes the rows without one, and SQLite took the
+    /// sentinel for the index range's end instead of the bound (Today at 1,000,000 items walked
+    /// every dated item: 20 ms instead of nothing).
     static func rangesOnSortColumns(_ expression: FilterExpression, _ definition: SyncTableDefinition) -> FilterExpression {
+        rangesOnSortColumns(expression, definition, upperBounds: [:])
+    }
+
+    /// `upperBounds`: the rewritten upper bound of each sort column (by lower-cased name) that the
+    /// conjunction around `expression` holds.
+    private static func rangesOnSortColumns(_ expression: FilterExpression, _ definition: SyncTableDefinition,
+                                            upperBounds: [String: FilterExpression]) -> FilterExpression {
         func onSortColumn(_ name: String) -> (name: String, type: SyncColumnType)? {
             guard definition.sortRules.first(where: { $0.key.lowercased() == name.lowercased() })?.value == .nullsLast,
                   let sorted = definition.sortColumn(for: name) else { return nil }
@@ -133,20 +145,38 @@ extension LocalSelect {
             let sentinel: FilterLiteral = sorted.type == .text ? .string("\u{10FFFF}") : .number(.infinity)
             return FilterExpression(.binary(.lt, FilterExpression(.member(sorted.name)), FilterExpression(.literal(sentinel))), at: position)
         }
+        /// A range test of a nulls-last column, on its sort column.
+        func range(_ expression: FilterExpression) -> (name: String, op: BinaryOperator, onSorted: FilterExpression)? {
+            guard case .binary(let op, let left, let right) = expression.node, [.lt, .le, .gt, .ge].contains(op),
+                  case .member(let name) = left.node, case .literal(let value) = right.node, value != .null,
+                  let sorted = onSortColumn(name) else { return nil }
+            return (name.lowercased(), op, FilterExpression(.binary(op, FilterExpression(.member(sorted.name)), right), at: expression.position))
+        }
         switch expression.node {
         case .binary(.ne, let left, let right):
             guard case .member(let name) = left.node, case .literal(.null) = right.node, let sorted = onSortColumn(name) else { return expression }
-            return hasValue(sorted, at: expression.position)
-        case .binary(let op, let left, let right) where [.lt, .le, .gt, .ge].contains(op):
-            guard case .member(let name) = left.node, case .literal(let value) = right.node, value != .null,
-                  let sorted = onSortColumn(name) else { return expression }
-            let onSorted = FilterExpression(.binary(op, FilterExpression(.member(sorted.name)), right), at: expression.position)
-            if op == .lt || op == .le { return onSorted }
-            return FilterExpression(.binary(.and, onSorted, hasValue(sorted, at: expression.position)), at: expression.position)
-        case .binary(let op, let left, let right) where op == .and || op == .or:
-            return FilterExpression(.binary(op, rangesOnSortColumns(left, definition), rangesOnSortColumns(right, definition)), at: expression.position)
+            return upperBounds[name.lowercased()] ?? hasValue(sorted, at: expression.position)
+        case .binary(let op, _, _) where [.lt, .le, .gt, .ge].contains(op):
+            guard let (name, op, onSorted) = range(expression) else { return expression }
+            if op == .lt || op == .le || upperBounds[name] != nil { return onSorted }
+            return FilterExpression(.binary(.and, onSorted, hasValue(onSortColumn(name)!, at: expression.position)), at: expression.position)
+        case .binary(.and, let left, let right):
+            var bounds = upperBounds
+            for term in conjuncts(expression) {
+                if let (name, op, onSorted) = range(term), op == .lt || op == .le, bounds[name] == nil { bounds[name] = onSorted }
+            }
+            return FilterExpression(.binary(.and, rangesOnSortColumns(left, definition, upperBounds: bounds),
+                                            rangesOnSortColumns(right, definition, upperBounds: bounds)), at: expression.position)
+        case .binary(.or, let left, let right):
+            return FilterExpression(.binary(.or, rangesOnSortColumns(left, definition), rangesOnSortColumns(right, definition)), at: expression.position)
         default:
             return expression
         }
+    }
+
+    /// The terms of an `and` chain.
+    private static func conjuncts(_ expression: FilterExpression) -> [FilterExpression] {
+        guard case .binary(.and, let left, let right) = expression.node else { return [expression] }
+        return conjuncts(left) + conjuncts(right)
     }
 }

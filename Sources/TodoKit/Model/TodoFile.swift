@@ -53,7 +53,9 @@ public enum TodoFile {
             for entry in entries {
                 switch format {
                 case .json: array.append(.object(ItemJSON.object(entry.item, listName: entry.listName)), into: &out)
-                case .todotxt: out += Array((TodoTxtLine.render(entry) + "\n").utf8)
+                case .todotxt:
+                    out.append(contentsOf: TodoTxtLine.render(entry).utf8)
+                    out.append(UInt8(ascii: "\n"))
                 }
             }
         }

@@ -11,8 +11,7 @@ enum ListQuery {
         case .completed: return query.filter(Field("complete") == true)
         case .today:
             guard let today = context.today else { return query.filter(open && Field("due") != nil) }
-            // No "has a due date" test beside the range: it excludes no more rows, and SQLite
-            // took its bound for the index range (every dated item, 20 ms at 1,000,000 items).
+            // `due <=` passes no item without a due date.
             return query.filter(open && Field("due") <= .string(endOf(today)))
         case .upcoming:
             guard let today = context.today else { return query.filter(open && Field("due") != nil) }

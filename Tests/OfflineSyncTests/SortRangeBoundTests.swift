@@ -1,0 +1,26 @@
+import GRDB
+@testable import OfflineSync
+import Testing
+
+/// A range on a nulls-last column with an upper bound carries no second upper bound for "has a
+/// value": SQLite took that one (the sentinel) for the index range's end and walked every row with
+/// a value.
+@Suite struct SortRangeBoundTests {
+    let definition = SyncTableDefinition(name: "Tasks", columns: ["due": .text], sortRules: ["due": .nullsLast], orderIndexes: [["due"]])
+    let sentinel = "\u{10FFFF}".databaseValue
+
+    func binds(_ predicate: QueryPredicate) throws -> [DatabaseValue] {
+        try LocalSelect(query: SyncQuery(table: "Tasks").filter(predicate), definition: definition).rowsBinds
+    }
+
+    @Test(arguments: [Field("due") != nil && Field("due") <= "2026-11-24", Field("due") > "2026-11-24" && Field("due") <= "2026-12-01",
+                      Field("due") < "2026-12-01" && (Field("due") != nil && Field("due") >= "2026-11-01")])
+    func anUpperBoundInTheSameConjunctionLeavesTheSentinelOut(_ predicate: QueryPredicate) throws {
+        #expect(!(try binds(predicate)).contains(sentinel))
+    }
+
+    @Test(arguments: [Field("due") != nil, Field("due") > "2026-11-24", Field("due") != nil || Field("due") <= "2026-11-24"])
+    func withoutAnUpperBoundBesideItHavingAValueStaysBelowTheSentinel(_ predicate: QueryPredicate) throws {
+        #expect(try binds(predicate).contains(sentinel))
+    }
+}
