@@ -117,7 +117,7 @@ let package = Package(
             dependencies: [.product(name: "Hummingbird", package: "hummingbird"), .product(name: "NIOPosix", package: "swift-nio")],
             path: "Benchmarks/FloorServer"
         ),
-        .executableTarget(name: "todo-bench-handler", dependencies: ["SyncServer", "TableProtocol"], path: "Benchmarks/HandlerBench"),
+        .executableTarget(name: "todo-bench-handler", dependencies: ["SyncServer", "TableProtocol", .product(name: "Logging", package: "swift-log")], path: "Benchmarks/HandlerBench"),
         // The README's SDK example.
         .executableTarget(name: "offline-sync-example", dependencies: ["OfflineSync", "TableProtocol"], path: "Examples/QuickStart"),
         // Typed tables and a live query between two devices (README, "Typed tables and live queries").
@@ -152,6 +152,8 @@ let package = Package(
                 // The route, query, schema and account suites drive the application in process.
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "Logging", package: "swift-log"),
+                // PostgresDataType, for the prepared pages' placeholder casts.
+                .product(name: "PostgresNIO", package: "postgres-nio"),
             ]
         ),
         // Child process of the crash test: random writes, pushes and pulls until SIGKILL.

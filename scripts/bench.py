@@ -14,6 +14,7 @@ Shared lists (bench_sharing.py): live across people beside within one account, a
 Ten thousand subscribers (bench_subscribers.py): memory per open feed, one write's fan-out to 10,000 feeds, inserts beside them.
 A million rows (bench_million.py): keyset and consecutive $skip pages of 1,000,000 rows beside 10,000.
 The app at a million items (bench_million_client.py): first pull, `todo list --json` and `export`, the full-screen list.
+The PostgreSQL page's CPU (bench_page_cpu.py): the pull page's CPU per page on SQLite, on PostgreSQL, and pgbench's prepared SELECT.
 Read replicas and fresh tables (bench_replicas.py): pull pages from a standby beside the primary alone; a table just grown to 10,000 rows beside the same after ANALYZE.
 """
 import json, os, platform, re, subprocess, sys, time, datetime, urllib.request
@@ -220,7 +221,9 @@ def main():
     only_subscribers = os.environ.get("BENCH_ONLY") == "subscribers"
     # BENCH_ONLY=million-client measures only the app at a million items.
     only_million_client = os.environ.get("BENCH_ONLY") == "million-client"
-    products = ["todo-server", "todo", "todo-bench-client"] if only_million_client else ["todo-server"] if only_replicas or only_million or only_subscribers else ["todo-server", "todo-bench-client"] if only_sharing else ["todo-server"] if only_namespaces else ["todo-server", "todo"] if only_taskd else ["todo-bench-client"] if only_client else ["todo-server", "todo-bench-client"] if only_feed else ["todo-server", "todo-bench-sdk", "todo"] if only_sdk else ["todo-server", "todo-bench-floor", "todo-bench-sdk", "todo-bench-client", "todo", "todo-load"]
+    # BENCH_ONLY=page-cpu measures only the PostgreSQL page's CPU.
+    only_page_cpu = os.environ.get("BENCH_ONLY") == "page-cpu"
+    products = ["todo-server", "todo", "todo-bench-client"] if only_million_client else ["todo-server"] if only_replicas or only_million or only_page_cpu or only_subscribers else ["todo-server", "todo-bench-client"] if only_sharing else ["todo-server"] if only_namespaces else ["todo-server", "todo"] if only_taskd else ["todo-bench-client"] if only_client else ["todo-server", "todo-bench-client"] if only_feed else ["todo-server", "todo-bench-sdk", "todo"] if only_sdk else ["todo-server", "todo-bench-floor", "todo-bench-sdk", "todo-bench-client", "todo", "todo-load"]
     for product in products:
         sh(*release, "--product", product, cwd=ROOT)
     BIN = sh(*release, "--show-bin-path", cwd=ROOT, capture_output=True).stdout.strip()
@@ -256,6 +259,9 @@ def main():
     if only_million_client:
         run_million_client(tmp)
         return
+    if only_page_cpu:
+        run_page_cpu(tmp)
+        return
     # The client's latencies first, before the server loads leave PostgreSQL busy with vacuuming.
     client = run_client(tmp)
 
@@ -272,6 +278,7 @@ def main():
     if pg:
         results["PostgreSQL"] = run_backend("PostgreSQL", pg, psql_query(pg))
     write_report(floor, results, auth)
+    run_page_cpu(tmp)
     write_sdk_report(run_sdk(tmp))
     write_client_report(client)
     run_feed(tmp)
@@ -322,6 +329,16 @@ def run_replicas():
         return
     results = bench_replicas.run(sys.modules[__name__], os.path.join(BIN, "todo-server"), pg, standby)
     bench_replicas.report(results, replace_section, datetime.date.today().isoformat(), int(DURATION.rstrip("s")))
+
+
+def run_page_cpu(tmp):
+    import bench_page_cpu
+    pg = os.environ.get("TODO_TEST_POSTGRES_URL")
+    if not pg:
+        print("bench: no PostgreSQL (run through scripts/with-postgres.sh); skipping the PostgreSQL page's CPU")
+        return
+    results = bench_page_cpu.run(sys.modules[__name__], os.path.join(BIN, "todo-server"), tmp, pg)
+    bench_page_cpu.report(results, replace_section, datetime.date.today().isoformat(), ROUNDS)
 
 
 def run_namespaces(tmp):

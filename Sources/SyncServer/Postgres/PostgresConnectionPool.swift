@@ -16,6 +16,8 @@ final class PostgresConnectionPool: Sendable {
         let index: Int
         let connection: PostgresConnection
         let queue: DispatchQueue
+        /// The pull pages prepared on this slot's connection.
+        let pages: PostgresPreparedPages
     }
 
     private struct State {
@@ -27,6 +29,7 @@ final class PostgresConnectionPool: Sendable {
     private let configuration: PostgresConnection.Configuration
     private let logger: Logger
     private let queues: [DispatchQueue]
+    private let pages: [PostgresPreparedPages]
     /// The event loop of each slot's connection.
     private let loops: [any EventLoop]
     private let state: Mutex<State>
@@ -35,6 +38,7 @@ final class PostgresConnectionPool: Sendable {
         self.configuration = configuration
         self.logger = logger
         self.queues = (0..<size).map { DispatchQueue(label: "postgres.connection.\($0)") }
+        self.pages = (0..<size).map { _ in PostgresPreparedPages() }
         let group = Array(PostgresConnection.defaultEventLoopGroup.makeIterator())
         self.loops = (0..<size).map { group[$0 % group.count] }
         self.state = Mutex(State(idle: Array(0..<size), connections: Array(repeating: nil, count: size)))
@@ -51,12 +55,12 @@ final class PostgresConnectionPool: Sendable {
             if let free { waiter.resume(returning: free) }
         }
         if let existing = state.withLock({ $0.connections[index] }), !existing.isClosed {
-            return Slot(index: index, connection: existing, queue: queues[index])
+            return Slot(index: index, connection: existing, queue: queues[index], pages: pages[index])
         }
         do {
             let connection = try await PostgresConnection.connect(on: loops[index], configuration: configuration, id: index, logger: logger)
             state.withLock { $0.connections[index] = connection }
-            return Slot(index: index, connection: connection, queue: queues[index])
+            return Slot(index: index, connection: connection, queue: queues[index], pages: pages[index])
         } catch {
             hand(index)
             throw error

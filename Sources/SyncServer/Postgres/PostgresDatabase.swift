@@ -72,21 +72,12 @@ public final class PostgresDatabase: SQLDatabase, OneStatementWrites {
         try await run(begin: nil, body)
     }
 
-    /// The pull page without a dispatch queue or a blocking wait: the query runs on the
-    /// connection's event loop and its rows go straight into JSON.
+    /// The pull page without a dispatch queue or a blocking wait: a prepared statement runs on
+    /// the connection's event loop and its rows go straight into JSON (`PostgresPreparedPages`).
     public func readJSONArray(_ sql: String, _ binds: [SQLValue], schema: TableSchema, limit: Int) async throws -> (json: [UInt8], rows: Int) {
         let slot = try await pool.acquire()
         defer { pool.release(slot) }
-        // Unnamed, all rows at once (a page is at most 1,001): a prepared statement's rows come
-        // through PostgresNIO's async sequence, which cost this process about 150 µs more per
-        // page of 51 rows than PostgreSQL saved by not planning (about 40 µs): 3,430 against
-        // 4,290 pages/s (wrk, 5 s rounds, 2026-11-24).
-        let result = try await slot.connection.query(PostgresSession.query(sql, binds), logger: logger).get()
-        var page = PostgresJSONPage(limit: limit)
-        for row in result.rows {
-            guard try page.add(row) else { break }
-        }
-        return page.finish()
+        return try await slot.pages.readJSONArray(sql, binds, limit: limit, on: slot.connection, names: statementNames, logger: logger)
     }
 
     /// Without a dispatch queue or a blocking wait, as the pull page.
@@ -113,10 +104,9 @@ public final class PostgresDatabase: SQLDatabase, OneStatementWrites {
         let text = PostgresNamedStatement.Text(name: name, sql: sql, types: types)
         do {
             return try await PostgresNamedStatement.rows(text, PostgresSession.query(sql, binds).binds, on: connection, logger: logger)
-        } catch let error as PSQLError {
-            // A table or column that is not there (SQLSTATE class 42) or a plan that no longer
-            // fits (0A000): prepare it anew next time rather than keep the failure.
-            if let state = error.serverInfo?[.sqlState], state.hasPrefix("42") || state.hasPrefix("0A") { statementNames.retire(key) }
+        } catch {
+            // Prepare it anew next time rather than keep the failure.
+            if PostgresFailure.isStatementFailure(error) { statementNames.retire(key) }
             throw error
         }
     }

@@ -5,42 +5,54 @@ import TableProtocol
 
 /// Writes the rows of a PostgreSQL reply straight into a JSON array, as SQLite's
 /// `queryJSONArray` does: no `SQLValue`s, rows or objects in between.
-struct PostgresJSONPage: ~Copyable {
+///
+/// A class, since PostgresNIO hands it the rows one by one on the connection's event loop
+/// (`PostgresPreparedPages`); the task that waits for the reply reads it only afterwards.
+final class PostgresJSONPage: @unchecked Sendable {
     private var out: JSONPageBuffer
-    private var keys: [[UInt8]] = []
+    /// Each column's `"name":` (with the `{` or `,` before it) and how its values are written.
+    private var columns: [(key: [UInt8], kind: CellKind)] = []
     private let limit: Int
+    /// Set when the cells' own format is not to be believed (`init`).
+    private let binaryRows: Bool
     /// Rows read, at most `limit + 1` (the extra one only says that more remain).
     private(set) var rows = 0
 
-    init(limit: Int) {
+    /// How a column's values become JSON: read straight from the wire bytes for the types and
+    /// formats a table's columns have, else through PostgresNIO's decoding.
+    private enum CellKind {
+        case binaryBool, binaryInt8, binaryInt4, binaryFloat8, text, decoded
+    }
+
+    /// `binaryRows`: every value arrives in binary format whatever its cell says. PostgresNIO's
+    /// statements prepared through `prepare(query:)` describe their columns as text while every
+    /// Bind it sends asks for binary results (`PostgresFrontendMessageEncoder.bind`, 1.33).
+    init(limit: Int, binaryRows: Bool = false) {
         self.limit = limit
+        self.binaryRows = binaryRows
         out = JSONPageBuffer(capacity: 64 + min(limit, 1_000) * 256)
         out.reserve(1)
         out.append(UInt8(ascii: "["))
     }
 
     /// Adds one row; false once the row past `limit` was seen (the caller stops reading).
-    mutating func add(_ row: PostgresRow) throws -> Bool {
+    @discardableResult
+    func add(_ row: PostgresRow) throws -> Bool {
         rows += 1
         if rows > limit { return false }
-        if keys.isEmpty {
-            for (index, cell) in row.enumerated() {
-                var key: [UInt8] = [UInt8(ascii: index == 0 ? "{" : ",")]
-                JSONWriter.writeString(cell.columnName, into: &key)
-                key.append(UInt8(ascii: ":"))
-                keys.append(key)
-            }
-        }
+        if columns.isEmpty { columns = columns(of: row) }
         if rows > 1 {
             out.reserve(1)
             out.append(UInt8(ascii: ","))
         }
-        for (index, cell) in row.enumerated() {
-            keys[index].withUnsafeBufferPointer { key in
+        var index = 0
+        for cell in row {
+            columns[index].key.withUnsafeBufferPointer { key in
                 out.reserve(key.count)
                 out.append(key)
             }
-            try write(cell)
+            try write(cell, as: columns[index].kind)
+            index += 1
         }
         out.reserve(1)
         out.append(UInt8(ascii: "}"))
@@ -48,24 +60,66 @@ struct PostgresJSONPage: ~Copyable {
     }
 
     /// Ends the array; answers the bytes and the rows read.
-    consuming func finish() -> (json: [UInt8], rows: Int) {
+    func finish() -> (json: [UInt8], rows: Int) {
         out.reserve(1)
         out.append(UInt8(ascii: "]"))
         return (out.bytes, rows)
     }
 
+    private func columns(of row: PostgresRow) -> [(key: [UInt8], kind: CellKind)] {
+        row.enumerated().map { index, cell in
+            var key: [UInt8] = [UInt8(ascii: index == 0 ? "{" : ",")]
+            JSONWriter.writeString(cell.columnName, into: &key)
+            key.append(UInt8(ascii: ":"))
+            return (key, kind(of: cell))
+        }
+    }
+
+    private func kind(of cell: PostgresCell) -> CellKind {
+        switch (cell.dataType, binaryRows ? .binary : cell.format) {
+        case (.bool, .binary): return .binaryBool
+        case (.int8, .binary): return .binaryInt8
+        case (.int4, .binary): return .binaryInt4
+        case (.float8, .binary): return .binaryFloat8
+        // Text arrives as UTF-8 (the server checks it), the same bytes in either format.
+        case (.text, _), (.varchar, _), (.name, _): return .text
+        default: return .decoded
+        }
+    }
+
     /// One value with the same typing as `SQLValue(cell)` and `StoredItem`.
-    private mutating func write(_ cell: PostgresCell) throws {
+    private func write(_ cell: PostgresCell, as kind: CellKind) throws {
         guard let bytes = cell.bytes else { return out.appendNull() }
+        let at = bytes.readerIndex
+        switch kind {
+        case .binaryBool:
+            guard bytes.readableBytes == 1, let byte = bytes.getInteger(at: at, as: UInt8.self) else { return try writeDecoded(cell) }
+            out.appendBool(byte != 0)
+        case .binaryInt8:
+            guard bytes.readableBytes == 8, let value = bytes.getInteger(at: at, as: Int64.self) else { return try writeDecoded(cell) }
+            out.appendNumber(Double(value))
+        case .binaryInt4:
+            guard bytes.readableBytes == 4, let value = bytes.getInteger(at: at, as: Int32.self) else { return try writeDecoded(cell) }
+            out.appendNumber(Double(value))
+        case .binaryFloat8:
+            guard bytes.readableBytes == 8, let bits = bytes.getInteger(at: at, as: UInt64.self) else { return try writeDecoded(cell) }
+            out.appendNumber(Double(bitPattern: bits))
+        case .text:
+            let appended = bytes.withUnsafeReadableBytes { raw in out.appendASCIIString(raw.bindMemory(to: UInt8.self)) }
+            if !appended { try writeDecoded(cell) }
+        case .decoded:
+            try writeDecoded(cell)
+        }
+    }
+
+    private func writeDecoded(_ received: PostgresCell) throws {
+        var cell = received
+        if binaryRows { cell.format = .binary }
         switch cell.dataType {
         case .bool: out.appendBool(try cell.decode(Bool.self))
         case .int2, .int4, .int8: out.appendNumber(Double(try cell.decode(Int64.self)))
         case .float4, .float8: out.appendNumber(try cell.decode(Double.self))
         case .numeric: out.appendNumber(Double(try cell.decode(String.self)) ?? .nan)
-        case .text, .varchar, .name:
-            // Text arrives as UTF-8 (the server checks it), in either format.
-            let appended = bytes.withUnsafeReadableBytes { raw in out.appendASCIIString(raw.bindMemory(to: UInt8.self)) }
-            if !appended { out.appendString(try cell.decode(String.self)) }
         default: out.appendString(try cell.decode(String.self))
         }
     }

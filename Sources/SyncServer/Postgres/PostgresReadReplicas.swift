@@ -48,7 +48,7 @@ final class PostgresReadReplicas: Sendable {
             throw error
         } catch {
             primaryFallbacks.add(1, ordering: .relaxed)
-            if Self.isConnectionFailure(error) { setHealth(of: standby, .down(Self.describe(error))) }
+            if PostgresFailure.isConnectionFailure(error) { setHealth(of: standby, .down(PostgresFailure.describe(error))) }
             return try await read(primary)
         }
     }
@@ -64,7 +64,7 @@ final class PostgresReadReplicas: Sendable {
         do {
             if try await standby.hasReplayed(table, of: owner, upTo: needed) { return standby }
         } catch {
-            if Self.isConnectionFailure(error) { setHealth(of: standby, .down(Self.describe(error))) }
+            if PostgresFailure.isConnectionFailure(error) { setHealth(of: standby, .down(PostgresFailure.describe(error))) }
         }
         primaryFallbacks.add(1, ordering: .relaxed)
         return nil
@@ -105,7 +105,7 @@ final class PostgresReadReplicas: Sendable {
             let lag = history.lag(of: replayed, now: now)
             return lag <= maxLag ? .serving(lag: lag) : .behind(lag: lag)
         } catch {
-            return .down(Self.describe(error))
+            return .down(PostgresFailure.describe(error))
         }
     }
 
@@ -120,20 +120,6 @@ final class PostgresReadReplicas: Sendable {
             logger.warning("standby is not answering; reads go to the primary", metadata: ["standby": "\(standby.name)", "error": "\(why)"])
         case .unknown: break
         }
-    }
-
-    /// True for a failure of the connection rather than of the statement.
-    private static func isConnectionFailure(_ error: any Error) -> Bool {
-        guard let error = error as? PSQLError else { return true }
-        if let state = error.serverInfo?[.sqlState] { return state.hasPrefix("08") || state.hasPrefix("57") }
-        return true
-    }
-
-    private static func describe(_ error: any Error) -> String {
-        guard let error = error as? PSQLError else { return String(describing: error) }
-        if let message = error.serverInfo?[.message] { return message }
-        // PSQLError's description hides everything; its code says enough (no URL, no password).
-        return "\(error.code)" + (error.underlying.map { ": \($0)" } ?? "")
     }
 
     /// `body`, or a timeout error after `seconds` (a standby on a host that stopped answering

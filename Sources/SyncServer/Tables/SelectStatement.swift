@@ -77,11 +77,13 @@ struct SelectStatement: Sendable {
         let from = " FROM \(dialect.quote(schema.physicalTable))"
         countBindsTemplate = translator.binds.values
         var binds = translator.binds
-        let limit = binds.bind(.integer(Int64(top) + 1))
-        let offset = binds.bind(.integer(Int64(skip)))
         selectSQL = "SELECT \(columns)\(from)\(whereClause)"
         orderSQL = " ORDER BY \(order.joined(separator: ", "))"
-        rowsSQL = "\(selectSQL)\(orderSQL) LIMIT \(limit) OFFSET \(offset)"
+        // The limit written in, and no OFFSET on a first page: PostgreSQL plans a prepared page
+        // once for all its values only when it knows how many rows the page reads (with either
+        // bound, its generic plan assumed a tenth of the table and it planned every page anew).
+        // A page further on binds its offset, so its statement is the same for every `$skip`.
+        rowsSQL = "\(selectSQL)\(orderSQL) LIMIT \(top + 1)" + (skip > 0 ? " OFFSET \(binds.bind(.integer(Int64(skip))))" : "")
         countSQL = query.includeTotalCount ? "SELECT COUNT(*)\(from)\(whereClause)" : nil
         rowsBindsTemplate = binds.values
     }
@@ -108,7 +110,7 @@ struct SelectStatement: Sendable {
             let first = dialect.quote(orderKey[0].column)
             sql += " AND \(first) \(orderKey[0].descending ? "<=" : ">=") \(values[0]) AND (\(condition))"
         }
-        sql += "\(orderSQL) LIMIT \(binds.bind(.integer(Int64(limit)))) OFFSET \(binds.bind(.integer(0)))"
+        sql += "\(orderSQL) LIMIT \(limit)"
         return (sql, binds.values)
     }
 }

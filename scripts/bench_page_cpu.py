@@ -1,0 +1,81 @@
+"""The PostgreSQL page's CPU (#29), imported by bench.py (`BENCH_ONLY=page-cpu` runs only this).
+
+Bench (a)'s pull page (50 of 100k rows) three ways, in alternating rounds, medians:
+todo-server on SQLite (everything in one process), todo-server on PostgreSQL, and pgbench running
+that page's own SELECT prepared (read from PostgreSQL's statement log, same parameters). Each
+run's CPU is read from /proc (bench_cpu): todo-server, every PostgreSQL process, the load
+generator. The targets: todo-server's CPU per PostgreSQL page at most its CPU per SQLite page,
+and PostgreSQL's CPU per page at most 1.2× pgbench's.
+"""
+import os, urllib.request
+
+bench = None  # bench.py, which calls `run` with itself
+
+
+def served_page(base, page):
+    with urllib.request.urlopen(urllib.request.Request(f"{base}/tables/bench?{page}", headers=bench.HEADERS)) as r:
+        return r.read()
+
+
+def seeded_server(binary, database, query, dialect):
+    proc, port = bench.start(binary, "--port", "0", "--database", database, "--log-level", "error")
+    bench.post(port, "/tables/bench", {"id": "schema", "text": "creates the table", "complete": False})
+    query(bench.seed_sql(bench.ROWS, dialect, bench.table_layout(query, "bench")))
+    return proc, f"http://127.0.0.1:{port}"
+
+
+def run(module, binary, tmp, pg):
+    global bench
+    bench = module
+    import bench_cpu, bench_pgbench
+    sqlite_path = os.path.join(tmp, "page-cpu.sqlite")
+    sqlite_proc, sqlite_base = seeded_server(binary, sqlite_path, bench.sqlite_query(sqlite_path), "sqlite")
+    pg_proc = None
+    try:
+        pg_proc, pg_base = seeded_server(binary, pg, bench.psql_query(pg), "postgres")
+        page = bench.pull_query()
+        assert served_page(sqlite_base, page) == served_page(pg_base, page), "both stores must serve the same page"
+        page_sql = bench_pgbench.logged_statement(pg, lambda: served_page(pg_base, page))
+        postmaster = bench_pgbench.postmaster_pid(pg)
+        seconds = int(bench.DURATION.rstrip("s"))
+        runs = {"sqlite": [], "postgres": [], "pgbench": []}
+        for _ in range(bench.ROUNDS):
+            runs["sqlite"].append(bench_cpu.measure(lambda: bench.wrk(f"{sqlite_base}/tables/bench?{page}", "get.lua"), sqlite_proc.pid, postmaster))
+            runs["postgres"].append(bench_cpu.measure(lambda: bench.wrk(f"{pg_base}/tables/bench?{page}", "get.lua"), pg_proc.pid, postmaster))
+            runs["pgbench"].append(bench_cpu.measure(lambda: bench_pgbench.pgbench(pg, page_sql, seconds), pg_proc.pid, postmaster))
+        # Each figure per page, the median of the rounds (each party's own median).
+        return {name: {party: sorted(bench_cpu.per_request_us(r, seconds)[party] for r in measured)[len(measured) // 2]
+                       for party in ("server", "postgres", "client", "total")} | {"rps": bench.median(measured)["rps"]}
+                for name, measured in runs.items()}
+    finally:
+        bench.stop(sqlite_proc)
+        if pg_proc:
+            bench.stop(pg_proc)
+
+
+def report(results, replace_section, today, rounds):
+    s, p, g = results["sqlite"], results["postgres"], results["pgbench"]
+    server_met, database_met = p["server"] <= s["server"], p["postgres"] <= 1.2 * g["postgres"]
+    lines = [
+        "## The PostgreSQL page's CPU", "",
+        f"Measured by `make bench` on {today} (`BENCH_ONLY=page-cpu` runs this section alone). Bench (a)'s pull page "
+        "(50 of 100,000 rows) served by todo-server on SQLite and on PostgreSQL (wrk, 16 connections), and its own SELECT "
+        "run by `pgbench -M prepared` (8 connections, taken from PostgreSQL's statement log with the same parameters), "
+        f"alternated in {rounds} rounds. CPU read from /proc for todo-server, every PostgreSQL process and the load "
+        "generator, all on the same 2 cores; each figure is the median of its rounds.", "",
+        "| run | pages/s | todo-server µs | PostgreSQL µs | wrk / pgbench µs | total µs |",
+        "|---|---:|---:|---:|---:|---:|",
+    ]
+    for label, r in (("pull page on SQLite, everything in process", s), ("pull page on PostgreSQL", p), ("its SELECT, pgbench prepared", g)):
+        server = "—" if r is g else f"{r['server']:.0f}"
+        database = "—" if r is s else f"{r['postgres']:.0f}"
+        lines.append(f"| {label} | {r['rps']:.0f} | {server} | {database} | {r['client']:.0f} | {r['total']:.0f} |")
+    lines += [
+        "",
+        f"- todo-server's CPU per PostgreSQL page ≤ its CPU per SQLite page: {p['server']:.0f} µs against {s['server']:.0f} µs "
+        f"({'met' if server_met else 'NOT met'}).",
+        f"- PostgreSQL's CPU per page ≤ 1.2× pgbench's prepared SELECT: {p['postgres']:.0f} µs against {g['postgres']:.0f} µs, "
+        f"{p['postgres'] / g['postgres']:.2f}× ({'met' if database_met else 'NOT met'}).",
+        f"- The page's rate on PostgreSQL is {100 * p['rps'] / g['rps']:.0f}% of pgbench's.", "",
+    ]
+    replace_section("The PostgreSQL page's CPU", lines)
