@@ -45,12 +45,13 @@ def logged_statement(pg, send_request, keyword="SELECT"):
     return re.sub(r"\$(\d+)", lambda m: "'" + values[m.group(1)] + "'", sql)
 
 
-def pgbench(pg, script, duration, clients=POOL):
+def pgbench(pg, script, duration, clients=POOL, rate=None):
+    """pgbench's transactions per second and latency; `rate` limits it to that many a second."""
     path = "/tmp/bench-pgbench.sql"
     with open(path, "w") as f:
         f.write(script.strip() + ";\n")
-    run = subprocess.run(["pgbench", "-n", "-M", "prepared", "-c", str(clients), "-j", "1", "-T", str(duration), "-f", path, pg],
-                         capture_output=True, text=True)
+    run = subprocess.run(["pgbench", "-n", "-M", "prepared", "-c", str(clients), "-j", "1", "-T", str(duration), "-f", path, pg]
+                         + (["-R", str(int(rate))] if rate else []), capture_output=True, text=True)
     if run.returncode != 0:
         raise RuntimeError(f"bench: pgbench failed: {run.stderr[-500:]}")
     out = run.stdout

@@ -68,6 +68,18 @@ import Testing
         }
     }
 
+    /// Read from inside `PostgresRow` (`PostgresWireRow`): a PostgresNIO whose row is laid out
+    /// otherwise turns that off, and this says so.
+    @Test func postgreSQLRowsAreReadFromTheirWireBytes() async throws {
+        let c = TableClient(try await SharedServers.shared.server(.postgres))
+        let table = uniqueTable()
+        try await c.insertAll(table, [["id": "w1", "text": "wire", "n": 1, "done": true], ["id": "w2", "text": "bytes"]])
+        for _ in 0..<2 {
+            #expect(try await c.get("tables/\(table)", [("$orderby", "id asc")]).ids == ["w1", "w2"])
+        }
+        #expect(PostgresWireRow.isTrusted)
+    }
+
     @Test(arguments: Backend.allCases)
     func everyPageSizeAndSkipReadsItsOwnRows(_ backend: Backend) async throws {
         let c = TableClient(try await SharedServers.shared.server(backend))

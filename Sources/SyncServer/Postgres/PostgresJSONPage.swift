@@ -15,6 +15,9 @@ final class PostgresJSONPage: @unchecked Sendable {
     private let limit: Int
     /// Set when the cells' own format is not to be believed (`init`).
     private let binaryRows: Bool
+    /// Whether this page's rows are read from their wire bytes (`PostgresWireRow`), settled by
+    /// its first row.
+    private var readsWire = false
     /// Rows read, at most `limit + 1` (the extra one only says that more remain).
     private(set) var rows = 0
 
@@ -40,22 +43,76 @@ final class PostgresJSONPage: @unchecked Sendable {
     func add(_ row: PostgresRow) throws -> Bool {
         rows += 1
         if rows > limit { return false }
-        if columns.isEmpty { columns = columns(of: row) }
+        if columns.isEmpty {
+            columns = columns(of: row)
+            readsWire = PostgresWireRow.matchesCells(row)
+        }
         if rows > 1 {
             out.reserve(1)
             out.append(UInt8(ascii: ","))
         }
-        var index = 0
-        for cell in row {
-            columns[index].key.withUnsafeBufferPointer { key in
-                out.reserve(key.count)
-                out.append(key)
+        if readsWire, let values = PostgresWireRow.values(of: row) {
+            try writeWire(values.count, values.bytes, of: row)
+        } else {
+            var index = 0
+            for cell in row {
+                writeKey(index)
+                try write(cell, as: columns[index].kind)
+                index += 1
             }
-            try write(cell, as: columns[index].kind)
-            index += 1
         }
         out.reserve(1)
         out.append(UInt8(ascii: "}"))
+        return true
+    }
+
+    private func writeKey(_ index: Int) {
+        columns[index].key.withUnsafeBufferPointer { key in
+            out.reserve(key.count)
+            out.append(key)
+        }
+    }
+
+    /// The row's values from the DataRow bytes: an Int32 length (-1 for null), then the value.
+    private func writeWire(_ count: Int, _ bytes: ByteBuffer, of row: PostgresRow) throws {
+        guard count == columns.count else { throw PostgresWireRowError() }
+        try bytes.withUnsafeReadableBytes { raw in
+            var offset = 0
+            for index in 0..<count {
+                guard offset + 4 <= raw.count else { throw PostgresWireRowError() }
+                let length = Int(Int32(bigEndian: raw.loadUnaligned(fromByteOffset: offset, as: Int32.self)))
+                offset += 4
+                writeKey(index)
+                if length < 0 {
+                    out.appendNull()
+                    continue
+                }
+                guard offset + length <= raw.count else { throw PostgresWireRowError() }
+                let value = UnsafeRawBufferPointer(rebasing: raw[offset..<offset + length])
+                offset += length
+                if try !write(value, as: columns[index].kind) {
+                    // A type without a wire path: PostgresNIO decodes it from its cell.
+                    try writeDecoded(row.makeRandomAccess()[index])
+                }
+            }
+        }
+    }
+
+    /// One value from its bytes; false for a kind only PostgresNIO decodes (`.decoded`).
+    private func write(_ value: UnsafeRawBufferPointer, as kind: CellKind) throws -> Bool {
+        switch kind {
+        case .binaryBool where value.count == 1: out.appendBool(value[0] != 0)
+        case .binaryInt8 where value.count == 8: out.appendNumber(Double(Int64(bigEndian: value.loadUnaligned(as: Int64.self))))
+        case .binaryInt4 where value.count == 4: out.appendNumber(Double(Int32(bigEndian: value.loadUnaligned(as: Int32.self))))
+        case .binaryFloat8 where value.count == 8: out.appendNumber(Double(bitPattern: UInt64(bigEndian: value.loadUnaligned(as: UInt64.self))))
+        case .text:
+            guard out.appendASCIIString(value.bindMemory(to: UInt8.self)) else {
+                guard let text = String(validating: value.bindMemory(to: UInt8.self), as: UTF8.self) else { throw PostgresWireRowError() }
+                out.appendString(text)
+                return true
+            }
+        default: return false
+        }
         return true
     }
 
@@ -123,4 +180,9 @@ final class PostgresJSONPage: @unchecked Sendable {
         default: out.appendString(try cell.decode(String.self))
         }
     }
+}
+
+/// A DataRow whose bytes do not hold the values its description promises.
+struct PostgresWireRowError: Error, CustomStringConvertible {
+    var description: String { "a PostgreSQL row's values do not match its columns" }
 }
