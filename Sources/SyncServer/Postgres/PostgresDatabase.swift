@@ -14,6 +14,9 @@ public final class PostgresDatabase: SQLDatabase, OneStatementWrites {
     private let pool: PostgresConnectionPool
     /// The statements prepared on each connection: the single-item writes.
     private let statementNames = PostgresStatementNames(capacity: 256)
+    /// The pull pages prepared on each connection: a capacity of their own, so clients' many
+    /// filter shapes cannot leave the writes unprepared.
+    private let pageStatementNames = PostgresStatementNames(capacity: 256)
     let logger: Logger
     let configuration: PostgresConnection.Configuration
     /// Sends the change notices of this process's commits.
@@ -77,7 +80,7 @@ public final class PostgresDatabase: SQLDatabase, OneStatementWrites {
     public func readJSONArray(_ sql: String, _ binds: [SQLValue], schema: TableSchema, limit: Int) async throws -> (json: [UInt8], rows: Int) {
         let slot = try await pool.acquire()
         defer { pool.release(slot) }
-        return try await slot.pages.readJSONArray(sql, binds, limit: limit, on: slot.connection, names: statementNames, logger: logger)
+        return try await slot.pages.readJSONArray(sql, binds, limit: limit, on: slot.connection, names: pageStatementNames, logger: logger)
     }
 
     /// Without a dispatch queue or a blocking wait, as the pull page.
