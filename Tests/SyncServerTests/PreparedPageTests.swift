@@ -95,10 +95,17 @@ import Testing
         }
     }
 
-    /// PostgreSQL only, as `PreparedStatementTests`' writes to a table dropped by hand.
+    /// PostgreSQL only, on a database of its own, as `PreparedStatementTests`' writes to a table
+    /// dropped by hand.
     @Test(arguments: [Backend.postgres])
     func pagesOfATableDroppedByHandAreServedOnceTheServerMakesItAgain(_ backend: Backend) async throws {
-        let server = try await SharedServers.shared.server(backend)
+        let database = try DatabaseInspector.fresh(backend)
+        try await InProcessServer.with(backend, configure: { $0.database = database }) { server in
+            try await Self.pagesOfATableDroppedByHand(backend, server)
+        }
+    }
+
+    private static func pagesOfATableDroppedByHand(_ backend: Backend, _ server: InProcessServer) async throws {
         let c = TableClient(server)
         let table = uniqueTable()
         try await c.insertAll(table, [["id": "a", "n": 1]])

@@ -57,7 +57,7 @@ final class InProcessServer: Sendable {
             try await running.value
             throw ServerStartError(description: "the in-process server did not start")
         }
-        return InProcessServer(backend: backend, database: database, built: built, client: client, stopping: stopping, running: running)
+        return InProcessServer(backend: backend, database: configuration.database, built: built, client: client, stopping: stopping, running: running)
     }
 
     /// Runs `body` on a server of its own, stopped after.

@@ -16,7 +16,8 @@ enum StoreSQL {
             guard let server else { throw ServerStartError(description: "SQLite needs the server whose file to open") }
             child = try ChildProcess("sqlite3", ["-cmd", ".timeout 5000", server.database, sql], captureOutput: true)
         case .postgres:
-            child = try ChildProcess("psql", [try backend.databaseArgument(in: URL(fileURLWithPath: "/tmp")), "-X", "-q", "-A", "-t", "-c", sql], captureOutput: true)
+            let database = try server?.database ?? backend.databaseArgument(in: URL(fileURLWithPath: "/tmp"))
+            child = try ChildProcess("psql", [database, "-X", "-q", "-A", "-t", "-c", sql], captureOutput: true)
         }
         let output = String(decoding: child.standardOutput!.readDataToEndOfFile(), as: UTF8.self)
         guard child.wait() == 0 else { throw ServerStartError(description: "running SQL on the store failed: \(sql)") }
