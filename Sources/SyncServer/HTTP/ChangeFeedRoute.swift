@@ -2,7 +2,6 @@ import Foundation
 import HTTPTypes
 import Hummingbird
 import NIOCore
-import ServiceLifecycle
 import TableProtocol
 
 /// `GET /tables/{table}/changes` with `Accept: text/event-stream`: a Server-Sent Events stream that
@@ -46,7 +45,8 @@ struct ChangeFeedRoute {
             if replay.count == Self.replayLimit {
                 try await writer.write(ByteBuffer(string: "event: reset\ndata: {}\n\n"))
             }
-            for await signal in stream.cancelOnGracefulShutdown() {
+            // Until the stream ends: the hub ends every feed when the server shuts down (`FeedShutdown`).
+            feed: for await signal in stream {
                 switch signal {
                 case .change(let notice, let event):
                     guard notice.updatedAt > last else { continue }
@@ -55,10 +55,7 @@ struct ChangeFeedRoute {
                 case .heartbeat:
                     // A token that expired or was revoked, or a membership that ended, ends the feed, as it
                     // would end any request.
-                    guard (try? await resolver.resolve(headers: headers, space: space))?.namespace == owner else {
-                        try await writer.finish(nil)
-                        return
-                    }
+                    guard (try? await resolver.resolve(headers: headers, space: space))?.namespace == owner else { break feed }
                     try await writer.write(ByteBuffer(string: ": heartbeat\n\n"))
                 }
             }
@@ -80,19 +77,16 @@ struct ChangeFeedRoute {
         let headers = request.headers
         let body = ResponseBody { writer in
             try await writer.write(ByteBuffer(string: "retry: 1000\n: connected\n\n"))
-            for await signal in stream.cancelOnGracefulShutdown() {
+            // Until the stream ends: the hub ends every feed when the server shuts down (`FeedShutdown`).
+            feed: for await signal in stream {
                 switch signal {
                 case .change(let notice, _):
                     try await writer.write(Self.namedEvent(notice, space: notice.owner == account ? nil : notice.owner))
                 case .heartbeat:
-                    guard let current = try? await resolver.resolve(headers: headers, space: nil), current.account == account else {
-                        try await writer.finish(nil)
-                        return
-                    }
+                    guard let current = try? await resolver.resolve(headers: headers, space: nil), current.account == account else { break feed }
                     guard (try? await Self.namespaces(of: account, resolver)) == namespaces else {
                         try await writer.write(ByteBuffer(string: "event: spaces\ndata: {}\n\n"))
-                        try await writer.finish(nil)
-                        return
+                        break feed
                     }
                     try await writer.write(ByteBuffer(string: ": heartbeat\n\n"))
                 }

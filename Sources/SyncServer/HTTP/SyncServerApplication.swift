@@ -4,6 +4,7 @@ import HummingbirdCore
 import HummingbirdTLS
 import Logging
 import NIOCore
+import ServiceLifecycle
 
 /// Opens the configured database and serves the table protocol until SIGINT or SIGTERM.
 public enum SyncServerApplication {
@@ -20,8 +21,10 @@ public enum SyncServerApplication {
                        metadata: ["open_files": "\(files)"])
             onListening(port)
         }
+        let group = ServiceGroup(configuration: .init(services: [server.application, FeedShutdown(hub: server.hub)],
+                                                      gracefulShutdownSignals: [.sigterm, .sigint], logger: logger))
         do {
-            try await server.application.runService()
+            try await group.run()
         } catch let error as IOError {
             await server.close()
             throw ServerConfigurationError("cannot listen on \(configuration.host):\(configuration.port): \(error.description)")
@@ -40,6 +43,8 @@ public enum SyncServerApplication {
         let database: any SQLDatabase
         let service: TableService
         let users: UserStore
+        /// This process's change feeds.
+        let hub: ChangeHub
 
         /// Releases the database.
         func close() async { await database.close() }
@@ -112,7 +117,7 @@ public enum SyncServerApplication {
             services: [ChangeFeedService(hub: hub, database: database, schemas: service.schemas, heartbeat: configuration.feedHeartbeat)],
             onServerRunning: { channel in onListening(channel.localAddress?.port ?? configuration.port) },
             logger: logger)
-        return Built(application: application, database: database, service: service, users: users)
+        return Built(application: application, database: database, service: service, users: users, hub: hub)
     }
 
     /// Plain HTTP/1.1, or HTTP/1.1 inside TLS when both TLS files are set; every connection bounded
