@@ -99,10 +99,7 @@ import Testing
     /// dropped by hand.
     @Test(arguments: [Backend.postgres])
     func pagesOfATableDroppedByHandAreServedOnceTheServerMakesItAgain(_ backend: Backend) async throws {
-        let database = try DatabaseInspector.fresh(backend)
-        try await InProcessServer.with(backend, configure: { $0.database = database }) { server in
-            try await Self.pagesOfATableDroppedByHand(backend, server)
-        }
+        try await InProcessServer.withOwnDatabase(backend) { server in try await Self.pagesOfATableDroppedByHand(backend, server) }
     }
 
     private static func pagesOfATableDroppedByHand(_ backend: Backend, _ server: InProcessServer) async throws {
@@ -123,10 +120,7 @@ import Testing
             }
         }
         #expect(try await pageRound().allSatisfy { $0.status == 200 && $0.ids == ["a"] })
-        let physical = try StoreSQL.physicalTable(of: table, backend: backend, server: server)
-        try StoreSQL.run(#"DROP TABLE "\#(physical)"; DELETE FROM "__physical" WHERE "name" = '\#(physical)'; "#
-                         + #"DELETE FROM "__tables" WHERE "physical" = '\#(physical)'; DELETE FROM "__columns" WHERE "tbl" = '\#(table.lowercased())'"#,
-                         backend: backend, server: server)
+        try StoreSQL.dropByHand(table, backend: backend, server: server)
         // Until the server makes the table again (on the next write), pages fail or are empty;
         // after it, every connection must serve the new table's rows.
         let deadline = Date().addingTimeInterval(15)

@@ -31,10 +31,7 @@ import Testing
     /// would also hold other namespaces' tables.
     @Test(arguments: [Backend.postgres])
     func writesToATableDroppedByHandSucceedOnceTheServerMakesItAgain(_ backend: Backend) async throws {
-        let database = try DatabaseInspector.fresh(backend)
-        try await InProcessServer.with(backend, configure: { $0.database = database }) { server in
-            try await Self.writesToATableDroppedByHand(backend, server)
-        }
+        try await InProcessServer.withOwnDatabase(backend) { server in try await Self.writesToATableDroppedByHand(backend, server) }
     }
 
     private static func writesToATableDroppedByHand(_ backend: Backend, _ server: InProcessServer) async throws {
@@ -43,10 +40,7 @@ import Testing
         // a prepared insert, and leaves the schema cached.
         try await TableClient(server).insertAll(table, [["id": "made", "n": 1], ["id": "before", "n": 1]])
         // Dropped as an operator would drop a table: its rows and its place in the catalog.
-        let physical = try StoreSQL.physicalTable(of: table, backend: backend, server: server)
-        try StoreSQL.run(#"DROP TABLE "\#(physical)"; DELETE FROM "__physical" WHERE "name" = '\#(physical)'; "#
-                         + #"DELETE FROM "__tables" WHERE "physical" = '\#(physical)'; DELETE FROM "__columns" WHERE "tbl" = '\#(table.lowercased())'"#,
-                         backend: backend, server: server)
+        try StoreSQL.dropByHand(table, backend: backend, server: server)
         // Rounds of concurrent inserts reach many connections. Until the schema cache notices the
         // table is gone they fail; then the server makes the table again and every insert must
         // succeed, on every connection, including those that met the missing table.

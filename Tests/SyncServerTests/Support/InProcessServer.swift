@@ -60,6 +60,12 @@ final class InProcessServer: Sendable {
         return InProcessServer(backend: backend, database: configuration.database, built: built, client: client, stopping: stopping, running: running)
     }
 
+    /// Runs `body` on a server of its own over a database no other test uses (`DatabaseInspector.fresh`).
+    static func withOwnDatabase<T>(_ backend: Backend, _ body: (InProcessServer) async throws -> T) async throws -> T {
+        let database = try DatabaseInspector.fresh(backend)
+        return try await with(backend, configure: { $0.database = database }, body)
+    }
+
     /// Runs `body` on a server of its own, stopped after.
     static func with<T>(_ backend: Backend, configure: (inout ServerConfiguration) -> Void = { _ in },
                         now: @escaping @Sendable () -> Date = Date.init, _ body: (InProcessServer) async throws -> T) async throws -> T {

@@ -30,4 +30,14 @@ enum StoreSQL {
         guard let physical = rows.first else { throw ServerStartError(description: "no table '\(table)' in namespace '\(namespace)'") }
         return physical
     }
+
+    /// Drops a table as an operator would by hand: its physical table, and its place in the
+    /// catalog. Only on a database of its own (`InProcessServer.withOwnDatabase`): a physical
+    /// table also holds other namespaces' tables.
+    static func dropByHand(_ table: String, backend: Backend, server: InProcessServer) throws {
+        let physical = try physicalTable(of: table, backend: backend, server: server)
+        try run(#"DROP TABLE "\#(physical)"; DELETE FROM "__physical" WHERE "name" = '\#(physical)'; "#
+                + #"DELETE FROM "__tables" WHERE "physical" = '\#(physical)'; DELETE FROM "__columns" WHERE "tbl" = '\#(table.lowercased())'"#,
+                backend: backend, server: server)
+    }
 }
