@@ -223,7 +223,9 @@ def main():
     only_million_client = os.environ.get("BENCH_ONLY") == "million-client"
     # BENCH_ONLY=page-cpu measures only the PostgreSQL page's CPU.
     only_page_cpu = os.environ.get("BENCH_ONLY") == "page-cpu"
-    products = ["todo-server", "todo", "todo-bench-client"] if only_million_client else ["todo-server"] if only_replicas or only_million or only_page_cpu or only_subscribers else ["todo-server", "todo-bench-client"] if only_sharing else ["todo-server"] if only_namespaces else ["todo-server", "todo"] if only_taskd else ["todo-bench-client"] if only_client else ["todo-server", "todo-bench-client"] if only_feed else ["todo-server", "todo-bench-sdk", "todo"] if only_sdk else ["todo-server", "todo-bench-floor", "todo-bench-sdk", "todo-bench-client", "todo", "todo-load"]
+    # BENCH_ONLY=server measures only the todo-server section (its page, insert and PATCH on both stores).
+    only_server = os.environ.get("BENCH_ONLY") == "server"
+    products = ["todo-server", "todo", "todo-bench-client"] if only_million_client else ["todo-server"] if only_replicas or only_million or only_page_cpu or only_subscribers else ["todo-server", "todo-bench-floor"] if only_server else ["todo-server", "todo-bench-client"] if only_sharing else ["todo-server"] if only_namespaces else ["todo-server", "todo"] if only_taskd else ["todo-bench-client"] if only_client else ["todo-server", "todo-bench-client"] if only_feed else ["todo-server", "todo-bench-sdk", "todo"] if only_sdk else ["todo-server", "todo-bench-floor", "todo-bench-sdk", "todo-bench-client", "todo", "todo-load"]
     for product in products:
         sh(*release, "--product", product, cwd=ROOT)
     BIN = sh(*release, "--show-bin-path", cwd=ROOT, capture_output=True).stdout.strip()
@@ -262,22 +264,13 @@ def main():
     if only_page_cpu:
         run_page_cpu(tmp)
         return
+    if only_server:
+        write_report(*run_server_section(tmp))
+        return
     # The client's latencies first, before the server loads leave PostgreSQL busy with vacuuming.
     client = run_client(tmp)
 
-    results = {}
-    sqlite_path = os.path.join(tmp, "bench.sqlite")
-    floor_proc, floor_port = start(os.path.join(BIN, "todo-bench-floor"), "0")
-    try:
-        results["SQLite"] = run_backend("SQLite", sqlite_path, sqlite_query(sqlite_path), floor_url=f"http://127.0.0.1:{floor_port}/page")
-    finally:
-        stop(floor_proc)
-    floor = results["SQLite"].pop("floor")
-    auth = run_auth(sqlite_path)
-    pg = os.environ.get("TODO_TEST_POSTGRES_URL")
-    if pg:
-        results["PostgreSQL"] = run_backend("PostgreSQL", pg, psql_query(pg))
-    write_report(floor, results, auth)
+    write_report(*run_server_section(tmp))
     run_page_cpu(tmp)
     write_sdk_report(run_sdk(tmp))
     write_client_report(client)
@@ -329,6 +322,23 @@ def run_replicas():
         return
     results = bench_replicas.run(sys.modules[__name__], os.path.join(BIN, "todo-server"), pg, standby)
     bench_replicas.report(results, replace_section, datetime.date.today().isoformat(), int(DURATION.rstrip("s")))
+
+
+def run_server_section(tmp):
+    """The todo-server section's figures: the floor, both stores, and the page with accounts."""
+    results = {}
+    sqlite_path = os.path.join(tmp, "bench.sqlite")
+    floor_proc, floor_port = start(os.path.join(BIN, "todo-bench-floor"), "0")
+    try:
+        results["SQLite"] = run_backend("SQLite", sqlite_path, sqlite_query(sqlite_path), floor_url=f"http://127.0.0.1:{floor_port}/page")
+    finally:
+        stop(floor_proc)
+    floor = results["SQLite"].pop("floor")
+    auth = run_auth(sqlite_path)
+    pg = os.environ.get("TODO_TEST_POSTGRES_URL")
+    if pg:
+        results["PostgreSQL"] = run_backend("PostgreSQL", pg, psql_query(pg))
+    return floor, results, auth
 
 
 def run_page_cpu(tmp):
@@ -493,7 +503,7 @@ def cpu_lines(pg):
     budget = 1e6 * os.cpu_count() / (0.5 * pg["pgbench_page"]["rps"])
     page, floor = bench_cpu.per_request_us(pg["pull"], seconds), bench_cpu.per_request_us(pg["pgbench_page"], seconds)
     lines += ["", f"At 50% of pgbench's page rate the machine has {budget:.0f} µs of CPU per page for everything: todo-server, PostgreSQL "
-              f"and wrk. In this run PostgreSQL alone took {page['postgres']:.0f} µs per page for todo-server's unnamed statement "
+              f"and wrk. In this run PostgreSQL alone took {page['postgres']:.0f} µs per page for todo-server's prepared statement "
               f"({floor['postgres']:.0f} µs for pgbench's prepared one), and todo-server {page['server']:.0f} µs. "
               "\"The PostgreSQL page's CPU\" measures that page beside the SQLite one and a paced pgbench.", ""]
     return lines

@@ -40,9 +40,10 @@ def logged_statement(pg, send_request, keyword="SELECT"):
         raise RuntimeError(f"bench: no {keyword} statement of todo-server's is in PostgreSQL's log")
     sql, params = found[-1]
     sql = sql.replace("\n\t", "\n")
-    values = dict(re.findall(r"\$(\d+) = '((?:[^']|'')*)'", params))
+    # Each parameter as PostgreSQL logs it: a quoted literal, or NULL.
+    values = dict(re.findall(r"\$(\d+) = ('(?:[^']|'')*'|NULL)", params))
     # The same statement with its parameters as literals; pgbench prepares it (-M prepared).
-    return re.sub(r"\$(\d+)", lambda m: "'" + values[m.group(1)] + "'", sql)
+    return re.sub(r"\$(\d+)", lambda m: values[m.group(1)], sql)
 
 
 def pgbench(pg, script, duration, clients=POOL, rate=None):
