@@ -2,8 +2,8 @@ import Dispatch
 import Foundation
 import TodoKit
 
-/// The terminal's side of the app: `dispatchMain()` with sources for stdin, SIGWINCH and the
-/// stop signals, so it wakes at once for keys and resizes and sleeps otherwise (no polling; the
+/// The terminal's side of the app: `dispatchMain()` with sources for stdin and for SIGWINCH and
+/// the stop signals (through `SignalPipe`), so it wakes at once for keys and resizes and sleeps otherwise (no polling; the
 /// main queue also runs the `@MainActor` runtime). Keys and resizes go to the runtime as
 /// messages; every change of state schedules one redraw.
 @MainActor
@@ -17,7 +17,8 @@ public final class MainLoop {
     public var onFrame: (() -> Void)?
 
     /// Blocks the signals the loop handles; call first thing in `main`, before any thread starts,
-    /// so every thread inherits the mask and the dispatch sources receive them.
+    /// so every thread inherits the mask: they wait until the main thread parks in
+    /// `dispatchMain()`, whose `sigsuspend` unblocks them for the loop's handlers (`SignalPipe`).
     public nonisolated static func blockSignals() {
         var set = sigset_t()
         sigemptyset(&set)
@@ -45,25 +46,15 @@ public final class MainLoop {
                 self?.resized()  // the terminal may have changed size meanwhile; redraws whole
             }
         }
-        let resize = DispatchSource.makeSignalSource(signal: SIGWINCH, queue: .main)
-        resize.setEventHandler { [weak self] in
+        // After the terminal is open: curses' own SIGWINCH handler is replaced (`SignalPipe`).
+        let signals = SignalPipe.install([SIGWINCH, SIGTERM, SIGINT, SIGHUP])
+        let received = DispatchSource.makeReadSource(fileDescriptor: signals, queue: .main)
+        received.setEventHandler { [weak self] in
             MainActor.assumeIsolated {
-                self?.resized()
+                for signal in SignalPipe.received(on: signals) { self?.handle(signal) }
             }
         }
-        sources.append(resize)
-        for signal in [SIGTERM, SIGINT, SIGHUP] {
-            let source = DispatchSource.makeSignalSource(signal: signal, queue: .main)
-            source.setEventHandler { [weak self] in
-                MainActor.assumeIsolated {
-                    guard let self else { return }
-                    // While the person's editor runs, Ctrl-C is the editor's.
-                    if signal == SIGINT, self.editor?.isRunning == true { return }
-                    self.quit(status: 0)
-                }
-            }
-            sources.append(source)
-        }
+        sources.append(received)
         sources.forEach { $0.resume() }
         app.onChange = { [weak self] in
             guard let self else { return }
@@ -73,6 +64,15 @@ public final class MainLoop {
         app.start()
         resized()
         dispatchMain()
+    }
+
+    private func handle(_ signal: Int32) {
+        switch signal {
+        case SIGWINCH: resized()
+        // While the person's editor runs, Ctrl-C is the editor's.
+        case SIGINT where editor?.isRunning == true: break
+        default: quit(status: 0)
+        }
     }
 
     private func readInput() {
