@@ -4,6 +4,7 @@ import Foundation
 import OfflineSync
 import Synchronization
 import TableProtocol
+import TerminalUI
 import TodoKit
 
 /// `todo watch`: stays connected and prints a line per change that arrives, for scripts and status bars.
@@ -31,26 +32,24 @@ struct WatchCommand: AsyncParsableCommand {
         live.stop()
     }
 
-    /// Returns on SIGINT or SIGTERM (blocked on every thread by `main`, so a dispatch source gets them).
+    /// Returns on SIGINT, SIGTERM or SIGHUP (blocked on every thread by `main`; `SignalPipe`'s
+    /// handlers take them, not dispatch's signal sources, which could lose them to the default action).
     @MainActor private static func waitForStopSignal() async {
+        let signals = SignalPipe.install([SIGINT, SIGTERM, SIGHUP])
         await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
             let resumed = Mutex(false)
-            var sources: [any DispatchSourceSignal] = []
-            for signal in [SIGINT, SIGTERM, SIGHUP] {
-                let source = DispatchSource.makeSignalSource(signal: signal, queue: .main)
-                source.setEventHandler {
-                    guard resumed.withLock({ let first = !$0; $0 = true; return first }) else { return }
-                    done.resume()
-                }
-                source.resume()
-                sources.append(source)
+            let source = DispatchSource.makeReadSource(fileDescriptor: signals, queue: .main)
+            source.setEventHandler {
+                guard !SignalPipe.received(on: signals).isEmpty, resumed.withLock({ let first = !$0; $0 = true; return first }) else { return }
+                done.resume()
             }
-            stopSources = sources
+            source.resume()
+            stopSources = [source]
         }
     }
 
     /// Kept alive while waiting.
-    @MainActor private static var stopSources: [any DispatchSourceSignal] = []
+    @MainActor private static var stopSources: [any DispatchSourceRead] = []
 }
 
 /// Prints what `todo watch` hears: each announced change once the pull has brought it in.

@@ -1,6 +1,7 @@
 import Foundation
 
-/// The loop's signals as bytes on a pipe, which a dispatch read source on the main queue reads.
+/// Signals as bytes on a pipe, which a dispatch read source on the main queue reads: the terminal
+/// loop's, and `todo watch`'s stop signals.
 ///
 /// Why not dispatch's signal sources: on Linux they read a signalfd, which only sees signals that
 /// stay blocked, while `dispatchMain()` parks the main thread in `sigsuspend` with every signal
@@ -11,12 +12,12 @@ import Foundation
 /// whichever thread takes the signal, and only writes the signal's number to the pipe; a thread
 /// of its own keeps the signals unblocked, so one is always there to take them whatever mask
 /// `dispatchMain()` parks the main thread with.
-enum SignalPipe {
+public enum SignalPipe {
     /// The pipe's write end, for the handlers (set once, before any handler is installed).
     nonisolated(unsafe) private static var writeEnd: Int32 = -1
 
     /// Installs a handler for each of `signals`; answers the read end of their pipe (non-blocking).
-    static func install(_ signals: [Int32]) -> Int32 {
+    public static func install(_ signals: [Int32]) -> Int32 {
         var ends: [Int32] = [-1, -1]
         guard pipe(&ends) == 0 else { fatalError("cannot make the signal pipe: \(String(cString: strerror(errno)))") }
         for end in ends {
@@ -49,7 +50,7 @@ enum SignalPipe {
 
     /// The signals that arrived since the last call, in order (a full pipe drops repeats: one
     /// SIGWINCH stands for many).
-    static func received(on readEnd: Int32) -> [Int32] {
+    public static func received(on readEnd: Int32) -> [Int32] {
         var signals: [Int32] = []
         var buffer = [UInt8](repeating: 0, count: 64)
         while true {
