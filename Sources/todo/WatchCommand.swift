@@ -28,14 +28,14 @@ struct WatchCommand: AsyncParsableCommand {
             throw ValidationError("todo watch needs a server: pass --server URL or set TODO_SERVER.")
         }
         live.start()
-        await Self.waitForStopSignal()
-        live.stop()
+        defer { live.stop() }
+        try await Self.waitForStopSignal()
     }
 
     /// Returns on SIGINT, SIGTERM or SIGHUP (blocked on every thread by `main`; `SignalPipe`'s
     /// handlers take them, not dispatch's signal sources, which could lose them to the default action).
-    @MainActor private static func waitForStopSignal() async {
-        let signals = SignalPipe.install([SIGINT, SIGTERM, SIGHUP])
+    @MainActor private static func waitForStopSignal() async throws {
+        let signals = try SignalPipe.install([SIGINT, SIGTERM, SIGHUP])
         await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
             let resumed = Mutex(false)
             let source = DispatchSource.makeReadSource(fileDescriptor: signals, queue: .main)

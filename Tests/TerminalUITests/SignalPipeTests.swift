@@ -7,7 +7,7 @@ import Testing
 @Suite struct SignalPipeTests {
     /// As in the app, where every thread but the pipe's own blocks the loop's signals.
     @Test func aSignalSentToTheProcessWhileThisThreadBlocksItIsReadOnceFromThePipe() async throws {
-        let readEnd = SignalPipe.install([SIGUSR2])
+        let readEnd = try SignalPipe.install([SIGUSR2])
         var set = sigset_t()
         sigemptyset(&set)
         sigaddset(&set, SIGUSR2)

@@ -47,7 +47,14 @@ public final class MainLoop {
             }
         }
         // After the terminal is open: curses' own SIGWINCH handler is replaced (`SignalPipe`).
-        let signals = SignalPipe.install([SIGWINCH, SIGTERM, SIGINT, SIGHUP])
+        let signals: Int32
+        do {
+            signals = try SignalPipe.install([SIGWINCH, SIGTERM, SIGINT, SIGHUP])
+        } catch {
+            terminal.close()
+            FileHandle.standardError.write(Data("todo: \(error)\n".utf8))
+            exit(1)
+        }
         let received = DispatchSource.makeReadSource(fileDescriptor: signals, queue: .main)
         received.setEventHandler { [weak self] in
             MainActor.assumeIsolated {

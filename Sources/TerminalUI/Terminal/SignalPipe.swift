@@ -13,13 +13,14 @@ import Foundation
 /// of its own keeps the signals unblocked, so one is always there to take them whatever mask
 /// `dispatchMain()` parks the main thread with.
 public enum SignalPipe {
-    /// The pipe's write end, for the handlers (set once, before any handler is installed).
+    /// The pipe's write end, for the handlers (set by `install` before it installs any).
     nonisolated(unsafe) private static var writeEnd: Int32 = -1
 
     /// Installs a handler for each of `signals`; answers the read end of their pipe (non-blocking).
-    public static func install(_ signals: [Int32]) -> Int32 {
+    /// Throws when the process may open no more files.
+    public static func install(_ signals: [Int32]) throws -> Int32 {
         var ends: [Int32] = [-1, -1]
-        guard pipe(&ends) == 0 else { fatalError("cannot make the signal pipe: \(String(cString: strerror(errno)))") }
+        guard pipe(&ends) == 0 else { throw SignalPipeError(reason: String(cString: strerror(errno))) }
         for end in ends {
             _ = fcntl(end, F_SETFL, fcntl(end, F_GETFL) | O_NONBLOCK)
             _ = fcntl(end, F_SETFD, FD_CLOEXEC)  // not inherited by the person's editor
@@ -59,4 +60,10 @@ public enum SignalPipe {
             signals += buffer[..<count].map { Int32($0) }
         }
     }
+}
+
+/// No pipe for the signals could be made.
+public struct SignalPipeError: Error, CustomStringConvertible {
+    let reason: String
+    public var description: String { "cannot watch for signals: \(reason)" }
 }
