@@ -38,16 +38,17 @@ def keep_alive(port):
     return s
 
 
-def memory_each(start, stop, binary, tmp, connect, round_no):
-    """RSS growth per connection of a fresh server (fresh, since freed memory is not given back)."""
+def memory_each(start, stop, binary, tmp, connect, round_no, count=SUBSCRIBERS):
+    """RSS growth per connection over `count` of them, on a fresh server (fresh, since freed
+    memory is not given back)."""
     db = os.path.join(tmp, f"feed-mem-{round_no}.sqlite")
-    proc, port = start(binary, "--port", "0", "--database", db, "--log-level", "error", "--max-feeds-per-account", str(SUBSCRIBERS + 10))
+    proc, port = start(binary, "--port", "0", "--database", db, "--log-level", "error", "--max-feeds-per-account", str(count + 10))
     try:
         time.sleep(1)
         before = rss_kb(proc.pid)
-        socks = [connect(port) for _ in range(SUBSCRIBERS)]
+        socks = [connect(port) for _ in range(count)]
         time.sleep(2)
-        grown = (rss_kb(proc.pid) - before) / SUBSCRIBERS
+        grown = (rss_kb(proc.pid) - before) / count
         for s in socks:
             s.close()
         return grown

@@ -42,17 +42,7 @@ def run(bench, bench_feed, binary, tmp):
         conn.close()
         bench.stop(proc)
     # The floor: as many idle keep-alive connections that each made one request, on a fresh server.
-    proc, port = bench.start(binary, "--port", "0", "--database", os.path.join(tmp, "keepalive.sqlite"), "--log-level", "error")
-    try:
-        time.sleep(1)
-        before = bench_feed.rss_kb(proc.pid)
-        socks = [bench_feed.keep_alive(port) for _ in range(FANOUT)]
-        time.sleep(2)
-        results["keepalive_kb_each"] = (bench_feed.rss_kb(proc.pid) - before) / FANOUT
-        for s in socks:
-            s.close()
-    finally:
-        bench.stop(proc)
+    results["keepalive_kb_each"] = bench_feed.memory_each(bench.start, bench.stop, binary, tmp, bench_feed.keep_alive, "keepalive", count=FANOUT)
     # A fresh server: the feeds closed above count (and are written to) until their next heartbeat.
     reader = os.path.join(tmp, "fanout_reader")
     compiler = shutil.which("cc") or shutil.which("clang")

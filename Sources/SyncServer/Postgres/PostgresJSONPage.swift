@@ -90,27 +90,24 @@ final class PostgresJSONPage: @unchecked Sendable {
                 guard offset + length <= raw.count else { throw PostgresWireRowError() }
                 let value = UnsafeRawBufferPointer(rebasing: raw[offset..<offset + length])
                 offset += length
-                if try !write(value, as: columns[index].kind) {
-                    // A type without a wire path: PostgresNIO decodes it from its cell.
+                if !write(value, as: columns[index].kind) {
+                    // PostgresNIO decodes it from its cell.
                     try writeDecoded(row.makeRandomAccess()[index])
                 }
             }
         }
     }
 
-    /// One value from its bytes; false for a kind only PostgresNIO decodes (`.decoded`).
-    private func write(_ value: UnsafeRawBufferPointer, as kind: CellKind) throws -> Bool {
+    /// One value from its bytes, with the same typing as `SQLValue(cell)` and `StoredItem`;
+    /// false, having written nothing, for what only PostgresNIO decodes (`.decoded`, a size the
+    /// type does not have, text that is not ASCII).
+    private func write(_ value: UnsafeRawBufferPointer, as kind: CellKind) -> Bool {
         switch kind {
         case .binaryBool where value.count == 1: out.appendBool(value[0] != 0)
         case .binaryInt8 where value.count == 8: out.appendNumber(Double(Int64(bigEndian: value.loadUnaligned(as: Int64.self))))
         case .binaryInt4 where value.count == 4: out.appendNumber(Double(Int32(bigEndian: value.loadUnaligned(as: Int32.self))))
         case .binaryFloat8 where value.count == 8: out.appendNumber(Double(bitPattern: UInt64(bigEndian: value.loadUnaligned(as: UInt64.self))))
-        case .text:
-            guard out.appendASCIIString(value.bindMemory(to: UInt8.self)) else {
-                guard let text = String(validating: value.bindMemory(to: UInt8.self), as: UTF8.self) else { throw PostgresWireRowError() }
-                out.appendString(text)
-                return true
-            }
+        case .text: return out.appendASCIIString(value.bindMemory(to: UInt8.self))
         default: return false
         }
         return true
@@ -144,29 +141,10 @@ final class PostgresJSONPage: @unchecked Sendable {
         }
     }
 
-    /// One value with the same typing as `SQLValue(cell)` and `StoredItem`.
+    /// One value of a cell, as `write(_:as:)` writes its bytes.
     private func write(_ cell: PostgresCell, as kind: CellKind) throws {
         guard let bytes = cell.bytes else { return out.appendNull() }
-        let at = bytes.readerIndex
-        switch kind {
-        case .binaryBool:
-            guard bytes.readableBytes == 1, let byte = bytes.getInteger(at: at, as: UInt8.self) else { return try writeDecoded(cell) }
-            out.appendBool(byte != 0)
-        case .binaryInt8:
-            guard bytes.readableBytes == 8, let value = bytes.getInteger(at: at, as: Int64.self) else { return try writeDecoded(cell) }
-            out.appendNumber(Double(value))
-        case .binaryInt4:
-            guard bytes.readableBytes == 4, let value = bytes.getInteger(at: at, as: Int32.self) else { return try writeDecoded(cell) }
-            out.appendNumber(Double(value))
-        case .binaryFloat8:
-            guard bytes.readableBytes == 8, let bits = bytes.getInteger(at: at, as: UInt64.self) else { return try writeDecoded(cell) }
-            out.appendNumber(Double(bitPattern: bits))
-        case .text:
-            let appended = bytes.withUnsafeReadableBytes { raw in out.appendASCIIString(raw.bindMemory(to: UInt8.self)) }
-            if !appended { try writeDecoded(cell) }
-        case .decoded:
-            try writeDecoded(cell)
-        }
+        if !bytes.withUnsafeReadableBytes({ write($0, as: kind) }) { try writeDecoded(cell) }
     }
 
     private func writeDecoded(_ received: PostgresCell) throws {
