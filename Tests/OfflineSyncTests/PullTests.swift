@@ -7,6 +7,28 @@ import Testing
 
 /// Pull against a real todo-server: pages, incremental tokens, deletes, pending items, purge.
 @Suite struct PullTests {
+    /// The next page is fetched while this one is stored, in a task of its own: cancelling the
+    /// pull must reach it, and no page is asked for after.
+    @Test(arguments: [nil, "all"] as [String?])
+    func aPullCancelledWhileAPageIsOnItsWayAsksForNoMore(queryId: String?) async throws {
+        let (table, server) = try await BulkPullTests.seeded()
+        let transport = FaultyTransport()
+        let (_, context) = try BulkPullTests.device(table, server: server, transport: transport)
+        let pulling = Mutex<Task<Void, any Error>?>(nil)
+        // The pull is cancelled as its second page is asked for (fetched ahead, with a query id).
+        transport.before("GET", endingWith: "/tables/\(table)", number: 2) { pulling.withLock { $0?.cancel() } }
+        let (start, go) = AsyncStream.makeStream(of: Void.self)
+        let task = Task {
+            for await _ in start { break }
+            try await context.table(table).pull(queryId: queryId)
+        }
+        pulling.withLock { $0 = task }
+        go.yield()
+        await #expect(throws: (any Error).self) { try await task.value }
+        let pages = transport.requests.filter { $0 == "GET /tables/\(table)" }
+        #expect(pages.count == 2, "\(transport.requests)")
+    }
+
     func seed(_ f: SyncFixture, count: Int, prefix: String = "s") async throws {
         for i in 0..<count { _ = try await f.remote.insert(todo(String(format: "\(prefix)%03d", i), "server \(i)")) }
     }

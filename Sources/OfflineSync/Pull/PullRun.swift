@@ -132,10 +132,13 @@ struct PullRun {
             let (rows, total): ([JSONObject], Int?)
             if let prefetched = next {
                 next = nil
-                (rows, total) = try await prefetched.value
+                // The prefetch is a task of its own, which the pull's cancellation does not reach by itself.
+                (rows, total) = try await withTaskCancellationHandler { try await prefetched.value } onCancel: { prefetched.cancel() }
             } else {
                 (rows, total) = try await fetchPage(try page(after: after, skip: skip, token: token, wantsTotal: counter.wantsTotal))
             }
+            // A page that arrived after all asks for no next one.
+            try Task.checkCancellation()
             if rows.isEmpty {
                 if let past = Self.justAfter(ownWrites.last), past > token {
                     try context.dataSource.write { try $0.setDeltaToken(past, table: query.table, queryId: queryId) }
@@ -224,6 +227,8 @@ struct PullRun {
             page.parameters["__includeDeleted"] = "true"
             page.includeTotalCount = page.includeTotalCount || counter.wantsTotal
             let (rows, total) = try await Self.fetch(remote, page, features: "TQ,OL")
+            // A page that arrived after all asks for no next one.
+            try Task.checkCancellation()
             if rows.isEmpty { return }
             try apply(rows, token: nil, queryId: nil, bulk: bulk)
             received += rows.count

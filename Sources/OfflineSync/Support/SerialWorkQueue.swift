@@ -6,8 +6,11 @@ final class SerialWorkQueue: Sendable {
     /// The last job submitted; the next one waits for it.
     private let tail = Mutex<Task<Void, Never>?>(nil)
 
+    /// Runs `work` after every job submitted before it. Cancelling the caller cancels the job
+    /// (it runs in a task of its own, which the caller's cancellation would not reach).
     func run<T: Sendable>(_ work: @escaping @Sendable () async throws -> T) async throws -> T {
-        try await enqueue(work).value
+        let job = enqueue(work)
+        return try await withTaskCancellationHandler { try await job.value } onCancel: { job.cancel() }
     }
 
     private func enqueue<T: Sendable>(_ work: @escaping @Sendable () async throws -> T) -> Task<T, any Error> {
