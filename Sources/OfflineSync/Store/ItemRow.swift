@@ -35,7 +35,7 @@ enum ItemRow {
         let columns = definition.allColumns
         var found = [JSONValue?](repeating: nil, count: columns.count)
         for (key, value) in item {
-            // Nearly every key is a column's own name, in lower case or as declared.
+            // Nearly every key is a column's own name, as declared or in lower case (both are keys).
             guard let index = definition.columnPositions[key] ?? definition.columnPositions[key.lowercased()] else { continue }
             if found[index] == nil || columns[index].name == key { found[index] = value }
         }

@@ -115,13 +115,20 @@ public struct SyncTableDefinition: Sendable, Hashable {
     /// same reason (building it was 6% of `todo import` of 10,000 items).
     private(set) var columnList: String
 
-    /// Each column's place in `allColumns`, by its lower-cased name: an item's properties find
+    /// Each column's place in `allColumns`, by its name (`positions`): an item's properties find
     /// their columns with a lookup each (`ItemRow.values`), not by comparing every name with
     /// every key (6% of a first pull of 1,000,000 items did that).
     private(set) var columnPositions: [String: Int]
 
+    /// Each column under its name as declared and lower-cased (an item's keys are mostly one of
+    /// the two), the first column of a lower-cased name winning.
     private static func positions(_ columns: [(name: String, type: SyncColumnType)]) -> [String: Int] {
-        Dictionary(columns.enumerated().map { ($0.element.name.lowercased(), $0.offset) }, uniquingKeysWith: { first, _ in first })
+        var positions: [String: Int] = [:]
+        for (offset, column) in columns.enumerated() {
+            if positions[column.name.lowercased()] == nil { positions[column.name.lowercased()] = offset }
+            if positions[column.name] == nil { positions[column.name] = offset }
+        }
+        return positions
     }
 
     private static func columnList(_ columns: [(name: String, type: SyncColumnType)]) -> String {

@@ -35,7 +35,7 @@ public struct ListWindowRequest: Sendable, Hashable {
     }
 }
 
-/// Rows of the list starting at `request.offset`.
+/// Rows of the list from `request.offset` (counted from the list's end for a `fromEnd` request).
 public struct ListWindow: Sendable, Equatable {
     /// What was asked for.
     public var request: ListWindowRequest

@@ -66,7 +66,7 @@ public struct TodoListViewModel: KeyedView {
     /// Keys that change the list (typing a filter, switching views) get a count once they pause
     /// this long; faster keys only get rows: a count over a million items takes tens of
     /// milliseconds, and counts left running slowed the next key's rows (switching views at
-    /// 1,000,000 items: p99 63 ms with a count per switch, BENCHMARKS.md).
+    /// 1,000,000 items: p99 63 ms with a count per switch; todo-bench-client, 2026-11-24).
     static let countDelay = 0.15
 
     /// Applies one message.
@@ -154,7 +154,7 @@ public struct TodoListViewModel: KeyedView {
 
     /// Re-reads the rows around the current position and the row count: rows first, so the
     /// frame does not wait for the count; the count waits `countDelay` seconds (while typing a
-    /// filter, only the last key's count runs).
+    /// filter or switching views, only the last key's count runs).
     private mutating func reload(countDelay: Double) -> [Effect] {
         let generation = rows.invalidate(listRequest)
         let count: Effect = countDelay > 0 ? .after(seconds: countDelay, .list(.countDue(generation: generation))) : .observeCount(countRequest)
