@@ -83,6 +83,20 @@ import Testing
         #expect(TodoFile.render(try service.allEntries(), as: .todotxt) == "(A) Call plumber +home @phone due:2026-11-30\n")
     }
 
+    @Test func anImportAddsWhatIsNewOnceAndCountsTheRestAsPresent() async throws {
+        let service = try makeService()
+        let here = try await service.add(TodoItem(text: "already here"))
+        let new = (1...3).map { TodoItem(id: "new-\($0)", text: "new \($0)") }
+        // The file holds one item twice (in another letter case too) and one the store has.
+        let added = try service.importItems(new + [TodoItem(id: "NEW-2", text: "again"), TodoItem(id: here.id, text: "changed")])
+        #expect(added == (3, 2))
+        #expect(try service.item(id: "new-2")?.text == "new 2")
+        #expect(try service.item(id: here.id)?.text == "already here")
+        #expect(service.pendingCount == 4)
+        #expect(try service.undo() != nil)
+        #expect(try service.allItems().map(\.id) == [here.id])
+    }
+
     @Test func twoDevicesCompletingTheSameInstanceOfflineEndWithOneNextItem() async throws {
         let server = try await TodoTestServer.shared.get().baseURL
         let laptop = try makeService(server: server)

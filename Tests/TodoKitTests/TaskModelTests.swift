@@ -14,6 +14,17 @@ import Testing
         #expect(DueDate("2028-02-29") != nil)
     }
 
+    @Test func onlyDigitsReadAsNumbers() {
+        for text in ["+026-12-01", "2026-1a-01", "2026-12-0 ", "2026-12-01T1:300", "2026-12-01T18-00", "2026-12-01 18:00", "２０２６-12-01"] {
+            #expect(DueDate(text) == nil, "\(text)")
+        }
+    }
+
+    @Test func smallYearsAndTimesWriteWithTheirLeadingZeros() {
+        #expect(DueDate(year: 7, month: 3, day: 9, hour: 0, minute: 5)?.text == "0007-03-09T00:05")
+        #expect(DueDate("0007-03-09T00:05")?.text == "0007-03-09T00:05")
+    }
+
     @Test func weekdaysAreMondayOneToSundaySeven() {
         #expect(DueDate("2026-11-24")?.weekday == 2)  // a Tuesday
         #expect(DueDate("2026-11-29")?.weekday == 7)
@@ -87,5 +98,24 @@ import Testing
 
     @Test func rawKeepsEveryWord() {
         #expect(QuickAdd(raw: " Call +home @phone ").text == "Call +home @phone")
+    }
+}
+
+/// The row an item is stored as.
+@Suite struct TodoItemRowTests {
+    @Test(arguments: [
+        TodoItem(id: "full", text: "water the plants", complete: true, notes: "the big ones\nand the fern", due: DueDate("2026-12-01T08:30"),
+                 priority: .high, tags: ["home", "garden"], listId: "list-1", repeatRule: .every(2, .week),
+                 completedAt: "2026-11-25T10:00:00.000Z", series: "first"),
+        TodoItem(id: "bare", text: ""),
+    ])
+    func theRowHoldsWhatItsCodableEncodingWrites(_ item: TodoItem) throws {
+        #expect(item.object == (try item.item()))
+    }
+
+    @Test func theRowCarriesTheVersionSoPushesSendIfMatch() {
+        var item = TodoItem(id: "v", text: "versioned")
+        item.version = "abc"
+        #expect(item.object["version"] == .string("abc"))
     }
 }

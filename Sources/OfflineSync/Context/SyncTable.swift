@@ -67,10 +67,14 @@ public struct SyncTable: Sendable {
     // The same, given the stored item (`current`) the caller already read.
 
     func insert(_ item: JSONObject, id: String, current: JSONObject?, in session: any SyncStoreSession) throws -> JSONObject {
-        guard current == nil else {
-            throw SyncError.invalid("Insert failed: an item with id '\(id)' already exists")
-        }
-        try context.operations.recordChange(.insert, table: name, itemId: id, snapshot: nil, current: nil, in: session)
+        guard current == nil else { throw Self.alreadyExists(id) }
+        return try insert(item, id: id, pending: try session.newestOperation(table: name, itemId: id), in: session)
+    }
+
+    /// An insert of an item the caller found absent, given its newest queued operation (a local
+    /// delete not pushed yet may have left one).
+    func insert(_ item: JSONObject, id: String, pending: QueuedOperation?, in session: any SyncStoreSession) throws -> JSONObject {
+        try context.operations.recordChange(.insert, table: name, itemId: id, snapshot: nil, current: nil, pending: pending, in: session)
         var item = item
         item[SystemProperty.updatedBy] = .null  // nobody on the server wrote it yet
         return try session.write(item, over: nil, in: name)
@@ -214,6 +218,10 @@ public struct SyncTable: Sendable {
 
     private func guarded<T>(_ body: () throws -> T) throws -> T {
         do { return try body() } catch { throw SyncError.wrap(error) }
+    }
+
+    static func alreadyExists(_ id: String) -> SyncError {
+        SyncError.invalid("Insert failed: an item with id '\(id)' already exists")
     }
 
     static func checkedId(_ item: JSONObject, generate: Bool) throws -> String {

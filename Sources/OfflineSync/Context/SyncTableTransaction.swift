@@ -12,6 +12,12 @@ public struct SyncTableTransaction {
         try session.item(in: table.name, id: id)
     }
 
+    /// Of the local items with these ids, those that exist, by lower-cased id: one statement for
+    /// all of them, where `read(id:)` is one each.
+    public func read(ids: [String]) throws -> [String: JSONObject] {
+        try session.items(in: table.name, ids: ids)
+    }
+
     /// Local items matching a query, as this transaction sees them.
     public func read(_ query: SyncQuery) throws -> SyncQueryResult {
         var query = query
@@ -27,6 +33,40 @@ public struct SyncTableTransaction {
         item[SystemProperty.id] = .string(id)
         item[SharedSpace.column] = table.space.map(JSONValue.string) ?? .null
         return try table.journaled(id: id, step: step, in: session) { try table.insert(item, id: id, current: $0, in: session) }!
+    }
+
+    /// Inserts many items in the table's space, as `insert(_:)` one at a time would, in order;
+    /// answers the saved items. What the inserts must know first (that no item has the id yet,
+    /// and what the queue holds for it) is read for all of them with two statements:
+    /// `todo import` of 10,000 items read three rows per item before (BENCHMARKS.md, "Bulk cycle
+    /// against Taskwarrior"). Throws when an id is already stored or comes twice; the
+    /// transaction then keeps none of its writes.
+    @discardableResult
+    public func insert(contentsOf items: [JSONObject]) throws -> [JSONObject] {
+        let prepared = try items.map { item in
+            var item = item
+            let id = try SyncTable.checkedId(item, generate: true)
+            item[SystemProperty.id] = .string(id)
+            item[SharedSpace.column] = table.space.map(JSONValue.string) ?? .null
+            return (id: id, item: item)
+        }
+        let ids = prepared.map(\.id)
+        let stored = try session.items(in: table.name, ids: ids)
+        let pending = try session.newestOperations(table: table.name, itemIds: ids)
+        var inserted = Set<String>()
+        return try prepared.map { id, item in
+            let key = id.lowercased()
+            guard stored[key] == nil, inserted.insert(key).inserted else { throw SyncTable.alreadyExists(id) }
+            let saved = try table.insert(item, id: id, pending: pending[key], in: session)
+            try table.context.journal(table: table.name, itemId: id, before: nil, after: saved, step: step, in: session)
+            return saved
+        }
+    }
+
+    /// `insert(contentsOf:)` in another space than the table's (nil: the account's own namespace).
+    @discardableResult
+    public func insert(contentsOf items: [JSONObject], inSpace space: String?) throws -> [JSONObject] {
+        try SyncTableTransaction(table: table.inSpace(space), session: session, step: step).insert(contentsOf: items)
     }
 
     /// Inserts an item in another space than the table's (nil: the account's own namespace):

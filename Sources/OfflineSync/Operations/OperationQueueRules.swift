@@ -24,7 +24,14 @@ final class OperationQueueRules: Sendable {
     /// must run inside a store write.
     func recordChange(_ type: TableOperationType, table: String, itemId: String, snapshot: JSONObject?, current: JSONObject?,
                       in session: any SyncStoreSession) throws {
-        let pending = try session.newestOperation(table: table, itemId: itemId)
+        try recordChange(type, table: table, itemId: itemId, snapshot: snapshot, current: current,
+                         pending: try session.newestOperation(table: table, itemId: itemId), in: session)
+    }
+
+    /// The same, given the item's newest queued operation (`pending`), read by the caller in this
+    /// write: a bulk insert reads those of a whole batch with one statement.
+    func recordChange(_ type: TableOperationType, table: String, itemId: String, snapshot: JSONObject?, current: JSONObject?,
+                      pending: QueuedOperation?, in session: any SyncStoreSession) throws {
         if pending == nil {
             // With nothing queued the row (`current`) is the server's last version: keep it as the
             // base of a three-way merge (an insert has none).

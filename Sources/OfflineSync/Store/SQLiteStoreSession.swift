@@ -174,7 +174,7 @@ struct SQLiteStoreSession: SyncStoreSession {
     private func updateChanged(_ values: [DatabaseValue], stored: [DatabaseValue], _ definition: SyncTableDefinition) throws {
         let changed = values.indices.filter { $0 != 0 && values[$0] != stored[$0] }
         if changed.isEmpty { return }
-        let names = definition.allColumns.map { q($0.name) }
+        let names = definition.quotedColumns
         let update = try db.cachedStatement(
             sql: "UPDATE \(q(definition.name)) SET \(changed.map { "\(names[$0]) = ?" }.joined(separator: ", ")) WHERE \(q(SystemProperty.id.rawValue)) = ?")
         try update.execute(arguments: StatementArguments(changed.map { values[$0] } + [stored[0]]))

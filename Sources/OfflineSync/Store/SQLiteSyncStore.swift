@@ -33,6 +33,7 @@ public final class SQLiteSyncStore: SyncDataSource {
         // update in place), the delete trigger still fires and keeps text-search indexes exact.
         config.prepareDatabase { db in
             try db.execute(sql: "PRAGMA synchronous = NORMAL; PRAGMA recursive_triggers = ON")
+            if !db.configuration.readonly { try db.execute(sql: "PRAGMA cache_size = -32768") }
             try HumanOrder.register(on: db)
         }
         pool = try DatabasePool(path: path, configuration: config)

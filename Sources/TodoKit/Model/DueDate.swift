@@ -24,21 +24,29 @@ public struct DueDate: Sendable, Hashable, Comparable, CustomStringConvertible {
         self.minute = hour == nil ? 0 : minute
     }
 
-    /// Reads `YYYY-MM-DD` or `YYYY-MM-DDTHH:MM`.
+    /// Reads `YYYY-MM-DD` or `YYYY-MM-DDTHH:MM` (ASCII digits only). Read byte by byte: splitting
+    /// the text was a tenth of `todo import` of 10,000 due items.
     public init?(_ text: String) {
-        let parts = text.split(separator: "T", omittingEmptySubsequences: false)
-        guard parts.count <= 2 else { return nil }
-        let date = parts[0].split(separator: "-", omittingEmptySubsequences: false)
-        guard date.count == 3, date[0].count == 4, date[1].count == 2, date[2].count == 2,
-              let year = Int(date[0]), let month = Int(date[1]), let day = Int(date[2]) else { return nil }
-        var hour: Int?, minute = 0
-        if parts.count == 2 {
-            let clock = parts[1].split(separator: ":", omittingEmptySubsequences: false)
-            guard clock.count == 2, clock[0].count == 2, clock[1].count == 2, let h = Int(clock[0]), let m = Int(clock[1]) else { return nil }
-            hour = h
-            minute = m
+        var text = text
+        let parsed: (year: Int, month: Int, day: Int, hour: Int?, minute: Int)? = text.withUTF8 { bytes in
+            guard bytes.count == 10 || bytes.count == 16, bytes[4] == UInt8(ascii: "-"), bytes[7] == UInt8(ascii: "-") else { return nil }
+            func number(_ range: Range<Int>) -> Int? {
+                var value = 0
+                for index in range {
+                    let digit = bytes[index] &- UInt8(ascii: "0")
+                    guard digit < 10 else { return nil }
+                    value = value * 10 + Int(digit)
+                }
+                return value
+            }
+            guard let year = number(0..<4), let month = number(5..<7), let day = number(8..<10) else { return nil }
+            guard bytes.count == 16 else { return (year, month, day, nil, 0) }
+            guard bytes[10] == UInt8(ascii: "T"), bytes[13] == UInt8(ascii: ":"),
+                  let hour = number(11..<13), let minute = number(14..<16) else { return nil }
+            return (year, month, day, hour, minute)
         }
-        self.init(year: year, month: month, day: day, hour: hour, minute: minute)
+        guard let parsed else { return nil }
+        self.init(year: parsed.year, month: parsed.month, day: parsed.day, hour: parsed.hour, minute: parsed.minute)
     }
 
     /// The day of `date` in `calendar`'s time zone.
@@ -49,9 +57,14 @@ public struct DueDate: Sendable, Hashable, Comparable, CustomStringConvertible {
 
     /// `2026-12-01` or `2026-12-01T18:00`.
     public var text: String {
-        let day = String(format: "%04d-%02d-%02d", year, month, self.day)
+        // Without String(format:): Foundation's formatting was 4% of `todo import`.
+        func padded(_ value: Int, _ width: Int) -> String {
+            let digits = String(value)
+            return String(repeating: "0", count: max(0, width - digits.count)) + digits
+        }
+        let day = padded(year, 4) + "-" + padded(month, 2) + "-" + padded(self.day, 2)
         guard let hour else { return day }
-        return day + String(format: "T%02d:%02d", hour, minute)
+        return day + "T" + padded(hour, 2) + ":" + padded(minute, 2)
     }
 
     public var description: String { text }

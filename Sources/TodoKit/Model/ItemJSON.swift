@@ -26,7 +26,7 @@ public enum ItemJSON {
 
     /// Reads an item's object (only `text` is required); the error says which field is wrong.
     static func entry(_ object: JSONObject, stableId: String) throws(FieldError) -> TodoFile.Entry {
-        guard let text = object["text"]?.stringValue, !text.trimmingCharacters(in: .whitespaces).isEmpty else { throw FieldError("has no \"text\" string") }
+        guard let text = object["text"]?.stringValue, !text.unicodeScalars.allSatisfy(CharacterSet.whitespaces.contains) else { throw FieldError("has no \"text\" string") }
         var item = TodoItem(id: stableId, text: text)
         if let id = try string(object, "id") {
             guard ItemID.validate(id) == nil else { throw FieldError("has an \"id\" that is not a valid id string") }

@@ -111,9 +111,23 @@ public struct TodoItem: SyncRecord, Hashable, Identifiable {
 
     /// The item as a row (for the three-way merge and the bulk transaction): the app's columns,
     /// plus the version so pushes send `If-Match`.
+    /// Built by hand, the columns `encode(to:)` writes (a test holds the two equal): through the
+    /// SDK's Codable encoder it was a sixth of `todo import` of 10,000 items.
     public var object: JSONObject {
-        // Encoding a TodoItem cannot fail: every property is a string, a bool or null.
-        var object = (try? item()) ?? [SystemProperty.id.rawValue: .string(id)]
+        func nullable(_ value: String?) -> JSONValue { value.map(JSONValue.string) ?? .null }
+        var object: JSONObject = [
+            CodingKeys.id.rawValue: .string(id),
+            CodingKeys.text.rawValue: .string(text),
+            CodingKeys.complete.rawValue: .bool(complete),
+            CodingKeys.notes.rawValue: nullable(notes.isEmpty ? nil : notes),
+            CodingKeys.due.rawValue: nullable(due?.text),
+            CodingKeys.priority.rawValue: nullable(priority?.rawValue),
+            CodingKeys.tags.rawValue: nullable(Self.tagsText(tags)),
+            CodingKeys.listId.rawValue: nullable(listId),
+            CodingKeys.repeatRule.rawValue: nullable(repeatRule?.text),
+            CodingKeys.completedAt.rawValue: nullable(completedAt),
+            CodingKeys.series.rawValue: nullable(series),
+        ]
         if let version { object[SystemProperty.version] = .string(version) }
         return object
     }

@@ -246,12 +246,18 @@ public final class TodoService: Sendable {
         }
         return try table.untyped.transaction { writes in
             var added = 0
-            for (index, item) in items.enumerated() {
-                if try writes.read(id: item.id) == nil {
-                    try writes.insert(item.object, inSpace: item.listId.flatMap { entries[$0]?.space })
-                    added += 1
+            var seen = Set<String>()  // an id the file holds twice comes in once
+            // A chunk at a time: which ids are here already is one read per chunk, and each
+            // run of items of one space is one bulk insert.
+            for start in stride(from: 0, to: items.count, by: Self.progressEvery) {
+                let chunk = items[start..<min(start + Self.progressEvery, items.count)]
+                let present = try writes.read(ids: chunk.map(\.id))
+                let new = chunk.filter { present[$0.id.lowercased()] == nil && seen.insert($0.id.lowercased()).inserted }
+                for run in new.runs(by: { $0.listId.flatMap { entries[$0]?.space } }) {
+                    try writes.insert(contentsOf: run.elements.map(\.object), inSpace: run.key)
                 }
-                if (index + 1) % Self.progressEvery == 0 { progress(index + 1, items.count) }
+                added += new.count
+                progress(start + chunk.count, items.count)
             }
             return (added, items.count - added)
         }
