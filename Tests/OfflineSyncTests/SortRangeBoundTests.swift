@@ -6,7 +6,7 @@ import Testing
 /// value": SQLite took that one (the sentinel) for the index range's end and walked every row with
 /// a value.
 @Suite struct SortRangeBoundTests {
-    let definition = SyncTableDefinition(name: "Tasks", columns: ["due": .text], sortRules: ["due": .nullsLast], orderIndexes: [["due"]])
+    let definition = SyncTableDefinition(name: "Tasks", columns: ["due": .text, "listId": .text], sortRules: ["due": .nullsLast], orderIndexes: [["due"]])
     let sentinel = "\u{10FFFF}".databaseValue
 
     func binds(_ predicate: QueryPredicate) throws -> [DatabaseValue] {
@@ -17,6 +17,14 @@ import Testing
                       Field("due") < "2026-12-01" && (Field("due") != nil && Field("due") >= "2026-11-01")])
     func anUpperBoundInTheSameConjunctionLeavesTheSentinelOut(_ predicate: QueryPredicate) throws {
         #expect(!(try binds(predicate)).contains(sentinel))
+    }
+
+    @Test func anUpperBoundAtTheFarEndOfALongChainLeavesTheSentinelOut() throws {
+        // The Inbox's shape: one test per list, in one `and` chain with the due range.
+        let lists = (0..<300).reduce(Field("due") != nil) { $0 && Field("listId") != .string("list-\($1)") }
+        let binds = try binds(lists && Field("due") <= "2026-11-24")
+        #expect(!binds.contains(sentinel))
+        #expect(binds.contains("list-299".databaseValue) && binds.contains("2026-11-24".databaseValue))
     }
 
     @Test(arguments: [Field("due") != nil, Field("due") > "2026-11-24", Field("due") != nil || Field("due") <= "2026-11-24"])

@@ -129,13 +129,15 @@ extension LocalSelect {
     /// sentinel for the index range's end instead of the bound (Today at 1,000,000 items walked
     /// every dated item: 20 ms instead of nothing).
     static func rangesOnSortColumns(_ expression: FilterExpression, _ definition: SyncTableDefinition) -> FilterExpression {
-        rangesOnSortColumns(expression, definition, upperBounds: [:])
+        rangesOnSortColumns(expression, definition, upperBounds: [:], inConjunction: false)
     }
 
     /// `upperBounds`: the rewritten upper bound of each sort column (by lower-cased name) that the
-    /// conjunction around `expression` holds.
+    /// conjunction around `expression` holds. `inConjunction`: `expression` is a term of an `and`
+    /// chain whose bounds `upperBounds` already holds (collected once, at the chain's top: each
+    /// `and` of the Inbox's chain, one term per list, collected the whole chain again before).
     private static func rangesOnSortColumns(_ expression: FilterExpression, _ definition: SyncTableDefinition,
-                                            upperBounds: [String: FilterExpression]) -> FilterExpression {
+                                            upperBounds: [String: FilterExpression], inConjunction: Bool) -> FilterExpression {
         func onSortColumn(_ name: String) -> (name: String, type: SyncColumnType)? {
             guard definition.sortRules.first(where: { $0.key.lowercased() == name.lowercased() })?.value == .nullsLast,
                   let sorted = definition.sortColumn(for: name) else { return nil }
@@ -162,11 +164,15 @@ extension LocalSelect {
             return FilterExpression(.binary(.and, onSorted, hasValue(onSortColumn(name)!, at: expression.position)), at: expression.position)
         case .binary(.and, let left, let right):
             var bounds = upperBounds
-            for term in conjuncts(expression) {
-                if let (name, op, onSorted) = range(term), op == .lt || op == .le, bounds[name] == nil { bounds[name] = onSorted }
+            if !inConjunction {
+                var terms: [FilterExpression] = []
+                collectConjuncts(expression, into: &terms)
+                for term in terms {
+                    if let (name, op, onSorted) = range(term), op == .lt || op == .le, bounds[name] == nil { bounds[name] = onSorted }
+                }
             }
-            return FilterExpression(.binary(.and, rangesOnSortColumns(left, definition, upperBounds: bounds),
-                                            rangesOnSortColumns(right, definition, upperBounds: bounds)), at: expression.position)
+            return FilterExpression(.binary(.and, rangesOnSortColumns(left, definition, upperBounds: bounds, inConjunction: true),
+                                            rangesOnSortColumns(right, definition, upperBounds: bounds, inConjunction: true)), at: expression.position)
         case .binary(.or, let left, let right):
             return FilterExpression(.binary(.or, rangesOnSortColumns(left, definition), rangesOnSortColumns(right, definition)), at: expression.position)
         default:
@@ -174,9 +180,10 @@ extension LocalSelect {
         }
     }
 
-    /// The terms of an `and` chain.
-    private static func conjuncts(_ expression: FilterExpression) -> [FilterExpression] {
-        guard case .binary(.and, let left, let right) = expression.node else { return [expression] }
-        return conjuncts(left) + conjuncts(right)
+    /// Appends the terms of an `and` chain.
+    private static func collectConjuncts(_ expression: FilterExpression, into terms: inout [FilterExpression]) {
+        guard case .binary(.and, let left, let right) = expression.node else { return terms.append(expression) }
+        collectConjuncts(left, into: &terms)
+        collectConjuncts(right, into: &terms)
     }
 }
