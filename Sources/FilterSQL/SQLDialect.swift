@@ -36,7 +36,13 @@ public protocol SQLDialect: Sendable {
 
 extension SQLDialect {
     /// A quoted identifier; names are validated before they get here, quotes are doubled anyway.
-    public func quote(_ identifier: String) -> String {
+    public func quote(_ identifier: String) -> String { SQLIdentifier.quote(identifier) }
+}
+
+/// Identifiers as every supported engine quotes them (standard SQL's double quotes).
+public enum SQLIdentifier {
+    /// A quoted identifier; names are validated before they get here, quotes are doubled anyway.
+    public static func quote(_ identifier: String) -> String {
         // Identifiers are checked names and almost never hold a quote: skip Foundation's replace.
         guard identifier.utf8.contains(UInt8(ascii: "\"")) else { return "\"" + identifier + "\"" }
         return "\"" + identifier.replacingOccurrences(of: "\"", with: "\"\"") + "\""

@@ -204,6 +204,32 @@ import Testing
     }
 
     @Test(arguments: Backend.allCases)
+    func patchOfASoftDeletedItemIs404AndLeavesItDeleted(_ backend: Backend) async throws {
+        let c = try await client(backend)
+        let table = uniqueTable()
+        let etag = try await c.post("tables/\(table)", ["id": "d", "text": "before"]).header("ETag")!
+        let deleted = try await c.delete("tables/\(table)/d")
+        #expect(try await c.patch("tables/\(table)/d", ["text": "after"]).status == 404)
+        #expect(try await c.patch("tables/\(table)/d", ["text": "after"], ifMatch: deleted.header("ETag")!).status == 404)
+        #expect(try await c.patch("tables/\(table)/d", ["text": "after"], ifMatch: etag).status == 404)
+        let stored = try await c.get("tables/\(table)", [("__includeDeleted", "TRUE")]).array.first
+        #expect(stored?["text"] as? String == "before")
+        #expect(stored?["deleted"] as? Bool == true)
+    }
+
+    @Test(arguments: Backend.allCases)
+    func patchWithAStaleIfMatchIs412WithTheStoredItemAndWritesNothing(_ backend: Backend) async throws {
+        let c = try await client(backend)
+        let table = uniqueTable()
+        let etag = try await c.post("tables/\(table)", ["id": "p", "text": "a"]).header("ETag")!
+        _ = try await c.patch("tables/\(table)/p", ["text": "b"])
+        let stale = try await c.patch("tables/\(table)/p", ["text": "mine"], ifMatch: etag)
+        #expect(stale.status == 412)
+        #expect(stale.object["text"] as? String == "b")
+        #expect(try await c.get("tables/\(table)/p").object["text"] as? String == "b")
+    }
+
+    @Test(arguments: Backend.allCases)
     func deleteSoftDeletesAndReturnsTheItem(_ backend: Backend) async throws {
         let c = try await client(backend)
         let table = uniqueTable()

@@ -19,7 +19,7 @@ struct RowAccess {
     /// An explicit column list: with `*`, a statement prepared before an ALTER TABLE can keep
     /// reporting the old columns (GRDB caches statements and their column names), and a physical
     /// table holds other namespaces' columns too.
-    var columnList: String { schema.columns.map { $0.selected(dialect) }.joined(separator: ", ") }
+    var columnList: String { schema.selectList }
 
     /// The quoted physical column and value of each property the table has (a null for a column
     /// it lacks is dropped, as the schema registry adds no column for it).
@@ -57,13 +57,26 @@ struct RowAccess {
 
     /// Changes the sent properties and answers the row as it now is.
     func update(id: String, properties: [(name: String, value: JSONScalar)], timestamp: String, version: String, session: any SQLSession) throws -> StoredItem? {
+        try update(id: id, properties: properties, timestamp: timestamp, version: version, onlyIfLive: false, at: nil, session: session)
+    }
+
+    /// The same, only if the row is not deleted and, given an `expected` version, has it: nil
+    /// otherwise (or when there is no row), and nothing is written.
+    func updateIfLive(at expected: String?, id: String, properties: [(name: String, value: JSONScalar)], timestamp: String, version: String,
+                      session: any SQLSession) throws -> StoredItem? {
+        try update(id: id, properties: properties, timestamp: timestamp, version: version, onlyIfLive: true, at: expected, session: session)
+    }
+
+    private func update(id: String, properties: [(name: String, value: JSONScalar)], timestamp: String, version: String,
+                        onlyIfLive: Bool, at expected: String?, session: any SQLSession) throws -> StoredItem? {
         var binds = SQLBinds(dialect: dialect)
         var sets = ["\(quoted(.updatedAt)) = \(binds.bind(.text(timestamp)))", "\(quoted(.version)) = \(binds.bind(.text(version)))"]
         for (column, value) in columnValues(properties) { sets.append("\(column) = \(binds.bind(value))") }
-        let ownerPlaceholder = binds.bind(.text(owner))
-        let idPlaceholder = binds.bind(.text(id))
+        var conditions = ["\(TableSchema.ownerColumn) = \(binds.bind(.text(owner)))", "\(quoted(.id)) = \(binds.bind(.text(id)))"]
+        if onlyIfLive { conditions.append("\(quoted(.deleted)) = FALSE") }
+        if let expected { conditions.append("\(quoted(.version)) = \(binds.bind(.text(expected)))") }
         return try returning(session.query(
-            "UPDATE \(quotedTable) SET \(sets.joined(separator: ", ")) WHERE \(TableSchema.ownerColumn) = \(ownerPlaceholder) AND \(quoted(.id)) = \(idPlaceholder) RETURNING \(columnList)",
+            "UPDATE \(quotedTable) SET \(sets.joined(separator: ", ")) WHERE \(conditions.joined(separator: " AND ")) RETURNING \(columnList)",
             binds.values))
     }
 

@@ -72,8 +72,8 @@ struct SelectStatement: Sendable {
 
         let columns = query.select.map { names in
             let chosen = Set([id] + names.compactMap { schema.column(named: $0)?.name })
-            return schema.columns.filter { chosen.contains($0.name) }.map { $0.selected(dialect) }.joined(separator: ", ")
-        } ?? schema.columns.map { $0.selected(dialect) }.joined(separator: ", ")
+            return schema.columns.filter { chosen.contains($0.name) }.map(\.selected).joined(separator: ", ")
+        } ?? schema.selectList
         let from = " FROM \(dialect.quote(schema.physicalTable))"
         countBindsTemplate = translator.binds.values
         var binds = translator.binds
