@@ -27,6 +27,18 @@ import Testing
         #expect(binds.contains("list-299".databaseValue) && binds.contains("2026-11-24".databaseValue))
     }
 
+    @Test func thousandsOfTermsJoinedByAllTranslateAndKeepTheirUpperBound() throws {
+        let terms = [Field("due") != nil] + (0..<5_000).map { Field("listId") != .string("list-\($0)") } + [Field("due") <= "2026-11-24"]
+        let binds = try binds(try #require(QueryPredicate.all(terms)))
+        #expect(!binds.contains(sentinel))
+        #expect(binds.contains("list-4999".databaseValue))
+    }
+
+    @Test func allOfOneIsItAndAllOfNoneIsNil() {
+        #expect(QueryPredicate.all([Field("due") != nil]) == (Field("due") != nil))
+        #expect(QueryPredicate.all([]) == nil)
+    }
+
     @Test(arguments: [Field("due") != nil, Field("due") > "2026-11-24", Field("due") != nil || Field("due") <= "2026-11-24"])
     func withoutAnUpperBoundBesideItHavingAValueStaysBelowTheSentinel(_ predicate: QueryPredicate) throws {
         #expect(try binds(predicate).contains(sentinel))

@@ -31,6 +31,13 @@ import Testing
         #expect(try texts(service, .completed, home) == ["old thing"])
     }
 
+    @Test func theInboxReadsAsBeforeBesideThousandsOfLists() async throws {
+        let (service, home) = try await service()
+        let lists = [home.id] + (0..<5_000).map { "list-\($0)" }
+        let window = try service.window(ListWindowRequest(scope: .inbox, context: ScopeContext(today: today, listIds: lists)))
+        #expect(window.items.map(\.text) == ["pay bill", "call mum", "book trip", "orphan"])
+    }
+
     @Test func theListSortsByDueThenPriorityThenText() async throws {
         let service = try makeService()
         for item in [TodoItem(id: "1", text: "b none"), TodoItem(id: "2", text: "a none"), TodoItem(id: "3", text: "low", due: today, priority: .low),

@@ -22,6 +22,15 @@ public struct QueryPredicate: Sendable, Equatable {
     public static prefix func ! (operand: QueryPredicate) -> QueryPredicate {
         QueryPredicate(.init(.unary(.not, operand.expression)))
     }
+
+    /// Every one must hold (nil for none). Joined as a balanced tree, not a chain: a filter
+    /// nests only as deep as the count's logarithm, where a chain of a few thousand `&&` (one
+    /// term per list, say) overflowed a thread's stack in the store's recursive translation.
+    public static func all(_ predicates: [QueryPredicate]) -> QueryPredicate? {
+        guard predicates.count > 1 else { return predicates.first }
+        let middle = predicates.count / 2
+        return all(Array(predicates[..<middle]))! && all(Array(predicates[middle...]))!
+    }
 }
 
 /// A value in a typed filter: a field, a literal or a function of them.

@@ -21,7 +21,7 @@ enum ListQuery {
             if case .list(let id, _) = scope { query = query.filter(Field("listId") == .string(id)) }
             if case .inbox = scope {
                 // Without a list, or with one that is gone (deleted on another device): never invisible.
-                let orphaned = context.listIds.reduce(Field("listId") != nil) { $0 && Field("listId") != .string($1) }
+                let orphaned = QueryPredicate.all([Field("listId") != nil] + context.listIds.map { Field("listId") != .string($0) })!
                 query = query.filter(Field("listId") == nil || orphaned)
             }
             return query

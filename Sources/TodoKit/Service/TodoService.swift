@@ -273,8 +273,9 @@ public final class TodoService: Sendable {
         let stamp: JSONValue = complete ? .string(SyncDateFormat.string(from: now)) : .null
         return try table.untyped.transaction { writes in
             // Items of lists shared read-only are left as they are.
-            let query = readOnly.reduce(listQuery(filterText: match ?? "", showCompleted: true, context: context).filter(Field("complete") == .bool(!complete))) {
-                $0.filter(Field("listId") == nil || Field("listId") != .string($1))
+            var query = listQuery(filterText: match ?? "", showCompleted: true, context: context).filter(Field("complete") == .bool(!complete))
+            if let writable = QueryPredicate.all(readOnly.map { Field("listId") == nil || Field("listId") != .string($0) }) {
+                query = query.filter(writable)
             }
             let rows = try writes.read(query).items
             for (index, row) in rows.enumerated() {
