@@ -27,6 +27,11 @@ struct PushRun {
     /// Operations per batch request at most (the server may allow more).
     static let batchOperations = 500
 
+    /// Batch requests on their way at once, at most: with two, the server waited between
+    /// batches while this side wrote the answers back (`todo sync` sending 10,000 completions:
+    /// 0.48 s with two, 0.44 s with three, medians of four alternated rounds).
+    static let batchesInFlight = 3
+
     func run() async throws {
         guard let client = context.client else {
             throw SyncError(.pushAbortedNetwork, "Push aborted: no server is configured (local only)")
@@ -34,34 +39,30 @@ struct PushRun {
         let batch = try await batchEndpoint(client)
         var lastId: Int64 = 0
         var failedIds: [Int64] = []
-        // With a batch endpoint, the next batch is read and sent while the one before awaits its
-        // answer, so the server's work and ours overlap; it holds no item of that one.
-        var sending: SentBatch?
+        // With a batch endpoint, the next batches are read and sent while the ones before await
+        // their answers, so the server's work and ours overlap; none holds an item of another.
+        var sending: [SentBatch] = []  // oldest first
         do {
             while true {
-                guard let (chunk, last) = try storeStep({ try begin(after: lastId, batch: batch, excluding: sending?.items ?? []) }) else {
-                    // Nothing more, or the next operation's item is in the batch on its way.
-                    guard let previous = sending else { break }
-                    sending = nil
-                    failedIds += try await receive(previous, client)
+                let busy = sending.reduce(into: Set<String>()) { $0.formUnion($1.items) }
+                guard let (chunk, last) = try storeStep({ try begin(after: lastId, batch: batch, excluding: busy) }) else {
+                    // Nothing more, or the next operation's item is in a batch on its way.
+                    guard !sending.isEmpty else { break }
+                    failedIds += try await receive(sending.removeFirst(), client)
                     continue
                 }
                 lastId = last
                 if let batch, chunk.count > 1 {
-                    let previous = sending
-                    sending = SentBatch(chunk, to: batch, client)
-                    if let previous { failedIds += try await receive(previous, client) }
+                    sending.append(SentBatch(chunk, to: batch, client))
+                    if sending.count == Self.batchesInFlight { failedIds += try await receive(sending.removeFirst(), client) }
                 } else {
-                    if let previous = sending {
-                        sending = nil
-                        failedIds += try await receive(previous, client)
-                    }
+                    while !sending.isEmpty { failedIds += try await receive(sending.removeFirst(), client) }
                     defer { release(chunk) }
                     for pending in chunk where try await sendAlone(pending, client) { failedIds.append(pending.queued.id) }
                 }
             }
         } catch {
-            if let sending { await settleSuccesses(of: sending) }
+            for sent in sending { await settleSuccesses(of: sent) }
             throw error
         }
         try await complete(failedIds)
