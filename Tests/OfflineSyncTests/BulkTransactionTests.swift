@@ -21,8 +21,20 @@ import Testing
         init() throws {
             path = try TempDir.make().appendingPathComponent("d.sqlite").path
             table = "items"
-            store = try SQLiteSyncStore(path: path, tables: [BulkPullTests.definition(table)])
+            var definition = BulkPullTests.definition(table)
+            definition.indexes = [["complete", "text"]]
+            store = try SQLiteSyncStore(path: path, tables: [definition])
             context = SyncContext(client: nil, dataSource: store)
+        }
+
+        /// The table's indexes as SQLite keeps them: names and the statements that made them.
+        func indexes() throws -> [String] {
+            let raw = try DatabaseQueue(path: path)
+            defer { try? raw.close() }
+            return try raw.read { db in
+                try String.fetchAll(db, sql: "SELECT name || ': ' || ifnull(sql, '') FROM sqlite_master WHERE type = 'index' AND tbl_name = ? ORDER BY name",
+                                    arguments: [table])
+            }
         }
 
         /// Ids the index itself holds for a phrase, read past the store (which may scan instead).
@@ -76,6 +88,28 @@ import Testing
         try await d.local.insert(["id": .string("later"), "text": .string("typed after the failure"), "complete": false])
         #expect(try d.indexed("after the failure") == ["later"])
         #expect(try BulkPullTests.search(d.store, d.table, "after the failure") == ["later"])
+    }
+
+    @Test func theTablesIndexesAreAllThereAfterAnImport() throws {
+        let d = try Device()
+        let before = try d.indexes()
+        #expect(before.contains { $0.hasPrefix("items_complete_text:") })
+        try d.local.transaction { writes in
+            for i in 0..<Self.rows { try writes.insert(["id": .string("i\(i)"), "text": .string("item \(i)"), "complete": .bool(i % 2 == 0)]) }
+        }
+        #expect(try d.indexes() == before)
+    }
+
+    @Test func aFailedImportLeavesTheTablesIndexesAsTheyWere() throws {
+        let d = try Device()
+        let before = try d.indexes()
+        #expect(throws: SyncError.self) {
+            try d.local.transaction { writes in
+                for i in 0..<10 { try writes.insert(["id": .string("i\(i)"), "text": .string("item \(i)"), "complete": false]) }
+                throw Refused()
+            }
+        }
+        #expect(try d.indexes() == before)
     }
 
     @Test func searchesInsideTheImportSeeItsOwnRows() throws {

@@ -14,7 +14,9 @@ extension SQLiteStoreSession {
         let columns = definition.allColumns
         let select = try db.cachedStatement(sql: selectRows(definition) + " WHERE \(q(SystemProperty.id.rawValue)) \(Self.inList)")
         var found: [String: JSONObject] = [:]
-        for row in try Row.fetchAll(select, arguments: [Self.idList(ids)]) {
+        // A cursor's row is read in place; `fetchAll` copied every row first.
+        let rows = try Row.fetchCursor(select, arguments: [Self.idList(ids)])
+        while let row = try rows.next() {
             let item = ItemRow.object(fromSelected: row, columns: columns)
             if let id = item[SystemProperty.id]?.stringValue { found[id.lowercased()] = item }
         }

@@ -189,6 +189,18 @@ struct SQLiteStoreSession: SyncStoreSession {
         return true
     }
 
+    func suspendIndexes(table: String) throws -> [String] {
+        let definition = try definition(table)
+        let indexes = try Row.fetchAll(db, sql: "SELECT name, sql FROM sqlite_master WHERE type = 'index' AND tbl_name = ? AND sql IS NOT NULL",
+                                       arguments: [definition.name])
+        for index in indexes { try db.execute(sql: "DROP INDEX \(q(index["name"]))") }
+        return indexes.map { $0["sql"] }
+    }
+
+    func restoreIndexes(_ statements: [String]) throws {
+        for statement in statements { try db.execute(sql: statement) }
+    }
+
     func endBulkLoad(table: String) throws {
         let definition = try definition(table)
         try TextSearchIndex.resume(db, table: definition)

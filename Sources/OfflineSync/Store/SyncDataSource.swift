@@ -53,6 +53,12 @@ protocol SyncStoreSession {
     /// current row by row; true when it did, and `endBulkLoad` must follow. A store that stays
     /// current by itself answers false.
     func beginBulkLoad(table: String) throws -> Bool
+    /// Drops the table's indexes (not its primary key) and answers the statements that make
+    /// them again, for `restoreIndexes` before the same transaction ends: readers never see the
+    /// table without them.
+    func suspendIndexes(table: String) throws -> [String]
+    /// Runs what `suspendIndexes` answered.
+    func restoreIndexes(_ statements: [String]) throws
     /// Brings up to date in one pass what `beginBulkLoad` stopped keeping current.
     func endBulkLoad(table: String) throws
 
