@@ -34,7 +34,7 @@ public struct TableSchema: Sendable, Hashable {
     private var byLowercasedName: [String: Int]
     /// Every column's `selected` entry, comma-separated: a statement's explicit column list.
     /// Kept, not built per statement: building it was 7% of the server's CPU for a batch of
-    /// 10,000 PATCHes (BENCHMARKS.md, "Bulk cycle against Taskwarrior").
+    /// 10,000 PATCHes (a profile of the bulk cycle's second `todo sync`).
     private(set) var selectList = ""
 
     /// Creates a schema from columns in table order, stored in `physicalTable`.
