@@ -44,6 +44,21 @@ import Testing
         #expect(try local.read(SyncQuery(table: table)).items.isEmpty)
     }
 
+    @Test func skippingStoredLeavesOutIdsStoredOrGivenBeforeAndAnswersTheRest() async throws {
+        try await local.insert(["id": "b", "text": "stored", "complete": false])
+        let saved = try local.transaction { writes in try writes.insert(contentsOf: ["a", "B", "c", "A"].map(item), skippingStored: true) }
+        #expect(saved.compactMap { $0["id"]?.stringValue } == ["a", "c"])
+        #expect(try local.read(id: "b")?["text"] == "stored")
+        #expect(try local.read(id: "a")?["text"] == "item a")
+        #expect(try context.pendingItemIds(table: table) == ["a", "b", "c"])
+    }
+
+    @Test func skippingStoredStillRefusesAnIdWhoseDeleteIsQueued() async throws {
+        try await local.update(item("x"))
+        try await local.delete(item("x"))
+        #expect(throws: SyncError.self) { try local.transaction { writes in try writes.insert(contentsOf: [item("x")], skippingStored: true) } }
+    }
+
     @Test func anItemDeletedButNotYetPushedIsRefusedAsASingleInsertIs() async throws {
         // An update of an absent id stores it with an update queued; the delete then leaves a
         // queued delete and no row: only the queue knows the id.

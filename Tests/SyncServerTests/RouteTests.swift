@@ -217,12 +217,18 @@ import Testing
         #expect(stored?["deleted"] as? Bool == true)
     }
 
+    /// Inserts the item with text "a", changes it to "b", and answers the ETag it had before.
+    func staleETag(_ c: TableClient, _ table: String, _ id: String) async throws -> String {
+        let etag = try await c.post("tables/\(table)", ["id": id, "text": "a"]).header("ETag")!
+        _ = try await c.patch("tables/\(table)/\(id)", ["text": "b"])
+        return etag
+    }
+
     @Test(arguments: Backend.allCases)
     func patchWithAStaleIfMatchIs412WithTheStoredItemAndWritesNothing(_ backend: Backend) async throws {
         let c = try await client(backend)
         let table = uniqueTable()
-        let etag = try await c.post("tables/\(table)", ["id": "p", "text": "a"]).header("ETag")!
-        _ = try await c.patch("tables/\(table)/p", ["text": "b"])
+        let etag = try await staleETag(c, table, "p")
         let stale = try await c.patch("tables/\(table)/p", ["text": "mine"], ifMatch: etag)
         #expect(stale.status == 412)
         #expect(stale.object["text"] as? String == "b")
@@ -257,8 +263,7 @@ import Testing
     func deleteWithStaleIfMatchIs412(_ backend: Backend) async throws {
         let c = try await client(backend)
         let table = uniqueTable()
-        let etag = try await c.post("tables/\(table)", ["id": "d", "text": "a"]).header("ETag")!
-        _ = try await c.patch("tables/\(table)/d", ["text": "b"])
+        let etag = try await staleETag(c, table, "d")
         let reply = try await c.delete("tables/\(table)/d", ifMatch: etag)
         #expect(reply.status == 412)
         #expect(reply.object["text"] as? String == "b")

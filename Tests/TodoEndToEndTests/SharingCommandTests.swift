@@ -72,12 +72,18 @@ import Testing
         #expect(members == [["user": "ann", "role": "owner"], ["user": "bob", "role": "viewer"]])
     }
 
-    @Test func aViewerIsToldTheListIsReadOnly() async throws {
+    /// Ann's Groceries, holding milk, shared with Bob as a viewer and synced to Bob.
+    func groceriesForAViewer() async throws -> Household {
         let h = try await Household.make()
-        defer { h.server.stop() }
         try await h.todo(["add", "milk", "--list", "Groceries"], h.ann)
         try await h.todo(["share", "Groceries", "--with", "bob", "--role", "viewer"], h.ann)
         try await h.todo(["sync"], h.bob)
+        return h
+    }
+
+    @Test func aViewerIsToldTheListIsReadOnly() async throws {
+        let h = try await groceriesForAViewer()
+        defer { h.server.stop() }
         let refused = try await h.todo(["add", "sneaky", "--list", "Groceries"], h.bob)
         #expect(refused.status != 0)
         #expect(refused.err.contains("read-only"))
@@ -85,11 +91,8 @@ import Testing
     }
 
     @Test func editAllLeavesTheItemsOfListsSharedReadOnlyAsTheyAre() async throws {
-        let h = try await Household.make()
+        let h = try await groceriesForAViewer()
         defer { h.server.stop() }
-        try await h.todo(["add", "milk", "--list", "Groceries"], h.ann)
-        try await h.todo(["share", "Groceries", "--with", "bob", "--role", "viewer"], h.ann)
-        try await h.todo(["sync"], h.bob)
         try await h.todo(["add", "bread"], h.bob)
         #expect(try await h.todo(["edit", "--all", "--complete", "true"], h.bob).status == 0)
         let list = try await h.todo(["list", "--all"], h.bob).out

@@ -27,10 +27,7 @@ public struct SyncTable: Sendable {
     /// Inserts an item (a GUID id is generated when it has none); answers the saved item.
     @discardableResult
     public func insert(_ item: JSONObject) async throws -> JSONObject {
-        var item = item
-        let id = try Self.checkedId(item, generate: true)
-        item[SystemProperty.id] = .string(id)
-        item[SharedSpace.column] = space.map(JSONValue.string) ?? .null
+        let (id, item) = try stampedForInsert(item)
         return try journaledWrite(id: id) { session, current in try insert(item, id: id, current: current, in: session) }!
     }
 
@@ -218,6 +215,15 @@ public struct SyncTable: Sendable {
 
     private func guarded<T>(_ body: () throws -> T) throws -> T {
         do { return try body() } catch { throw SyncError.wrap(error) }
+    }
+
+    /// The item as an insert stores it: its id (a new GUID when it has none) and this table's space.
+    func stampedForInsert(_ item: JSONObject) throws -> (id: String, item: JSONObject) {
+        var item = item
+        let id = try Self.checkedId(item, generate: true)
+        item[SystemProperty.id] = .string(id)
+        item[SharedSpace.column] = space.map(JSONValue.string) ?? .null
+        return (id, item)
     }
 
     static func alreadyExists(_ id: String) -> SyncError {

@@ -12,12 +12,6 @@ public struct SyncTableTransaction {
         try session.item(in: table.name, id: id)
     }
 
-    /// Of the local items with these ids, those that exist, by lower-cased id: one statement for
-    /// all of them, where `read(id:)` is one each.
-    public func read(ids: [String]) throws -> [String: JSONObject] {
-        try session.items(in: table.name, ids: ids)
-    }
-
     /// Local items matching a query, as this transaction sees them.
     public func read(_ query: SyncQuery) throws -> SyncQueryResult {
         var query = query
@@ -28,10 +22,7 @@ public struct SyncTableTransaction {
     /// Inserts an item (a GUID id is generated when it has none) in the table's space; answers the saved item.
     @discardableResult
     public func insert(_ item: JSONObject) throws -> JSONObject {
-        var item = item
-        let id = try SyncTable.checkedId(item, generate: true)
-        item[SystemProperty.id] = .string(id)
-        item[SharedSpace.column] = table.space.map(JSONValue.string) ?? .null
+        let (id, item) = try table.stampedForInsert(item)
         return try table.journaled(id: id, step: step, in: session) { try table.insert(item, id: id, current: $0, in: session) }!
     }
 
@@ -39,34 +30,34 @@ public struct SyncTableTransaction {
     /// answers the saved items. What the inserts must know first (that no item has the id yet,
     /// and what the queue holds for it) is read for all of them with two statements, where
     /// `todo import` of 10,000 items read two rows and the queue per item (with the app's row
-    /// built without Codable, the import went from 0.51 to 0.36 s). Throws when an id is
-    /// already stored or comes twice; the transaction then keeps none of its writes.
+    /// built without Codable, the import went from 0.51 to 0.36 s). An id already stored, or
+    /// given earlier in `items`, is refused (the transaction then keeps none of its writes), or
+    /// with `skippingStored` left out: an import adds what is new. Either way an id whose delete
+    /// is still queued is refused, as `insert(_:)` refuses it.
     @discardableResult
-    public func insert(contentsOf items: [JSONObject]) throws -> [JSONObject] {
-        let prepared = try items.map { item in
-            var item = item
-            let id = try SyncTable.checkedId(item, generate: true)
-            item[SystemProperty.id] = .string(id)
-            item[SharedSpace.column] = table.space.map(JSONValue.string) ?? .null
-            return (id: id, item: item)
-        }
+    public func insert(contentsOf items: [JSONObject], skippingStored: Bool = false) throws -> [JSONObject] {
+        let prepared = try items.map(table.stampedForInsert)
         let ids = prepared.map(\.id)
         let stored = try session.items(in: table.name, ids: ids)
         let pending = try session.newestOperations(table: table.name, itemIds: ids)
-        var inserted = Set<String>()
-        return try prepared.map { id, item in
+        var seen = Set<String>()
+        return try prepared.compactMap { id, item in
             let key = id.lowercased()
-            guard stored[key] == nil, inserted.insert(key).inserted else { throw SyncTable.alreadyExists(id) }
+            guard stored[key] == nil, seen.insert(key).inserted else {
+                if skippingStored { return nil }
+                throw SyncTable.alreadyExists(id)
+            }
             let saved = try table.insert(item, id: id, pending: pending[key], in: session)
             try table.context.journal(table: table.name, itemId: id, before: nil, after: saved, step: step, in: session)
             return saved
         }
     }
 
-    /// `insert(contentsOf:)` in another space than the table's (nil: the account's own namespace).
+    /// `insert(contentsOf:skippingStored:)` in another space than the table's (nil: the account's
+    /// own namespace).
     @discardableResult
-    public func insert(contentsOf items: [JSONObject], inSpace space: String?) throws -> [JSONObject] {
-        try SyncTableTransaction(table: table.inSpace(space), session: session, step: step).insert(contentsOf: items)
+    public func insert(contentsOf items: [JSONObject], inSpace space: String?, skippingStored: Bool = false) throws -> [JSONObject] {
+        try SyncTableTransaction(table: table.inSpace(space), session: session, step: step).insert(contentsOf: items, skippingStored: skippingStored)
     }
 
     /// Inserts an item in another space than the table's (nil: the account's own namespace):

@@ -27,9 +27,13 @@ public struct QueryPredicate: Sendable, Equatable {
     /// nests only as deep as the count's logarithm, where a chain of a few thousand `&&` (one
     /// term per list, say) overflowed a thread's stack in the store's recursive translation.
     public static func all(_ predicates: [QueryPredicate]) -> QueryPredicate? {
-        guard predicates.count > 1 else { return predicates.first }
-        let middle = predicates.count / 2
-        return all(Array(predicates[..<middle]))! && all(Array(predicates[middle...]))!
+        predicates.isEmpty ? nil : balanced(predicates[...])
+    }
+
+    private static func balanced(_ terms: ArraySlice<QueryPredicate>) -> QueryPredicate {
+        guard terms.count > 1 else { return terms.first! }
+        let middle = terms.startIndex + terms.count / 2
+        return balanced(terms[..<middle]) && balanced(terms[middle...])
     }
 }
 

@@ -1,8 +1,6 @@
 import Foundation
-import Synchronization
-#if canImport(Glibc)
 import Glibc
-#endif
+import Synchronization
 
 /// Fresh opaque item versions: 16 random bytes each, in base64 (the shape a UUID's bytes gave
 /// them before). Random, not counted: a counter would tell one account how much every other

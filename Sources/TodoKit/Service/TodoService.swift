@@ -246,17 +246,13 @@ public final class TodoService: Sendable {
         }
         return try table.untyped.transaction { writes in
             var added = 0
-            var seen = Set<String>()  // an id the file holds twice comes in once
-            // A chunk at a time: which ids are here already is one read per chunk, and each
-            // run of items of one space is one bulk insert.
+            // A chunk at a time (for progress), each run of items of one space one bulk insert;
+            // an id already here, or earlier in the file, is left out.
             for start in stride(from: 0, to: items.count, by: Self.progressEvery) {
                 let chunk = items[start..<min(start + Self.progressEvery, items.count)]
-                let present = try writes.read(ids: chunk.map(\.id))
-                let new = chunk.filter { present[$0.id.lowercased()] == nil && seen.insert($0.id.lowercased()).inserted }
-                for run in new.runs(by: { $0.listId.flatMap { entries[$0]?.space } }) {
-                    try writes.insert(contentsOf: run.elements.map(\.object), inSpace: run.key)
+                for run in chunk.runs(by: { $0.listId.flatMap { entries[$0]?.space } }) {
+                    added += try writes.insert(contentsOf: run.elements.map(\.object), inSpace: run.key, skippingStored: true).count
                 }
-                added += new.count
                 progress(start + chunk.count, items.count)
             }
             return (added, items.count - added)
