@@ -75,6 +75,7 @@ struct PullRun {
         guard context.dataSource.definition(of: query.table) != nil else {
             throw SyncError(.invalidParameter, "The table '\(query.table)' is not declared in the local store")
         }
+        _ = try query.checkedFilter()
         guard queryId != nil else { return }
         if let queryId, queryId.isEmpty || queryId.count > 255 {
             throw SyncError(.invalidParameter, "A query id must have 1 to 255 characters")
@@ -172,14 +173,9 @@ struct PullRun {
     /// `not (updatedAt eq T1 or updatedAt eq T2 …)`, the `or`s paired into a balanced tree so
     /// that the filter's depth grows with the logarithm of the count (servers bound the depth).
     static func excluding(_ stamps: [String]) -> QueryPredicate? {
-        var terms = stamps.compactMap(FilterDateTime.init(iso8601:)).map {
+        QueryPredicate.any(stamps.compactMap(FilterDateTime.init(iso8601:)).map {
             Field(SystemProperty.updatedAt.rawValue) == QueryValue(.init(.literal(.dateTime($0))))
-        }
-        if terms.isEmpty { return nil }
-        while terms.count > 1 {
-            terms = stride(from: 0, to: terms.count, by: 2).map { $0 + 1 < terms.count ? terms[$0] || terms[$0 + 1] : terms[$0] }
-        }
-        return !terms[0]
+        }).map { !$0 }
     }
 
     /// A row's place in an incremental pull's order: (`updatedAt`, `id`).
@@ -240,7 +236,7 @@ struct PullRun {
     /// `readAfter`: see `incremental`.
     private static func fetch(_ remote: RemoteTable, _ page: SyncQuery, features: String, readAfter: String? = nil) async throws -> (rows: [JSONObject], total: Int?) {
         do {
-            let result = try await remote.page(remote.url(query: page.queryItems), features: features, readAfter: readAfter).result
+            let result = try await remote.page(remote.url(query: page.balanced().queryItems), features: features, readAfter: readAfter).result
             return (result.items, result.totalCount)
         } catch {
             throw SyncError.wrap(error)

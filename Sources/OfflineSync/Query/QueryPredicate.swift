@@ -24,16 +24,21 @@ public struct QueryPredicate: Sendable, Equatable {
     }
 
     /// Every one must hold (nil for none). Joined as a balanced tree, not a chain: a filter
-    /// nests only as deep as the count's logarithm, where a chain of a few thousand `&&` (one
-    /// term per list, say) overflowed a thread's stack in the store's recursive translation.
+    /// nests only as deep as the count's logarithm. (The store balances a chain of `&&` too,
+    /// before it reads; this builds the tree that way to begin with.)
     public static func all(_ predicates: [QueryPredicate]) -> QueryPredicate? {
-        predicates.isEmpty ? nil : balanced(predicates[...])
+        predicates.isEmpty ? nil : balanced(predicates[...], by: &&)
     }
 
-    private static func balanced(_ terms: ArraySlice<QueryPredicate>) -> QueryPredicate {
+    /// At least one must hold (nil for none), joined as a balanced tree as `all` joins them.
+    public static func any(_ predicates: [QueryPredicate]) -> QueryPredicate? {
+        predicates.isEmpty ? nil : balanced(predicates[...], by: ||)
+    }
+
+    private static func balanced(_ terms: ArraySlice<QueryPredicate>, by join: (QueryPredicate, QueryPredicate) -> QueryPredicate) -> QueryPredicate {
         guard terms.count > 1 else { return terms.first! }
         let middle = terms.startIndex + terms.count / 2
-        return balanced(terms[..<middle]) && balanced(terms[middle...])
+        return join(balanced(terms[..<middle], by: join), balanced(terms[middle...], by: join))
     }
 }
 

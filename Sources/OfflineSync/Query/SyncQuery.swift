@@ -69,6 +69,38 @@ public struct SyncQuery: Sendable, Equatable {
     /// Asks for the total count beside the rows.
     public func withTotalCount() -> SyncQuery { var copy = self; copy.includeTotalCount = true; return copy }
 
+    /// How deep a filter may nest once its chains are balanced (`checkedFilter`): what SQLite's
+    /// parser takes in the worst shape, functions nested in functions (34 levels of
+    /// `tolower(tolower(…))` overflowed its stack; `not` 48, `and` 100). todo-server takes 64.
+    public static let maximumFilterDepth = 32
+
+    /// The filter with its `and` and `or` chains balanced, so a chain of any length reads (one
+    /// term per list of thousands, or `filter` called as often); a filter nested deeper than
+    /// `maximumFilterDepth` even so is refused here, before anything walks it.
+    func checkedFilter() throws -> FilterExpression? {
+        guard let balanced = predicate?.balancingChains() else { return nil }
+        let depth = balanced.depth
+        guard depth <= Self.maximumFilterDepth else {
+            throw SyncError(.invalidParameter, "Invalid query: the filter nests \(depth) levels deep, more than the \(Self.maximumFilterDepth) allowed")
+        }
+        return balanced
+    }
+
+    /// This query with its filter checked and balanced (`checkedFilter`).
+    func checked() throws -> SyncQuery {
+        var query = self
+        query.predicate = try checkedFilter()
+        return query
+    }
+
+    /// This query with its filter's chains balanced, unchecked: a pull's page, whose filter
+    /// wraps one already checked, and which the server bounds itself.
+    func balanced() -> SyncQuery {
+        var query = self
+        query.predicate = predicate?.balancingChains()
+        return query
+    }
+
     /// The OData query items for the server (filter through the `TableProtocol` printer).
     public var queryItems: [URLQueryItem] {
         var items = TableQuery(filter: predicate, orderBy: orderBy, top: fetchLimit, skip: fetchOffset,

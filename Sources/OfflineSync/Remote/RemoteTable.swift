@@ -60,7 +60,7 @@ public struct RemoteTable: Sendable {
 
     /// One page of a query, and the next page's URL when the server says more remain.
     public func query(_ query: SyncQuery) async throws -> (result: SyncQueryResult, next: URL?) {
-        try await page(url(query: query.queryItems), features: "TQ")
+        try await page(url(query: query.checked().queryItems), features: "TQ")
     }
 
     /// The table's URL with query items (and the space).

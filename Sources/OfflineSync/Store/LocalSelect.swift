@@ -26,6 +26,7 @@ struct LocalSelect {
     }
 
     init(query: SyncQuery, definition: SyncTableDefinition, searchIndexed: Bool = false) throws {
+        let query = try query.checked()
         let dialect = SQLiteDialect()
         let table = StoreMigrator.quote(definition.name)
         let sortColumns = Dictionary(definition.sortRules.keys.compactMap { definition.sortColumn(for: $0) }.map { ($0.name, $0) },

@@ -177,7 +177,9 @@ struct SQLiteStoreSession: SyncStoreSession {
         let names = definition.quotedColumns
         let update = try db.cachedStatement(
             sql: "UPDATE \(q(definition.name)) SET \(changed.map { "\(names[$0]) = ?" }.joined(separator: ", ")) WHERE \(q(SystemProperty.id.rawValue)) = ?")
-        try update.execute(arguments: StatementArguments(changed.map { values[$0] } + [stored[0]]))
+        // Typed: as a literal `[Any]`, GRDB's failable `init?(_: [Any])` cast every value.
+        let arguments: [DatabaseValue] = changed.map { values[$0] } + [stored[0]]
+        try update.execute(arguments: StatementArguments(arguments))
     }
 
     func beginBulkLoad(table: String) throws -> Bool {

@@ -63,6 +63,14 @@ extension TableService {
     /// Reads one page of `owner`'s rows with a plan's statement, on a read replica when one may
     /// answer; a deep `$skip` page seeks where the previous page ended when it can (`SkipSeeks`).
     private func run(_ plan: QueryPlan, table: String, owner: String, queryString: String, readAfter: Int64?) async throws -> QueryPage {
+        do {
+            return try await read(plan, table: table, owner: owner, queryString: queryString, readAfter: readAfter)
+        } catch where StatementTooComplex.matches(error) {
+            throw TableError.badRequest("Invalid $filter: it nests too deeply for the database to parse")
+        }
+    }
+
+    private func read(_ plan: QueryPlan, table: String, owner: String, queryString: String, readAfter: Int64?) async throws -> QueryPage {
         try await database.routedRead(table: table, owner: owner, after: readAfter) { database in
             if plan.top > 0, plan.skip + plan.top >= SkipSeeks.deepFrom, plan.select == nil, plan.statement.countSQL == nil,
                let orderKey = plan.statement.orderKey {

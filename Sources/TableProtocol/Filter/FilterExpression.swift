@@ -27,6 +27,83 @@ public struct FilterExpression: Sendable, Hashable, CustomStringConvertible {
 
     /// Canonical OData text for this expression.
     public var description: String { FilterPrinter.print(self) }
+
+    /// The same filter with every chain of one operator (`a and b and c …`, `a or b or c …`)
+    /// joined as a balanced tree: `and` and `or` are associative, so it means the same, and a
+    /// chain of thousands of terms nests only as deep as the logarithm of their count (where the
+    /// recursive walks after it, and SQLite's parser, stop at a few hundred levels). Built
+    /// without recursion over the tree; only the joins recurse, logarithmically.
+    public func balancingChains() -> FilterExpression {
+        enum Step { case visit(FilterExpression), build(FilterExpression, operands: Int) }
+        var steps: [Step] = [.visit(self)]
+        var built: [FilterExpression] = []
+        while let step = steps.popLast() {
+            switch step {
+            case .visit(let expression):
+                switch expression.node {
+                case .literal, .member:
+                    built.append(expression)
+                case .unary(_, let operand):
+                    steps += [.build(expression, operands: 1), .visit(operand)]
+                case .binary(let op, _, _) where op == .and || op == .or:
+                    let operands = expression.chainOperands(op)
+                    steps.append(.build(expression, operands: operands.count))
+                    steps += operands.reversed().map(Step.visit)
+                case .binary(_, let lhs, let rhs):
+                    steps += [.build(expression, operands: 2), .visit(rhs), .visit(lhs)]
+                case .call(_, let arguments):
+                    steps.append(.build(expression, operands: arguments.count))
+                    steps += arguments.reversed().map(Step.visit)
+                }
+            case .build(let expression, let count):
+                let operands = Array(built.suffix(count))
+                built.removeLast(count)
+                switch expression.node {
+                case .literal, .member: built.append(expression)
+                case .unary(let op, _): built.append(FilterExpression(.unary(op, operands[0]), at: expression.position))
+                case .binary(let op, _, _) where op == .and || op == .or:
+                    built.append(Self.balanced(operands[...], op, at: expression.position))
+                case .binary(let op, _, _): built.append(FilterExpression(.binary(op, operands[0], operands[1]), at: expression.position))
+                case .call(let function, _): built.append(FilterExpression(.call(function, operands), at: expression.position))
+                }
+            }
+        }
+        return built[0]
+    }
+
+    /// The operands of the chain of `op` this node heads, in order (collected without recursion).
+    private func chainOperands(_ op: BinaryOperator) -> [FilterExpression] {
+        var operands: [FilterExpression] = []
+        var pending = [self]
+        while let next = pending.popLast() {
+            if case .binary(op, let lhs, let rhs) = next.node { pending += [rhs, lhs] } else { operands.append(next) }
+        }
+        return operands
+    }
+
+    private static func balanced(_ operands: ArraySlice<FilterExpression>, _ op: BinaryOperator, at position: Int) -> FilterExpression {
+        guard operands.count > 1 else { return operands.first! }
+        let middle = operands.startIndex + operands.count / 2
+        return FilterExpression(.binary(op, balanced(operands[..<middle], op, at: position), balanced(operands[middle...], op, at: position)),
+                                at: position)
+    }
+
+    /// The tree's height: 1 for a leaf. Measured without recursion, so a tree too deep for the
+    /// recursive walks (translation, printing) can be measured and refused first.
+    public var depth: Int {
+        var deepest = 0
+        var pending: [(FilterExpression, Int)] = [(self, 1)]
+        while let (expression, depth) = pending.popLast() {
+            deepest = max(deepest, depth)
+            switch expression.node {
+            case .literal, .member: break
+            case .unary(_, let operand): pending.append((operand, depth + 1))
+            case .binary(_, let lhs, let rhs): pending += [(lhs, depth + 1), (rhs, depth + 1)]
+            case .call(_, let arguments): pending += arguments.map { ($0, depth + 1) }
+            }
+        }
+        return deepest
+    }
 }
 
 /// A literal value in a filter.
