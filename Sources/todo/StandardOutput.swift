@@ -3,7 +3,7 @@ import Foundation
 /// Bytes for stdout, written whenever 64 KiB have gathered: streamed commands hold one chunk of
 /// output, not all of it. What `print` left in C's stdio buffer goes first, so the two never reorder.
 struct StandardOutput {
-    private(set) var buffer: [UInt8] = []
+    private var buffer: [UInt8] = []
     private static let flushSize = 64 * 1024
 
     init() { buffer.reserveCapacity(Self.flushSize * 2) }

@@ -43,10 +43,9 @@ public struct ItemListing: Sendable, Equatable {
             break
         }
         if let tag { query = query.filter(ListQuery.hasTag(tag)) }
-        if dueByToday { query = query.filter(Field("due") <= .string(ListQuery.endOf(today))) }
-        if dueInNextWeek {
-            query = query.filter(Field("due") > .string(ListQuery.endOf(today)) && Field("due") <= .string(ListQuery.endOf(today.adding(days: 7))))
-        }
+        // The same days as the Today and Upcoming views.
+        if dueByToday { query = query.filter(ListQuery.dueBy(today)) }
+        if dueInNextWeek { query = query.filter(ListQuery.dueInTheWeekAfter(today)) }
         return ListQuery.order(query)
     }
 }

@@ -11,11 +11,10 @@ enum ListQuery {
         case .completed: return query.filter(Field("complete") == true)
         case .today:
             guard let today = context.today else { return query.filter(open && Field("due") != nil) }
-            // `due <=` passes no item without a due date.
-            return query.filter(open && Field("due") <= .string(endOf(today)))
+            return query.filter(open && dueBy(today))
         case .upcoming:
             guard let today = context.today else { return query.filter(open && Field("due") != nil) }
-            return query.filter(open && Field("due") > .string(endOf(today)) && Field("due") <= .string(endOf(today.adding(days: 7))))
+            return query.filter(open && dueInTheWeekAfter(today))
         case .all, .inbox, .list:
             var query = showCompleted ? query : query.filter(open)
             if case .list(let id, _) = scope { query = query.filter(Field("listId") == .string(id)) }
@@ -39,6 +38,14 @@ enum ListQuery {
         }
         if let priority = words.priority { query = query.filter(Field("priority") == .string(priority.rawValue)) }
         return query
+    }
+
+    /// Items due on `today` or before (Today's). `due <=` passes no item without a due date.
+    static func dueBy(_ today: DueDate) -> QueryPredicate { Field("due") <= .string(endOf(today)) }
+
+    /// Items due after `today` and at most 7 days on (Upcoming's).
+    static func dueInTheWeekAfter(_ today: DueDate) -> QueryPredicate {
+        Field("due") > .string(endOf(today)) && Field("due") <= .string(endOf(today.adding(days: 7)))
     }
 
     /// Items carrying a tag (lower-cased): `tags` is one text of words, one space apart.
