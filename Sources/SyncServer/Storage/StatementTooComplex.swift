@@ -1,5 +1,3 @@
-import Foundation
-
 /// A statement the database refused as nested too deeply to parse: a filter of many functions
 /// inside functions (SQLite's parser stack held 30 levels of `tolower`, within the 64 the filter
 /// parser allows). The client's filter is at fault, so it answers 400, not 500.

@@ -30,8 +30,8 @@ public struct FilterExpression: Sendable, Hashable, CustomStringConvertible {
 
     /// The same filter with every chain of one operator (`a and b and c …`, `a or b or c …`)
     /// joined as a balanced tree: `and` and `or` are associative, so it means the same, and a
-    /// chain of thousands of terms nests only as deep as the logarithm of their count (where the
-    /// recursive walks after it, and SQLite's parser, stop at a few hundred levels). Built
+    /// chain of thousands of terms nests only as deep as the logarithm of their count (SQLite's
+    /// parser stopped a chain of 100, the recursive walks after this one a few thousand). Built
     /// without recursion over the tree; only the joins recurse, logarithmically.
     public func balancingChains() -> FilterExpression {
         enum Step { case visit(FilterExpression), build(FilterExpression, operands: Int) }
