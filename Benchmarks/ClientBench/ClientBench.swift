@@ -54,7 +54,7 @@ struct ClientBench {
             let priorities: [String?] = [nil, "high", "medium", "low"]
             for i in 0..<count {
                 let text = "\(words[Int.random(in: 0..<words.count, using: &generator)]) item \(i) \(UUID().uuidString.prefix(6))"
-                let due: String? = i % 50 == 1 ? today.text : i % 3 == 0 ? today.adding(days: Int.random(in: -60...60, using: &generator)).text : nil
+                let due: String? = i % 50 == 1 ? today.text : i % 3 == 0 ? today.adding(days: Int.random(in: -60...60, using: &generator))?.text : nil
                 let tags = Set((0..<2).map { _ in words[Int.random(in: 0..<words.count, using: &generator)] }).sorted().joined(separator: " ")
                 try statement.execute(arguments: [UUID().uuidString, text, i % 5 == 0, i % 51 == 0 ? nil : lists[i % listCount], due,
                                                   priorities[i % 4], tags])

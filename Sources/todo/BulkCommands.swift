@@ -35,13 +35,13 @@ struct ImportCommand: AsyncParsableCommand {
         do {
             data = file == "-" ? FileHandle.standardInput.readDataToEndOfFile() : try Data(contentsOf: URL(fileURLWithPath: file))
         } catch {
-            throw SyncFailure(description: "Cannot read \(file): \(error.localizedDescription)")
+            throw CommandFailure(description: "Cannot read \(file): \(error.localizedDescription)")
         }
         let entries: [TodoFile.Entry]
         do {
             entries = try TodoFile.parse(data)
         } catch {
-            throw SyncFailure(description: "\(file): \(error) — nothing was imported.")
+            throw CommandFailure(description: "\(file): \(error) — nothing was imported.")
         }
         let service = try openService(options)
         let progress = ProgressLine(verb: "importing")

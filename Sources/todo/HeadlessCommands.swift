@@ -15,19 +15,20 @@ func openService(_ setup: ClientSetup, policy: ConflictPolicy = .fail) throws ->
                     client: setup.clientConfiguration, tokens: TokenStore())
 }
 
-/// Finds an item by id or unique id prefix.
+/// Finds an item by id or unique id prefix. An empty id is refused: as a prefix it would match
+/// every item (`todo rm "$ID"` with `ID` unset deleted the only item there was).
 func findItem(_ service: TodoService, _ id: String) throws -> TodoItem {
+    guard !id.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty else { throw ValidationError("An item id cannot be empty.") }
     if let item = try service.item(id: id) { return item }
-    let matches = try service.window(ListWindowRequest(showCompleted: true, offset: 0, limit: Int.max))
-        .items.filter { $0.id.lowercased().hasPrefix(id.lowercased()) }
+    let matches = try service.items(idPrefix: id, limit: 2)
     guard matches.count == 1 else {
-        throw ValidationError(matches.isEmpty ? "No item has the id '\(id)'." : "The id '\(id)' matches \(matches.count) items; give more of it.")
+        throw CommandFailure(description: matches.isEmpty ? "No item has the id '\(id)'." : "The id '\(id)' matches more than one item; give more of it.")
     }
     return matches[0]
 }
 
-/// A sync failure in plain words, as a command-line error.
-struct SyncFailure: Error, CustomStringConvertible {
+/// A failure in plain words, as a command-line error (exit code 1, no usage).
+struct CommandFailure: Error, CustomStringConvertible {
     var description: String
 }
 
@@ -41,21 +42,21 @@ func untrustedCertificateAdvice(_ error: SyncError) -> String? {
 func explain(_ error: any Error, service: TodoService) -> any Error {
     guard let error = error as? SyncError else { return error }
     if let advice = untrustedCertificateAdvice(error) {
-        return SyncFailure(description: advice + " Your \(service.pendingCount) pending changes are kept.")
+        return CommandFailure(description: advice + " Your \(service.pendingCount) pending changes are kept.")
     }
     if error.isAuthenticationFailure {
         let server = service.serverURL?.absoluteString ?? "URL"
-        return SyncFailure(description: "The server refused the sign-in (\(error.message)). Your \(service.pendingCount) pending changes are kept. "
+        return CommandFailure(description: "The server refused the sign-in (\(error.message)). Your \(service.pendingCount) pending changes are kept. "
             + "Run `todo sign-in --server \(server) --user NAME`, then sync again.")
     }
     let conflicts = error.operationErrors.filter(\.isConflict)
     if error.code == .pushCompletedWithErrors, !conflicts.isEmpty {
         // One line per clash, naming the item and the fields (the SDK's message says both).
         let lines = conflicts.map { $0.message.hasPrefix("Conflict on item") ? $0.message : "Conflict on item \($0.itemId): \($0.message)" }
-        return SyncFailure(description: (lines + ["Run `todo sync --on-conflict client|server|cancel` to choose which version wins."])
+        return CommandFailure(description: (lines + ["Run `todo sync --on-conflict client|server|cancel` to choose which version wins."])
             .joined(separator: "\n"))
     }
-    return SyncFailure(description: SyncStatus.describe(error, pending: service.pendingCount))
+    return CommandFailure(description: SyncStatus.describe(error, pending: service.pendingCount))
 }
 
 struct AddCommand: AsyncParsableCommand {
@@ -310,7 +311,7 @@ struct UndoCommand: AsyncParsableCommand {
 
     func run() async throws {
         let service = try openService(options)
-        guard let notice = try service.undo() else { throw SyncFailure(description: UndoNotice.nothingToUndo) }
+        guard let notice = try service.undo() else { throw CommandFailure(description: UndoNotice.nothingToUndo) }
         print(notice)
     }
 }
@@ -321,7 +322,7 @@ struct RedoCommand: AsyncParsableCommand {
 
     func run() async throws {
         let service = try openService(options)
-        guard let notice = try service.redo() else { throw SyncFailure(description: UndoNotice.nothingToRedo) }
+        guard let notice = try service.redo() else { throw CommandFailure(description: UndoNotice.nothingToRedo) }
         print(notice)
     }
 }

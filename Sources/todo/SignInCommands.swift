@@ -21,14 +21,14 @@ struct SignInCommand: AsyncParsableCommand {
         do {
             password = passwordStdin ? try PasswordPrompt.readStandardInput() : try PasswordPrompt.ask("Password for \(user) at \(server.absoluteString): ")
         } catch let error as PasswordPrompt.Failure {
-            throw SyncFailure(description: "\(error)")
+            throw CommandFailure(description: "\(error)")
         }
         // The same sign-in as the full-screen dialog: the service signs in and keeps the token.
         let service = try openService(setup)
         do {
             try await service.signIn(user: user, password: password)
         } catch let error as SyncError {
-            throw SyncFailure(description: untrustedCertificateAdvice(error) ?? "Sign-in failed: \(error.message)")
+            throw CommandFailure(description: untrustedCertificateAdvice(error) ?? "Sign-in failed: \(error.message)")
         }
         print("Signed in to \(server.absoluteString) as \(service.signedInUser ?? user).")
     }

@@ -55,11 +55,41 @@ import Testing
         #expect(!overview.contains { $0.count > 60 })
     }
 
-    @Test func unknownIdIsAClearError() async throws {
+    @Test func unknownIdIsAClearErrorWithoutTheUsage() async throws {
         let home = try TempDir.make()
         let result = try await TodoCLI.run(["done", "nope"], home: home)
-        #expect(result.status != 0)
+        #expect(result.status == 1)
         #expect(result.err.contains("No item has the id 'nope'"))
+        #expect(!result.err.contains("Usage:"))
+    }
+
+    @Test func anEmptyIdIsRefusedAndTouchesNothing() async throws {
+        let home = try TempDir.make()
+        try await TodoCLI.run(["add", "the only item"], home: home)
+        for command in [["rm", ""], ["done", " "], ["edit", "", "--text", "changed"]] {
+            let result = try await TodoCLI.run(command, home: home)
+            #expect(result.status != 0, "\(command)")
+            #expect(result.err.contains("An item id cannot be empty."), "\(command)")
+        }
+        let items = try #require(try json(try await TodoCLI.run(["list", "--json"], home: home).out) as? [[String: Any]])
+        #expect(items.map { $0["text"] as? String } == ["the only item"])
+    }
+
+    @Test func anIdPrefixFindsItsItemAndAnAmbiguousOneIsRefused() async throws {
+        let home = try TempDir.make()
+        try await TodoCLI.run(["import", try itemsFile(home, [("abc-1", "first"), ("abd-2", "second")])], home: home)
+        #expect(try await TodoCLI.run(["done", "ABC"], home: home).status == 0)
+        let ambiguous = try await TodoCLI.run(["done", "ab"], home: home)
+        #expect(ambiguous.status == 1 && ambiguous.err.contains("The id 'ab' matches more than one item"))
+        let items = try #require(try json(try await TodoCLI.run(["list", "--json", "--all"], home: home).out) as? [[String: Any]])
+        #expect(Set(items.filter { $0["complete"] as? Bool == true }.compactMap { $0["id"] as? String }) == ["abc-1"])
+    }
+
+    /// A JSON import file of items with these ids and texts.
+    func itemsFile(_ home: URL, _ items: [(id: String, text: String)]) throws -> String {
+        let file = home.appendingPathComponent("items-\(UUID().uuidString).json")
+        try JSONSerialization.data(withJSONObject: items.map { ["id": $0.id, "text": $0.text] }).write(to: file)
+        return file.path
     }
 
     @Test func statusReportsServerPendingAndLastSync() async throws {

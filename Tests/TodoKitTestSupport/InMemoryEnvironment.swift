@@ -258,7 +258,7 @@ public final class InMemoryEnvironment: Sendable {
                                 scope: ListScope = .all, context: ScopeContext = ScopeContext()) -> [TodoItem] {
         let words = FilterWords(filter)
         let end = context.today.map { $0.dayOnly.text + "T99" } ?? "9999"
-        let weekEnd = context.today.map { $0.adding(days: 7).dayOnly.text + "T99" } ?? "9999"
+        let weekEnd = context.today.map { ($0.adding(days: 7) ?? .last).dayOnly.text + "T99" } ?? "9999"
         let rows = items.values.filter { item in
             guard words.matches(item, listIds: context.listsByName) else { return false }
             let due = item.due?.text

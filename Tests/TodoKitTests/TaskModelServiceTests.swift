@@ -40,6 +40,16 @@ import Testing
         #expect(try service.allItems().filter { $0.complete }.allSatisfy { $0.completedAt != nil })
     }
 
+    @Test func completingARepeatingItemDueOnTheLastDayEndsItsSeries() async throws {
+        let service = try makeService()
+        let item = try await service.add(TodoItem(text: "last", due: DueDate.last, repeatRule: .every(1, .day)))
+        try await service.add(TodoItem(text: "other", due: DueDate.last, repeatRule: .weekdays))
+        try await service.setComplete(id: item.id, to: true)
+        #expect(try service.item(id: item.id)?.complete == true)
+        #expect(try service.setCompleteAll(matching: nil, to: true) == 1)
+        #expect(try service.allItems().count == 2)
+    }
+
     @Test func theInstanceAfterTheNextKeepsTheSeriesRoot() async throws {
         let service = try makeService()
         let item = try await service.add(TodoItem(text: "standup", due: DueDate("2026-11-27")!, repeatRule: .weekdays))

@@ -31,13 +31,22 @@ import Testing
     }
 
     @Test func aMonthLaterClampsToTheMonthsLastDay() {
-        #expect(DueDate("2026-01-31")?.adding(months: 1).text == "2026-02-28")
-        #expect(DueDate("2026-12-15T09:30")?.adding(months: 1).text == "2027-01-15T09:30")
+        #expect(DueDate("2026-01-31")?.adding(months: 1)?.text == "2026-02-28")
+        #expect(DueDate("2026-12-15T09:30")?.adding(months: 1)?.text == "2027-01-15T09:30")
     }
 
     @Test func daysCrossMonthsAndYears() {
-        #expect(DueDate("2026-12-31")?.adding(days: 1).text == "2027-01-01")
-        #expect(DueDate("2028-03-01")?.adding(days: -1).text == "2028-02-29")
+        #expect(DueDate("2026-12-31")?.adding(days: 1)?.text == "2027-01-01")
+        #expect(DueDate("2028-03-01")?.adding(days: -1)?.text == "2028-02-29")
+    }
+
+    @Test func thereIsNoDayPastTheLastOrBeforeTheFirst() {
+        #expect(DueDate.last.adding(days: 1) == nil)
+        #expect(DueDate("9999-12-15")?.adding(months: 1) == nil)
+        #expect(DueDate("2026-11-24")?.adding(months: 12 * 7974) == nil)
+        #expect(DueDate("0001-01-01")?.adding(days: -1) == nil)
+        #expect(DueDate("0001-01-31")?.adding(months: -1) == nil)
+        #expect(DueDate("9999-11-30")?.adding(months: 1)?.text == "9999-12-30")
     }
 
     @Test func aDayComesBeforeTheSameDayWithATime() {
@@ -56,11 +65,18 @@ import Testing
 
     @Test func theNextDueDateFollowsTheRule() {
         let friday = DueDate("2026-11-27T08:00")!
-        #expect(RepeatRule("daily")!.next(after: friday).text == "2026-11-28T08:00")
-        #expect(RepeatRule("weekdays")!.next(after: friday).text == "2026-11-30T08:00")
-        #expect(RepeatRule("2w")!.next(after: friday).text == "2026-12-11T08:00")
-        #expect(RepeatRule("monthly")!.next(after: DueDate("2026-01-31")!).text == "2026-02-28")
-        #expect(RepeatRule("yearly")!.next(after: DueDate("2028-02-29")!).text == "2029-02-28")
+        #expect(RepeatRule("daily")!.next(after: friday)?.text == "2026-11-28T08:00")
+        #expect(RepeatRule("weekdays")!.next(after: friday)?.text == "2026-11-30T08:00")
+        #expect(RepeatRule("2w")!.next(after: friday)?.text == "2026-12-11T08:00")
+        #expect(RepeatRule("monthly")!.next(after: DueDate("2026-01-31")!)?.text == "2026-02-28")
+        #expect(RepeatRule("yearly")!.next(after: DueDate("2028-02-29")!)?.text == "2029-02-28")
+    }
+
+    @Test func aSeriesEndsAtTheLastDay() {
+        for rule in ["daily", "weekdays", "weekly", "monthly", "yearly"] {
+            #expect(RepeatRule(rule)!.next(after: DueDate.last) == nil, "\(rule)")
+        }
+        #expect(TodoItem(text: "x", due: DueDate.last, repeatRule: .every(1, .day)).nextInstance(today: DueDate("2026-11-24")!) == nil)
     }
 }
 
@@ -83,6 +99,12 @@ import Testing
                      "monday": "2026-11-30", "+3d": "2026-11-27", "+2w": "2026-12-08", "+1m": "2026-12-24", "friT18:00": "2026-11-27T18:00",
                      "2026-12-01T09:15": "2026-12-01T09:15"]
         for (when, day) in cases { #expect(QuickAdd("x due:\(when)", today: today).due?.text == day, "\(when)") }
+    }
+
+    @Test func aRelativeDatePastTheLastDayIsNoDate() {
+        #expect(QuickAdd("x due:+7974y", today: today).due == nil)
+        #expect(QuickAdd("x due:+9999y", today: today).due == nil)
+        #expect(QuickAdd("x due:tomorrow", today: DueDate.last).due == nil)
     }
 
     @Test func wordsThatOnlyLookLikeFieldsStayText() {

@@ -8,6 +8,13 @@ struct QueryPlan: Sendable {
     let select: [String]?
     let top: Int
     let skip: Int
+
+    /// Where the page ends (`skip + top`), at most `Int.max`: a `$skip` too large to read is
+    /// `Int.max`, and adding to it ended the process (any client could, with one GET).
+    var end: Int {
+        let (end, overflow) = skip.addingReportingOverflow(top)
+        return overflow ? Int.max : end
+    }
 }
 
 /// Plans of recent query strings, per namespace schema. Parsing `$filter` and writing its SQL

@@ -72,7 +72,7 @@ extension TableService {
 
     private func read(_ plan: QueryPlan, table: String, owner: String, queryString: String, readAfter: Int64?) async throws -> QueryPage {
         try await database.routedRead(table: table, owner: owner, after: readAfter) { database in
-            if plan.top > 0, plan.skip + plan.top >= SkipSeeks.deepFrom, plan.select == nil, plan.statement.countSQL == nil,
+            if plan.top > 0, plan.end >= SkipSeeks.deepFrom, plan.select == nil, plan.statement.countSQL == nil,
                let orderKey = plan.statement.orderKey {
                 let key = SkipSeeks.Key(owner: owner, table: table, physicalTable: plan.schema.physicalTable,
                                         query: QueryString.removing(["$skip"], from: queryString), end: plan.skip)
@@ -111,10 +111,10 @@ extension TableService {
         if more, case .array(let items)? = try? JSONValue.parse(Data(json)), case .object(let last)? = items.last {
             let values = orderKey.compactMap { last[$0]?.stringValue }
             var following = key
-            following.end = plan.skip + plan.top
+            following.end = plan.end
             if values.count == orderKey.count { skipSeeks.remember(SkipSeeks.Mark(after: values.map(SQLValue.text), clock: clock), for: following) }
         }
-        return QueryPage(itemsJSON: json, totalCount: nil, next: more ? (plan.top, plan.skip + plan.top) : nil)
+        return QueryPage(itemsJSON: json, totalCount: nil, next: more ? (plan.top, plan.end) : nil)
     }
 
     private static func run(_ plan: QueryPlan, owner: String, on database: any SQLDatabase) async throws -> QueryPage {
@@ -140,7 +140,7 @@ extension TableService {
             (json, rows, count) = statement.countSQL == nil ? try await database.readStatement(read) : try await database.read(read)
         }
         let more = plan.top > 0 && rows > plan.top
-        return QueryPage(itemsJSON: json, totalCount: count, next: more ? (plan.top, plan.skip + plan.top) : nil)
+        return QueryPage(itemsJSON: json, totalCount: count, next: more ? (plan.top, plan.end) : nil)
     }
 
     /// `$select` pages: members in the order asked for, null for names with no column yet.

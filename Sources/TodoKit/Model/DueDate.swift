@@ -75,24 +75,29 @@ public struct DueDate: Sendable, Hashable, Comparable, CustomStringConvertible {
     /// Days since 1970-01-01 (for day arithmetic and weekdays without time zones).
     var dayNumber: Int { Int(CivilCalendar.daysFromCivil(year: Int64(year), month: Int64(month), day: Int64(day))) }
 
-    /// The day `dayNumber` days after 1970-01-01, with this date's time.
-    func withDayNumber(_ number: Int) -> DueDate {
+    /// The day `dayNumber` days after 1970-01-01, with this date's time; nil outside years 1 to 9999.
+    func withDayNumber(_ number: Int) -> DueDate? {
         let (year, month, day) = CivilCalendar.civilFromDays(Int64(number))
-        return DueDate(year: Int(year), month: Int(month), day: Int(day), hour: hour, minute: minute)!
+        return DueDate(year: Int(year), month: Int(month), day: Int(day), hour: hour, minute: minute)
     }
 
     /// Monday = 1 … Sunday = 7.
     public var weekday: Int { ((dayNumber % 7) + 7 + 3) % 7 + 1 }
 
-    /// `days` days later (earlier when negative), same time.
-    public func adding(days: Int) -> DueDate { withDayNumber(dayNumber + days) }
+    /// `days` days later (earlier when negative), same time; nil past 9999-12-31 (or before year 1).
+    public func adding(days: Int) -> DueDate? { withDayNumber(dayNumber + days) }
 
-    /// `months` months later, the day clamped to the month's last (Jan 31 + 1 month = Feb 28).
-    public func adding(months: Int) -> DueDate {
+    /// `months` months later, the day clamped to the month's last (Jan 31 + 1 month = Feb 28);
+    /// nil past 9999-12-31 (or before year 1).
+    public func adding(months: Int) -> DueDate? {
         let index = year * 12 + (month - 1) + months
         let (year, month) = (index / 12, index % 12 + 1)
-        return DueDate(year: year, month: month, day: min(day, Self.days(inMonth: month, year: year)), hour: hour, minute: minute)!
+        guard (1...9999).contains(year) else { return nil }
+        return DueDate(year: year, month: month, day: min(day, Self.days(inMonth: month, year: year)), hour: hour, minute: minute)
     }
+
+    /// The last day there is: 9999-12-31.
+    public static let last = DueDate(year: 9999, month: 12, day: 31)!
 
     static func days(inMonth month: Int, year: Int) -> Int { Int(CivilCalendar.daysInMonth(year: Int64(year), month: Int64(month))) }
 

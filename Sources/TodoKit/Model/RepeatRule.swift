@@ -48,8 +48,8 @@ public enum RepeatRule: Sendable, Hashable {
         }
     }
 
-    /// The due date after `due` (same time of day).
-    public func next(after due: DueDate) -> DueDate {
+    /// The due date after `due` (same time of day); nil when it would fall past 9999-12-31.
+    public func next(after due: DueDate) -> DueDate? {
         switch self {
         case .every(let count, .day): return due.adding(days: count)
         case .every(let count, .week): return due.adding(days: 7 * count)
@@ -57,7 +57,7 @@ public enum RepeatRule: Sendable, Hashable {
         case .every(let count, .year): return due.adding(months: 12 * count)
         case .weekdays:
             var next = due.adding(days: 1)
-            while next.weekday > 5 { next = next.adding(days: 1) }
+            while let day = next, day.weekday > 5 { next = day.adding(days: 1) }
             return next
         }
     }

@@ -136,10 +136,10 @@ public struct TodoItem: SyncRecord, Hashable, Identifiable {
 
     /// The instance a repeating item's completion adds: due by the rule after this one's due
     /// date (or after `today` without one), the same fields otherwise, not complete, its id
-    /// derived from the series' first id and its due day. Nil for an item that does not repeat.
+    /// derived from the series' first id and its due day. Nil for an item that does not repeat,
+    /// or whose next date would fall past 9999-12-31 (the series ends there).
     public func nextInstance(today: DueDate) -> TodoItem? {
-        guard let repeatRule else { return nil }
-        let due = repeatRule.next(after: self.due ?? today)
+        guard let repeatRule, let due = repeatRule.next(after: self.due ?? today) else { return nil }
         let root = series ?? id
         let day = due.dayOnly.text.replacingOccurrences(of: "-", with: "")
         return TodoItem(id: "\(root.prefix(200))-\(day)", text: text, notes: notes, due: due, priority: priority, tags: tags,

@@ -45,7 +45,7 @@ enum ListQuery {
 
     /// Items due after `today` and at most 7 days on (Upcoming's).
     static func dueInTheWeekAfter(_ today: DueDate) -> QueryPredicate {
-        Field("due") > .string(endOf(today)) && Field("due") <= .string(endOf(today.adding(days: 7)))
+        Field("due") > .string(endOf(today)) && Field("due") <= .string(endOf(today.adding(days: 7) ?? DueDate.last))
     }
 
     /// Items carrying a tag (lower-cased): `tags` is one text of words, one space apart.

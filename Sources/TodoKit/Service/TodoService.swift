@@ -300,6 +300,13 @@ public final class TodoService: Sendable {
     /// The item with this id.
     public func item(id: String) throws -> TodoItem? { try table.read(id: id).map(TodoItem.init) }
 
+    /// Up to `limit` items whose id starts with `prefix`, in any letter case (a short id typed
+    /// for a long one), read by the store rather than from every item.
+    public func items(idPrefix prefix: String, limit: Int) throws -> [TodoItem] {
+        let query = table.query.filter(Field(SystemProperty.id.rawValue).lowercased().startsWith(.string(prefix.lowercased()))).limit(limit)
+        return try table.read(query).records.map(TodoItem.init)
+    }
+
     /// Operations waiting to be pushed.
     public var pendingCount: Int { context.pendingOperationsCount }
 

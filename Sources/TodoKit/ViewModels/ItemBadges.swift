@@ -34,7 +34,7 @@ public struct ItemBadge: Sendable, Equatable {
             words = "tomorrow"
         } else if let today, day == today.adding(days: -1) {
             words = "yesterday"
-        } else if let today, day > today, day < today.adding(days: 7) {
+        } else if let today, day > today, day < today.adding(days: 7) ?? DueDate.last {
             words = weekdayNames[day.weekday - 1]
         } else if let today, day.year == today.year {
             words = "\(monthNames[day.month - 1]) \(day.day)"
