@@ -107,6 +107,20 @@ import Testing
         #expect(reply.error?.contains("at most 1000") == true)
     }
 
+    /// A wrongly typed `ifMatch` made the write unconditional: it overwrote the row.
+    @Test(arguments: Backend.allCases, [5, true, ["v"]] as [any Sendable])
+    func anIfMatchThatIsNotAStringRefusesTheBatchAndWritesNothing(_ backend: Backend, ifMatch: any Sendable) async throws {
+        let c = try await client(backend)
+        let table = uniqueTable()
+        try await c.insertAll(table, [["id": "a", "text": "server"]])
+        let reply = try await c.post("tables/$batch", ["operations": [
+            ["method": "PATCH", "table": table, "id": "a", "ifMatch": ifMatch, "body": ["text": "over"]],
+        ]])
+        #expect(reply.status == 400)
+        #expect(reply.error == "The \"ifMatch\" of operation 0 must be a string")
+        #expect(try await c.get("tables/\(table)/a").object["text"] as? String == "server")
+    }
+
     @Test(arguments: Backend.allCases)
     func writesOfOneBatchReachTheChangeFeedAndAPull(_ backend: Backend) async throws {
         let c = try await client(backend)

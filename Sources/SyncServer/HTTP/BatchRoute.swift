@@ -17,7 +17,16 @@ enum BatchRoute {
         }
         return try list.enumerated().map { position, value in
             guard case .object(let object) = value else { throw TableError.badRequest("Operation \(position) is not a JSON object") }
-            guard let method = object["method"]?.stringValue, let table = object["table"]?.stringValue else {
+            // A field of another type is refused, not taken for absent: an `ifMatch` of 5 used
+            // to make the write unconditional.
+            func text(_ key: String) throws -> String? {
+                switch object[key] {
+                case nil, .null?: return nil
+                case .string(let text)?: return text
+                default: throw TableError.badRequest("The \"\(key)\" of operation \(position) must be a string")
+                }
+            }
+            guard let method = try text("method"), let table = try text("table") else {
                 throw TableError.badRequest("Operation \(position) needs a \"method\" and a \"table\"")
             }
             let body: JSONObject
@@ -26,7 +35,7 @@ enum BatchRoute {
             case .object(let item)?: body = item
             default: throw TableError.badRequest("The body of operation \(position) must be a JSON object")
             }
-            return BatchOperation(method: method, table: table, id: object["id"]?.stringValue, ifMatch: object["ifMatch"]?.stringValue, body: body)
+            return BatchOperation(method: method, table: table, id: try text("id"), ifMatch: try text("ifMatch"), body: body)
         }
     }
 

@@ -1,6 +1,7 @@
 import HTTPTypes
 import Hummingbird
 import NIOCore
+import NIOHTTP1
 import TableProtocol
 
 /// Turns every failure into the protocol's JSON error shape; nothing else ever reaches a client.
@@ -27,6 +28,12 @@ struct ErrorMiddleware<Context: RequestContext>: RouterMiddleware {
             }
         } catch is NIOTooManyBytesError {
             return JSONResponse.error(.contentTooLarge, "The request body is too large")
+        } catch let error as HTTPParserError {
+            // A body the parser refused midway (a bad chunk size): the client's fault, and the
+            // connection cannot carry another request.
+            var response = JSONResponse.error(.badRequest, "The request is not valid HTTP (\(error))")
+            response.headers[.connection] = "close"
+            return response
         } catch let error as HTTPError {
             return JSONResponse.error(error.status, error.body ?? error.status.reasonPhrase)
         } catch {

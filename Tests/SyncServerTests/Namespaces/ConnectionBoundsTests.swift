@@ -47,6 +47,18 @@ import Testing
         #expect(text.contains(#"{"error":"#))
     }
 
+    /// Refused midway through the body, after the head was taken: was a 500.
+    @Test func aBadChunkSizeIsA400WithAJSONErrorAndStoresNothing() async throws {
+        let server = try await server()
+        let connection = try RawConnection(port: server.port)
+        connection.send("POST /tables/TodoItem HTTP/1.1\r\nHost: 127.0.0.1\r\nZUMO-API-VERSION: 2.0.0\r\nTransfer-Encoding: chunked\r\n\r\n"
+            + "ZZ\r\n{\"id\":\"a\"}\r\n0\r\n\r\n")
+        let (text, _) = try await connection.read(for: 3)
+        #expect(text.hasPrefix("HTTP/1.1 400"))
+        #expect(text.contains(#"{"error":"The request is not valid HTTP"#))
+        #expect(try await TableClient(server).get("tables/TodoItem").array.isEmpty)
+    }
+
     @Test func aKeptAliveConnectionServesRequestsPastTheHeadDeadline() async throws {
         let server = try await server()
         let connection = try RawConnection(port: server.port)
