@@ -73,6 +73,19 @@ import Testing
         #expect(!order[..<1100].contains(moved))
     }
 
+    /// A key holds its query's text: long ones (padding) would make the marks hold gigabytes.
+    @Test func aQueryTooLongToRememberIsNotRemembered() {
+        let seeks = SkipSeeks()
+        let mark = SkipSeeks.Mark(after: [.text("x")], clock: 1)
+        let long = SkipSeeks.Key(owner: "", table: "t", physicalTable: "t", query: String(repeating: "a", count: SkipSeeks.longestQuery + 1), end: 1100)
+        var short = long
+        short.query = "$top=100"
+        seeks.remember(mark, for: long)
+        seeks.remember(mark, for: short)
+        #expect(seeks.mark(long) == nil)
+        #expect(seeks.mark(short)?.clock == 1)
+    }
+
     @Test(arguments: Backend.allCases)
     func deepPagesOrderedByAPropertyCountOffsetRows(_ backend: Backend) async throws {
         // A server of its own: no other test's pages count as seeks here.

@@ -34,6 +34,9 @@ final class SkipSeeks: Sendable {
     static let deepFrom = 1_000
     /// A mark per client paging deep right now; past it the marks start over.
     private static let capacity = 10_000
+    /// Longer query texts are not remembered (their pages count `OFFSET`): a key holds its text,
+    /// and 10,000 marks of 60 KB queries (padding) held 700 MB. So marks hold 20 MB at most.
+    static let longestQuery = 2_048
     private let marks = Mutex([Key: Mark]())
     /// Pages served by seeking (for tests and the bench).
     let seeks = Atomic<Int>(0)
@@ -41,6 +44,7 @@ final class SkipSeeks: Sendable {
     func mark(_ key: Key) -> Mark? { marks.withLock { $0[key] } }
 
     func remember(_ mark: Mark, for key: Key) {
+        guard key.query.utf8.count <= Self.longestQuery else { return }
         marks.withLock { marks in
             if marks.count >= Self.capacity, marks[key] == nil { marks.removeAll(keepingCapacity: true) }
             marks[key] = mark
