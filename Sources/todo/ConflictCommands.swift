@@ -26,7 +26,7 @@ struct ConflictsCommand: AsyncParsableCommand {
         }
         if records.isEmpty { print("No conflicts.") }
         for record in records {
-            print("\(record.id)\t\(SyncDateFormat.string(from: record.at))\t\(record.itemId)\t\(record.text)\t\(record.summary)\t\(record.lostSummary)"
+            print("\(record.id)\t\(SyncDateFormat.string(from: record.at))\t\(record.itemId)\t\(record.text.asOutputField)\t\(record.summary.asOutputField)\t\(record.lostSummary.asOutputField)"
                   + (record.restored ? "\trestored" : ""))
         }
     }

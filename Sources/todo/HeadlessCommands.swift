@@ -150,10 +150,10 @@ struct ListCommand: AsyncParsableCommand {
     /// An item as a line: id, box, text, then its due day, priority, list, tags and whether it waits to be sent.
     static func line(_ listed: ListedItem) -> String {
         let item = listed.item
-        var fields = [item.due.map { "due \($0.text)" }, item.priority.map { "!\($0.rawValue)" }, listed.list.map { "+\($0.name)" }].compactMap { $0 }
+        var fields = [item.due.map { "due \($0.text)" }, item.priority.map { "!\($0.rawValue)" }, listed.list.map { "+\($0.name.asOutputField)" }].compactMap { $0 }
         fields += item.tags.sorted().map { "#\($0)" }
         if listed.isPending { fields.append("(pending)") }
-        return "\(item.id)\t\(item.complete ? "[x]" : "[ ]")\t\(item.text)\(fields.isEmpty ? "" : "\t" + fields.joined(separator: " "))"
+        return "\(item.id)\t\(item.complete ? "[x]" : "[ ]")\t\(item.text.asOutputField)\(fields.isEmpty ? "" : "\t" + fields.joined(separator: " "))"
     }
 }
 
@@ -183,7 +183,7 @@ struct EditCommand: AsyncParsableCommand {
         guard id != nil else { throw ValidationError("Give the item's id, or --all.") }
         if match != nil { throw ValidationError("--match goes with --all.") }
         if text == nil && complete == nil && !changesFields { throw ValidationError("Give --text, --complete or another field to change.") }
-        if let text, text.trimmingCharacters(in: .whitespaces).isEmpty { throw ValidationError("The text must not be empty.") }
+        if let text, text.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty { throw ValidationError("The text must not be empty.") }
     }
 
     func run() async throws {

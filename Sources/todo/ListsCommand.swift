@@ -35,7 +35,7 @@ struct ListsCommand: AsyncParsableCommand {
         } else {
             for row in rows {
                 let sharing = row.entry.isShared ? "\tshared, \(row.entry.members) members\(row.entry.role == .viewer ? ", read-only" : "")" : ""
-                print("\(row.entry.displayName)\t\(counts[row.scope] ?? 0)\(sharing)")
+                print("\(row.entry.displayName.asOutputField)\t\(counts[row.scope] ?? 0)\(sharing)")
             }
         }
     }

@@ -118,7 +118,7 @@ final class WatchPrinter: Sendable {
             object["updatedAt"] = .string(updatedAt)
             Self.stdout(JSONWriter.string(.object(object)))
         } else if let item {
-            Self.stdout("\(updatedAt)\t\(item.id)\t\(item.complete ? "[x]" : "[ ]")\t\(item.text)")
+            Self.stdout("\(updatedAt)\t\(item.id)\t\(item.complete ? "[x]" : "[ ]")\t\(item.text.asOutputField)")
         } else {
             Self.stdout("\(updatedAt)\t\(change.id)\tdeleted")
         }

@@ -33,6 +33,14 @@ import Testing
         #expect(f.context.pendingOperationsCount == 0)
     }
 
+    /// SQLite took the store's strings as C strings: "a\u{0}b" was kept as "a".
+    @Test func aTextWithANULIsRefusedNotCutShort() async throws {
+        let f = try await fixture()
+        await #expect(throws: SyncError.self) { try await f.local.insert(["id": "n", "text": "a\u{0}b"]) }
+        #expect(try f.local.read(id: "n") == nil)
+        #expect(f.context.pendingOperationsCount == 0)
+    }
+
     @Test func idsAreLookedUpCaseInsensitively() async throws {
         let f = try await fixture()
         try await f.local.insert(todo("AbC", "x"))

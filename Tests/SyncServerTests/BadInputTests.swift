@@ -21,6 +21,17 @@ import Testing
         #expect(reply.error != nil)
     }
 
+    /// PostgreSQL's text cannot hold one, and the SDK's store would cut the value short at it.
+    @Test(arguments: Backend.allCases)
+    func aNULInAStringIs400AndStoresNothing(_ backend: Backend) async throws {
+        let c = try await client(backend)
+        let table = uniqueTable()
+        let reply = try await c.post("tables/\(table)", ["id": "n", "text": "a\u{0}b"])
+        #expect(reply.status == 400)
+        #expect(reply.error == "The property 'text' holds a NUL character (U+0000), which text may not")
+        #expect(try await c.get("tables/\(table)/n").status == 404)
+    }
+
     @Test(arguments: Backend.allCases)
     func nestedObjectValueIs400(_ backend: Backend) async throws {
         let reply = try await client(backend).post("tables/\(uniqueTable())", ["id": "n", "meta": ["a": 1]])

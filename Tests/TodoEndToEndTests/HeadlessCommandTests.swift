@@ -85,6 +85,17 @@ import Testing
         #expect(Set(items.filter { $0["complete"] as? Bool == true }.compactMap { $0["id"] as? String }) == ["abc-1"])
     }
 
+    /// Text another device wrote could hold an escape sequence the terminal would obey, or a tab
+    /// or line break that splits the line's fields.
+    @Test func lineOutputShowsControlCharactersAsReplacementCharacters() async throws {
+        let home = try TempDir.make()
+        try await TodoCLI.run(["import", try itemsFile(home, [("x1", "red \u{1B}[31malert\tnext\u{2028}line")])], home: home)
+        let line = try await TodoCLI.run(["list"], home: home).out.split(separator: "\n").first.map(String.init) ?? ""
+        #expect(line == "x1\t[ ]\tred \u{FFFD}[31malert\u{FFFD}next\u{FFFD}line\t(pending)")
+        let items = try #require(try json(try await TodoCLI.run(["list", "--json"], home: home).out) as? [[String: Any]])
+        #expect(items.first?["text"] as? String == "red \u{1B}[31malert\tnext\u{2028}line", "JSON keeps the text as it is")
+    }
+
     /// A JSON import file of items with these ids and texts.
     func itemsFile(_ home: URL, _ items: [(id: String, text: String)]) throws -> String {
         let file = home.appendingPathComponent("items-\(UUID().uuidString).json")

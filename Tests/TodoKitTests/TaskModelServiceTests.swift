@@ -50,6 +50,49 @@ import Testing
         #expect(try service.allItems().count == 2)
     }
 
+    @Test func anImportWithABadListNameAddsNoListAndNoItem() async throws {
+        let service = try makeService()
+        let entries = [TodoFile.Entry(item: TodoItem(text: "a"), listName: "Alpha"), TodoFile.Entry(item: TodoItem(text: "b"), listName: "Beta"),
+                       TodoFile.Entry(item: TodoItem(text: "c"), listName: "Inbox")]
+        await #expect(throws: SyncError.self) { try await service.importEntries(entries) }
+        #expect(try service.lists().isEmpty)
+        #expect(try service.allItems().isEmpty)
+    }
+
+    @Test func anImportMakesEachListOnceWhateverItsLetterCaseAndUndoesInOneStepEach() async throws {
+        let service = try makeService()
+        try await service.addList(named: "Home")
+        let names = ["Work", "work", " HOME ", "Errands"] + (0..<2_000).map { "List \($0)" }
+        let entries = names.enumerated().map { TodoFile.Entry(item: TodoItem(text: "item \($0.offset)"), listName: $0.element) }
+        #expect(try await service.importEntries(entries).added == names.count)
+        let lists = try service.lists()
+        #expect(lists.count == 1 + 2 + 2_000)
+        #expect(lists.map(\.position) == lists.map(\.position).sorted() && Set(lists.map(\.position)).count == lists.count)
+        let work = try #require(lists.first { $0.name == "Work" })
+        #expect(try service.allItems().filter { $0.listId == work.id }.count == 2)
+        #expect(try service.allItems().filter { $0.listId == lists.first { $0.name == "Home" }?.id }.count == 1)
+        _ = try service.undo()  // the items
+        _ = try service.undo()  // the lists the import made
+        #expect(try service.lists().map(\.name) == ["Home"])
+    }
+
+    @Test(arguments: ["tab\there", "new\nline", "esc\u{1B}[31m"])
+    func aListNameIsOneLineWithoutControlCharacters(_ name: String) async throws {
+        let service = try makeService()
+        await #expect(throws: SyncError.self) { try await service.addList(named: name) }
+        #expect(try service.lists().isEmpty)
+    }
+
+    @Test(arguments: ["\n", " \t\n ", "\r\n"])
+    func anItemOfOnlySpacesAndLineBreaksIsRefused(_ text: String) async throws {
+        let service = try makeService()
+        await #expect(throws: SyncError.self) { try await service.add(TodoItem(text: text)) }
+        var item = try await service.add(TodoItem(text: "fine"))
+        item.text = text
+        await #expect(throws: SyncError.self) { try await service.save(item) }
+        #expect(try service.item(id: item.id)?.text == "fine")
+    }
+
     @Test func theInstanceAfterTheNextKeepsTheSeriesRoot() async throws {
         let service = try makeService()
         let item = try await service.add(TodoItem(text: "standup", due: DueDate("2026-11-27")!, repeatRule: .weekdays))

@@ -30,6 +30,41 @@ import Testing
         #expect(TodoFile.render([], as: .json) == "[]\n")
     }
 
+    @Test(arguments: [#"[{"text":"a","due":"2026-01-01"},{"text":"a","notes":"second"}]"#, "Call mom\nCall mom\n"])
+    func twoItemsOfTheSameTextAreTwoItemsWithIdsOfTheirOwnEveryTime(_ file: String) throws {
+        let first = try TodoFile.parse(Data(file.utf8)).map(\.item.id)
+        #expect(first.count == 2 && Set(first).count == 2)
+        #expect(try TodoFile.parse(Data(file.utf8)).map(\.item.id) == first)
+    }
+
+    @Test func aFileGivingOneIdTwiceIsRefusedNamingBothItems() {
+        #expect(throws: TodoFile.ParseError(line: 1, reason: #"item 2 has the id of item 1 ("SAME")"#)) {
+            try TodoFile.parse(Data(#"[{"id":"same","text":"one"},{"id":"SAME","text":"two"}]"#.utf8))
+        }
+    }
+
+    @Test(arguments: ["text", "notes", "list"])
+    func aNULInAStringIsRefusedNotCutShort(_ field: String) {
+        let object = field == "text" ? #"{"text":"a\u0000b"}"# : #"{"text":"a","\#(field)":"x\u0000y"}"#
+        #expect(throws: TodoFile.ParseError.self) { try TodoFile.parse(Data("[\(object)]".utf8)) }
+    }
+
+    @Test func aJSONObjectIsNotReadAsATodoTxtLine() {
+        #expect(throws: TodoFile.ParseError(line: 1, reason: "expected a JSON array of items")) { try TodoFile.parse(Data("{}".utf8)) }
+    }
+
+    @Test func textOfSpacesAndLineBreaksIsNoText() {
+        #expect(throws: TodoFile.ParseError(line: 1, reason: #"item 1 has no "text" string"#)) {
+            try TodoFile.parse(Data(#"[{"text":"\n \t\r"}]"#.utf8))
+        }
+    }
+
+    @Test func completedAtIsADateAndTime() throws {
+        #expect(throws: TodoFile.ParseError.self) { try TodoFile.parse(Data(#"[{"text":"a","completedAt":"garbage"}]"#.utf8)) }
+        let parsed = try TodoFile.parse(Data(#"[{"text":"a","complete":true,"completedAt":"2026-11-24T10:00:00.000Z"}]"#.utf8))
+        #expect(parsed.first?.item.completedAt == "2026-11-24T10:00:00.000Z")
+    }
+
     @Test func aTodoTxtLineGetsTheSameIdEveryTime() throws {
         let first = try TodoFile.parse(Data("(A) call mum\n".utf8)).map(\.item)
         let second = try TodoFile.parse(Data("\n(A) call mum\r\n".utf8)).map(\.item)

@@ -43,6 +43,9 @@ enum ItemRow {
             let column = columns[index]
             switch (found[index] ?? .null, column.type) {
             case (.null, _): return .null
+            // SQLite takes GRDB's strings as C strings: "a\u{0}b" was stored as "a".
+            case (.string(let s), .text) where s.utf8.contains(0):
+                throw SyncError(.invalidParameter, "The property '\(column.name)' of a '\(definition.name)' item holds a NUL character (U+0000), which the store cannot keep")
             case (.string(let s), .text): return s.databaseValue
             case (.number(let n), .number): return n.databaseValue
             case (.bool(let b), .boolean): return b.databaseValue

@@ -25,6 +25,18 @@ public struct TypedSyncTable<Record: SyncRecord>: Sendable {
         return try RecordCoding.synced(try await untyped.insert(item))
     }
 
+    /// Inserts records in one store transaction and one undo step, as `insert(_:)` would one by
+    /// one (see `SyncTableTransaction.insert(contentsOf:)`); answers them as saved.
+    @discardableResult
+    public func insert(contentsOf records: [Record]) throws -> [Synced<Record>] {
+        let items = try records.map { record in
+            var item = try RecordCoding.item(record)
+            if record.id.isEmpty { item[SystemProperty.id] = nil }
+            return item
+        }
+        return try untyped.transaction { try $0.insert(contentsOf: items) }.map(RecordCoding.synced)
+    }
+
     /// Saves a record over the stored one: its properties replace the stored ones (a nil optional
     /// clears one); properties the type does not know are kept, as are system properties.
     @discardableResult

@@ -66,6 +66,10 @@ struct ItemBody {
         case .null: return .null
         case .bool(let b): return .bool(b)
         case .number(let n): return .number(n)
+        // PostgreSQL's text cannot hold one, nor can the SDK's store keep one: refused on both
+        // stores, so no client pulls a value it would cut short.
+        case .string(let s) where s.utf8.contains(0):
+            throw TableError.badRequest("The property '\(name)' holds a NUL character (U+0000), which text may not")
         case .string(let s): return .string(s)
         case .array, .object:
             throw TableError.badRequest("The property '\(name)' must be a string, number, boolean or null")

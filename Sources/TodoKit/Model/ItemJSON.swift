@@ -26,7 +26,10 @@ public enum ItemJSON {
 
     /// Reads an item's object (only `text` is required); the error says which field is wrong.
     static func entry(_ object: JSONObject, stableId: String) throws(FieldError) -> TodoFile.Entry {
-        guard let text = object["text"]?.stringValue, !text.unicodeScalars.allSatisfy(CharacterSet.whitespaces.contains) else { throw FieldError("has no \"text\" string") }
+        guard let text = object["text"]?.stringValue, !text.unicodeScalars.allSatisfy(CharacterSet.whitespacesAndNewlines.contains) else {
+            throw FieldError("has no \"text\" string")
+        }
+        if text.utf8.contains(0) { throw FieldError("has a \"text\" with a NUL character (U+0000)") }
         var item = TodoItem(id: stableId, text: text)
         if let id = try string(object, "id") {
             guard ItemID.validate(id) == nil else { throw FieldError("has an \"id\" that is not a valid id string") }
@@ -58,13 +61,18 @@ public enum ItemJSON {
             guard let value = RepeatRule(rule) else { throw FieldError("has a \"repeat\" that is not a repeat rule (daily, weekly, 3d …)") }
             item.repeatRule = value
         }
-        item.completedAt = try string(object, "completedAt")
+        if let completedAt = try string(object, "completedAt") {
+            guard SyncDateFormat.date(from: completedAt) != nil else { throw FieldError("has a \"completedAt\" that is not a date and time (ISO 8601)") }
+            item.completedAt = completedAt
+        }
         return TodoFile.Entry(item: item, listName: try string(object, "list"))
     }
 
     private static func string(_ object: JSONObject, _ key: String) throws(FieldError) -> String? {
         switch object[key] {
         case nil, .null?: return nil
+        // The store's strings end at a NUL: "a\u0000b" was stored as "a".
+        case .string(let text)? where text.utf8.contains(0): throw FieldError("has a \"\(key)\" with a NUL character (U+0000)")
         case .string(let text)?: return text
         default: throw FieldError("has a \"\(key)\" that is not a string")
         }

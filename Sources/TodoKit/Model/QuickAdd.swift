@@ -28,7 +28,7 @@ public struct QuickAdd: Sendable, Equatable {
     }
 
     /// A line taken as plain text (`--raw`).
-    public init(raw line: String) { text = line.trimmingCharacters(in: .whitespaces) }
+    public init(raw line: String) { text = line.trimmingCharacters(in: .whitespacesAndNewlines) }
 
     /// Sets the field a word names; false when the word is text.
     private mutating func take(_ word: Substring, today: DueDate) -> Bool {

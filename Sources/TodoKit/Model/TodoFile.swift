@@ -68,12 +68,13 @@ public enum TodoFile {
         }
     }
 
-    /// Reads a file: JSON when it starts with `[`, else todo.txt.
+    /// Reads a file: JSON when it starts with `[` (or `{`, to say it is not an array), else todo.txt.
     public static func parse(_ data: Data) throws(ParseError) -> [Entry] {
         guard let text = String(data: data, encoding: .utf8) else {
             throw ParseError(line: firstInvalidUTF8Line(data), reason: "the file is not UTF-8 text")
         }
-        return text.first(where: { !$0.isWhitespace }) == "[" ? try parseJSON(text) : try parseTodoTxt(text)
+        let first = text.first(where: { !$0.isWhitespace })
+        return first == "[" || first == "{" ? try parseJSON(text) : try parseTodoTxt(text)
     }
 
     // MARK: JSON
@@ -90,14 +91,25 @@ public enum TodoFile {
         guard case .array(let rows) = value else { throw ParseError(line: 1, reason: "expected a JSON array of items") }
         let starts = elementLines(text)
         var entries: [Entry] = []
+        var stableIds = StableIds()
+        var given: [String: Int] = [:]  // each id the file gives, lower-cased, by item number
         for (index, row) in rows.enumerated() {
             let line = index < starts.count ? starts[index] : 1
             guard let object = row.objectValue else { throw ParseError(line: line, reason: "item \(index + 1) is not a JSON object") }
+            let entry: Entry
             do {
-                entries.append(try ItemJSON.entry(object, stableId: stableId(for: object["text"]?.stringValue ?? "")))
+                entry = try ItemJSON.entry(object, stableId: stableIds.next(for: object["text"]?.stringValue ?? ""))
             } catch {
                 throw ParseError(line: line, reason: "item \(index + 1) \(error.reason)")
             }
+            // Ids compare without letter case: a second item of one id would be left out.
+            if object["id"]?.stringValue != nil {
+                if let earlier = given[entry.item.id.lowercased()] {
+                    throw ParseError(line: line, reason: "item \(index + 1) has the id of item \(earlier) (\"\(entry.item.id)\")")
+                }
+                given[entry.item.id.lowercased()] = index + 1
+            }
+            entries.append(entry)
         }
         return entries
     }
@@ -134,6 +146,7 @@ public enum TodoFile {
 
     private static func parseTodoTxt(_ text: String) throws(ParseError) -> [Entry] {
         var entries: [Entry] = []
+        var stableIds = StableIds()
         // `isNewline`: in Swift "\r\n" is one Character, so a split on "\n" would not see it.
         for (index, line) in text.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline).enumerated() {
             let line = line.trimmingCharacters(in: .whitespaces)
@@ -141,10 +154,23 @@ public enum TodoFile {
             if let bad = line.unicodeScalars.first(where: { $0.value < 0x20 && $0 != "\t" }) {
                 throw ParseError(line: index + 1, reason: "a control character (U+\(String(format: "%04X", bad.value))) in the text")
             }
-            guard let entry = TodoTxtLine.parse(line, id: stableId(for: line)) else { throw ParseError(line: index + 1, reason: "a line with no text") }
+            guard let entry = TodoTxtLine.parse(line, id: stableIds.next(for: line)) else { throw ParseError(line: index + 1, reason: "a line with no text") }
             entries.append(entry)
         }
         return entries
+    }
+
+    /// Ids made from each item's text (`stableId`), so importing the same file twice finds the
+    /// same items; the second item of a text gets one of its own (made from the text and its
+    /// count), where it used to share the first's and was left out as present already.
+    struct StableIds {
+        private var seen: [String: Int] = [:]
+
+        mutating func next(for text: String) -> String {
+            let count = seen[text, default: 0] + 1
+            seen[text] = count
+            return count == 1 ? stableId(for: text) : stableId(for: text + "\u{0}\(count)")
+        }
     }
 
     /// An id made from the line, so importing the same file twice finds the same items.

@@ -83,13 +83,32 @@ extension TodoService {
 
     /// Imports entries: their lists first (added when missing), then the items, as `importItems`.
     public func importEntries(_ entries: [TodoFile.Entry], progress: (Int, Int) -> Void = { _, _ in }) async throws -> (added: Int, present: Int) {
-        var ids: [String: String] = [:]
-        for name in Set(entries.compactMap(\.listName)) { ids[name] = try await ensureList(named: name).id }
-        return try importItems(entries.map { entry in
+        let ids = try ensureLists(named: entries.compactMap(\.listName))
+        return try importItems(try entries.map { entry in
             var item = entry.item
-            item.listId = entry.listName.flatMap { ids[$0] }
+            item.listId = try entry.listName.map { ids[try Self.checkedListName($0).lowercased()]! }
             return item
         }, progress: progress)
+    }
+
+    /// The ids of the lists of these names (by name, lower-cased), the missing ones added at the
+    /// end in one transaction and one undo step. Every name is checked first, so a bad one adds
+    /// none (an import used to make the lists before the one it refused). Lists are read once:
+    /// reading every list for each new one took 53 s for 5,000.
+    func ensureLists(named names: [String]) throws -> [String: String] {
+        let names = try names.map(Self.checkedListName)
+        let existing = try lists()
+        var ids = Dictionary(existing.map { ($0.name.lowercased(), $0.id) }, uniquingKeysWith: { first, _ in first })
+        var position = existing.map(\.position).max() ?? 0
+        var added: [TodoList] = []
+        for name in names where ids[name.lowercased()] == nil {
+            position += 1
+            let list = TodoList(name: name, position: position)
+            ids[name.lowercased()] = list.id
+            added.append(list)
+        }
+        try listTable.insert(contentsOf: added)
+        return ids
     }
 
     /// The list an item shows in: its own, or the Inbox (nil) when it has none or its list is gone.
@@ -97,10 +116,14 @@ extension TodoService {
         item.listId.flatMap { id in lists.first { $0.id == id } }
     }
 
-    /// A list name: trimmed, not empty, not the Inbox's.
+    /// A list name: trimmed, not empty, one line without control characters (a tab or a line
+    /// break in it broke the lines `todo lists` prints), not the Inbox's.
     static func checkedListName(_ name: String) throws -> String {
-        let name = name.trimmingCharacters(in: .whitespaces)
+        let name = name.trimmingCharacters(in: .whitespacesAndNewlines)
         guard !name.isEmpty else { throw SyncError(.invalidParameter, "A list needs a name") }
+        guard !name.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) else {
+            throw SyncError(.invalidParameter, "A list name is one line without tabs or other control characters")
+        }
         guard name.lowercased() != TodoList.inboxName.lowercased() else {
             throw SyncError(.invalidParameter, "“\(TodoList.inboxName)” is where items without a list are; choose another name")
         }

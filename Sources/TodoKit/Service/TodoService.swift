@@ -154,6 +154,7 @@ public final class TodoService: Sendable {
     /// Adds a whole item (queued as an insert), in the space of its list when that list is shared.
     @discardableResult
     public func add(_ item: TodoItem) async throws -> TodoItem {
+        try Self.requireText(item)
         try requireWritable(listId: item.listId)
         return TodoItem(try await table.inSpace(try space(ofList: item.listId)).insert(item))
     }
@@ -166,6 +167,7 @@ public final class TodoService: Sendable {
     /// offline add the same item, and after both sync there is one.
     @discardableResult
     public func save(_ item: TodoItem, now: Date = Date()) async throws -> TodoItem {
+        try Self.requireText(item)
         let stored = try table.read(id: item.id)
         try requireWritable(listId: stored?.listId)
         if item.listId != stored?.listId { try requireWritable(listId: item.listId) }
@@ -285,6 +287,14 @@ public final class TodoService: Sendable {
                 if (index + 1) % Self.progressEvery == 0 { progress(index + 1, rows.count) }
             }
             return rows.count
+        }
+    }
+
+    /// An item has something to read: not only spaces and line breaks (`todo add --raw $'\\n'`
+    /// added one). Every way of adding and saving comes here.
+    static func requireText(_ item: TodoItem) throws {
+        guard !item.text.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty else {
+            throw SyncError(.invalidParameter, "An item needs some text")
         }
     }
 

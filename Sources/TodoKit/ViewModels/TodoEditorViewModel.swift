@@ -145,7 +145,7 @@ public struct TodoEditorViewModel: Sendable, Equatable {
 
     /// Why the edits cannot be saved, or nil when they can.
     private var problem: String? {
-        if text.text.trimmingCharacters(in: .whitespaces).isEmpty { return Self.blankNotice }
+        if text.text.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty { return Self.blankNotice }
         if parsedDue == nil { return Self.dueNotice }
         if parsedTags == nil { return Self.tagsNotice }
         return nil
