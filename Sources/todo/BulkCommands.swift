@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import OfflineSync
 import TodoKit
 
 extension TodoFile.Format: ExpressibleByArgument {}
@@ -45,7 +46,12 @@ struct ImportCommand: AsyncParsableCommand {
         }
         let service = try openService(options)
         let progress = ProgressLine(verb: "importing")
-        let (added, present) = try await service.importEntries(entries, progress: progress.show)
+        let (added, present): (Int, Int)
+        do {
+            (added, present) = try await service.importEntries(entries, progress: progress.show)
+        } catch let error as SyncError {
+            throw CommandFailure(description: "\(file): \(error.message) — no item was imported.")
+        }
         progress.finish()
         print("Imported \(added) item\(added == 1 ? "" : "s")\(present > 0 ? " (\(present) already here)" : "").")
     }

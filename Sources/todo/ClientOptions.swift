@@ -34,9 +34,13 @@ struct ClientOptions: ParsableArguments {
     /// The server URL, validated; nil for local only.
     private static func serverURL(_ text: String?) throws -> URL? {
         guard let text, !text.isEmpty else { return nil }
-        guard let url = URL(string: text), ["http", "https"].contains(url.scheme ?? ""), url.host != nil else {
+        // A scheme ignores letter case (`HTTP://` too); it is written lower-case from here on.
+        guard var components = URLComponents(string: text), let scheme = components.scheme?.lowercased(), ["http", "https"].contains(scheme),
+              components.host?.isEmpty == false else {
             throw ValidationError("The server URL '\(text)' is not an http:// or https:// URL.")
         }
+        components.scheme = scheme
+        guard let url = components.url else { throw ValidationError("The server URL '\(text)' is not an http:// or https:// URL.") }
         return url
     }
 
@@ -55,7 +59,7 @@ struct ClientOptions: ParsableArguments {
     /// `$XDG_DATA_HOME/offline-todo/<server>/<device>.sqlite`, one database per server and device.
     private static func storePath(device: String, serverURL: URL?) throws -> String {
         guard device.range(of: #"^[A-Za-z0-9._-]{1,64}$"#, options: .regularExpression) != nil, device != ".", device != ".." else {
-            throw ValidationError("The device name '\(device)' may only use letters, digits, '.', '_' and '-'.")
+            throw ValidationError("The device name '\(device)' must be 1 to 64 letters, digits, '.', '_' or '-', and not '.' or '..'.")
         }
         let env = ProcessInfo.processInfo.environment
         let dataHome = env["XDG_DATA_HOME"].flatMap { $0.isEmpty ? nil : $0 }

@@ -224,4 +224,20 @@ import Testing
         #expect(result.status != 0)
         #expect(result.err.contains("not an http:// or https:// URL"))
     }
+
+    @Test func aServerURLsSchemeIgnoresLetterCase() async throws {
+        let status = try await TodoCLI.run(["status", "--json", "--server", "HTTP://127.0.0.1:9"], home: try TempDir.make())
+        #expect(status.status == 0)
+        #expect((try json(status.out) as? [String: Any])?["server"] as? String == "http://127.0.0.1:9")
+    }
+
+    @Test func anImportWhoseListNameIsRefusedSaysSoWithoutACode() async throws {
+        let home = try TempDir.make()
+        let file = home.appendingPathComponent("items.json")
+        try Data(#"[{"text":"a","list":"Alpha"},{"text":"b","list":"Inbox"}]"#.utf8).write(to: file)
+        let result = try await TodoCLI.run(["import", file.path], home: home)
+        #expect(result.status == 1)
+        #expect(result.err.contains("items.json: “Inbox” is where items without a list are; choose another name — no item was imported."))
+        #expect(try await TodoCLI.run(["lists"], home: home).out.contains("Alpha") == false)
+    }
 }
