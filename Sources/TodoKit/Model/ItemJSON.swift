@@ -25,15 +25,18 @@ public enum ItemJSON {
     }
 
     /// Reads an item's object (only `text` is required); the error says which field is wrong.
-    static func entry(_ object: JSONObject, stableId: String) throws(FieldError) -> TodoFile.Entry {
+    /// `stableId`: the id for an item that gives none, made from its text.
+    static func entry(_ object: JSONObject, stableId: (String) -> String) throws(FieldError) -> TodoFile.Entry {
         guard let text = object["text"]?.stringValue, !text.unicodeScalars.allSatisfy(CharacterSet.whitespacesAndNewlines.contains) else {
             throw FieldError("has no \"text\" string")
         }
         if text.utf8.contains(0) { throw FieldError("has a \"text\" with a NUL character (U+0000)") }
-        var item = TodoItem(id: stableId, text: text)
+        var item = TodoItem(id: "", text: text)
         if let id = try string(object, "id") {
             guard ItemID.validate(id) == nil else { throw FieldError("has an \"id\" that is not a valid id string") }
             item.id = id
+        } else {
+            item.id = stableId(text)
         }
         switch object["complete"] {
         case nil, .null?: break

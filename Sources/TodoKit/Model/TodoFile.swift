@@ -92,22 +92,20 @@ public enum TodoFile {
         let starts = elementLines(text)
         var entries: [Entry] = []
         var stableIds = StableIds()
-        var given: [String: Int] = [:]  // each id the file gives, lower-cased, by item number
+        var given = Set<String>()  // the ids the file gives, lower-cased
         for (index, row) in rows.enumerated() {
             let line = index < starts.count ? starts[index] : 1
             guard let object = row.objectValue else { throw ParseError(line: line, reason: "item \(index + 1) is not a JSON object") }
             let entry: Entry
             do {
-                entry = try ItemJSON.entry(object, stableId: stableIds.next(for: object["text"]?.stringValue ?? ""))
+                entry = try ItemJSON.entry(object) { stableIds.next(for: $0) }
             } catch {
                 throw ParseError(line: line, reason: "item \(index + 1) \(error.reason)")
             }
             // Ids compare without letter case: a second item of one id would be left out.
-            if object["id"]?.stringValue != nil {
-                if let earlier = given[entry.item.id.lowercased()] {
-                    throw ParseError(line: line, reason: "item \(index + 1) has the id of item \(earlier) (\"\(entry.item.id)\")")
-                }
-                given[entry.item.id.lowercased()] = index + 1
+            if object["id"]?.stringValue != nil, !given.insert(entry.item.id.lowercased()).inserted {
+                let earlier = entries.firstIndex { $0.item.id.lowercased() == entry.item.id.lowercased() }.map { $0 + 1 } ?? 0
+                throw ParseError(line: line, reason: "item \(index + 1) has the id of item \(earlier) (\"\(entry.item.id)\")")
             }
             entries.append(entry)
         }
