@@ -88,17 +88,17 @@ public enum SyncOutcome: Sendable, Equatable {
     /// Push and pull both succeeded, at this time.
     case succeeded(at: Date)
     /// It failed, in plain words, and why.
-    case failed(message: String, reason: CommandFailureReason)
+    case failed(message: String, reason: SyncFailureReason)
 
     /// A failed sync in plain words, with `pending` changes still queued.
     public static func failed(_ error: any Error, pending: Int) -> SyncOutcome {
         let error = SyncError.wrapping(error)
-        return .failed(message: SyncStatus.describe(error, pending: pending), reason: CommandFailureReason(error))
+        return .failed(message: SyncStatus.describe(error, pending: pending), reason: SyncFailureReason(error))
     }
 }
 
 /// Why a sync failed, as far as the status bar cares.
-public enum CommandFailureReason: Sendable, Equatable {
+public enum SyncFailureReason: Sendable, Equatable {
     /// The server could not be reached.
     case offline
     /// The server refused the access token (or there was none): sign in.
