@@ -31,8 +31,8 @@ struct FunctionSQL {
         case .endswith:
             let (s, p) = (try string(0), try string(1))
             return .init(sql: "(length(\(s)) >= length(\(p)) AND substr(\(s), length(\(s)) - length(\(p)) + 1) = \(p))", kind: .boolean)
-        case .tolower: return .init(sql: "lower(\(try string(0)))", kind: .string)
-        case .toupper: return .init(sql: "upper(\(try string(0)))", kind: .string)
+        case .tolower: return .init(sql: "\(dialect.caseFunctions.lower)(\(try string(0)))", kind: .string)
+        case .toupper: return .init(sql: "\(dialect.caseFunctions.upper)(\(try string(0)))", kind: .string)
         case .trim: return .init(sql: "trim(\(try string(0)))", kind: .string)
         case .length: return .init(sql: "length(\(try string(0)))", kind: .number)
         case .concat: return .init(sql: "(\(try string(0)) || \(try string(1)))", kind: .string)

@@ -32,9 +32,14 @@ public protocol SQLDialect: Sendable {
     func digits(_ text: String, start: Int, length: Int) -> String
     /// The type name for a double in CAST.
     var realTypeName: String { get }
+    /// The SQL functions `tolower` and `toupper` call.
+    var caseFunctions: (lower: String, upper: String) { get }
 }
 
 extension SQLDialect {
+    /// The engine's own `lower` and `upper`.
+    public var caseFunctions: (lower: String, upper: String) { ("lower", "upper") }
+
     /// A quoted identifier; names are validated before they get here, quotes are doubled anyway.
     public func quote(_ identifier: String) -> String { SQLIdentifier.quote(identifier) }
 }

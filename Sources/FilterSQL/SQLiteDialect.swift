@@ -1,7 +1,16 @@
 /// SQL spelling for SQLite 3.35+ (numbered placeholders, RETURNING, math functions).
 public struct SQLiteDialect: SQLDialect {
+    /// Functions mapping letter case for all of Unicode, to call in place of SQLite's `lower`
+    /// and `upper` (which map ASCII letters only: "ÉCOLE" stayed "École"); nil for SQLite's own.
+    /// The connection must define them.
+    public var unicodeCaseFunctions: (lower: String, upper: String)?
+
     /// Creates the dialect.
-    public init() {}
+    public init(unicodeCaseFunctions: (lower: String, upper: String)? = nil) {
+        self.unicodeCaseFunctions = unicodeCaseFunctions
+    }
+
+    public var caseFunctions: (lower: String, upper: String) { unicodeCaseFunctions ?? ("lower", "upper") }
 
     public func placeholder(_ index: Int) -> String { "?\(index)" }
 

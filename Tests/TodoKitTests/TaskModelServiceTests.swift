@@ -93,6 +93,14 @@ import Testing
         #expect(try service.item(id: item.id)?.text == "fine")
     }
 
+    @Test func completingByATextMatchIgnoresLetterCaseBeyondASCII() async throws {
+        let service = try makeService()
+        try await service.add(TodoItem(text: "ÉCOLE trip"))
+        try await service.add(TodoItem(text: "other"))
+        #expect(try service.setCompleteAll(matching: "école", to: true) == 1)
+        #expect(try service.allItems().filter(\.complete).map(\.text) == ["ÉCOLE trip"])
+    }
+
     @Test func theInstanceAfterTheNextKeepsTheSeriesRoot() async throws {
         let service = try makeService()
         let item = try await service.add(TodoItem(text: "standup", due: DueDate("2026-11-27")!, repeatRule: .weekdays))

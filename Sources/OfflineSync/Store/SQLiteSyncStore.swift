@@ -38,6 +38,7 @@ public final class SQLiteSyncStore: SyncDataSource {
             // (6% of its time). Readers keep the default: each reader connection has its own.
             if !db.configuration.readonly { try db.execute(sql: "PRAGMA cache_size = -32768") }
             try HumanOrder.register(on: db)
+            try UnicodeCase.register(on: db)
         }
         pool = try DatabasePool(path: path, configuration: config)
         definitions = Dictionary(tables.map { ($0.name.lowercased(), $0) }, uniquingKeysWith: { $1 })
