@@ -34,6 +34,13 @@ import TodoKitTestSupport
         #expect(service.pendingCount == 0)
     }
 
+    @Test func undoingAListsAddNamesTheList() async throws {
+        let service = try makeService()
+        try await service.addList(named: "Groceries")
+        #expect(try service.undo() == "Undid add of “Groceries”")
+        #expect(try service.lists().isEmpty)
+    }
+
     @Test func undoingADeleteBringsTheItemBackAndRedoDeletesItAgain() async throws {
         let service = try makeService()
         let item = try await service.add("buy milk")

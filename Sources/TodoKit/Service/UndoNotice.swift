@@ -34,9 +34,10 @@ public enum UndoNotice {
         }
     }
 
-    /// The item's text as it is now, or as it was when the step removed it.
+    /// The item's text (a list's name) as it is now, or as it was when the step removed it.
     private static func quoted(_ change: UndoneChange) -> String {
-        let text = (change.item ?? change.previous)?["text"]?.stringValue ?? change.itemId
+        let row = change.item ?? change.previous
+        let text = row?["text"]?.stringValue ?? row?["name"]?.stringValue ?? change.itemId
         let short = text.count > 40 ? String(text.prefix(39)) + "…" : text
         return "“\(short)”"
     }
