@@ -122,6 +122,19 @@ import Testing
     }
 
     @Test(arguments: Backend.allCases)
+    func aPostsOperationIdIsItsBodysOrRefused(_ backend: Backend) async throws {
+        let c = try await client(backend)
+        let table = uniqueTable()
+        let results = try await batch(c, [
+            ["method": "POST", "table": table, "id": "a", "body": ["id": "b", "text": "mismatch"]],
+            ["method": "POST", "table": table, "id": "c", "body": ["text": "id from the operation"]],
+            ["method": "POST", "table": table, "id": "D", "body": ["id": "d", "text": "same id"]],
+        ])
+        #expect(results.map { $0["status"] as? Int } == [400, 201, 201])
+        #expect(Set(try await c.get("tables/\(table)").ids) == ["c", "d"])
+    }
+
+    @Test(arguments: Backend.allCases)
     func writesOfOneBatchReachTheChangeFeedAndAPull(_ backend: Backend) async throws {
         let c = try await client(backend)
         let table = uniqueTable()

@@ -138,11 +138,24 @@ extension TableService {
 
     static func write(for operation: BatchOperation) throws -> TableWrite {
         switch operation.method.uppercased() {
-        case "POST": return try TableWrite.insert(operation.body)
+        case "POST": return try TableWrite.insert(try insertBody(operation))
         case "PATCH": return try TableWrite.update(id: try requiredId(operation), operation.body, ifMatch: operation.ifMatch)
         case "DELETE": return TableWrite.delete(id: try requiredId(operation), ifMatch: operation.ifMatch)
         default: throw TableError.badRequest("Unknown batch method '\(operation.method)': use POST, PATCH or DELETE")
         }
+    }
+
+    /// A POST's body, with the operation's `id` when only the operation gives one. An operation
+    /// `id` other than the body's is refused (it was ignored, and the body's id made the row).
+    private static func insertBody(_ operation: BatchOperation) throws -> JSONObject {
+        guard let id = operation.id, !id.isEmpty else { return operation.body }
+        var body = operation.body
+        switch body[SystemProperty.id] {
+        case nil, .null?, .string("")?: body[SystemProperty.id] = .string(id)
+        case .string(let given)? where given.caseInsensitiveCompare(id) == .orderedSame: break
+        default: throw TableError.badRequest("A POST operation's \"id\" must be its body's id")
+        }
+        return body
     }
 
     private static func requiredId(_ operation: BatchOperation) throws -> String {
