@@ -33,10 +33,6 @@ public final class SQLiteSyncStore: SyncDataSource {
         // update in place), the delete trigger still fires and keeps text-search indexes exact.
         config.prepareDatabase { db in
             try db.execute(sql: "PRAGMA synchronous = NORMAL; PRAGMA recursive_triggers = ON")
-            // The writer's page cache holds a large transaction (32 MiB, taken only as used): with
-            // SQLite's default 2 MB, `todo import` of 10,000 items spilled pages to the WAL midway
-            // (6% of its time). Readers keep the default: each reader connection has its own.
-            if !db.configuration.readonly { try db.execute(sql: "PRAGMA cache_size = -32768") }
             try HumanOrder.register(on: db)
             try UnicodeCase.register(on: db)
         }

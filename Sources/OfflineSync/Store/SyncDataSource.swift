@@ -59,6 +59,8 @@ protocol SyncStoreSession {
     func suspendIndexes(table: String) throws -> [String]
     /// Runs what `suspendIndexes` answered.
     func restoreIndexes(_ statements: [String]) throws
+    /// Runs `body`, a local transaction that may write many rows, with room for its pages in memory.
+    func withRoomForLargeWrites<T>(_ body: () throws -> T) throws -> T
     /// Brings up to date in one pass what `beginBulkLoad` stopped keeping current.
     func endBulkLoad(table: String) throws
 
@@ -184,6 +186,9 @@ extension SyncStoreSession {
         try upsert([item], in: table)
         return try item[SystemProperty.id]?.stringValue.flatMap { try self.item(in: table, id: $0) } ?? item
     }
+
+    /// By default a store needs no room set aside.
+    public func withRoomForLargeWrites<T>(_ body: () throws -> T) throws -> T { try body() }
 
     /// By default a store keeps everything current row by row.
     public func beginBulkLoad(table: String) throws -> Bool { false }
