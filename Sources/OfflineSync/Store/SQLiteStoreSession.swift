@@ -199,10 +199,11 @@ struct SQLiteStoreSession: SyncStoreSession {
         return indexes.map { $0["sql"] }
     }
 
-    /// A page cache of 32 MiB (taken only as used) for the transaction, SQLite's 2 MB after it:
-    /// with 2 MB, `todo import` of 10,000 items spilled pages to the WAL midway (6% of its time);
-    /// kept for every write, the cache made a first pull of 1,000,000 items hold 37 MB more (134
-    /// against 98 MB) and take 2–6% longer, in alternated runs.
+    /// A page cache of 32 MiB (taken only as used) for the transaction, the connection's own size
+    /// after it: with SQLite's 2 MB, `todo import` of 10,000 items spilled pages to the WAL midway
+    /// (6% of its time on 2026-11-24; within noise in alternated runs on 2026-11-25). Kept for
+    /// every write, the cache made a first pull of 1,000,000 items hold 37 MB more (134 against
+    /// 98 MB), no faster.
     func withRoomForLargeWrites<T>(_ body: () throws -> T) throws -> T {
         let previous = try Int.fetchOne(db, sql: "PRAGMA cache_size") ?? -2000
         try db.execute(sql: "PRAGMA cache_size = -32768")
