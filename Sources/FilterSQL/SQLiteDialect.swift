@@ -1,16 +1,13 @@
 /// SQL spelling for SQLite 3.35+ (numbered placeholders, RETURNING, math functions).
 public struct SQLiteDialect: SQLDialect {
-    /// Functions mapping letter case for all of Unicode, to call in place of SQLite's `lower`
-    /// and `upper` (which map ASCII letters only: "ÉCOLE" stayed "École"); nil for SQLite's own.
-    /// The connection must define them.
-    public var unicodeCaseFunctions: (lower: String, upper: String)?
+    /// The functions `tolower` and `toupper` call: SQLite's own by default, which map ASCII
+    /// letters only ("ÉCOLE" stayed "École"); others the connection defines, to map all of Unicode.
+    public var caseFunctions: (lower: String, upper: String)
 
     /// Creates the dialect.
-    public init(unicodeCaseFunctions: (lower: String, upper: String)? = nil) {
-        self.unicodeCaseFunctions = unicodeCaseFunctions
+    public init(caseFunctions: (lower: String, upper: String) = ("lower", "upper")) {
+        self.caseFunctions = caseFunctions
     }
-
-    public var caseFunctions: (lower: String, upper: String) { unicodeCaseFunctions ?? ("lower", "upper") }
 
     public func placeholder(_ index: Int) -> String { "?\(index)" }
 

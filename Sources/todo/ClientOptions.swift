@@ -35,12 +35,11 @@ struct ClientOptions: ParsableArguments {
     private static func serverURL(_ text: String?) throws -> URL? {
         guard let text, !text.isEmpty else { return nil }
         // A scheme ignores letter case (`HTTP://` too); it is written lower-case from here on.
+        let invalid = ValidationError("The server URL '\(text)' is not an http:// or https:// URL.")
         guard var components = URLComponents(string: text), let scheme = components.scheme?.lowercased(), ["http", "https"].contains(scheme),
-              components.host?.isEmpty == false else {
-            throw ValidationError("The server URL '\(text)' is not an http:// or https:// URL.")
-        }
+              components.host?.isEmpty == false else { throw invalid }
         components.scheme = scheme
-        guard let url = components.url else { throw ValidationError("The server URL '\(text)' is not an http:// or https:// URL.") }
+        guard let url = components.url else { throw invalid }
         return url
     }
 

@@ -146,7 +146,8 @@ public struct SyncTable: Sendable {
                      progress: (@Sendable (PullProgress) -> Void)? = nil) async throws {
         var query = query ?? self.query
         query.table = name
-        let run = PullRun(context: context, query: query, queryId: queryId, space: space, progress: progress)
+        // Checked and balanced once: every page's filter wraps this one.
+        let run = PullRun(context: context, query: try query.checked(), queryId: queryId, space: space, progress: progress)
         try await context.work.run { try await run.run() }
     }
 

@@ -75,7 +75,6 @@ struct PullRun {
         guard context.dataSource.definition(of: query.table) != nil else {
             throw SyncError(.invalidParameter, "The table '\(query.table)' is not declared in the local store")
         }
-        _ = try query.checkedFilter()
         guard queryId != nil else { return }
         if let queryId, queryId.isEmpty || queryId.count > 255 {
             throw SyncError(.invalidParameter, "A query id must have 1 to 255 characters")
@@ -236,7 +235,7 @@ struct PullRun {
     /// `readAfter`: see `incremental`.
     private static func fetch(_ remote: RemoteTable, _ page: SyncQuery, features: String, readAfter: String? = nil) async throws -> (rows: [JSONObject], total: Int?) {
         do {
-            let result = try await remote.page(remote.url(query: page.balanced().queryItems), features: features, readAfter: readAfter).result
+            let result = try await remote.page(remote.url(query: page.queryItems), features: features, readAfter: readAfter).result
             return (result.items, result.totalCount)
         } catch {
             throw SyncError.wrap(error)

@@ -93,14 +93,6 @@ public struct SyncQuery: Sendable, Equatable {
         return query
     }
 
-    /// This query with its filter's chains balanced, unchecked: a pull's page, whose filter
-    /// wraps one already checked, and which the server bounds itself.
-    func balanced() -> SyncQuery {
-        var query = self
-        query.predicate = predicate?.balancingChains()
-        return query
-    }
-
     /// The OData query items for the server (filter through the `TableProtocol` printer).
     public var queryItems: [URLQueryItem] {
         var items = TableQuery(filter: predicate, orderBy: orderBy, top: fetchLimit, skip: fetchOffset,

@@ -27,7 +27,7 @@ struct LocalSelect {
 
     init(query: SyncQuery, definition: SyncTableDefinition, searchIndexed: Bool = false) throws {
         let query = try query.checked()
-        let dialect = SQLiteDialect(unicodeCaseFunctions: UnicodeCase.functions)
+        let dialect = SQLiteDialect(caseFunctions: UnicodeCase.functions)
         let table = StoreMigrator.quote(definition.name)
         let sortColumns = Dictionary(definition.sortRules.keys.compactMap { definition.sortColumn(for: $0) }.map { ($0.name, $0) },
                                      uniquingKeysWith: { first, _ in first })

@@ -6,7 +6,7 @@ import GRDBSQLite
 /// for "école" missed it; "Straße" stayed "STRAßE"). Local queries' `tolower` and `toupper` call
 /// them (`LocalSelect`).
 enum UnicodeCase {
-    /// The functions' names, as `SQLiteDialect.unicodeCaseFunctions` takes them.
+    /// The functions' names, as `SQLiteDialect.caseFunctions` takes them.
     static let functions = (lower: "offline_sync_lower", upper: "offline_sync_upper")
 
     /// Registers both functions on a connection (every connection that reads, as local queries do).

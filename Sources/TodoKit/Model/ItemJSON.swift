@@ -27,10 +27,9 @@ public enum ItemJSON {
     /// Reads an item's object (only `text` is required); the error says which field is wrong.
     /// `stableId`: the id for an item that gives none, made from its text.
     static func entry(_ object: JSONObject, stableId: (String) -> String) throws(FieldError) -> TodoFile.Entry {
-        guard let text = object["text"]?.stringValue, !text.unicodeScalars.allSatisfy(CharacterSet.whitespacesAndNewlines.contains) else {
+        guard let text = try string(object, "text"), !text.unicodeScalars.allSatisfy(CharacterSet.whitespacesAndNewlines.contains) else {
             throw FieldError("has no \"text\" string")
         }
-        if text.utf8.contains(0) { throw FieldError("has a \"text\" with a NUL character (U+0000)") }
         var item = TodoItem(id: "", text: text)
         if let id = try string(object, "id") {
             guard ItemID.validate(id) == nil else { throw FieldError("has an \"id\" that is not a valid id string") }

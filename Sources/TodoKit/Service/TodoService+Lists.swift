@@ -84,31 +84,33 @@ extension TodoService {
     /// Imports entries: their lists first (added when missing), then the items, as `importItems`.
     public func importEntries(_ entries: [TodoFile.Entry], progress: (Int, Int) -> Void = { _, _ in }) async throws -> (added: Int, present: Int) {
         let ids = try ensureLists(named: entries.compactMap(\.listName))
-        return try importItems(try entries.map { entry in
+        return try importItems(entries.map { entry in
             var item = entry.item
-            item.listId = try entry.listName.map { ids[try Self.checkedListName($0).lowercased()]! }
+            item.listId = entry.listName.flatMap { ids[$0] }
             return item
         }, progress: progress)
     }
 
-    /// The ids of the lists of these names (by name, lower-cased), the missing ones added at the
+    /// The ids of the lists of these names (by the name as given), the missing ones added at the
     /// end in one transaction and one undo step. Every name is checked first, so a bad one adds
     /// none (an import used to make the lists before the one it refused). Lists are read once:
     /// reading every list for each new one took 53 s for 5,000.
     func ensureLists(named names: [String]) throws -> [String: String] {
-        let names = try names.map(Self.checkedListName)
+        var seen = Set<String>()
+        let given = names.filter { seen.insert($0).inserted }  // in the file's order, each once
+        let checked = try given.map(Self.checkedListName)
         let existing = try lists()
-        var ids = Dictionary(existing.map { ($0.name.lowercased(), $0.id) }, uniquingKeysWith: { first, _ in first })
+        var byName = Dictionary(existing.map { ($0.name.lowercased(), $0.id) }, uniquingKeysWith: { first, _ in first })
         var position = existing.map(\.position).max() ?? 0
         var added: [TodoList] = []
-        for name in names where ids[name.lowercased()] == nil {
+        for name in checked where byName[name.lowercased()] == nil {
             position += 1
             let list = TodoList(name: name, position: position)
-            ids[name.lowercased()] = list.id
+            byName[name.lowercased()] = list.id
             added.append(list)
         }
         try listTable.insert(contentsOf: added)
-        return ids
+        return Dictionary(uniqueKeysWithValues: zip(given, checked.map { byName[$0.lowercased()]! }))
     }
 
     /// The list an item shows in: its own, or the Inbox (nil) when it has none or its list is gone.
