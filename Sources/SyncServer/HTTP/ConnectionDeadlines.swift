@@ -4,9 +4,10 @@ import NIOHTTP1
 import NIOHTTPTypes
 import TableProtocol
 
-/// Bounds what one connection can hold: the time to send a request head, the time between the
-/// pieces of a body, the time a kept-alive connection waits for its next request; and answers
-/// requests the HTTP parser refuses with a JSON error instead of an empty 400.
+/// Bounds what one connection can hold: its receive buffer's first size, the time to send a
+/// request head, the time between the pieces of a body, the time a kept-alive connection waits for
+/// its next request; and answers requests the HTTP parser refuses with a JSON error instead of an
+/// empty 400.
 ///
 /// The deadlines run from fixed points, so dripping a byte at a time extends nothing: a head must
 /// be complete `headTimeout` after the connection opened, the next head `keepAliveTimeout` after
@@ -37,8 +38,17 @@ final class ConnectionDeadlines: ChannelDuplexHandler, RemovableChannelHandler {
     init(_ timeouts: Timeouts = Timeouts()) { self.timeouts = timeouts }
 
     func handlerAdded(context: ChannelHandlerContext) {
+        try? context.channel.syncOptions?.setOption(ChannelOptions.recvAllocator, value: Self.receiveBuffers)
         if context.channel.isActive { arm(timeouts.head, context) }
     }
+
+    /// Receive buffers that start at 256 bytes, not SwiftNIO's 2 KiB, and grow as reads fill them.
+    /// A channel keeps its last receive buffer for the next read, so a connection that reads
+    /// little (a change feed reads one request head, then only writes) held 2 KiB it never filled.
+    /// Measured (2026-11-25, 10,000 open feeds): 24.1 → 21.8 KB per feed. Set here, in a handler
+    /// every connection has, because a wrapping child channel adds an async frame to each
+    /// connection's task, which that task keeps while it lives (1.1 KB more per feed, measured).
+    static var receiveBuffers: AdaptiveRecvByteBufferAllocator { AdaptiveRecvByteBufferAllocator(minimum: 64, initial: 256, maximum: 65_536) }
 
     func handlerRemoved(context: ChannelHandlerContext) { disarm() }
 
