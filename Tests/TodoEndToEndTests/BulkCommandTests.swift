@@ -62,7 +62,7 @@ import Testing
         let edit = try await TodoCLI.run(["edit", "--all", "--match", "BUY", "--complete", "true"], home: home)
         #expect(edit.out.contains("Marked 2 items done"))
         #expect(try await TodoCLI.run(["list"], home: home).out.split(separator: "\n").count == 1)
-        #expect(try await TodoCLI.run(["undo"], home: home).out.contains("Undid a change of 2 items"))
+        #expect(try await TodoCLI.run(["undo"], home: home).out.contains("Undid edit of 2 items"))
         #expect(try await TodoCLI.run(["list"], home: home).out.split(separator: "\n").count == 3)
         #expect(try await TodoCLI.run(["edit", "--all", "--text", "x"], home: home).status != 0)
     }

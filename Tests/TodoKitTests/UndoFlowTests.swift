@@ -34,6 +34,29 @@ import TodoKitTestSupport
         #expect(service.pendingCount == 0)
     }
 
+    @Test func undoingAnImportCountsItsItemsAndThenItsLists() async throws {
+        let service = try makeService()
+        let entries = try TodoFile.parse(Data("Call plumber +home\nBuy paint +home\nFile taxes +admin\n".utf8))
+        #expect(try await service.importEntries(entries).added == 3)
+        #expect(try service.undo() == "Undid add of 3 items")
+        #expect(try service.undo() == "Undid add of 2 lists")
+    }
+
+    @Test func undoingAnEditOfManyItemsCountsThem() async throws {
+        let service = try makeService()
+        _ = try await service.add("milk")
+        _ = try await service.add("bread")
+        _ = try service.setCompleteAll(matching: nil, to: true)
+        #expect(try service.undo() == "Undid edit of 2 items")
+    }
+
+    @Test func undoingAStepOfMixedChangesSaysAChange() async throws {
+        let service = try makeService()
+        let chore = try await service.add(TodoItem(text: "water plants", due: DueDate("2026-11-24"), repeatRule: RepeatRule("daily")))
+        _ = try await service.setComplete(id: chore.id, to: true)  // and adds the next instance, in one step
+        #expect(try service.undo() == "Undid a change of 2 items")
+    }
+
     @Test func undoingAListsAddNamesTheList() async throws {
         let service = try makeService()
         try await service.addList(named: "Groceries")

@@ -17,7 +17,7 @@ public enum UndoNotice {
         }
         var text = result.changes.count == 1
             ? "\(verb) \(noun(first.change)) of \(quoted(first))"
-            : "\(verb) a change of \(result.changes.count) items"
+            : "\(verb) \(kind(of: result.changes)) of \(counted(result.changes))"
         if result.sendsNewChange {
             text += result.direction == .undo
                 ? " — it was synced already, so the old values go to the server as a new change"
@@ -32,6 +32,20 @@ public enum UndoNotice {
         case .update: "edit"
         case .delete: "delete"
         }
+    }
+
+    /// "add", "edit" or "delete" when every change of a step is one; "a change" when they differ.
+    private static func kind(of changes: [UndoneChange]) -> String {
+        let kinds = Set(changes.map(\.change))
+        return kinds.count == 1 ? noun(changes[0].change) : "a change"
+    }
+
+    /// "2 items", "3 lists", "10 items and 2 lists": an import's step adds both.
+    private static func counted(_ changes: [UndoneChange]) -> String {
+        let lists = changes.filter { $0.table == TodoList.tableName }.count
+        let items = changes.count - lists
+        let parts = [(items, "item"), (lists, "list")].filter { $0.0 > 0 }.map { "\($0.0) \($0.1)\($0.0 == 1 ? "" : "s")" }
+        return parts.joined(separator: " and ")
     }
 
     /// The item's text (a list's name) as it is now, or as it was when the step removed it.
