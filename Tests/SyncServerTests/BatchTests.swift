@@ -135,6 +135,19 @@ import Testing
     }
 
     @Test(arguments: Backend.allCases)
+    func aTableNameThatIsNotValidIsRefusedBesideTheValidNameItLowercasesTo(_ backend: Backend) async throws {
+        let c = try await client(backend)
+        let table = uniqueTable("k")
+        let kelvin = "\u{212A}" + table.dropFirst()  // KELVIN SIGN: lowercases to "k"
+        let results = try await batch(c, [
+            ["method": "POST", "table": table, "body": ["id": "k1", "text": "valid"]],
+            ["method": "POST", "table": kelvin, "body": ["id": "k2", "text": "not a valid name"]],
+        ])
+        #expect(results.map { $0["status"] as? Int } == [201, 400])
+        #expect(try await c.get("tables/\(table)").ids == ["k1"])
+    }
+
+    @Test(arguments: Backend.allCases)
     func writesOfOneBatchReachTheChangeFeedAndAPull(_ backend: Backend) async throws {
         let c = try await client(backend)
         let table = uniqueTable()

@@ -49,12 +49,20 @@ extension TableService {
         var results: [BatchResult] = []
         var index = operations.startIndex
         while index < operations.endIndex {
-            let table = operations[index].table.lowercased()
-            let end = operations[index...].firstIndex { $0.table.lowercased() != table } ?? operations.endIndex
+            let table = Self.runKey(operations[index].table)
+            let end = operations[index...].firstIndex { Self.runKey($0.table) != table } ?? operations.endIndex
             results += try await run(operations[index..<end], owner: owner, writer: writer)
             index = end
         }
         return results
+    }
+
+    /// What puts consecutive operations in one run: their table's key, or for a name that is not
+    /// valid, the name itself, so that run is refused whole. Keying by `lowercased()` let an
+    /// invalid name that lowercases to a valid one (the Kelvin sign, U+212A, to "k") ride along
+    /// in the valid name's run unchecked.
+    private static func runKey(_ table: String) -> String {
+        (try? TableName.key(table)) ?? "\u{0}" + table
     }
 
     /// One run of writes to one table.
