@@ -108,8 +108,11 @@ struct ServeCommand: AsyncParsableCommand {
     @Flag(help: "Serve no change feeds: /tables/{table}/changes then reads an item, as on servers without live sync (clients poll). [env: TODO_SERVER_NO_CHANGE_FEED]")
     var noChangeFeed = false
 
-    @Flag(help: "Serve GET /metrics in Prometheus format (needs a token when --auth required). [env: TODO_SERVER_METRICS=true]")
+    @Flag(help: "Serve GET /metrics in Prometheus format (with --auth required, to the token in --metrics-token-file only). [env: TODO_SERVER_METRICS=true]")
     var metrics = false
+
+    @Option(help: "A file holding the token a scrape of GET /metrics sends (Authorization: Bearer …) when --auth required; no account's token reads the metrics, which count every account's requests. [env: TODO_SERVER_METRICS_TOKEN_FILE]")
+    var metricsTokenFile: String?
 
     @Option(help: "Connections to PostgreSQL; more serve more accounts writing at once when commits are slow. [env: TODO_SERVER_DATABASE_POOL_SIZE] (default: 8)")
     var databasePoolSize: Int?
@@ -195,6 +198,7 @@ struct ServeCommand: AsyncParsableCommand {
         }
         configuration.changeFeed = !(try noChangeFeed || Self.bool(env, "TODO_SERVER_NO_CHANGE_FEED"))
         configuration.metrics = try metrics || Self.bool(env, "TODO_SERVER_METRICS")
+        if let file = metricsTokenFile ?? env["TODO_SERVER_METRICS_TOKEN_FILE"], !file.isEmpty { configuration.metricsTokenFile = file }
         if let value = try int(databasePoolSize, "TODO_SERVER_DATABASE_POOL_SIZE") { configuration.databasePoolSize = value }
         let levelText = logLevel ?? env["TODO_SERVER_LOG_LEVEL"] ?? "info"
         guard let level = Logger.Level(rawValue: levelText.lowercased()) else {

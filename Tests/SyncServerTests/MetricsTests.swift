@@ -2,7 +2,7 @@ import Foundation
 import ServerTestSupport
 import Testing
 
-/// `GET /metrics` (`--metrics`): Prometheus text, by route template and status, behind the tables' auth.
+/// `GET /metrics` (`--metrics`): Prometheus text, by route template and status; with accounts, the operator's scrape token's alone.
 @Suite struct MetricsTests {
     func server(_ backend: Backend, _ arguments: [String] = []) async throws -> ServerProcess {
         try await ServerProcess.start(arguments: ["--database", try backend.databaseArgument(in: TempDir.make()), "--metrics"] + arguments)
@@ -61,13 +61,46 @@ import Testing
         #expect(sample(try await c.get("metrics").text, "todo_change_feed_subscribers") == 2)
     }
 
-    @Test func metricsNeedATokenWhenAccountsAreRequired() async throws {
+    /// A scrape token file for a server with accounts.
+    func scrapeToken(_ token: String = "scrape-" + UUID().uuidString) throws -> (token: String, file: String) {
+        let file = try TempDir.make().appendingPathComponent("metrics-token").path
+        try (token + "\n").write(toFile: file, atomically: true, encoding: .utf8)
+        return (token, file)
+    }
+
+    @Test func withAccountsTheScrapeTokenReadsTheMetrics() async throws {
+        let scrape = try scrapeToken()
+        let auth = try await AuthServer(.sqlite, arguments: ["--metrics", "--metrics-token-file", scrape.file])
+        defer { _ = auth.server?.stop() }
+        let reply = try await auth.client.send("GET", "metrics", headers: ["Authorization": "Bearer \(scrape.token)"])
+        #expect(reply.status == 200)
+        #expect(reply.text.contains("todo_change_feed_subscribers"))
+    }
+
+    @Test func noAccountsTokenReadsTheMetricsWhichCountEveryAccount() async throws {
+        let auth = try await AuthServer(.sqlite, arguments: ["--metrics", "--metrics-token-file", try scrapeToken().file])
+        defer { _ = auth.server?.stop() }
+        let token = try await auth.token(try await auth.addUser())
+        #expect(try await auth.client.send("GET", "metrics", headers: ["Authorization": "Bearer \(token)"]).status == 403)
+        #expect(try await auth.client(token: token).get("metrics").status == 401)  // X-ZUMO-AUTH: no scrape token at all
+        #expect(try await auth.client.get("metrics").status == 401)
+    }
+
+    @Test func withAccountsAndNoScrapeTokenTheMetricsAreRefusedNamingTheOption() async throws {
         let auth = try await AuthServer(.sqlite, arguments: ["--metrics"])
         defer { _ = auth.server?.stop() }
-        #expect(try await auth.client.get("metrics").status == 401)
         let token = try await auth.token(try await auth.addUser())
         let reply = try await auth.client(token: token).get("metrics")
-        #expect(reply.status == 200)
-        #expect(reply.text.contains("http_requests_total"))
+        #expect(reply.status == 403)
+        #expect(reply.text.contains("--metrics-token-file"))
+    }
+
+    @Test func aShortScrapeTokenStopsTheServerAtStart() async throws {
+        let (status, stderr) = try await ServerProcess.runToExit(arguments: [
+            "--port", "0", "--database", try TempDir.make().appendingPathComponent("s.sqlite").path,
+            "--auth", "required", "--metrics", "--metrics-token-file", try scrapeToken("short").file,
+        ])
+        #expect(status != 0)
+        #expect(stderr.contains("must be one word of at least 16 characters"))
     }
 }

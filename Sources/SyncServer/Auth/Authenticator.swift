@@ -69,6 +69,11 @@ public final class Authenticator: Sendable {
     /// `X-ZUMO-AUTH: token` (the reference client's header) or `Authorization: Bearer token`.
     static func token(in headers: HTTPFields) -> String? {
         if let token = headers[.zumoAuth], !token.isEmpty { return token }
+        return bearerToken(in: headers)
+    }
+
+    /// `Authorization: Bearer token`.
+    static func bearerToken(in headers: HTTPFields) -> String? {
         guard let value = headers[.authorization] else { return nil }
         let parts = value.split(separator: " ", maxSplits: 1)
         guard parts.count == 2, parts[0].lowercased() == "bearer" else { return nil }

@@ -37,8 +37,12 @@ public struct ServerConfiguration: Sendable {
     public var feedHeartbeat: Double = 15
     /// Whether `/tables/{table}/changes` serves change feeds (off: it reads an item, as on servers without them).
     public var changeFeed = true
-    /// Whether `GET /metrics` serves Prometheus metrics (behind the same auth as the tables).
+    /// Whether `GET /metrics` serves Prometheus metrics (with accounts, to the operator's scrape token only).
     public var metrics = false
+    /// A file holding the scrape token `GET /metrics` asks for when accounts are required
+    /// (`Authorization: Bearer <token>`): the metrics count every account's requests, so no
+    /// account's own token reads them.
+    public var metricsTokenFile: String?
     /// Connections to PostgreSQL. Writes of different accounts run side by side (a clock per
     /// account), so a database whose commits are slow serves more of them with more connections.
     public var databasePoolSize = 8

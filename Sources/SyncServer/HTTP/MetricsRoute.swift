@@ -5,12 +5,13 @@ import Prometheus
 /// `GET /metrics` (with `--metrics`): request counts and latencies by route and status (from
 /// Hummingbird's `MetricsMiddleware`), database connections in use, open change feeds.
 ///
-/// It sits behind the same check as the tables: with `--auth required` it needs a token. Labels
-/// name route templates (`/tables/{table}`), never a table, an item or an account.
+/// With accounts it is the operator's (`MetricsAccess`): a scrape sends the token from
+/// `--metrics-token-file`. Labels name route templates (`/tables/{table}`), never a table, an item
+/// or an account.
 struct MetricsRoute {
     let database: any SQLDatabase
     let hub: ChangeHub
-    let authenticator: Authenticator
+    let access: MetricsAccess
 
     /// The Prometheus text format, version 0.0.4.
     static let contentType = "text/plain; version=0.0.4; charset=utf-8"
@@ -30,8 +31,9 @@ struct MetricsRoute {
         let reads = "Pulls and item reads since start, by where they ran"
         let standbyReads = gauge("replica_reads", reads, [("database", "standby")])
         let fallbacks = gauge("replica_reads", reads, [("database", "primary_fallback")])
-        let database = self.database, hub = self.hub
-        router.group("metrics").add(middleware: OwnerMiddleware(authenticator: authenticator)).get { _, _ in
+        let database = self.database, hub = self.hub, access = self.access
+        router.get("metrics") { request, _ in
+            try access.check(request.headers)
             // Gauges are read when scraped rather than kept up to date on every request.
             let use = await database.connectionUse()
             inUse.set(Int64(use.inUse))

@@ -93,7 +93,19 @@ public enum SyncServerApplication {
         router.add(middleware: LogRequestsMiddleware(.info))
         router.add(middleware: APIVersionMiddleware())
         AuthRoutes(authenticator: authenticator, maxBodyBytes: configuration.maxBodyBytes).register(on: router)
-        if configuration.metrics { MetricsRoute(database: database, hub: hub, authenticator: authenticator).register(on: router) }
+        if configuration.metrics {
+            let access: MetricsAccess
+            do {
+                access = try MetricsAccess(accountsRequired: configuration.auth == .required, tokenFile: configuration.metricsTokenFile)
+            } catch {
+                await database.close()
+                throw error
+            }
+            if case .noScrapeToken = access {
+                logger.warning("GET /metrics answers 403 until a scrape token is set: --metrics-token-file (the metrics count every account's use, so no account's token reads them)")
+            }
+            MetricsRoute(database: database, hub: hub, access: access).register(on: router)
+        }
         let resolver = NamespaceResolver(authenticator: authenticator, spaces: SpaceStore(database: database))
         SpaceRoutes(spaces: resolver.spaces, resolver: resolver, hub: hub, database: database, maxBodyBytes: configuration.maxBodyBytes)
             .register(on: router)
