@@ -185,6 +185,32 @@ import Testing
         _ = try await auth.token(bystander)  // another account from the same address is not affected
     }
 
+    @Test func behindAProxyOnThisMachineGuessesAreThrottledByTheForwardedAddress() async throws {
+        let auth = try await AuthServer(.sqlite, process: true)  // its own throttle
+        let victim = try await auth.addUser("victim")
+        let attacker = ["X-Forwarded-For": "203.0.113.9, 198.51.100.7"]  // the proxy appended the last one
+        for _ in 0..<5 {
+            #expect(try await auth.client.send("POST", ".auth/login", body: ["username": victim, "password": "guess"], headers: attacker).status == 401)
+        }
+        let guessedAgain = try await auth.client.send("POST", ".auth/login", body: ["username": victim, "password": "correct horse"], headers: attacker)
+        #expect(guessedAgain.status == 429)
+        let victimsOwn = try await auth.client.send(
+            "POST", ".auth/login", body: ["username": victim, "password": "correct horse"], headers: ["X-Forwarded-For": "192.0.2.44"])
+        #expect(victimsOwn.status == 200)
+    }
+
+    @Test func aForwardedAddressThatIsNotAnAddressIsIgnored() async throws {
+        let auth = try await AuthServer(.sqlite, process: true)
+        let victim = try await auth.addUser("victim")
+        for n in 0..<5 {
+            let reply = try await auth.client.send(
+                "POST", ".auth/login", body: ["username": victim, "password": "guess"], headers: ["X-Forwarded-For": "not-an-address-\(n)"])
+            #expect(reply.status == 401)
+        }
+        // Every guess counted against the peer's own address (127.0.0.1), not five made-up ones.
+        #expect(try await auth.client.send("POST", ".auth/login", body: ["username": victim, "password": "correct horse"]).status == 429)
+    }
+
     @Test func aSecondServerProcessOnTheSameDatabaseAcceptsTheFirstOnesTokens() async throws {
         let first = try await AuthServer(.postgres)
         let token = try await first.token(try first.addUser())

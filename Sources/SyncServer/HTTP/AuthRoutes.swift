@@ -13,7 +13,8 @@ struct AuthRoutes {
             guard case .string(let user)? = body["username"], case .string(let password)? = body["password"] else {
                 throw TableError.badRequest(#"Send {"username": "…", "password": "…"}"#)
             }
-            let login = try await authenticator.login(user: user, password: password, address: context.clientAddress)
+            let address = ForwardedClientAddress.of(request, peer: context.clientAddress)
+            let login = try await authenticator.login(user: user, password: password, address: address)
             // `userId` stays the name, as clients show it; `accountId` is the immutable id.
             return JSONResponse.make(.ok, .object([
                 "authenticationToken": .string(login.token),
