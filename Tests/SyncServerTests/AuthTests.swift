@@ -28,6 +28,16 @@ import Testing
         #expect(try await auth.client.send("GET", "tables/TodoItem", headers: ["Authorization": "Bearer \(token)"]).status == 200)
     }
 
+    @Test func anAccountsRepliesAreMarkedPrivateForSharedCaches() async throws {
+        let auth = try await AuthServer(.sqlite)
+        let alice = auth.client(token: try await auth.token(try auth.addUser("alice")))
+        let table = uniqueTable()
+        let item = try await alice.post("tables/\(table)", ["id": "a", "text": "alice's"])
+        #expect(item.header("Cache-Control") == "private")
+        #expect(try await alice.get("tables/\(table)/a").header("Cache-Control") == "private")
+        #expect(try await alice.get("tables/\(table)").header("Cache-Control") == "private")
+    }
+
     @Test(arguments: Backend.allCases)
     func aWrongPasswordAndAnUnknownUserGetTheSameAnswer(_ backend: Backend) async throws {
         let auth = try await AuthServer(backend)

@@ -20,7 +20,9 @@ enum JSONResponse {
     }
 
     private static func make(_ status: HTTPResponse.Status, buffer: ByteBuffer, headers extra: HTTPFields) -> Response {
-        var headers: HTTPFields = [.contentType: "application/json; charset=utf-8"]
+        // `private`: an account's rows must not be kept by a shared cache (a proxy in front) and
+        // handed to another account; the token travels in `X-ZUMO-AUTH`, which no cache knows.
+        var headers: HTTPFields = [.contentType: "application/json; charset=utf-8", .cacheControl: "private"]
         headers.append(contentsOf: extra)
         return Response(status: status, headers: headers, body: .init(byteBuffer: buffer))
     }
