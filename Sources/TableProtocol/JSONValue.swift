@@ -70,6 +70,15 @@ public struct JSONObject: Sendable, Hashable, Sequence {
     }
 }
 
+extension JSONValue {
+    /// A number that is a whole `Int`, or nil (not a number, a fraction, or out of `Int`'s range:
+    /// `Int(1e300)` traps, and a server's reply may say anything).
+    public var wholeNumberValue: Int? {
+        guard case .number(let number) = self else { return nil }
+        return Int(exactly: number)
+    }
+}
+
 extension JSONValue: Codable {
     public init(from decoder: Decoder) throws {
         let c = try decoder.singleValueContainer()

@@ -86,6 +86,7 @@ import Testing
         #expect(d.bob.pendingOperationsCount == 1)
         let errors = try d.bob.operationErrors()
         #expect(errors.first?.statusCode == 403)
+        #expect(errors.first?.code == SyncErrorCode.readOnlySpace.rawValue)
         #expect(errors.first?.message.contains("viewer") == true)
     }
 

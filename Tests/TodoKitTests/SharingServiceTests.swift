@@ -1,5 +1,5 @@
 import Foundation
-import OfflineSync
+@testable import OfflineSync
 import ServerTestSupport
 import Testing
 @testable import TodoKit
@@ -86,6 +86,16 @@ import Testing
         let record = try #require(try h.bob.conflicts().first)
         #expect(record.resolution == .notSent)
         #expect(record.summary.contains("read-only"))
+    }
+
+    @Test func onlyTheServersReadOnlySpaceCodeMakesA403ARefusalToDrop() {
+        func pushFailure(code: SyncErrorCode) -> SyncError {
+            let refused = OperationError(id: 1, operationId: 1, table: TodoItem.tableName, itemId: "a", operationType: .update,
+                                         statusCode: 403, code: code.rawValue, message: "refused")
+            return SyncError(.pushCompletedWithErrors, "refused", operationErrors: [refused])
+        }
+        #expect(TodoService.onlyRefusedBySpaces(pushFailure(code: .readOnlySpace)))
+        #expect(!TodoService.onlyRefusedBySpaces(pushFailure(code: .httpError)))  // a proxy's 403: the changes stay queued
     }
 
     @Test func removingASharedListKeepsItsItemsInYourInboxOnly() async throws {

@@ -30,7 +30,7 @@ public final class AsyncHTTPClientTransport: HTTPTransport {
         if let body = spec.body { request.body = .bytes(ByteBuffer(bytes: body)) }
         do {
             let response = try await client.execute(request, timeout: timeout)
-            let body = try await response.body.collect(upTo: Self.maxReplyBytes)
+            let body = try await Self.collect(response.body, within: timeout)
             var headers: [String: String] = [:]
             for (name, value) in response.headers { headers[name.lowercased()] = headers[name.lowercased()].map { "\($0), \(value)" } ?? value }
             return HTTPReply(status: Int(response.status.code), headers: headers, body: Data(body.readableBytesView))
@@ -43,6 +43,24 @@ public final class AsyncHTTPClientTransport: HTTPTransport {
 
     /// Sync replies are pages of rows; anything larger is not one of ours.
     private static let maxReplyBytes = 256 << 20
+
+    /// The reply's body, which must arrive within `limit` of its head. The client's timeout
+    /// bounds the wait for the head and each pause between reads, so a server dripping a byte
+    /// every half second held a sync for good (measured: still waiting after 200 s).
+    private static func collect(_ body: HTTPClientResponse.Body, within limit: TimeAmount) async throws -> ByteBuffer {
+        try await withThrowingTaskGroup(of: ByteBuffer?.self) { group in
+            group.addTask { try await body.collect(upTo: maxReplyBytes) }
+            group.addTask {
+                try await Task.sleep(nanoseconds: UInt64(max(limit.nanoseconds, 0)))
+                return nil
+            }
+            defer { group.cancelAll() }
+            guard let first = try await group.next(), let buffer = first else {
+                throw TransportError(description: "the reply did not arrive within \(limit.nanoseconds / 1_000_000_000) s of its start")
+            }
+            return buffer
+        }
+    }
 
     /// A failed certificate check surfaces as a handshake error naming it.
     private static func isUntrusted(_ error: any Error) -> Bool {

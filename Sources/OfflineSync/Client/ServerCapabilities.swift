@@ -38,15 +38,15 @@ public struct ServerCapabilities: Sendable, Equatable {
     /// Reads the document; anything unrecognised counts as not offered.
     init(document: JSONObject) {
         if let batch = document["batch"]?.objectValue, let path = batch["path"]?.stringValue,
-           let operations = batch["maxOperations"]?.numberValue, let bytes = batch["maxBytes"]?.numberValue,
+           let operations = batch["maxOperations"]?.wholeNumberValue, let bytes = batch["maxBytes"]?.wholeNumberValue,
            operations >= 1, bytes >= 1 {
-            self.batch = Batch(path: path, maxOperations: Int(operations), maxBytes: Int(bytes))
+            self.batch = Batch(path: path, maxOperations: operations, maxBytes: bytes)
         }
         changeFeed = document["changeFeed"]?.boolValue ?? false
         combinedFeedPath = changeFeed ? document["combinedFeed"]?.objectValue?["path"]?.stringValue : nil
         sharedSpaces = document["spaces"]?.objectValue?["path"]?.stringValue != nil
         let query = document["query"]?.objectValue
-        maxTop = query?["maxTop"]?.numberValue.flatMap { $0 >= 1 ? Int($0) : nil }
+        maxTop = query?["maxTop"]?.wholeNumberValue.flatMap { $0 >= 1 ? $0 : nil }
         keysetPaging = query?["keysetPaging"]?.boolValue ?? false
         uniqueCommitStamps = query?["uniqueCommitStamps"]?.boolValue ?? false
     }

@@ -63,9 +63,30 @@ public final class SyncClient: Sendable {
     func url(_ path: String, query: [URLQueryItem] = []) -> URL {
         var components = URLComponents(url: serverURL, resolvingAgainstBaseURL: false)!
         let base = components.percentEncodedPath.hasSuffix("/") ? String(components.percentEncodedPath.dropLast()) : components.percentEncodedPath
-        components.percentEncodedPath = base + "/" + path
+        // Paths are encoded by their callers; one from the server (the batch and feed paths in
+        // `/capabilities`) may hold anything, and URLComponents traps on a character a path
+        // cannot hold: such a path is encoded here, and stays on this server.
+        let encoded = Self.isEncodedPath(path) ? path : path.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed) ?? ""
+        components.percentEncodedPath = base + "/" + encoded
         if !query.isEmpty { components.percentEncodedQuery = PercentEncoding.query(query) }
         return components.url!
+    }
+
+    /// True when `path` holds only what a percent-encoded URL path may (RFC 3986 `pchar` and `/`,
+    /// each `%` starting an escape of two hex digits).
+    static func isEncodedPath(_ path: String) -> Bool {
+        let bytes = Array(path.utf8)
+        func isHex(_ byte: UInt8) -> Bool { (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte) || (UInt8(ascii: "a")...UInt8(ascii: "f")).contains(byte | 0x20) }
+        for (index, byte) in bytes.enumerated() {
+            switch byte {
+            case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "0")...UInt8(ascii: "9"): continue
+            case UInt8(ascii: "%"):
+                guard index + 2 < bytes.count, isHex(bytes[index + 1]), isHex(bytes[index + 2]) else { return false }
+            default:
+                guard "-._~!$&'()*+,;=:@/".utf8.contains(byte) else { return false }
+            }
+        }
+        return true
     }
 
     /// Sends a request with the protocol headers.

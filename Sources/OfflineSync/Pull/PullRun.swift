@@ -128,6 +128,7 @@ struct PullRun {
             return page
         }
         let fetchPage = { @Sendable (page: SyncQuery) in try await Self.fetch(remote, page, features: "TQ,OL,IP", readAfter: ownWrites.last) }
+        var sameness = RepeatedPage()
         while true {
             let (rows, total): ([JSONObject], Int?)
             if let prefetched = next {
@@ -139,6 +140,7 @@ struct PullRun {
             }
             // A page that arrived after all asks for no next one.
             try Task.checkCancellation()
+            try sameness.check(rows)
             if rows.isEmpty {
                 if let past = Self.justAfter(ownWrites.last), past > token {
                     try context.dataSource.write { try $0.setDeltaToken(past, table: query.table, queryId: queryId) }
@@ -178,6 +180,20 @@ struct PullRun {
     }
 
     /// A row's place in an incremental pull's order: (`updatedAt`, `id`).
+    /// Stops a pull whose server answers the same rows for the next page as for the last: one
+    /// that ignores the paging filter (or `$skip`) was asked for the same page about 45 times a
+    /// second, for good.
+    struct RepeatedPage {
+        private var last: [String]?
+
+        mutating func check(_ rows: [JSONObject]) throws {
+            let ids = rows.map { $0[SystemProperty.id]?.stringValue ?? "" }
+            defer { last = ids }
+            guard !ids.isEmpty, ids == last else { return }
+            throw SyncError(.httpError, "The server answered the same page of \(ids.count) rows twice: it does not page this pull (is it a sync server?)")
+        }
+    }
+
     struct RowKey {
         let updatedAt: FilterDateTime
         let id: String
@@ -213,6 +229,7 @@ struct PullRun {
         let offset = max(query.fetchOffset ?? 0, 0)
         var received = 0
         var counter = ProgressCounter(report: progress)
+        var sameness = RepeatedPage()
         while true {
             var page = query
             let wanted = query.fetchLimit.map { $0 - received } ?? pageSize
@@ -224,6 +241,7 @@ struct PullRun {
             let (rows, total) = try await Self.fetch(remote, page, features: "TQ,OL")
             // A page that arrived after all asks for no next one.
             try Task.checkCancellation()
+            try sameness.check(rows)
             if rows.isEmpty { return }
             try apply(rows, token: nil, queryId: nil, bulk: bulk)
             received += rows.count

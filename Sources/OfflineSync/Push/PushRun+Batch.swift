@@ -69,7 +69,7 @@ extension PushRun {
 
     private func outcomes(of chunk: [Pending], _ replies: [HTTPReply]) -> [(Pending, Result<JSONObject?, SyncError>)] {
         zip(chunk, replies).map { pending, reply in
-            (pending, Result { try RemoteTable.writeResult(reply, for: pending.queued.type) }.mapError(SyncError.wrap))
+            (pending, Result { try RemoteTable.writeResult(reply, for: pending.queued.type, id: pending.queued.itemId) }.mapError(SyncError.wrap))
         }
     }
 

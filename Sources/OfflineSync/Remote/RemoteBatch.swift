@@ -59,13 +59,13 @@ struct RemoteBatch {
             throw SyncError(.httpError, "The server's batch reply does not answer every operation", statusCode: reply.status)
         }
         return try results.map { result in
-            guard let entry = result.objectValue, let status = entry["status"]?.numberValue else {
+            guard let entry = result.objectValue, let status = entry["status"]?.wholeNumberValue else {
                 throw SyncError(.httpError, "The server's batch reply has an entry without a status", statusCode: reply.status)
             }
             let headers = entry["etag"]?.stringValue.map { ["etag": $0] } ?? [:]
             // Each result's body is handed over parsed; its text is kept only for errors (rare).
             let text = status >= 300 ? entry["body"].map { JSONWriter.string($0) } ?? "" : ""
-            var reply = HTTPReply(status: Int(status), headers: headers, body: Data(text.utf8))
+            var reply = HTTPReply(status: status, headers: headers, body: Data(text.utf8))
             reply.parsedBody = entry["body"]
             return reply
         }

@@ -16,7 +16,7 @@ public struct RemoteTable: Sendable {
     /// Inserts an item; answers the stored item (201).
     public func insert(_ item: JSONObject, features: String = RemoteTable.tableFeatures) async throws -> JSONObject {
         let reply = try await send("POST", path: "tables/\(name)", body: Self.clientBody(item), features: features)
-        return try Self.object(from: reply, expecting: [200, 201])
+        return try Self.written(try Self.object(from: reply, expecting: [200, 201]), id: item[SystemProperty.id]?.stringValue, reply)
     }
 
     /// Updates an item; sends its `version` as `If-Match` when it has one.
@@ -25,7 +25,7 @@ public struct RemoteTable: Sendable {
         let version = item[SystemProperty.version]?.stringValue
         let reply = try await send("PATCH", path: itemPath(id), body: Self.clientBody(item), ifMatch: version.map(ETag.quote),
                                    features: version == nil ? features : Self.withConcurrency(features))
-        return try Self.object(from: reply, expecting: [200])
+        return try Self.written(try Self.object(from: reply, expecting: [200]), id: id, reply)
     }
 
     /// Deletes an item, checking its `version` when it has one; answers the deleted item if the server sends it.
@@ -36,14 +36,14 @@ public struct RemoteTable: Sendable {
         let reply = try await send("DELETE", path: itemPath(id), ifMatch: version.map(ETag.quote),
                                    features: version == nil ? features : Self.withConcurrency(features))
         if reply.status == 204 { return nil }
-        return try Self.object(from: reply, expecting: [200])
+        return try Self.written(try Self.object(from: reply, expecting: [200]), id: id, reply)
     }
 
     /// Restores a soft-deleted item (`POST /tables/{t}/{id}`), checking `version` when given.
     public func undelete(id: String, version: String?, features: String = RemoteTable.tableFeatures) async throws -> JSONObject {
         let reply = try await send("POST", path: itemPath(id), ifMatch: version.map(ETag.quote),
                                    features: version == nil ? features : Self.withConcurrency(features))
-        return try Self.object(from: reply, expecting: [200, 201])
+        return try Self.written(try Self.object(from: reply, expecting: [200, 201]), id: id, reply)
     }
 
     /// The server's row for an id, soft-deleted ones included; nil when it has none.
@@ -115,12 +115,25 @@ public struct RemoteTable: Sendable {
     /// What a write's reply means, read as `insert`, `update` and `delete` read their own: the
     /// server's item, nil for a delete without one (a 404 delete counts: the item is gone either
     /// way), or the protocol's error.
-    static func writeResult(_ reply: HTTPReply, for type: TableOperationType) throws -> JSONObject? {
+    static func writeResult(_ reply: HTTPReply, for type: TableOperationType, id: String) throws -> JSONObject? {
         switch type {
-        case .insert: return try object(from: reply, expecting: [200, 201])
-        case .update: return try object(from: reply, expecting: [200])
-        case .delete: return reply.status == 204 || reply.status == 404 ? nil : try object(from: reply, expecting: [200])
+        case .insert: return try written(try object(from: reply, expecting: [200, 201]), id: id, reply)
+        case .update: return try written(try object(from: reply, expecting: [200]), id: id, reply)
+        case .delete: return reply.status == 204 || reply.status == 404 ? nil : try written(try object(from: reply, expecting: [200]), id: id, reply)
         }
+    }
+
+    /// A write's reply, which must be the item written: a JSON object for another id, or with
+    /// none (a login page's JSON behind a redirect, a proxy's `{"ok": true}`), taken as the
+    /// write's success, dropped the change and stored a row that was no item. Ids match in
+    /// any letter case, as the store keys them.
+    static func written(_ object: JSONObject, id expected: String?, _ reply: HTTPReply) throws -> JSONObject {
+        guard let expected else { return object }
+        guard let id = object[SystemProperty.id]?.stringValue, id.lowercased() == expected.lowercased() else {
+            throw SyncError(.httpError, "The server's reply is not the item written ('\(expected.prefix(64))'): is the server URL right?",
+                            statusCode: reply.status)
+        }
+        return object
     }
 
     /// The item in a reply with one of the expected statuses, or the protocol's error.
@@ -138,7 +151,7 @@ public struct RemoteTable: Sendable {
             return SyncQueryResult(items: rows.compactMap(\.objectValue))
         case .object(let wrapped)?:
             guard case .array(let rows)? = wrapped["results"] else { fallthrough }
-            return SyncQueryResult(items: rows.compactMap(\.objectValue), totalCount: wrapped["count"]?.numberValue.map { Int($0) })
+            return SyncQueryResult(items: rows.compactMap(\.objectValue), totalCount: wrapped["count"]?.wholeNumberValue.flatMap { $0 >= 0 ? $0 : nil })
         default:
             throw SyncError(.httpError, "The server's reply is not a query result", statusCode: reply.status)
         }
@@ -156,11 +169,23 @@ public struct RemoteTable: Sendable {
     /// The protocol error a failed reply stands for.
     static func error(from reply: HTTPReply) -> SyncError {
         let body = try? reply.json()
-        let message = body?.objectValue?["error"]?.stringValue ?? "The server answered \(reply.status)"
         let object = body?.objectValue
+        if reply.status == 404, object?["error"]?.stringValue == nil {
+            // Not the protocol's 404 (`{"error": …}`): a web page, a wrong URL. Read as "gone",
+            // it counted deletes as done and edits as deleted on the server; it is a server not
+            // reached, so every change stays queued.
+            let notTheProtocol = TransportError(description: "the server answered 404 with a page that is not the sync protocol's: is the server URL right?")
+            return SyncError(.httpError, "The server answered 404 (\(notTheProtocol))", underlying: notTheProtocol)
+        }
+        let message = object?["error"]?.stringValue ?? "The server answered \(reply.status)"
         let serverItem = (reply.status == 409 || reply.status == 412) && object?[SystemProperty.id] != nil ? object : nil
-        let code: SyncErrorCode = reply.status == 412 ? .preconditionFailed : reply.status == 401 ? .authenticationFailed
-            : object?["code"]?.stringValue == ProtocolErrorCode.spaceNotFound.rawValue ? .spaceNotFound : .httpError
+        let code: SyncErrorCode = switch (reply.status, object?["code"]?.stringValue.flatMap(ProtocolErrorCode.init)) {
+        case (412, _): .preconditionFailed
+        case (401, _): .authenticationFailed
+        case (404, .spaceNotFound): .spaceNotFound
+        case (403, .readOnlySpace): .readOnlySpace
+        default: .httpError
+        }
         return SyncError(code, message, statusCode: reply.status, serverItem: serverItem)
     }
 }

@@ -53,7 +53,7 @@ extension SyncClient {
             guard let object = entry.objectValue, let id = object["id"]?.stringValue,
                   let role = object["role"]?.stringValue.flatMap(SpaceRole.init(rawValue:)) else { throw Self.notUnderstood("the list of spaces") }
             let owners = object["owners"]?.arrayValue?.compactMap(\.stringValue) ?? []
-            return SpaceInfo(id: id, role: role, owners: owners, members: Int(object["members"]?.numberValue ?? 0))
+            return SpaceInfo(id: id, role: role, owners: owners, members: object["members"]?.wholeNumberValue ?? 0)
         }
     }
 

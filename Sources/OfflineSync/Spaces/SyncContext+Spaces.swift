@@ -41,20 +41,23 @@ extension SyncContext {
         }
     }
 
-    /// Takes the queued changes the server refused with `statusCode` (403: a viewer's writes)
-    /// out of the queue into the conflict log (`.notSent`, with `reason`), and puts each item
-    /// back as the server has it (its last server version; an insert it never took goes), so
-    /// the queue moves on and pulls run again. Answers how many changes were logged.
+    /// Takes the queued changes of shared spaces that the server refused as read-only to this
+    /// account (`SyncErrorCode.readOnlySpace`: a viewer's writes) out of the queue into the
+    /// conflict log (`.notSent`, with `reason`), and puts each item back as the server has it
+    /// (its last server version; an insert it never took goes), so the queue moves on and pulls
+    /// run again. Any other refusal, and any change outside a shared space, stays queued.
+    /// Answers how many changes were logged.
     @discardableResult
-    public func dropRefusedChanges(statusCode: Int, reason: String) async throws -> Int {
+    public func dropRefusedChanges(reason: String) async throws -> Int {
         try await work.run { [self] in
             guard operations.nothingInFlight else { throw SyncError.invalid("Dropping refused changes refused: an operation is being pushed") }
             do {
                 return try dataSource.write { session in
                     var logged = 0
-                    for error in try session.errors() where error.statusCode == statusCode {
+                    for error in try session.errors() where error.code == SyncErrorCode.readOnlySpace.rawValue {
                         guard let queued = try session.operation(id: error.operationId) else { continue }
                         let local = queued.type == .delete ? queued.snapshot : try session.item(in: queued.table, id: queued.itemId)
+                        guard local.flatMap(SharedSpace.of) != nil else { continue }
                         let base = try session.baseItem(in: queued.table, id: queued.itemId)
                         try Self.logNotSent(queued, local: local, reason: reason, session: session)
                         if var base {

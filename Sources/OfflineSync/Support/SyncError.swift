@@ -16,6 +16,9 @@ public enum SyncErrorCode: Int, Sendable, Hashable {
     /// A shared space is gone for this account (it was deleted, or the account left or was
     /// removed): `SyncContext.dropSpace` takes its rows and queued changes off the device.
     case spaceNotFound = -1310
+    /// A shared space refused a write: this account may only read it (the server's 403 with
+    /// `code: readOnlySpace`). `SyncContext.dropRefusedChanges` takes such changes back.
+    case readOnlySpace = -1311
     case preconditionFailed = -1303
     /// The server answered 401: no valid access token (sign in again).
     case authenticationFailed = -1305

@@ -34,7 +34,7 @@ struct NamespaceMiddleware: RouterMiddleware {
                 next: (Request, TableRequestContext) async throws -> Response) async throws -> Response {
         let resolved = try await resolver.resolve(headers: request.headers, space: request.uri.queryParameters.get(NamespaceResolver.spaceParameter))
         if let role = resolved.role, !role.canWrite, request.method != .get, request.method != .head {
-            throw TableError.forbidden("You are a viewer of this space: it is read-only for you (its owners can make you an editor)")
+            throw TableError.readOnlySpace
         }
         var context = context
         context.owner = resolved.namespace

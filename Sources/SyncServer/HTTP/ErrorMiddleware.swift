@@ -19,6 +19,8 @@ struct ErrorMiddleware<Context: RequestContext>: RouterMiddleware {
                 return response
             case .spaceNotFound:
                 return JSONResponse.make(.notFound, .object(["error": .string(error.message), "code": .string(ProtocolErrorCode.spaceNotFound.rawValue)]))
+            case .readOnlySpace:
+                return JSONResponse.make(.forbidden, .object(["error": .string(error.message), "code": .string(ProtocolErrorCode.readOnlySpace.rawValue)]))
             case .tooManyRequests(let seconds), .busy(_, let seconds):
                 var response = JSONResponse.error(.tooManyRequests, error.message)
                 response.headers[.retryAfter] = String(seconds)

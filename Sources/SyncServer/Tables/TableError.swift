@@ -21,6 +21,8 @@ public enum TableError: Error, Sendable, Equatable {
     case refused(String)
     /// No such shared space, or the caller is not one of its members (404, `code: spaceNotFound`).
     case spaceNotFound
+    /// A viewer's write to a shared space (403, `code: readOnlySpace`).
+    case readOnlySpace
 
     /// The HTTP status code.
     public var status: Int {
@@ -28,7 +30,7 @@ public enum TableError: Error, Sendable, Equatable {
         case .badRequest: return 400
         case .notFound, .tableNotFound, .spaceNotFound: return 404
         case .conflict, .refused: return 409
-        case .forbidden: return 403
+        case .forbidden, .readOnlySpace: return 403
         case .preconditionFailed: return 412
         case .payloadTooLarge: return 413
         case .unauthorized: return 401
@@ -43,6 +45,7 @@ public enum TableError: Error, Sendable, Equatable {
         case .tooManyRequests(let seconds): return "Too many failed sign-ins; try again in \(seconds) seconds"
         case .tableNotFound: return "The table does not exist"
         case .spaceNotFound: return "There is no such space (or you are not one of its members)"
+        case .readOnlySpace: return "You are a viewer of this space: it is read-only for you (its owners can make you an editor)"
         case .conflict: return "The item already exists or its version does not match"
         case .preconditionFailed: return "The item has been changed since the given version"
         case .payloadTooLarge(let limit): return "The request body is larger than the limit of \(limit) bytes"

@@ -4,4 +4,7 @@ public enum ProtocolErrorCode: String, Sendable {
     /// 404 on a request with `?space=`: there is no such space, or the caller is not (or no
     /// longer) one of its members; the two are answered alike.
     case spaceNotFound
+    /// 403 on a write to a shared space the caller may only read (a viewer). Only this code says
+    /// so: a client drops a refused change only when the server names this reason.
+    case readOnlySpace
 }

@@ -376,10 +376,13 @@ public final class TodoService: Sendable {
     public var signedInUser: String? { serverURL.flatMap { tokens?.entry(for: $0)?.user } }
 
     /// True when every change a push could not send was refused by a shared space: gone for
-    /// this account, or read-only (403) to it.
+    /// this account, or read-only to it, as the server's error code says. A 403 without that
+    /// code (a proxy's, a server's that refuses for another reason) keeps the changes queued:
+    /// taken for a read-only space, it reverted every pending change.
     static func onlyRefusedBySpaces(_ error: SyncError) -> Bool {
-        error.code == .pushCompletedWithErrors && !error.operationErrors.isEmpty
-            && error.operationErrors.allSatisfy { $0.code == SyncErrorCode.spaceNotFound.rawValue || $0.statusCode == 403 }
+        let spaceCodes = [SyncErrorCode.spaceNotFound.rawValue, SyncErrorCode.readOnlySpace.rawValue]
+        return error.code == .pushCompletedWithErrors && !error.operationErrors.isEmpty
+            && error.operationErrors.allSatisfy { spaceCodes.contains($0.code) }
     }
 
     /// Push then pull (either may be left out); remembers the time of a full success.
@@ -394,7 +397,7 @@ public final class TodoService: Sendable {
             } catch let error as SyncError where Self.onlyRefusedBySpaces(error) {
                 // Changes to lists no longer shared (dropped with their space at the next
                 // refresh), or to lists now shared read-only: those go to the conflict history.
-                try await context.dropRefusedChanges(statusCode: 403, reason: "The list is shared with you read-only")
+                try await context.dropRefusedChanges(reason: "The list is shared with you read-only")
                 if pull { spaces = [nil] + (try await refreshSpaces()) }
             }
         }

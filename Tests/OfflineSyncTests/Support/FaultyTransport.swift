@@ -5,7 +5,17 @@ import Synchronization
 /// Forwards to the real transport but answers chosen requests itself, to force rare faults
 /// (a 500, a garbage body, a reply cut off) that a healthy server never produces.
 final class FaultyTransport: HTTPTransport, Sendable {
-    enum Fault { case status404, status500, garbage200, garbage201, cutOff }
+    enum Fault {
+        case status404, status500, garbage200, garbage201, cutOff
+        /// A 403 that is not the protocol's read-only-space refusal (a proxy's, say).
+        case status403
+        /// A web page's 404, as a wrong server URL answers.
+        case html404
+        /// 200 with a JSON object that is no item of ours, as a login page behind a redirect answers.
+        case loginPageJSON
+        /// 200 with this body, whatever was asked.
+        case body200(String)
+    }
 
     private let real = URLSessionTransport(timeout: 5)
     private let state = Mutex(State())
@@ -63,6 +73,14 @@ final class FaultyTransport: HTTPTransport, Sendable {
             return HTTPReply(status: 404, headers: [:], body: Data(#"{"error":"Not Found"}"#.utf8))
         case .status500:
             return HTTPReply(status: 500, headers: [:], body: Data(#"{"error":"boom"}"#.utf8))
+        case .status403:
+            return HTTPReply(status: 403, headers: [:], body: Data(#"{"error":"Forbidden"}"#.utf8))
+        case .html404:
+            return HTTPReply(status: 404, headers: [:], body: Data("<html><h1>Not Found</h1></html>".utf8))
+        case .loginPageJSON:
+            return HTTPReply(status: 200, headers: [:], body: Data(#"{"results":[],"id":"login"}"#.utf8))
+        case .body200(let text):
+            return HTTPReply(status: 200, headers: [:], body: Data(text.utf8))
         case .garbage200:
             return HTTPReply(status: 200, headers: [:], body: Data("<html>proxy error".utf8))
         case .garbage201:

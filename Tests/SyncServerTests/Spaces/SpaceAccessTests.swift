@@ -40,6 +40,7 @@ import Testing
             let reply = try await space.send(space.b, method, path, body: body)
             #expect(reply.status == 403, "\(method) \(path)")
             #expect(reply.error?.contains("viewer") == true)
+            #expect(reply.object["code"] as? String == "readOnlySpace")
         }
         let rows = try await space.a.get("tables/groceries", space.inSpace).array
         #expect(rows.map { $0["text"] as? String } == ["milk"])
