@@ -1,4 +1,5 @@
 import Foundation
+import ServerTestSupport
 import OfflineSync
 import TableProtocol
 import Testing
@@ -104,5 +105,22 @@ import Testing
             #"{"results":[{"id":"x","text":"again","updatedAt":"2026-01-01T00:00:00.000Z","version":"v1"}],"count":1e300}"#))
         await #expect { try await f.local.pull(queryId: "all") } throws: { ($0 as? SyncError)?.message.contains("same page") == true }
         #expect(try f.local.read(id: "x")?["text"] == "again")
+    }
+}
+
+/// A reply dripped a byte at a time never pauses long enough for a read timeout.
+@Suite struct DrippedReplyTests {
+    @Test func aReplyWhoseBodyDripsPastTheTimeoutEndsThePushAndKeepsTheChange() async throws {
+        let server = try DrippingServer(interval: 0.3)
+        let store = try SQLiteSyncStore(path: try TempDir.make().appendingPathComponent("local.sqlite").path,
+                                        tables: [SyncTableDefinition(name: "todo", columns: ["text": .text])])
+        let client = SyncClient(serverURL: URL(string: "http://127.0.0.1:\(server.port)")!,
+                                configuration: SyncClientConfiguration(timeout: 1, installationID: "drip"))
+        let context = SyncContext(client: client, dataSource: store)
+        try await context.table("todo").insert(["id": "a", "text": "mine"])
+        let started = ContinuousClock.now
+        await #expect { try await context.push() } throws: { ($0 as? SyncError)?.code == .pushAbortedNetwork }
+        #expect(ContinuousClock.now - started < .seconds(8), "the body's 36 bytes take 11 s; the timeout is 1 s")
+        #expect(context.pendingOperationsCount == 1)
     }
 }
