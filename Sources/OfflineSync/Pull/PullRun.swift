@@ -109,7 +109,7 @@ struct PullRun {
         var counter = ProgressCounter(report: progress)
         /// With keyset paging, the next page is asked for while this one is stored: it depends
         /// only on this page's last key.
-        var next: Task<(rows: [JSONObject], total: Int?), any Error>?
+        var next: Task<SyncQueryResult, any Error>?
         defer { next?.cancel() }
         func page(after: RowKey?, skip: Int, token: String, wantsTotal: Bool) throws -> SyncQuery {
             guard let since = FilterDateTime(iso8601: token) else {
@@ -129,18 +129,22 @@ struct PullRun {
         }
         let fetchPage = { @Sendable (page: SyncQuery) in try await Self.fetch(remote, page, features: "TQ,OL,IP", readAfter: ownWrites.last) }
         var sameness = RepeatedPage()
+        // By `$skip`, a page after one that moved the token starts at the token's rows again:
+        // the same rows once more are the protocol's, not a server ignoring the paging.
+        var movedToken = false
         while true {
-            let (rows, total): ([JSONObject], Int?)
+            let result: SyncQueryResult
             if let prefetched = next {
                 next = nil
                 // The prefetch is a task of its own, which the pull's cancellation does not reach by itself.
-                (rows, total) = try await withTaskCancellationHandler { try await prefetched.value } onCancel: { prefetched.cancel() }
+                result = try await withTaskCancellationHandler { try await prefetched.value } onCancel: { prefetched.cancel() }
             } else {
-                (rows, total) = try await fetchPage(try page(after: after, skip: skip, token: token, wantsTotal: counter.wantsTotal))
+                result = try await fetchPage(try page(after: after, skip: skip, token: token, wantsTotal: counter.wantsTotal))
             }
+            let (rows, total) = (result.items, result.totalCount)
             // A page that arrived after all asks for no next one.
             try Task.checkCancellation()
-            try sameness.check(rows)
+            try sameness.check(rows, mayRepeat: !keyset && movedToken)
             if rows.isEmpty {
                 if let past = Self.justAfter(ownWrites.last), past > token {
                     try context.dataSource.write { try $0.setDeltaToken(past, table: query.table, queryId: queryId) }
@@ -154,7 +158,7 @@ struct PullRun {
                 let following = try page(after: after, skip: 0, token: token, wantsTotal: false)
                 next = Task { try await fetchPage(following) }
             }
-            try apply(rows, token: advances ? newest : nil, queryId: queryId, bulk: bulk)
+            try apply(rows, token: advances ? Self.saved(newest!, answeredAt: result.serverDate) : nil, queryId: queryId, bulk: bulk)
             counter.received(rows, total: total)
             if advances {
                 token = newest!
@@ -162,6 +166,7 @@ struct PullRun {
             } else {
                 skip += rows.count
             }
+            movedToken = advances
         }
     }
 
@@ -186,10 +191,10 @@ struct PullRun {
     struct RepeatedPage {
         private var last: [String]?
 
-        mutating func check(_ rows: [JSONObject]) throws {
+        mutating func check(_ rows: [JSONObject], mayRepeat: Bool = false) throws {
             let ids = rows.map { $0[SystemProperty.id]?.stringValue ?? "" }
             defer { last = ids }
-            guard !ids.isEmpty, ids == last else { return }
+            guard !mayRepeat, !ids.isEmpty, ids == last else { return }
             throw SyncError(.httpError, "The server answered the same page of \(ids.count) rows twice: it does not page this pull (is it a sync server?)")
         }
     }
@@ -215,6 +220,23 @@ struct PullRun {
         }
     }
 
+    /// The position a pull saves after a page whose newest stamp is `newest`: never later than
+    /// the server's clock when it answered. One row stamped 9999-12-31 (a server whose clock
+    /// jumped) moved it there, and the device never received another device's change again;
+    /// held back to the `Date` it answered with, such a row is only read again by the next pull.
+    /// Only a stamp more than `futureStamp` past the header is held back: the header counts
+    /// whole seconds, and a server may write it from a clock it refreshes once a second (under
+    /// load, later than that), so sound rows stamped a little after it keep their position as
+    /// ever. The position held back is the header's, which no write after the answer can be
+    /// stamped before.
+    static func saved(_ newest: String, answeredAt serverDate: Date?) -> String {
+        guard let serverDate, newest > FilterDateTime(serverDate.addingTimeInterval(futureStamp)).isoString else { return newest }
+        return FilterDateTime(serverDate).isoString
+    }
+
+    /// How far past a server's `Date` a row's stamp must be to be held back (see `saved`).
+    static let futureStamp: TimeInterval = 3_600
+
     /// The page's latest `updatedAt` in the token format. Canonical stamps (what todo-server
     /// sends) compare as text; anything else is parsed.
     static func newestTimestamp(_ rows: [JSONObject]) -> String? {
@@ -238,7 +260,8 @@ struct PullRun {
             page.fetchOffset = offset + received
             page.parameters["__includeDeleted"] = "true"
             page.includeTotalCount = page.includeTotalCount || counter.wantsTotal
-            let (rows, total) = try await Self.fetch(remote, page, features: "TQ,OL")
+            let result = try await Self.fetch(remote, page, features: "TQ,OL")
+            let (rows, total) = (result.items, result.totalCount)
             // A page that arrived after all asks for no next one.
             try Task.checkCancellation()
             try sameness.check(rows)
@@ -251,10 +274,9 @@ struct PullRun {
     }
 
     /// `readAfter`: see `incremental`.
-    private static func fetch(_ remote: RemoteTable, _ page: SyncQuery, features: String, readAfter: String? = nil) async throws -> (rows: [JSONObject], total: Int?) {
+    private static func fetch(_ remote: RemoteTable, _ page: SyncQuery, features: String, readAfter: String? = nil) async throws -> SyncQueryResult {
         do {
-            let result = try await remote.page(remote.url(query: page.queryItems), features: features, readAfter: readAfter).result
-            return (result.items, result.totalCount)
+            return try await remote.page(remote.url(query: page.queryItems), features: features, readAfter: readAfter).result
         } catch {
             throw SyncError.wrap(error)
         }

@@ -108,10 +108,13 @@ public struct SyncQueryResult: Sendable, Equatable {
     public var items: [JSONObject]
     /// The total count, when the query asked for it.
     public var totalCount: Int?
+    /// The server's clock when it answered (its `Date` header), when it said.
+    public var serverDate: Date?
 
     /// Creates a result.
-    public init(items: [JSONObject], totalCount: Int? = nil) {
+    public init(items: [JSONObject], totalCount: Int? = nil, serverDate: Date? = nil) {
         self.items = items
         self.totalCount = totalCount
+        self.serverDate = serverDate
     }
 }

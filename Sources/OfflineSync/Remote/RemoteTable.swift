@@ -146,12 +146,14 @@ public struct RemoteTable: Sendable {
     }
 
     static func queryResult(from reply: HTTPReply) throws -> SyncQueryResult {
+        let date = reply.header("date").flatMap(HTTPDate.parse)
         switch try? JSONText.decode(reply.body) {
         case .array(let rows)?:
-            return SyncQueryResult(items: rows.compactMap(\.objectValue))
+            return SyncQueryResult(items: rows.compactMap(\.objectValue), serverDate: date)
         case .object(let wrapped)?:
             guard case .array(let rows)? = wrapped["results"] else { fallthrough }
-            return SyncQueryResult(items: rows.compactMap(\.objectValue), totalCount: wrapped["count"]?.wholeNumberValue.flatMap { $0 >= 0 ? $0 : nil })
+            return SyncQueryResult(items: rows.compactMap(\.objectValue), totalCount: wrapped["count"]?.wholeNumberValue.flatMap { $0 >= 0 ? $0 : nil },
+                                   serverDate: date)
         default:
             throw SyncError(.httpError, "The server's reply is not a query result", statusCode: reply.status)
         }

@@ -15,6 +15,8 @@ final class FaultyTransport: HTTPTransport, Sendable {
         case loginPageJSON
         /// 200 with this body, whatever was asked.
         case body200(String)
+        /// 200 with this body and the time now in its `Date` header, as a server's reply has.
+        case dated200(String)
     }
 
     private let real = URLSessionTransport(timeout: 5)
@@ -81,6 +83,12 @@ final class FaultyTransport: HTTPTransport, Sendable {
             return HTTPReply(status: 200, headers: [:], body: Data(#"{"results":[],"id":"login"}"#.utf8))
         case .body200(let text):
             return HTTPReply(status: 200, headers: [:], body: Data(text.utf8))
+        case .dated200(let text):
+            let formatter = DateFormatter()
+            formatter.locale = Locale(identifier: "en_US_POSIX")
+            formatter.timeZone = TimeZone(identifier: "GMT")
+            formatter.dateFormat = "EEE, dd MMM yyyy HH:mm:ss 'GMT'"
+            return HTTPReply(status: 200, headers: ["date": formatter.string(from: Date())], body: Data(text.utf8))
         case .garbage200:
             return HTTPReply(status: 200, headers: [:], body: Data("<html>proxy error".utf8))
         case .garbage201:
