@@ -129,7 +129,7 @@ public struct RemoteTable: Sendable {
     /// any letter case, as the store keys them.
     static func written(_ object: JSONObject, id expected: String?, _ reply: HTTPReply) throws -> JSONObject {
         guard let expected else { return object }
-        guard let id = object[SystemProperty.id]?.stringValue, id.lowercased() == expected.lowercased() else {
+        guard let id = object[SystemProperty.id]?.stringValue, id == expected || id.lowercased() == expected.lowercased() else {
             throw SyncError(.httpError, "The server's reply is not the item written ('\(expected.prefix(64))'): is the server URL right?",
                             statusCode: reply.status)
         }
