@@ -185,14 +185,17 @@ struct PullRun {
     }
 
     /// A row's place in an incremental pull's order: (`updatedAt`, `id`).
-    /// Stops a pull whose server answers the same rows for the next page as for the last: one
-    /// that ignores the paging filter (or `$skip`) was asked for the same page about 45 times a
-    /// second, for good.
+    /// Stops a pull whose server answers the same rows, at the same versions, for the next page
+    /// as for the last: one that ignores the paging filter (or `$skip`) was asked for the same
+    /// page about 45 times a second, for good.
     struct RepeatedPage {
         private var last: [String]?
 
         mutating func check(_ rows: [JSONObject], mayRepeat: Bool = false) throws {
-            let ids = rows.map { $0[SystemProperty.id]?.stringValue ?? "" }
+            // A row changed meanwhile comes again with a new stamp: that is progress.
+            let ids = rows.map { row in
+                [SystemProperty.id, .updatedAt, .version].map { row[$0].map { JSONWriter.string($0) } ?? "" }.joined(separator: "\u{0}")
+            }
             defer { last = ids }
             guard !mayRepeat, !ids.isEmpty, ids == last else { return }
             throw SyncError(.httpError, "The server answered the same page of \(ids.count) rows twice: it does not page this pull (is it a sync server?)")
