@@ -8,6 +8,21 @@ import Testing
 /// JSON, numbers out of range, the same page forever): no change is lost, nothing crashes, and
 /// the sync ends with an error that says so.
 @Suite struct HostileServerTests {
+    /// Items "a" and "b" on the server; then "a" edited and "b" deleted here, each sent alone,
+    /// and the server's answer to both is `fault`.
+    func editAndDeleteAnswered(with fault: FaultyTransport.Fault, _ transport: FaultyTransport) async throws -> SyncFixture {
+        let f = try await SyncFixture.make(transport: transport)
+        transport.fail(path: "/capabilities", with: .status404)  // one request per change
+        try await f.local.insert(todo("a", "first"))
+        try await f.local.insert(todo("b", "doomed"))
+        try await f.context.push()
+        transport.fail("PATCH", with: fault)
+        transport.fail("DELETE", with: fault)
+        try await f.local.update(todo("a", "second"))
+        try await f.local.delete(todo("b", "doomed"))
+        return f
+    }
+
     @Test func aPlain403KeepsTheChangesQueuedAndNoneIsTakenForAReadOnlySpaceRefusal() async throws {
         let transport = FaultyTransport()
         let f = try await SyncFixture.make(transport: transport)
@@ -22,15 +37,7 @@ import Testing
 
     @Test func aWriteAnsweredWithAnObjectForAnotherIdIsNotTakenAsDone() async throws {
         let transport = FaultyTransport()
-        let f = try await SyncFixture.make(transport: transport)
-        transport.fail(path: "/capabilities", with: .status404)  // one request per change
-        try await f.local.insert(todo("a", "first"))
-        try await f.local.insert(todo("b", "doomed"))
-        try await f.context.push()
-        transport.fail("PATCH", with: .loginPageJSON)
-        transport.fail("DELETE", with: .loginPageJSON)
-        try await f.local.update(todo("a", "second"))
-        try await f.local.delete(todo("b", "doomed"))
+        let f = try await editAndDeleteAnswered(with: .loginPageJSON, transport)
         await #expect(throws: SyncError.self) { try await f.context.push() }
         #expect(f.context.pendingOperationsCount == 2)
         #expect(try f.context.operationErrors().allSatisfy { $0.message.contains("not the item written") })
@@ -45,15 +52,7 @@ import Testing
 
     @Test func aWebPages404KeepsDeletesAndEditsQueuedWithoutAConflict() async throws {
         let transport = FaultyTransport()
-        let f = try await SyncFixture.make(transport: transport)
-        transport.fail(path: "/capabilities", with: .status404)  // one request per change
-        try await f.local.insert(todo("a", "first"))
-        try await f.local.insert(todo("b", "doomed"))
-        try await f.context.push()
-        transport.fail("PATCH", with: .html404)
-        transport.fail("DELETE", with: .html404)
-        try await f.local.update(todo("a", "second"))
-        try await f.local.delete(todo("b", "doomed"))
+        let f = try await editAndDeleteAnswered(with: .html404, transport)
         do {
             try await f.context.push()
             Issue.record("the push should stop")
