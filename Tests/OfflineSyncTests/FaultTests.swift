@@ -119,4 +119,34 @@ import Testing
         #expect(server?["text"] == "second words")
         #expect(try f.local.read(id: "x")?["version"] == server?["version"])
     }
+
+    /// The server takes an edit whose reply is lost; the item then changes here again.
+    func editWithALostReply(then change: (SyncFixture) async throws -> Void) async throws -> SyncFixture {
+        let transport = FaultyTransport()
+        let f = try await SyncFixture.make(transport: transport)
+        transport.fail(path: "/capabilities", with: .status404)  // one request per change
+        try await f.local.insert(todo("a", "first"))
+        try await f.context.push()
+        transport.fail("PATCH", with: .cutOff)
+        try await f.local.update(todo("a", "second"))
+        await #expect(throws: SyncError.self) { try await f.context.push() }
+        transport.fail("PATCH", with: nil)
+        try await change(f)
+        return f
+    }
+
+    @Test func anEditWhoseReplyWasLostThenEditedAgainGoesWithoutAConflict() async throws {
+        let f = try await editWithALostReply { try await $0.local.update(todo("a", "third")) }
+        try await f.context.push()
+        #expect(try f.context.operationErrors().isEmpty)
+        #expect(try f.context.conflictLog().isEmpty)
+        #expect(try await f.serverItems()["a"]?["text"] == "third")
+    }
+
+    @Test func anEditWhoseReplyWasLostThenDeletedGoesWithoutAConflict() async throws {
+        let f = try await editWithALostReply { try await $0.local.delete(todo("a", "second")) }
+        try await f.context.push()
+        #expect(try f.context.operationErrors().isEmpty)
+        #expect(try await f.serverItems()["a"]?["deleted"] == .bool(true))
+    }
 }

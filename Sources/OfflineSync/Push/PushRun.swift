@@ -129,6 +129,25 @@ struct PushRun {
                 }
             }
         }
+        if queued.type != .insert, error.statusCode == 412, let serverItem = error.serverItem, serverItem[SystemProperty.deleted] != .bool(true),
+           try storeStep({ try isOwnEarlierState(queued, serverItem: serverItem) }) {
+            // The server holds a state this device wrote: an earlier send whose reply was lost (a
+            // reset, a kill mid-push). Not a conflict: the change goes again on the server's
+            // version. Asked as one, a later edit of the same field read as "changed here and on
+            // the server" though only this device wrote.
+            var changed = operation.item
+            changed[SystemProperty.version] = serverItem[SystemProperty.version]
+            do {
+                let answer = try await Self.send(queued.type, changed, through: operation.remote)
+                try storeStep { try finish(queued, serverItem: answer, basedOn: operation.item) }
+                context.ownWrites.remember(answer.map { [$0] } ?? [], table: queued.table, space: pending.space)
+                return false
+            } catch let failed {
+                // The server moved on meanwhile: a conflict like any other.
+                error = Self.syncError(failed)
+                try Self.abortIfFatal(error)
+            }
+        }
         let settlement = ConflictSettlement(context: context, queued: queued, operation: operation, remote: operation.remote)
         // An insert sent for the first time has no base: a 409 then means another device
         // inserted the id, and every differing field clashes. A re-sent insert (its reply
@@ -363,6 +382,30 @@ struct PushRun {
         if serverItem[SystemProperty.deleted] == .bool(true) { return false }
         if Self.sameContent(sent, serverItem) { return true }
         return try store.read { try $0.operationCount(table: queued.table, itemId: queued.itemId) } > 1
+    }
+
+    /// True when the server's item holds a state this device's own writes made (the undo
+    /// journal's): what an earlier send of this change, or of one before it, carried.
+    private func isOwnEarlierState(_ queued: QueuedOperation, serverItem: JSONObject) throws -> Bool {
+        try store.read { session in
+            try session.journaledStates(table: queued.table, itemId: queued.itemId).contains { Self.sameContent(RemoteTable.clientBody($0), serverItem) }
+        }
+    }
+
+    /// A change sent again, outside `TableOperation` (a delete of a row gone is done).
+    private static func send(_ type: TableOperationType, _ item: JSONObject, through remote: RemoteTable) async throws -> JSONObject? {
+        switch type {
+        case .insert:
+            return try await remote.insert(item, features: "OL")
+        case .update:
+            return try await remote.update(item, features: "OL")
+        case .delete:
+            do {
+                return try await remote.delete(item, features: "OL")
+            } catch let error as SyncError where error.statusCode == 404 {
+                return nil
+            }
+        }
     }
 
     /// The same user data (system properties aside), numbers compared as numbers.

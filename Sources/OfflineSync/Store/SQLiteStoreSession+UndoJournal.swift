@@ -35,6 +35,11 @@ extension SQLiteStoreSession {
         try db.cachedStatement(sql: "DELETE FROM \"MS_UndoJournal\" WHERE \"undone\" = 1").execute()
     }
 
+    func journaledStates(table: String, itemId: String) throws -> [JSONObject] {
+        try String.fetchAll(db.cachedStatement(sql: #"SELECT "after" FROM "MS_UndoJournal" WHERE "tableName" = ? AND "itemId" = ? AND "after" IS NOT NULL ORDER BY "id""#),
+                            arguments: [table, itemId]).compactMap(JSONText.decodeObject)
+    }
+
     func trimJournal(keepingAfter step: Int64) throws {
         try db.cachedStatement(sql: "DELETE FROM \"MS_UndoJournal\" WHERE \"step\" <= ?").execute(arguments: [step])
     }

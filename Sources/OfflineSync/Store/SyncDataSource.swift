@@ -143,6 +143,8 @@ protocol SyncStoreSession {
     func removeUndoneJournalSteps() throws
     /// Forgets the steps numbered `step` and lower.
     func trimJournal(keepingAfter step: Int64) throws
+    /// The item's states that local writes made, as the journal holds them (oldest first).
+    func journaledStates(table: String, itemId: String) throws -> [JSONObject]
     /// Forgets every journal entry of a table.
     func removeJournalEntries(table: String) throws
     /// Removes the undo journal's entries of these items.
