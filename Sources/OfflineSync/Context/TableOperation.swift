@@ -41,15 +41,20 @@ public final class TableOperation: Sendable {
     /// Sends the operation with the current `item`; answers the server's item (nil for a 204 delete).
     /// Always throws a `SyncError` (a transport failure is `.pushAbortedNetwork`).
     public func execute() async throws -> JSONObject? {
+        try await execute(sending: item)
+    }
+
+    /// Sends the operation with `item` in place of its own (a push sending it again on the
+    /// server's version).
+    func execute(sending item: JSONObject) async throws -> JSONObject? {
         do {
-            return try await send()
+            return try await send(item)
         } catch {
             throw SyncError.wrap(error)
         }
     }
 
-    private func send() async throws -> JSONObject? {
-        let item = self.item
+    private func send(_ item: JSONObject) async throws -> JSONObject? {
         switch type {
         case .insert: return try await remote.insert(item, features: "OL")
         case .update: return try await remote.update(item, features: "OL")

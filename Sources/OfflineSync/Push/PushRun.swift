@@ -112,21 +112,9 @@ struct PushRun {
                 // The server holds exactly what the first send carried: the insert got there (its
                 // reply was lost) and nobody has touched it since, so the change made here since
                 // goes as an update, no question asked.
-                var changed = operation.item
-                changed[SystemProperty.version] = serverItem[SystemProperty.version]
-                let answer: JSONObject?
-                do {
-                    answer = try await operation.remote.update(changed, features: "OL")
-                } catch let failed {
-                    // The server moved on meanwhile: a conflict like any other.
-                    (answer, error) = (nil, Self.syncError(failed))
-                    try Self.abortIfFatal(error)
-                }
-                if let answer {
-                    try storeStep { try finish(queued, serverItem: answer, basedOn: operation.item) }
-                    context.ownWrites.remember([answer], table: queued.table, space: pending.space)
-                    return false
-                }
+                guard let failed = try await sendAgain(pending, operation, onVersionOf: serverItem, { try await operation.remote.update($0, features: "OL") })
+                else { return false }
+                error = failed
             }
         }
         if queued.type != .insert, error.statusCode == 412, let serverItem = error.serverItem, serverItem[SystemProperty.deleted] != .bool(true),
@@ -135,18 +123,9 @@ struct PushRun {
             // reset, a kill mid-push). Not a conflict: the change goes again on the server's
             // version. Asked as one, a later edit of the same field read as "changed here and on
             // the server" though only this device wrote.
-            var changed = operation.item
-            changed[SystemProperty.version] = serverItem[SystemProperty.version]
-            do {
-                let answer = try await Self.send(queued.type, changed, through: operation.remote)
-                try storeStep { try finish(queued, serverItem: answer, basedOn: operation.item) }
-                context.ownWrites.remember(answer.map { [$0] } ?? [], table: queued.table, space: pending.space)
-                return false
-            } catch let failed {
-                // The server moved on meanwhile: a conflict like any other.
-                error = Self.syncError(failed)
-                try Self.abortIfFatal(error)
-            }
+            guard let failed = try await sendAgain(pending, operation, onVersionOf: serverItem, { try await operation.execute(sending: $0) })
+            else { return false }
+            error = failed
         }
         let settlement = ConflictSettlement(context: context, queued: queued, operation: operation, remote: operation.remote)
         // An insert sent for the first time has no base: a 409 then means another device
@@ -392,20 +371,25 @@ struct PushRun {
         }
     }
 
-    /// A change sent again, outside `TableOperation` (a delete of a row gone is done).
-    private static func send(_ type: TableOperationType, _ item: JSONObject, through remote: RemoteTable) async throws -> JSONObject? {
-        switch type {
-        case .insert:
-            return try await remote.insert(item, features: "OL")
-        case .update:
-            return try await remote.update(item, features: "OL")
-        case .delete:
-            do {
-                return try await remote.delete(item, features: "OL")
-            } catch let error as SyncError where error.statusCode == 404 {
-                return nil
-            }
+    /// Sends the operation's item again through `send`, on `serverItem`'s version: the server holds
+    /// this device's own earlier write, so the change made here since is no conflict. Answers nil
+    /// when it went (the operation is finished), or the error the server answered instead: it
+    /// moved on meanwhile, a conflict like any other.
+    private func sendAgain(_ pending: Pending, _ operation: TableOperation, onVersionOf serverItem: JSONObject,
+                           _ send: (JSONObject) async throws -> JSONObject?) async throws -> SyncError? {
+        var changed = operation.item
+        changed[SystemProperty.version] = serverItem[SystemProperty.version]
+        let answer: JSONObject?
+        do {
+            answer = try await send(changed)
+        } catch {
+            let failed = Self.syncError(error)
+            try Self.abortIfFatal(failed)
+            return failed
         }
+        try storeStep { try finish(pending.queued, serverItem: answer, basedOn: operation.item) }
+        context.ownWrites.remember(answer.map { [$0] } ?? [], table: pending.queued.table, space: pending.space)
+        return nil
     }
 
     /// The same user data (system properties aside), numbers compared as numbers.

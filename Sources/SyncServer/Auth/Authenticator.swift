@@ -47,12 +47,6 @@ public final class Authenticator: Sendable {
         return Login(token: try await tokens.issue(account: credentials.account.id, generation: credentials.generation), account: credentials.account)
     }
 
-    /// The owner of a table request's rows: the token's account id, "" for no token when auth is
-    /// off; 401 for a bad token, or for none when auth is required.
-    func owner(of headers: HTTPFields) async throws -> String {
-        try await account(of: headers)?.id ?? ""
-    }
-
     /// The account a request's token speaks for; nil for no token when auth is off; 401 for a
     /// bad token, or for none when auth is required.
     func account(of headers: HTTPFields) async throws -> SignedInAccount? {

@@ -131,10 +131,10 @@ public struct ServerConfiguration: Sendable {
 }
 
 extension ServerConfiguration {
-    /// True for addresses only this machine can reach.
+    /// True for addresses only this machine can reach (a host to listen on, or a peer's address).
     static func isLoopback(_ host: String) -> Bool {
         let host = host.lowercased()
-        return host == "localhost" || host == "::1" || host == "[::1]" || host.hasPrefix("127.")
+        return host == "localhost" || host == "::1" || host == "[::1]" || host.hasPrefix("127.") || host.hasPrefix("::ffff:127.")
     }
 }
 

@@ -44,14 +44,4 @@ struct NamespaceMiddleware: RouterMiddleware {
         return try await next(request, context)
     }
 }
-/// Sets the request's owner from its token (see `Authenticator.owner(of:)`).
-struct OwnerMiddleware: RouterMiddleware {
-    let authenticator: Authenticator
 
-    func handle(_ request: Request, context: TableRequestContext,
-                next: (Request, TableRequestContext) async throws -> Response) async throws -> Response {
-        var context = context
-        context.owner = try await authenticator.owner(of: request.headers)
-        return try await next(request, context)
-    }
-}

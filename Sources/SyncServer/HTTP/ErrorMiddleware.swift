@@ -17,10 +17,9 @@ struct ErrorMiddleware<Context: RequestContext>: RouterMiddleware {
                 var response = JSONResponse.error(.unauthorized, error.message)
                 response.headers[.wwwAuthenticate] = "Bearer"
                 return response
-            case .spaceNotFound:
-                return JSONResponse.make(.notFound, .object(["error": .string(error.message), "code": .string(ProtocolErrorCode.spaceNotFound.rawValue)]))
-            case .readOnlySpace:
-                return JSONResponse.make(.forbidden, .object(["error": .string(error.message), "code": .string(ProtocolErrorCode.readOnlySpace.rawValue)]))
+            case .spaceNotFound, .readOnlySpace:
+                let code = error.protocolCode.map { JSONValue.string($0.rawValue) } ?? .null
+                return JSONResponse.make(.init(code: error.status), .object(["error": .string(error.message), "code": code]))
             case .tooManyRequests(let seconds), .busy(_, let seconds):
                 var response = JSONResponse.error(.tooManyRequests, error.message)
                 response.headers[.retryAfter] = String(seconds)

@@ -10,15 +10,11 @@ import NIOCore
 /// a process on this machine can speak for another address.
 enum ForwardedClientAddress {
     static func of(_ request: Request, peer: String) -> String {
-        guard isLoopback(peer), let header = request.headers[forwardedFor],
+        guard ServerConfiguration.isLoopback(peer), let header = request.headers[forwardedFor],
               let last = header.split(separator: ",").last?.trimmingCharacters(in: .whitespaces),
               (try? SocketAddress(ipAddress: last, port: 0)) != nil
         else { return peer }
         return last
-    }
-
-    static func isLoopback(_ address: String) -> Bool {
-        address == "::1" || address.hasPrefix("127.") || address.hasPrefix("::ffff:127.")
     }
 
     private static let forwardedFor = HTTPField.Name("X-Forwarded-For")!

@@ -38,6 +38,16 @@ public enum TableError: Error, Sendable, Equatable {
         }
     }
 
+    /// The `code` the error's body carries beside its message, for the failures a client must
+    /// tell apart from others of the same status.
+    public var protocolCode: ProtocolErrorCode? {
+        switch self {
+        case .spaceNotFound: return .spaceNotFound
+        case .readOnlySpace: return .readOnlySpace
+        default: return nil
+        }
+    }
+
     /// The human-readable message.
     public var message: String {
         switch self {

@@ -42,7 +42,7 @@ public enum UndoNotice {
 
     /// "2 items", "3 lists", "10 items and 2 lists": an import's step adds both.
     private static func counted(_ changes: [UndoneChange]) -> String {
-        let lists = changes.filter { $0.table == TodoList.tableName }.count
+        let lists = changes.filter { $0.table.lowercased() == TodoList.tableName.lowercased() }.count
         let items = changes.count - lists
         let parts = [(items, "item"), (lists, "list")].filter { $0.0 > 0 }.map { "\($0.0) \($0.1)\($0.0 == 1 ? "" : "s")" }
         return parts.joined(separator: " and ")
