@@ -12,6 +12,8 @@ public struct ServerCapabilities: Sendable, Equatable {
         public var maxOperations: Int
         /// Largest request body in bytes.
         public var maxBytes: Int
+        /// Whether a write stored as sent may be answered with its stamps alone (`"return": "minimal"`).
+        public var returnMinimal = false
     }
 
     /// Batched push, when offered.
@@ -40,7 +42,8 @@ public struct ServerCapabilities: Sendable, Equatable {
         if let batch = document["batch"]?.objectValue, let path = batch["path"]?.stringValue,
            let operations = batch["maxOperations"]?.wholeNumberValue, let bytes = batch["maxBytes"]?.wholeNumberValue,
            operations >= 1, bytes >= 1 {
-            self.batch = Batch(path: path, maxOperations: operations, maxBytes: bytes)
+            self.batch = Batch(path: path, maxOperations: operations, maxBytes: bytes,
+                               returnMinimal: batch["returnMinimal"]?.boolValue ?? false)
         }
         changeFeed = document["changeFeed"]?.boolValue ?? false
         combinedFeedPath = changeFeed ? document["combinedFeed"]?.objectValue?["path"]?.stringValue : nil

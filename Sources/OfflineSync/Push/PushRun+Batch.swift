@@ -19,14 +19,14 @@ extension PushRun {
     /// A batch request on its way, with the operations it carries.
     struct SentBatch {
         let chunk: [Pending]
-        let replies: Task<[HTTPReply], any Error>
+        let replies: Task<[RemoteBatch.Answer], any Error>
         /// The items it carries (`Pending.key`).
         let items: Set<String>
 
         /// Sends the chunk now; its answer is awaited by `receive`.
         init(_ chunk: [Pending], to batch: ServerCapabilities.Batch, _ client: SyncClient) {
             self.chunk = chunk
-            let request = RemoteBatch(client: client, path: batch.path, space: chunk.first?.space)
+            let request = RemoteBatch(client: client, path: batch.path, space: chunk.first?.space, returnMinimal: batch.returnMinimal)
             let operations = chunk.map(PushRun.batchOperation)
             replies = Task { try await request.send(operations) }
             items = Set(chunk.map(\.key))
@@ -39,7 +39,7 @@ extension PushRun {
     /// the delegate one at a time. Answers the ids that failed.
     func receive(_ sent: SentBatch, _ client: SyncClient) async throws -> [Int64] {
         defer { release(sent.chunk) }
-        let replies: [HTTPReply]
+        let replies: [RemoteBatch.Answer]
         do {
             replies = try await sent.replies.value
         } catch {
@@ -67,23 +67,50 @@ extension PushRun {
         try? finishSuccesses(outcomes(of: sent.chunk, replies))
     }
 
-    private func outcomes(of chunk: [Pending], _ replies: [HTTPReply]) -> [(Pending, Result<JSONObject?, SyncError>)] {
-        zip(chunk, replies).map { pending, reply in
-            (pending, Result { try RemoteTable.writeResult(reply, for: pending.queued.type, id: pending.queued.itemId) }.mapError(SyncError.wrap))
+    /// Each operation's outcome: the server's item (for an answer of stamps alone, the item as
+    /// sent with the server's stamps, and `asSent` set), or the error.
+    private func outcomes(of chunk: [Pending], _ answers: [RemoteBatch.Answer]) -> [(Pending, Result<Written, SyncError>)] {
+        zip(chunk, answers).map { pending, answer in
+            (pending, Result {
+                let type = pending.queued.type
+                let item = try RemoteTable.writeResult(answer.reply, for: type, id: pending.queued.itemId)
+                guard answer.stampsOnly, type != .delete, let stamps = item else { return Written(serverItem: item, asSent: false) }
+                return Written(serverItem: Self.item(pending.item, stampedBy: stamps), asSent: true)
+            }.mapError(SyncError.wrap))
         }
     }
 
-    private func finishSuccesses(_ outcomes: [(Pending, Result<JSONObject?, SyncError>)]) throws {
+    /// A write the server took: its item, and whether the server stored it exactly as sent.
+    struct Written {
+        var serverItem: JSONObject?
+        var asSent: Bool
+    }
+
+    /// The item as sent (as the store reads it: system properties by their own names), with the
+    /// system properties the server gave it; one it did not give is dropped, as a whole item
+    /// without it would have had it.
+    static func item(_ sent: JSONObject, stampedBy stamps: JSONObject) -> JSONObject {
+        var given: [SystemProperty: JSONValue] = [:]
+        for (key, value) in stamps {
+            if let property = SystemProperty(rawValue: key) ?? SystemProperty(caseInsensitive: key) { given[property] = value }
+        }
+        var item = sent
+        for property in SystemProperty.allCases where property != .id { item[property.rawValue] = given[property] }
+        return item
+    }
+
+    private func finishSuccesses(_ outcomes: [(Pending, Result<Written, SyncError>)]) throws {
         try storeStep {
             try store.write { session in
                 try finish(batch: outcomes.compactMap { pending, outcome in
-                    guard case .success(let serverItem) = outcome else { return nil }
-                    return (pending.queued, serverItem)
+                    guard case .success(let written) = outcome else { return nil }
+                    return (pending.queued, written)
                 }, in: session)
             }
         }
         var written: [OwnWriteStamps.Key: [JSONObject]] = [:]
-        for case let (pending, .success(serverItem?)) in outcomes {
+        for case let (pending, .success(answer)) in outcomes {
+            guard let serverItem = answer.serverItem else { continue }
             written[OwnWriteStamps.Key(table: pending.queued.table, space: pending.space), default: []].append(serverItem)
         }
         for (key, items) in written { context.ownWrites.remember(items, table: key.table, space: key.space) }

@@ -261,24 +261,27 @@ struct PushRun {
 
     /// `finish` for many operations that succeeded as sent (a batch's), in one transaction and
     /// as few statements as the store allows: most have no newer change queued, and their rows
-    /// simply become the server's answers.
-    func finish(batch sent: [(queued: QueuedOperation, serverItem: JSONObject?)], in session: any SyncStoreSession) throws {
+    /// simply become the server's answers. A row the server stored exactly as sent (`asSent`)
+    /// only takes the server's stamps.
+    func finish(batch sent: [(queued: QueuedOperation, written: Written)], in session: any SyncStoreSession) throws {
         guard !sent.isEmpty else { return }
         context.operations.sent(sent.map(\.0.id))
         try session.removeOperations(ids: sent.map(\.queued.id))
         for (_, group) in Dictionary(grouping: sent, by: { $0.queued.table.lowercased() }) {
             let table = group[0].queued.table
             let newer = try session.newestOperations(table: table, itemIds: group.map(\.queued.itemId))
-            var settled: [(queued: QueuedOperation, serverItem: JSONObject?)] = []
-            for (queued, serverItem) in group {
+            var settled: [(queued: QueuedOperation, written: Written)] = []
+            for (queued, written) in group {
                 if let newer = newer[queued.itemId.lowercased()] {
-                    try writeBack(queued, serverItem: serverItem, newer: newer, in: session)
+                    try writeBack(queued, serverItem: written.serverItem, newer: newer, in: session)
                 } else {
-                    settled.append((queued, serverItem))
+                    settled.append((queued, written))
                 }
             }
             try session.removeBaseItems(in: table, ids: settled.map(\.queued.itemId))
-            try session.upsert(settled.compactMap { $0.queued.type == .delete ? nil : $0.serverItem }, in: table)
+            let rows = settled.filter { $0.queued.type != .delete }.map(\.written)
+            try session.writeStamps(rows.filter(\.asSent).compactMap(\.serverItem), in: table)
+            try session.upsert(rows.filter { !$0.asSent }.compactMap(\.serverItem), in: table)
         }
     }
 

@@ -38,14 +38,25 @@ struct RemoteBatch {
     let path: String
     /// The shared space every operation of the request writes to (nil: the account's own).
     var space: String? = nil
+    /// Asks for `"return": "minimal"` (the server's capabilities offer it).
+    var returnMinimal = false
 
     /// The operation's share of the request body (its text and a comma), to keep under the server's limit.
     static func size(of operation: Operation) -> Int { operation.encoded.count + 1 }
 
-    /// Sends the writes; answers one reply per write, in order. A failure of the whole request
-    /// throws the protocol error of its reply (or the transport's).
-    func send(_ operations: [Operation]) async throws -> [HTTPReply] {
-        var body = Array(#"{"operations":["#.utf8)
+    /// One write's answer: the reply it would have had alone, or, for a write the server stored
+    /// exactly as sent (`"return": "minimal"`), its system properties alone.
+    struct Answer {
+        var reply: HTTPReply
+        /// The reply's body holds the stamps alone; the item is what was sent.
+        var stampsOnly: Bool
+    }
+
+    /// Sends the writes; answers one reply per write, in order. With `returnMinimal`, a write the
+    /// server stored as sent is answered with its stamps alone.
+    /// A failure of the whole request throws the protocol error of its reply (or the transport's).
+    func send(_ operations: [Operation]) async throws -> [Answer] {
+        var body = Array((returnMinimal ? #"{"return":"minimal","operations":["# : #"{"operations":["#).utf8)
         for (index, operation) in operations.enumerated() {
             if index > 0 { body.append(UInt8(ascii: ",")) }
             body.append(contentsOf: operation.encoded)
@@ -63,11 +74,14 @@ struct RemoteBatch {
                 throw SyncError(.httpError, "The server's batch reply has an entry without a status", statusCode: reply.status)
             }
             let headers = entry["etag"]?.stringValue.map { ["etag": $0] } ?? [:]
+            // Stamps stand for the item only on a success; anything else is read as a body.
+            let stamps = status < 300 ? entry["stamps"].flatMap { $0.objectValue == nil ? nil : $0 } : nil
+            let content = stamps ?? entry["body"]
             // Each result's body is handed over parsed; its text is kept only for errors (rare).
-            let text = status >= 300 ? entry["body"].map { JSONWriter.string($0) } ?? "" : ""
-            var reply = HTTPReply(status: status, headers: headers, body: Data(text.utf8))
-            reply.parsedBody = entry["body"]
-            return reply
+            let text = status >= 300 ? content.map { JSONWriter.string($0) } ?? "" : ""
+            var answer = HTTPReply(status: status, headers: headers, body: Data(text.utf8))
+            answer.parsedBody = content
+            return Answer(reply: answer, stampsOnly: stamps != nil)
         }
     }
 }

@@ -39,19 +39,21 @@ enum ItemRow {
             guard let index = definition.columnPositions[key] ?? definition.columnPositions[key.lowercased()] else { continue }
             if found[index] == nil || columns[index].name == key { found[index] = value }
         }
-        return try columns.indices.map { index in
-            let column = columns[index]
-            switch (found[index] ?? .null, column.type) {
-            case (.null, _): return .null
-            // SQLite takes GRDB's strings as C strings: "a\u{0}b" was stored as "a".
-            case (.string(let s), .text) where s.utf8.contains(0):
-                throw SyncError(.invalidParameter, "The property '\(column.name)' of a '\(definition.name)' item holds a NUL character (U+0000), which the store cannot keep")
-            case (.string(let s), .text): return s.databaseValue
-            case (.number(let n), .number): return n.databaseValue
-            case (.bool(let b), .boolean): return b.databaseValue
-            default:
-                throw SyncError(.invalidParameter, "The property '\(column.name)' of a '\(definition.name)' item must be a \(column.type.rawValue)")
-            }
+        return try columns.indices.map { try value(found[$0] ?? .null, for: columns[$0], in: definition) }
+    }
+
+    /// One property's value as the column stores it; a value of another type is refused.
+    static func value(_ json: JSONValue, for column: (name: String, type: SyncColumnType), in definition: SyncTableDefinition) throws -> DatabaseValue {
+        switch (json, column.type) {
+        case (.null, _): return .null
+        // SQLite takes GRDB's strings as C strings: "a\u{0}b" was stored as "a".
+        case (.string(let s), .text) where s.utf8.contains(0):
+            throw SyncError(.invalidParameter, "The property '\(column.name)' of a '\(definition.name)' item holds a NUL character (U+0000), which the store cannot keep")
+        case (.string(let s), .text): return s.databaseValue
+        case (.number(let n), .number): return n.databaseValue
+        case (.bool(let b), .boolean): return b.databaseValue
+        default:
+            throw SyncError(.invalidParameter, "The property '\(column.name)' of a '\(definition.name)' item must be a \(column.type.rawValue)")
         }
     }
 }

@@ -149,6 +149,21 @@ struct SQLiteStoreSession: SyncStoreSession {
         }
     }
 
+    /// One UPDATE of the stamp columns per row: the row is not read, nor its other columns
+    /// compared, as `upsert` does.
+    func writeStamps(_ items: [JSONObject], in table: String) throws {
+        guard !items.isEmpty else { return }
+        let definition = try definition(table)
+        let columns = definition.allColumns.filter { column in SystemProperty(rawValue: column.name).map { $0 != .id } ?? false }
+        let update = try db.cachedStatement(sql: "UPDATE \(q(definition.name)) SET \(columns.map { "\(q($0.name)) = ?" }.joined(separator: ", ")) WHERE \(q(SystemProperty.id.rawValue)) = ?")
+        for item in items {
+            guard let id = item[SystemProperty.id.rawValue] else { continue }
+            var arguments = try columns.map { try ItemRow.value(item[$0.name] ?? .null, for: $0, in: definition) }
+            arguments.append(try ItemRow.value(id, for: definition.allColumns[0], in: definition))
+            try update.execute(arguments: StatementArguments(arguments))
+        }
+    }
+
     /// The item is written over `current` as read in this transaction, so neither is read again:
     /// `todo edit --all` read each row three times before.
     func write(_ item: JSONObject, over current: JSONObject?, in table: String) throws -> JSONObject {

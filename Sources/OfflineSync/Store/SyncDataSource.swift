@@ -36,6 +36,9 @@ protocol SyncStoreSession {
     /// Inserts or replaces whole items; unknown keys are dropped, missing keys become null (but
     /// for the space column: an existing row keeps its space).
     func upsert(_ items: [JSONObject], in table: String) throws
+    /// Writes the system properties (version, timestamps, deleted, writer) of items whose other
+    /// values the stored rows already hold: a push's writes the server stored as sent.
+    func writeStamps(_ items: [JSONObject], in table: String) throws
     /// Writes one item over the stored one the caller read in this transaction (`current`, nil
     /// when there is none, as `upsert` would); answers the item as stored.
     func write(_ item: JSONObject, over current: JSONObject?, in table: String) throws -> JSONObject
@@ -182,6 +185,9 @@ public enum SyncSystemTable {
 extension SyncStoreSession {
     /// By default a pulled item is written like any other.
     public func upsertPulled(_ items: [JSONObject], in table: String) throws { try upsert(items, in: table) }
+
+    /// By default the items are written whole.
+    public func writeStamps(_ items: [JSONObject], in table: String) throws { try upsert(items, in: table) }
 
     /// By default an upsert, read back.
     public func write(_ item: JSONObject, over current: JSONObject?, in table: String) throws -> JSONObject {

@@ -7,9 +7,28 @@ import TableProtocol
 /// "ifMatch": "\"v\"", "body": {…}}, …]}`. Response 200: `{"results": [{"status": 201,
 /// "etag": "\"v\"", "body": item}, {"status": 412, "etag": …, "body": serverItem},
 /// {"status": 400, "body": {"error": …}}, …]}`, each what the write alone would have answered.
+/// With `"return": "minimal"`, a POST or PATCH that stored exactly what it sent answers its
+/// system properties alone (`"stamps"`), not the item.
 enum BatchRoute {
     /// Where the batch endpoint is, as the capabilities document names it.
     static let path = "/tables/$batch"
+
+    /// A batch request as sent: its operations, and whether writes stored as sent may answer
+    /// their stamps alone.
+    struct Request {
+        var operations: [BatchOperation]
+        var minimal: Bool
+    }
+
+    static func request(from body: JSONObject) throws -> Request {
+        let minimal: Bool
+        switch body["return"] {
+        case nil, .null?, .string("representation")?: minimal = false
+        case .string("minimal")?: minimal = true
+        default: throw TableError.badRequest("A batch's \"return\" is \"minimal\" or \"representation\"")
+        }
+        return Request(operations: try operations(from: body), minimal: minimal)
+    }
 
     static func operations(from body: JSONObject) throws -> [BatchOperation] {
         guard case .array(let list)? = body["operations"] else {
@@ -39,18 +58,32 @@ enum BatchRoute {
         }
     }
 
-    static func response(_ results: [BatchResult]) -> Response {
-        let list: [JSONValue] = results.map { result in
+    static func response(_ results: [BatchResult], to request: Request) -> Response {
+        let list: [JSONValue] = zip(results, request.operations).map { result, operation in
             var entry = JSONObject([("status", .number(Double(result.status)))])
             if let item = result.item {
                 entry["etag"] = .string(ETag.quote(item.version))
-                entry["body"] = .object(item.properties)
+                if request.minimal, result.status < 300, storedAsSent(item, operation) {
+                    entry["stamps"] = .object(JSONObject(uniqueKeysWithValues: item.properties.filter { SystemProperty.isSystem($0.key) }.map { ($0.key, $0.value) }))
+                } else {
+                    entry["body"] = .object(item.properties)
+                }
             } else {
                 entry["body"] = .object(JSONObject([("error", .string(result.error ?? ""))]))
             }
             return .object(entry)
         }
         return JSONResponse.make(.ok, .object(JSONObject([("results", .array(list))])))
+    }
+
+    /// True when the stored item holds every value the operation sent, as sent (an absent
+    /// property is null), so its sender knows the item without reading it back. A delete sends
+    /// no values, but its sender may hold values the server's row never had: it gets the item.
+    static func storedAsSent(_ item: StoredItem, _ operation: BatchOperation) -> Bool {
+        guard operation.method.uppercased() != "DELETE" else { return false }
+        return operation.body.allSatisfy { key, value in
+            SystemProperty.isSystem(key) || (item.properties[key] ?? .null) == value
+        }
     }
 }
 
@@ -73,6 +106,8 @@ enum CapabilitiesRoute {
                 ("path", .string(BatchRoute.path)),
                 ("maxOperations", .number(Double(TableService.maxBatchOperations))),
                 ("maxBytes", .number(Double(maxBodyBytes))),
+                // `"return": "minimal"`: a write stored as sent answers its stamps alone.
+                ("returnMinimal", .bool(true)),
             ]))),
             ("changeFeed", .bool(changeFeed)),
             // One feed of every table of the caller's namespaces (its own and its spaces').

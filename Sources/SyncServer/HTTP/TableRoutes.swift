@@ -32,8 +32,8 @@ struct TableRoutes {
         tables.get(":table") { request, context in try await query(request, context) }
         // A table name never starts with `$`, so this path cannot hide a table.
         tables.post("$batch") { request, context in
-            let operations = try BatchRoute.operations(from: try await body(request))
-            return BatchRoute.response(try await service.batch(operations, owner: context.owner, writer: context.accountName))
+            let batch = try BatchRoute.request(from: try await body(request))
+            return BatchRoute.response(try await service.batch(batch.operations, owner: context.owner, writer: context.accountName), to: batch)
         }
         tables.post(":table") { request, context in
             let item = try await service.insert(table: try table(context), body: try await body(request), owner: context.owner, writer: context.accountName)
