@@ -67,6 +67,14 @@ import Testing
 
     @Test func invalidUTF8IsRejected() {
         #expect(throws: JSONParseError.self) { try JSONValue.parse(Data([0x22, 0xC3, 0x28, 0x22])) }
+        // After ASCII: the check is not skipped for a string that starts plain.
+        #expect(throws: JSONParseError.self) { try JSONValue.parse(Data([0x22, 0x61, 0x62, 0xFF, 0x22])) }
+    }
+
+    @Test func stringsOfAnyScriptParseAsWritten() throws {
+        let texts = ["plain ascii", "École", "日本語のメモ", "milk 🥛 and bread", "mixed é then ascii"]
+        let value = try JSONValue.parse(Data(("[" + texts.map { "\"\($0)\"" }.joined(separator: ",") + "]").utf8))
+        #expect(value == .array(texts.map(JSONValue.string)))
     }
 
     @Test func deepNestingIsAnErrorNotACrash() {

@@ -128,11 +128,11 @@ struct SQLiteStoreSession: SyncStoreSession {
         for item in items {
             var values = try ItemRow.values(of: item, definition: definition)
             if insertFirst {
-                try insert.execute(arguments: StatementArguments(values))
+                try insert.execute(binding: values)
                 if db.changesCount > 0 { continue }
             }
             guard let row = try Row.fetchOne(select, arguments: [values[0]]) else {
-                try insert.execute(arguments: StatementArguments(values))
+                try insert.execute(binding: values)
                 continue
             }
             let stored = columns.indices.map { row[$0] as DatabaseValue }
@@ -160,7 +160,7 @@ struct SQLiteStoreSession: SyncStoreSession {
             guard let id = item[SystemProperty.id.rawValue] else { continue }
             var arguments = try columns.map { try ItemRow.value(item[$0.name] ?? .null, for: $0, in: definition) }
             arguments.append(try ItemRow.value(id, for: definition.allColumns[0], in: definition))
-            try update.execute(arguments: StatementArguments(arguments))
+            try update.execute(binding: arguments)
         }
     }
 
@@ -174,7 +174,7 @@ struct SQLiteStoreSession: SyncStoreSession {
             try updateChanged(values, stored: stored, definition)
             values[0] = stored[0]  // the row keeps its id's letter case
         } else {
-            try insertStatement(definition, ignoringExisting: false).execute(arguments: StatementArguments(values))
+            try insertStatement(definition, ignoringExisting: false).execute(binding: values)
         }
         return ItemRow.object(fromValues: values, columns: definition.allColumns)
     }
@@ -194,7 +194,7 @@ struct SQLiteStoreSession: SyncStoreSession {
             sql: "UPDATE \(q(definition.name)) SET \(changed.map { "\(names[$0]) = ?" }.joined(separator: ", ")) WHERE \(q(SystemProperty.id.rawValue)) = ?")
         // Typed: as a literal `[Any]`, GRDB's failable `init?(_: [Any])` cast every value.
         let arguments: [DatabaseValue] = changed.map { values[$0] } + [stored[0]]
-        try update.execute(arguments: StatementArguments(arguments))
+        try update.execute(binding: arguments)
     }
 
     func beginBulkLoad(table: String) throws -> Bool {

@@ -123,16 +123,21 @@ struct JSONParser {
     private mutating func parseString() throws -> String {
         index += 1
         let start = index
+        var ascii = true
         // Fast path: no escapes, so the bytes between the quotes are the string.
         while index < bytes.count {
             let byte = bytes[index]
             if byte == UInt8(ascii: "\"") {
-                let text = try decodeUTF8(UnsafeBufferPointer(rebasing: bytes[start..<index]), at: start)
+                let text = UnsafeBufferPointer(rebasing: bytes[start..<index])
+                // ASCII needs no validating, which goes through a generic path of the standard
+                // library: 5% of a first pull's CPU (perf, 200,000 items).
+                let string = ascii ? String(decoding: text, as: UTF8.self) : try decodeUTF8(text, at: start)
                 index += 1
-                return text
+                return string
             }
             if byte == UInt8(ascii: "\\") { break }
             guard byte >= 0x20 else { throw error("unescaped control character in a string") }
+            if byte >= 0x80 { ascii = false }
             index += 1
         }
         var buffer = Array(bytes[start..<index])
