@@ -1,6 +1,6 @@
 import Foundation
 import GRDB
-import OfflineSync
+@testable import OfflineSync
 import ServerTestSupport
 import TableProtocol
 import Testing
@@ -37,15 +37,18 @@ import Testing
             }
         }
 
-        /// Ids the index itself holds for a phrase, read past the store (which may scan instead).
+        /// Ids of the rows holding a phrase among those the index itself offers for it (the rows
+        /// holding each of its trigrams), read past the store (which may scan instead): a row the
+        /// index missed is not among them.
         func indexed(_ phrase: String) throws -> [String] {
             let raw = try DatabaseQueue(path: path)
             defer { try? raw.close() }
+            let trigrams = TextSearchIndex.trigrams(of: phrase).map { "\"\($0)\"" }.joined(separator: " AND ")
             return try raw.read { db in
                 try String.fetchAll(db, sql: """
                     SELECT t.id FROM "MS_Search_\(table)" s JOIN "\(table)" t ON t.rowid = s.rowid
-                    WHERE "MS_Search_\(table)" MATCH ? ORDER BY t.id
-                    """, arguments: ["\"\(phrase)\""])
+                    WHERE "MS_Search_\(table)" MATCH ? AND instr(lower(t.text), lower(?)) > 0 ORDER BY t.id
+                    """, arguments: [trigrams, phrase])
             }
         }
     }

@@ -146,4 +146,45 @@ import Testing
             try SQLiteSyncStore(path: dir.appendingPathComponent("bad2.sqlite").path, tables: [Self.definition(searchable: ["missing"])])
         }
     }
+
+    @Test func aNeedleAsksForRowsHoldingEachOfItsTrigrams() {
+        let predicate = Field("text").lowercased().contains("item 1").expression
+        #expect(TextSearchIndex.matchExpression(predicate, definition: Self.definition(searchable: ["text"]))
+            == #""ite" AND "tem" AND "em " AND "m 1""#)
+    }
+
+    @Test func aTrigramIsCutFromUnicodeScalarsAndCountedOnce() {
+        #expect(TextSearchIndex.trigrams(of: "café!") == ["caf", "afé", "fé!"])
+        #expect(TextSearchIndex.trigrams(of: "aaaaa") == ["aaa"])
+        #expect(TextSearchIndex.trigrams(of: "the quick brown fox jumps over the lazy dog") == ["the", "he ", "e q", " qu", "qui", "uic", "ick", "ck ", "k b", " br", "bro", "row"])
+    }
+
+    /// A row holding every trigram of the needle but not the needle is a candidate the filter leaves out.
+    @Test func aRowHoldingTheTrigramsApartIsNotAResult() throws {
+        let p = try pair()
+        try p.write { session, table in
+            try session.upsert([["id": "apart", "text": "abcd bcde", "done": false],
+                                ["id": "whole", "text": "xabcdex", "done": false]], in: table)
+        }
+        let r = try p.results(containsQuery("abcde"))
+        #expect(r.indexed == ["whole"])
+        #expect(r.indexed == r.plain)
+    }
+
+    /// A store made by a version whose index kept positions has it made again, and finds as before.
+    @Test func anIndexOfAnEarlierDefinitionIsMadeAgain() throws {
+        let p = try pair()
+        try DatabaseQueue(path: p.path).write { db in
+            try db.execute(sql: #"DROP TABLE "MS_Search_items""#)
+            try db.execute(sql: #"CREATE VIRTUAL TABLE "MS_Search_items" USING fts5("text", content="items", content_rowid='rowid', tokenize='trigram', columnsize=0)"#)
+        }
+        let reopened = try SQLiteSyncStore(path: p.path, tables: [Self.definition(searchable: ["text"])])
+        let sql = try DatabaseQueue(path: p.path).read { db in
+            try String.fetchOne(db, sql: "SELECT sql FROM sqlite_master WHERE name = 'MS_Search_items'")
+        }
+        #expect(sql?.contains("detail=none") == true)
+        let found = try reopened.read { try $0.items(containsQuery("item 14")) }.items.compactMap { $0["id"]?.stringValue }
+        #expect(found == (try p.plain.read { try $0.items(containsQuery("item 14")) }.items.compactMap { $0["id"]?.stringValue }))
+        #expect(!found.isEmpty)
+    }
 }
