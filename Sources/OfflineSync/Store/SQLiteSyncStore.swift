@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import GRDBSQLite
 import Synchronization
 import TableProtocol
 
@@ -48,7 +49,22 @@ public final class SQLiteSyncStore: SyncDataSource {
     public var tableNames: [String] { definitions.values.map(\.name).sorted() }
 
     func read<T>(_ body: (any SyncStoreSession) throws -> T) throws -> T {
-        try pool.read { db in try body(SQLiteStoreSession(db: db, definitions: definitions, searchIndexes: searchIndexes)) }
+        try pool.read { db in
+            let session = SQLiteStoreSession(db: db, definitions: definitions, searchIndexes: searchIndexes)
+            guard let cancellation = ReadCancellation.current else { return try body(session) }
+            return try Self.interruptible(db, by: cancellation) { try body(session) }
+        }
+    }
+
+    /// Runs `body` on `db` with SQLite asking, every thousand steps of its virtual machine, whether
+    /// the read was cancelled; once it is, the statement stops with SQLITE_INTERRUPT.
+    private static func interruptible<T>(_ db: Database, by cancellation: ReadCancellation, _ body: () throws -> T) throws -> T {
+        let context = Unmanaged.passUnretained(cancellation).toOpaque()
+        sqlite3_progress_handler(db.sqliteConnection, 1_000, { context in
+            Unmanaged<ReadCancellation>.fromOpaque(context!).takeUnretainedValue().isCancelled ? 1 : 0
+        }, context)
+        defer { sqlite3_progress_handler(db.sqliteConnection, 0, nil, nil) }
+        return try withExtendedLifetime(cancellation) { try body() }
     }
 
     func write<T>(_ body: (any SyncStoreSession) throws -> T) throws -> T {

@@ -9,10 +9,18 @@ import Dispatch
 final class BlockingReadThread: Sendable {
     private let queue = DispatchQueue(label: "OfflineSync.live-query")
 
-    /// `work`'s result, run on this thread.
+    /// `work`'s result, run on this thread. When the waiting task is cancelled, the store's
+    /// read in `work` is interrupted (`ReadCancellation`) and throws.
     func run<T: Sendable>(_ work: @escaping @Sendable () throws -> T) async throws -> T {
-        try await withCheckedThrowingContinuation { continuation in
-            queue.async { continuation.resume(with: Result { try work() }) }
+        let cancellation = ReadCancellation()
+        return try await withTaskCancellationHandler {
+            try await withCheckedThrowingContinuation { continuation in
+                queue.async {
+                    continuation.resume(with: Result { try ReadCancellation.$current.withValue(cancellation) { try work() } })
+                }
+            }
+        } onCancel: {
+            cancellation.cancel()
         }
     }
 }
