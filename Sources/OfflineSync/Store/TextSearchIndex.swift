@@ -4,8 +4,8 @@ import TableProtocol
 /// A trigram full-text index (SQLite FTS5) over a table's `searchable` columns, so a filter
 /// testing whether such a column contains a string does not scan the table. The index only
 /// narrows the candidates (rows holding every trigram of the needle): the filter itself still
-/// decides, so results are exactly those of a scan. Kept current by triggers; rows are matched by rowid, which only `VACUUM` could change
-/// (the store never runs it).
+/// decides, so results are exactly those of a scan. Kept current by triggers; rows are matched
+/// by rowid, which only `VACUUM` could change (the store never runs it).
 enum TextSearchIndex {
     /// Needles with fewer characters cannot use trigrams.
     static let minimumNeedleLength = 3
