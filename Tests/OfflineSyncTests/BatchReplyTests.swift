@@ -32,31 +32,32 @@ import Testing
         #expect(f.context.pendingOperationsCount == 0)
     }
 
-    @Test func aReplyOfStampsAloneKeepsTheItemAsSentWithTheServersStamps() async throws {
+    private static let stamp = "2026-01-02T03:04:05.678Z"
+
+    /// Pushes "a" ("mine") and "b" through a batch answered with `answerForA` for "a" (and its
+    /// stamps for "b"); answers "a" as the store then holds it, and what is still queued.
+    private func pushAnswering(_ answerForA: String) async throws -> (item: JSONObject, pending: Int) {
         let (f, transport) = try await recorded()
         try await f.local.insert(todo("a", "mine"))
         try await f.local.insert(todo("b", "also mine"))
-        let stamp = "2026-01-02T03:04:05.678Z"
-        transport.fail(path: "/$batch", with: .body200(
-            #"{"results":[{"status":201,"etag":"\"v9\"","stamps":{"id":"a","version":"v9","createdAt":"\#(stamp)","updatedAt":"\#(stamp)","deleted":false}},\#(Self.stampsOfB)]}"#))
+        transport.fail(path: "/$batch", with: .body200(#"{"results":["# + answerForA + "," + Self.stampsOfB + "]}"))
         try await f.context.push()
-        let local = try #require(try f.local.read(id: "a"))
+        return (try #require(try f.local.read(id: "a")), f.context.pendingOperationsCount)
+    }
+
+    @Test func aReplyOfStampsAloneKeepsTheItemAsSentWithTheServersStamps() async throws {
+        let (local, pending) = try await pushAnswering(
+            #"{"status":201,"etag":"\"v9\"","stamps":{"id":"a","version":"v9","createdAt":"\#(Self.stamp)","updatedAt":"\#(Self.stamp)","deleted":false}}"#)
         #expect(local["text"] == "mine")
         #expect(local["version"] == "v9")
-        #expect(local["updatedAt"] == .string(stamp))
-        #expect(f.context.pendingOperationsCount == 0)
+        #expect(local["updatedAt"] == .string(Self.stamp))
+        #expect(pending == 0)
     }
 
     /// A server that does not know `"return"` answers every write whole, as it stored it.
     @Test func aReplyOfWholeItemsTakesTheValuesTheServerStored() async throws {
-        let (f, transport) = try await recorded()
-        try await f.local.insert(todo("a", "mine"))
-        try await f.local.insert(todo("b", "also mine"))
-        let stamp = "2026-01-02T03:04:05.678Z"
-        transport.fail(path: "/$batch", with: .body200(
-            #"{"results":[{"status":201,"etag":"\"v8\"","body":{"id":"a","text":"as the server stored it","complete":false,"version":"v8","createdAt":"\#(stamp)","updatedAt":"\#(stamp)","deleted":false}},\#(Self.stampsOfB)]}"#))
-        try await f.context.push()
-        let local = try #require(try f.local.read(id: "a"))
+        let (local, _) = try await pushAnswering(
+            #"{"status":201,"etag":"\"v8\"","body":{"id":"a","text":"as the server stored it","complete":false,"version":"v8","createdAt":"\#(Self.stamp)","updatedAt":"\#(Self.stamp)","deleted":false}}"#)
         #expect(local["text"] == "as the server stored it")
         #expect(local["version"] == "v8")
     }

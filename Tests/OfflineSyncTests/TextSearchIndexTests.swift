@@ -156,6 +156,7 @@ import Testing
     @Test func aTrigramIsCutFromUnicodeScalarsAndCountedOnce() {
         #expect(TextSearchIndex.trigrams(of: "café!") == ["caf", "afé", "fé!"])
         #expect(TextSearchIndex.trigrams(of: "aaaaa") == ["aaa"])
+        #expect(TextSearchIndex.trigrams(of: "ab").isEmpty && TextSearchIndex.trigrams(of: "").isEmpty)
         #expect(TextSearchIndex.trigrams(of: "the quick brown fox jumps over the lazy dog") == ["the", "he ", "e q", " qu", "qui", "uic", "ick", "ck ", "k b", " br", "bro", "row"])
     }
 

@@ -78,7 +78,7 @@ struct RemoteBatch {
             let stamps = status < 300 ? entry["stamps"].flatMap { $0.objectValue == nil ? nil : $0 } : nil
             let content = stamps ?? entry["body"]
             // Each result's body is handed over parsed; its text is kept only for errors (rare).
-            let text = status >= 300 ? content.map { JSONWriter.string($0) } ?? "" : ""
+            let text = status >= 300 ? entry["body"].map { JSONWriter.string($0) } ?? "" : ""
             var answer = HTTPReply(status: status, headers: headers, body: Data(text.utf8))
             answer.parsedBody = content
             return Answer(reply: answer, stampsOnly: stamps != nil)

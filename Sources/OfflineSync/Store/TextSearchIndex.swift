@@ -118,9 +118,10 @@ enum TextSearchIndex {
     }
 
     /// The needle's distinct trigrams, first ones first, as the tokenizer cuts text: three
-    /// Unicode scalars each.
+    /// Unicode scalars each (none for a needle of fewer).
     static func trigrams(of needle: String) -> [String] {
         let scalars = Array(needle.unicodeScalars)
+        guard scalars.count >= 3 else { return [] }
         var seen = Set<String>()
         var trigrams: [String] = []
         for start in 0..<(scalars.count - 2) where trigrams.count < maximumTrigrams {
