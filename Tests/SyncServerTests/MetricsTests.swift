@@ -82,8 +82,17 @@ import Testing
         defer { _ = auth.server?.stop() }
         let token = try await auth.token(try await auth.addUser())
         #expect(try await auth.client.send("GET", "metrics", headers: ["Authorization": "Bearer \(token)"]).status == 403)
-        #expect(try await auth.client(token: token).get("metrics").status == 401)  // X-ZUMO-AUTH: no scrape token at all
-        #expect(try await auth.client.get("metrics").status == 401)
+        #expect(try await auth.client(token: token).get("metrics").status == 403)  // X-ZUMO-AUTH
+    }
+
+    @Test func aMissingOrInvalidCredentialForTheMetricsIsAChallenge() async throws {
+        let auth = try await AuthServer(.sqlite, arguments: ["--metrics", "--metrics-token-file", try scrapeToken().file])
+        defer { _ = auth.server?.stop() }
+        for headers in [[:], ["Authorization": "Bearer not-a-token-at-all"], ["X-ZUMO-AUTH": "garbage"]] {
+            let reply = try await auth.client.send("GET", "metrics", headers: headers)
+            #expect(reply.status == 401, "\(headers)")
+            #expect(reply.header("WWW-Authenticate") == "Bearer", "\(headers)")
+        }
     }
 
     @Test func withAccountsAndNoScrapeTokenTheMetricsAreRefusedNamingTheOption() async throws {

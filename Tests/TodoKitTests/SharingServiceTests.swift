@@ -88,6 +88,17 @@ import Testing
         #expect(record.summary.contains("read-only"))
     }
 
+    @Test func aRoleChangedByTheOwnerShowsInTheSharingObservationAtTheNextSyncWithoutAListCommit() async throws {
+        let h = try await Household.make()
+        defer { h.server.stop() }
+        _ = try await h.chores([TodoItem(text: "sweep")])
+        var sharing = h.bob.observeSharing().makeAsyncIterator()
+        #expect(try await sharing.next()?.map(\.role) == [.editor])
+        try await h.ann.share(listNamed: "Chores", with: "bob", role: .viewer)
+        try await h.bob.sync()  // nothing of the lists changed in bob's store: only the role
+        #expect(try await sharing.next()?.map(\.role) == [.viewer])
+    }
+
     @Test func onlyTheServersReadOnlySpaceCodeMakesA403ARefusalToDrop() {
         func pushFailure(code: SyncErrorCode) -> SyncError {
             let refused = OperationError(id: 1, operationId: 1, table: TodoItem.tableName, itemId: "a", operationType: .update,

@@ -107,7 +107,7 @@ struct ConflictSettlement {
         var item = item
         item[SystemProperty.id] = .string(queued.itemId)
         item[SystemProperty.version] = server?[SystemProperty.version]
-        return try await remote.update(item, features: "OL")
+        return try await remote.update(PatchBody.update(item, since: server), features: "OL")
     }
 
     /// Brings an item back on the server: undelete its row and write these values, or insert it
@@ -119,7 +119,7 @@ struct ConflictSettlement {
         } catch let error as SyncError where error.statusCode == 404 && server == nil {
             var fresh = item
             fresh[SystemProperty.id] = .string(queued.itemId)
-            return try await remote.insert(fresh, features: "OL")
+            return try await remote.insert(PatchBody.insert(fresh), features: "OL")
         }
         return try await update(item, on: restored)
     }

@@ -22,13 +22,17 @@ public final class TableOperation: Sendable {
 
     private let state: Mutex<Editable>
     let remote: RemoteTable
+    /// The server's state an update is based on (the item's base copy): an update sends the
+    /// fields that differ from it (`PatchBody`).
+    let base: JSONObject?
 
-    init(queued: QueuedOperation, item: JSONObject, remote: RemoteTable) {
+    init(queued: QueuedOperation, item: JSONObject, base: JSONObject?, remote: RemoteTable) {
         type = queued.type
         table = queued.table
         itemId = queued.itemId
         operationId = queued.id
         state = Mutex(Editable(item: item))
+        self.base = base
         self.remote = remote
     }
 
@@ -41,23 +45,23 @@ public final class TableOperation: Sendable {
     /// Sends the operation with the current `item`; answers the server's item (nil for a 204 delete).
     /// Always throws a `SyncError` (a transport failure is `.pushAbortedNetwork`).
     public func execute() async throws -> JSONObject? {
-        try await execute(sending: item)
+        try await execute(sending: item, basedOn: base)
     }
 
-    /// Sends the operation with `item` in place of its own (a push sending it again on the
-    /// server's version).
-    func execute(sending item: JSONObject) async throws -> JSONObject? {
+    /// Sends the operation with `item` in place of its own, an update based on `reference` (a
+    /// push sending it again on the server's version, based on the server's item).
+    func execute(sending item: JSONObject, basedOn reference: JSONObject?) async throws -> JSONObject? {
         do {
-            return try await send(item)
+            return try await send(item, basedOn: reference)
         } catch {
             throw SyncError.wrap(error)
         }
     }
 
-    private func send(_ item: JSONObject) async throws -> JSONObject? {
+    private func send(_ item: JSONObject, basedOn reference: JSONObject?) async throws -> JSONObject? {
         switch type {
-        case .insert: return try await remote.insert(item, features: "OL")
-        case .update: return try await remote.update(item, features: "OL")
+        case .insert: return try await remote.insert(PatchBody.insert(item), features: "OL")
+        case .update: return try await remote.update(PatchBody.update(item, since: reference), features: "OL")
         case .delete:
             do {
                 return try await remote.delete(item, features: "OL")

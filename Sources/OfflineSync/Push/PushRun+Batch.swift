@@ -53,7 +53,7 @@ extension PushRun {
         try finishSuccesses(outcomes)
         var failed: [Int64] = []
         for case let (pending, .failure(error)) in outcomes {
-            let operation = TableOperation(queued: pending.queued, item: pending.item, remote: client.table(pending.queued.table, space: pending.space))
+            let operation = pending.operation(client)
             if try await settle(error, pending, operation, client) { failed.append(pending.queued.id) }
         }
         return failed
@@ -118,6 +118,7 @@ extension PushRun {
 
     /// The write as encoded when the chunk was made.
     static func batchOperation(_ pending: Pending) -> RemoteBatch.Operation {
-        pending.batchOperation ?? RemoteBatch.Operation(type: pending.queued.type, table: pending.queued.table, item: pending.item, itemId: pending.queued.itemId)
+        pending.batchOperation ?? RemoteBatch.Operation(
+            type: pending.queued.type, table: pending.queued.table, item: pending.item, base: pending.base, itemId: pending.queued.itemId)
     }
 }

@@ -12,6 +12,8 @@ struct PushRun {
         let queued: QueuedOperation
         let item: JSONObject
         var resent: Bool
+        /// An update's base copy: the server's state it is based on (`PatchBody`).
+        var base: JSONObject? = nil
         /// The write as a batch sends it, encoded once (nil when sent one request at a time).
         var batchOperation: RemoteBatch.Operation?
 
@@ -75,7 +77,7 @@ struct PushRun {
 
     /// Sends one operation through the delegate's hook (or as is); answers whether it failed.
     func sendAlone(_ pending: Pending, _ client: SyncClient) async throws -> Bool {
-        let operation = TableOperation(queued: pending.queued, item: pending.item, remote: client.table(pending.queued.table, space: pending.space))
+        let operation = pending.operation(client)
         let outcome = await perform(operation)
         if operation.isCancelled {
             throw SyncError(.pushAbortedCancelled, "Push cancelled; \(try self.pending()) operations stay queued")
@@ -112,7 +114,9 @@ struct PushRun {
                 // The server holds exactly what the first send carried: the insert got there (its
                 // reply was lost) and nobody has touched it since, so the change made here since
                 // goes as an update, no question asked.
-                guard let failed = try await sendAgain(pending, operation, onVersionOf: serverItem, { try await operation.remote.update($0, features: "OL") })
+                guard let failed = try await sendAgain(pending, operation, onVersionOf: serverItem, {
+                    try await operation.remote.update(PatchBody.update($0, since: serverItem), features: "OL")
+                })
                 else { return false }
                 error = failed
             }
@@ -123,7 +127,7 @@ struct PushRun {
             // reset, a kill mid-push). Not a conflict: the change goes again on the server's
             // version. Asked as one, a later edit of the same field read as "changed here and on
             // the server" though only this device wrote.
-            guard let failed = try await sendAgain(pending, operation, onVersionOf: serverItem, { try await operation.execute(sending: $0) })
+            guard let failed = try await sendAgain(pending, operation, onVersionOf: serverItem, { try await operation.execute(sending: $0, basedOn: serverItem) })
             else { return false }
             error = failed
         }
@@ -173,8 +177,9 @@ struct PushRun {
             for (table, operations) in Dictionary(grouping: queue, by: { $0.table.lowercased() }) {
                 let written = operations.filter { $0.type != .delete }.map(\.itemId)
                 if !written.isEmpty { rows[table] = try session.items(in: operations[0].table, ids: written) }
-                let inserted = operations.filter { $0.type == .insert }.map(\.itemId)
-                if !inserted.isEmpty { bases[table] = try session.baseItems(in: operations[0].table, ids: inserted) }
+                // An insert's tells whether it was sent before; an update's is what it changes from.
+                let based = operations.filter { $0.type != .delete }.map(\.itemId)
+                if !based.isEmpty { bases[table] = try session.baseItems(in: operations[0].table, ids: based) }
             }
             var chunk: [Pending] = []
             var cursor = id
@@ -191,11 +196,11 @@ struct PushRun {
                     cursor = queued.id
                     continue
                 }
-                var pending = Pending(queued: queued, item: item, resent: false)
+                var pending = Pending(queued: queued, item: item, resent: false, base: queued.type == .update ? bases[table]?[itemId] : nil)
                 // One batch request writes to one namespace.
                 if let first = chunk.first, first.space != pending.space { break }
                 if let batch {
-                    let operation = RemoteBatch.Operation(type: queued.type, table: queued.table, item: item, itemId: queued.itemId)
+                    let operation = Self.batchOperation(pending)
                     bytes += RemoteBatch.size(of: operation)
                     if !chunk.isEmpty && bytes > batch.maxBytes { break }
                     pending.batchOperation = operation
@@ -400,5 +405,12 @@ struct PushRun {
         local.allSatisfy { key, value in
             SystemProperty.isSystem(key) || (server[key] ?? .null) == value
         }
+    }
+}
+
+extension PushRun.Pending {
+    /// The operation as the delegate's hook and a single request see it.
+    func operation(_ client: SyncClient) -> TableOperation {
+        TableOperation(queued: queued, item: item, base: base, remote: client.table(queued.table, space: space))
     }
 }

@@ -9,22 +9,23 @@ struct RemoteBatch {
         /// The write as the batch document spells it, as JSON text.
         let encoded: [UInt8]
 
-        /// For inserts and updates `item` is the row, for deletes the snapshot (its version is `If-Match`).
-        init(type: TableOperationType, table: String, item: JSONObject, itemId: String) {
-            encoded = JSONWriter.bytes(Self.json(type: type, table: table, item: item, itemId: itemId))
+        /// For inserts and updates `item` is the row, for deletes the snapshot (its version is
+        /// `If-Match`); an update sends what changed since `base` (`PatchBody`).
+        init(type: TableOperationType, table: String, item: JSONObject, base: JSONObject? = nil, itemId: String) {
+            encoded = JSONWriter.bytes(Self.json(type: type, table: table, item: item, base: base, itemId: itemId))
         }
 
-        private static func json(type: TableOperationType, table: String, item: JSONObject, itemId: String) -> JSONValue {
+        private static func json(type: TableOperationType, table: String, item: JSONObject, base: JSONObject?, itemId: String) -> JSONValue {
             var entry = JSONObject([("table", .string(table))])
             let version = item[SystemProperty.version]?.stringValue
             switch type {
             case .insert:
                 entry["method"] = .string("POST")
-                entry["body"] = .object(RemoteTable.clientBody(item))
+                entry["body"] = .object(RemoteTable.clientBody(PatchBody.insert(item)))
             case .update:
                 entry["method"] = .string("PATCH")
                 entry["id"] = .string(itemId)
-                entry["body"] = .object(RemoteTable.clientBody(item))
+                entry["body"] = .object(RemoteTable.clientBody(PatchBody.update(item, since: base)))
             case .delete:
                 entry["method"] = .string("DELETE")
                 entry["id"] = .string(itemId)

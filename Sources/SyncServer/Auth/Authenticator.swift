@@ -9,6 +9,7 @@ public final class Authenticator: Sendable {
     /// With `true`, table requests without a valid token are refused.
     let required: Bool
     private let throttle = LoginThrottle()
+    private let shares = AddressShare()
     /// Password hashing, off the threads that serve requests.
     private let hashing: PasswordCheckPool
     /// Checked when the user does not exist, so a wrong name costs as long as a wrong password.
@@ -32,14 +33,16 @@ public final class Authenticator: Sendable {
         var account: Account
     }
 
-    /// A token for a correct name and password; 401 otherwise, 429 while throttled or while
-    /// too many password checks wait.
+    /// A token for a correct name and password; 401 otherwise, 429 while the name is locked out
+    /// from this address, while too many of the address's password checks wait, or while too
+    /// many password checks wait.
     func login(user: String, password: String, address: String) async throws -> Login {
         let key = LoginThrottle.Key(user: UserStore.key(user), address: address)
         if let wait = throttle.retryAfter(key) { throw TableError.tooManyRequests(retryAfter: wait) }
         let credentials = try await users.credentials(of: user)
         let hash = credentials?.hash ?? decoy
-        guard try await hashing.matches(hash, password), let credentials else {
+        let matches = try await shares.run(for: address) { try await hashing.matches(hash, password) }
+        guard matches, let credentials else {
             throttle.fail(key)
             throw TableError.unauthorized(Self.loginFailed)
         }

@@ -12,6 +12,7 @@ struct MetricsRoute {
     let database: any SQLDatabase
     let hub: ChangeHub
     let access: MetricsAccess
+    let authenticator: Authenticator
 
     /// The Prometheus text format, version 0.0.4.
     static let contentType = "text/plain; version=0.0.4; charset=utf-8"
@@ -31,9 +32,9 @@ struct MetricsRoute {
         let reads = "Pulls and item reads since start, by where they ran"
         let standbyReads = gauge("replica_reads", reads, [("database", "standby")])
         let fallbacks = gauge("replica_reads", reads, [("database", "primary_fallback")])
-        let database = self.database, hub = self.hub, access = self.access
+        let database = self.database, hub = self.hub, access = self.access, authenticator = self.authenticator
         router.get("metrics") { request, _ in
-            try access.check(request.headers)
+            try await access.check(request.headers) { await authenticator.tokens.account(for: $0) != nil }
             // Gauges are read when scraped rather than kept up to date on every request.
             let use = await database.connectionUse()
             inUse.set(Int64(use.inUse))

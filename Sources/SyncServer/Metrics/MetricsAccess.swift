@@ -7,7 +7,7 @@ import HTTPTypes
 /// `--metrics-token-file`, and no account's own token reads them (one account would otherwise
 /// watch another's use). Without accounts (`--auth off`) anyone who reaches the server reads
 /// and writes every table anyway, and the metrics are open as well.
-enum MetricsAccess: Sendable {
+enum MetricsAccess: Sendable, Equatable {
     /// `--auth off`: no token asked.
     case open
     /// Only `Authorization: Bearer <token>` with this token.
@@ -32,21 +32,24 @@ enum MetricsAccess: Sendable {
         self = .scrapeToken(token)
     }
 
-    /// Throws the protocol's error unless `headers` may read the metrics.
-    func check(_ headers: HTTPFields) throws {
+    /// Throws the protocol's error unless `headers` may read the metrics: 401 (with a challenge)
+    /// for a missing or invalid credential, 403 for a valid account's token, which never reads
+    /// them. `isAccountToken` tells whether a credential is a valid account's token.
+    func check(_ headers: HTTPFields, isAccountToken: (String) async -> Bool) async throws {
+        let sent = Authenticator.token(in: headers)
         switch self {
         case .open:
             return
-        case .noScrapeToken:
-            throw TableError.forbidden("GET /metrics needs a scrape token on a server with accounts: start it with --metrics-token-file")
         case .scrapeToken(let token):
-            guard let sent = Authenticator.bearerToken(in: headers) else {
-                throw TableError.unauthorized("GET /metrics needs the scrape token (Authorization: Bearer …) from --metrics-token-file")
-            }
             // Compared as digests, in constant time: how much of a guess matched is not told by timing.
-            guard Data(SHA256.hash(data: Data(sent.utf8))) == Data(SHA256.hash(data: Data(token.utf8))) else {
-                throw TableError.forbidden("GET /metrics reads with the scrape token from --metrics-token-file, not an account's token")
-            }
+            if let sent, Data(SHA256.hash(data: Data(sent.utf8))) == Data(SHA256.hash(data: Data(token.utf8))) { return }
+        case .noScrapeToken:
+            break
         }
+        let option = self == .noScrapeToken
+            ? "a scrape token, and this server has none: start it with --metrics-token-file"
+            : "the scrape token (Authorization: Bearer …) from --metrics-token-file"
+        guard let sent, await isAccountToken(sent) else { throw TableError.unauthorized("GET /metrics needs \(option)") }
+        throw TableError.forbidden("GET /metrics needs \(option), not an account's token")
     }
 }

@@ -29,6 +29,11 @@ extension TableService {
         } catch {
             throw TableError.badRequest("\(error)")
         }
+        // The server's own columns (`__owner`, `__updatedBy`) are no property of anyone's: named
+        // anywhere in a query, they answer as a name no table can have.
+        if let name = query.referencedMembers.first(where: { $0.hasPrefix("__") }) {
+            throw TableError.badRequest("Invalid query: '\(name)' is not a column of this table (names starting with __ are the server's own)")
+        }
         guard let plan = try await plan(table: table, owner: owner, cached: schema, query) else { return Self.emptyPage(query) }
         plans.remember(plan, query: queryString)
         return try await run(plan, table: table, owner: owner, queryString: queryString, readAfter: readAfter)

@@ -9,6 +9,7 @@ import Synchronization
 final class SpaceDirectory: Sendable {
     private let path: String
     private let cached = Mutex<[String: SpaceInfo]?>(nil)
+    private let watchers = Mutex<[UUID: AsyncStream<Void>.Continuation]>([:])
 
     init(path: String) { self.path = path }
 
@@ -25,11 +26,24 @@ final class SpaceDirectory: Sendable {
         }
     }
 
-    /// Keeps the server's list.
+    /// Keeps the server's list; tells `changes()` when it differs from the one before.
     func save(_ spaces: [SpaceInfo]) throws {
+        let before = load()
         let data = try JSONEncoder().encode(spaces.map(Stored.init))
         try data.write(to: URL(fileURLWithPath: path), options: .atomic)
-        cached.withLock { $0 = Dictionary(spaces.map { ($0.id, $0) }, uniquingKeysWith: { $1 }) }
+        let now = Dictionary(spaces.map { ($0.id, $0) }, uniquingKeysWith: { $1 })
+        cached.withLock { $0 = now }
+        if now != before { watchers.withLock { for watcher in $0.values { watcher.yield() } } }
+    }
+
+    /// A signal after each save that changed the spaces (a role, an owner, a member count): a
+    /// role changed by someone else changes nothing in the store, so no live query of it hears.
+    func changes() -> AsyncStream<Void> {
+        let (stream, continuation) = AsyncStream.makeStream(of: Void.self, bufferingPolicy: .bufferingNewest(1))
+        let id = UUID()
+        watchers.withLock { $0[id] = continuation }
+        continuation.onTermination = { [weak self] _ in _ = self?.watchers.withLock { $0.removeValue(forKey: id) } }
+        return stream
     }
 
     private struct Stored: Codable {

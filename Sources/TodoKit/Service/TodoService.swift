@@ -85,10 +85,33 @@ public final class TodoService: Sendable {
         Self.map(listTable.observe(listTable.query.order(by: "position").order(by: "name"))) { $0.map(\.record) }
     }
 
-    /// The shared lists (with owners, roles and members) as a live query: now, and after every
-    /// commit to the lists (a sync that changes a role alone shows at the next one).
+    /// The shared lists (with owners, roles and members) as a live query: now, after every
+    /// commit to the lists, and after every sync that changed a role, an owner or a member count.
     public func observeSharing() -> AsyncThrowingStream<[ListEntry], any Error> {
-        listTable.untyped.observe(reading: { [self] in try listEntries().filter(\.isShared) })
+        let commits = listTable.untyped.observe(reading: { () })
+        let directory = spaceDirectory.changes()
+        // Either kind of change asks for one read, in one loop, so an older read never follows a newer one.
+        let (reads, ask) = AsyncStream.makeStream(of: Void.self, bufferingPolicy: .bufferingNewest(1))
+        return AsyncThrowingStream { continuation in
+            let watching = Task {
+                await withTaskGroup(of: Void.self) { group in
+                    group.addTask {
+                        do {
+                            for try await _ in commits { ask.yield() }
+                        } catch {
+                            continuation.finish(throwing: error)
+                        }
+                    }
+                    group.addTask { for await _ in directory { ask.yield() } }
+                    group.addTask { [self] in
+                        for await _ in reads {
+                            do { continuation.yield(try listEntries().filter(\.isShared)) } catch { continuation.finish(throwing: error) }
+                        }
+                    }
+                }
+            }
+            continuation.onTermination = { _ in watching.cancel() }
+        }
     }
 
     /// How many items each scope holds (open ones, but for Completed) as a live query, read

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import ServerTestSupport
 @testable import SyncServer
 import Testing
@@ -6,16 +7,55 @@ import Testing
 /// Work one client can make the server do is bounded: guesses, password checks, open feeds,
 /// and bodies that say one thing twice.
 @Suite struct BoundedWorkTests {
-    @Test func guessesWithManyNamesFromOneAddressAreThrottled() async throws {
+    @Test func failedSignInsWithManyNamesFromOneAddressNeverLockOutAnotherAccountsCorrectPassword() async throws {
         let auth = try await AuthServer(.sqlite, process: true)  // its own address: the throttle is the point
-        var statuses: [Int] = []
-        for n in 0..<LoginThrottle.freeAddressFailures {
-            statuses.append(try await auth.client.send("POST", ".auth/login", body: ["username": "random\(n)", "password": "guess"]).status)
+        let household = try await auth.addUser("household")
+        for n in 0..<40 {
+            #expect(try await auth.client.send("POST", ".auth/login", body: ["username": "random\(n)", "password": "guess"]).status == 401)
         }
-        #expect(statuses.allSatisfy { $0 == 401 })
-        let next = try await auth.client.send("POST", ".auth/login", body: ["username": "yet-another", "password": "guess"])
-        #expect(next.status == 429)
-        #expect(Int(next.header("Retry-After") ?? "") ?? 0 > 0)
+        _ = try await auth.token(household)  // the same address, an account that never failed
+    }
+
+    /// `AddressShare.running` checks of `address` running, each until its gate opens.
+    func holdTheRunningPlaces(of address: String, in share: AddressShare) async -> (checks: [Task<Void, any Error>], gates: [AsyncStream<Void>.Continuation]) {
+        let gates = (0..<AddressShare.running).map { _ in AsyncStream.makeStream(of: Void.self) }
+        let started = AsyncStream.makeStream(of: Void.self)
+        let checks = gates.map { gate in
+            Task {
+                try await share.run(for: address) {
+                    started.continuation.yield()
+                    for await _ in gate.stream { break }
+                }
+            }
+        }
+        var iterator = started.stream.makeAsyncIterator()
+        for _ in checks { _ = await iterator.next() }
+        return (checks, gates.map(\.continuation))
+    }
+
+    @Test func oneAddressRunsAtMostItsShareOfPasswordChecksAndTheRestWaitTheirTurn() async throws {
+        let share = AddressShare()
+        let held = await holdTheRunningPlaces(of: "192.0.2.1", in: share)
+        let ran = Mutex(false)
+        let next = Task { try await share.run(for: "192.0.2.1") { ran.withLock { $0 = true } } }
+        #expect(try await share.run(for: "198.51.100.7") { 7 } == 7)  // another address is not held up
+        try await Task.sleep(for: .milliseconds(100))
+        #expect(!ran.withLock { $0 })  // waits its turn
+        held.gates[0].yield()
+        try await next.value
+        #expect(ran.withLock { $0 })
+        for gate in held.gates { gate.yield() }
+        for check in held.checks { try await check.value }
+    }
+
+    @Test func checksOfOneAddressPastItsQueueAreRefusedAtOnce() async throws {
+        let share = AddressShare()
+        let held = await holdTheRunningPlaces(of: "192.0.2.1", in: share)
+        let queued = (0..<AddressShare.waiting).map { _ in Task { try await share.run(for: "192.0.2.1") { () } } }
+        try await Task.sleep(for: .milliseconds(100))
+        await #expect { try await share.run(for: "192.0.2.1") { () } } throws: { ($0 as? TableError)?.status == 429 }
+        for gate in held.gates { gate.yield() }
+        for check in held.checks + queued { try await check.value }
     }
 
     @Test func passwordChecksBeyondThePoolsQueueAreRefusedAtOnce() async throws {
