@@ -81,8 +81,12 @@ let package = Package(
         ),
         // The top-level Resources/ folder: the help text and the sample list, bundled with the app.
         .target(name: "TodoResources", path: "Resources", resources: [.copy("help.txt"), .copy("sample-todos.json")]),
-        // The app without a screen: todo model, TodoService, view models, key table.
-        .target(name: "TodoKit", dependencies: ["OfflineSync", "TableProtocol", "TodoResources"]),
+        // The todo's rules, once: an item's and a list's fields, due dates, repeat rules and the
+        // next instance, priorities, completion, quick add, todo.txt and the export formats. The
+        // app and the server's CalDAV face both use it. Foundation only (and the wire's values).
+        .target(name: "TodoModel", dependencies: ["TableProtocol"]),
+        // The app without a screen: TodoService, view models, key table, over the model.
+        .target(name: "TodoKit", dependencies: ["TodoModel", "OfflineSync", "TableProtocol", "TodoResources"]),
         // Asks for a password with echo off (todo login, todo-server users).
         .target(name: "PasswordPrompt"),
         // A C façade over ncursesw; only TerminalUI imports it.
@@ -92,11 +96,11 @@ let package = Package(
             linkerSettings: [.linkedLibrary("ncursesw")]
         ),
         // Drawing and input: Frame, screens, the ncurses terminal, the main loop.
-        .target(name: "TerminalUI", dependencies: ["TodoKit", "CNCurses"]),
+        .target(name: "TerminalUI", dependencies: ["TodoKit", "TodoModel", "CNCurses"]),
         .executableTarget(
             name: "todo",
             dependencies: [
-                "TerminalUI", "TodoKit", "OfflineSync", "TableProtocol", "PasswordPrompt",
+                "TerminalUI", "TodoKit", "TodoModel", "OfflineSync", "TableProtocol", "PasswordPrompt",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 // config.toml
                 .product(name: "TOMLKit", package: "TOMLKit"),
@@ -133,14 +137,15 @@ let package = Package(
         .executableTarget(name: "todo-load", dependencies: ["OfflineSync", "TableProtocol"], path: "Benchmarks/LoadTest"),
         .executableTarget(
             name: "todo-bench-client",
-            dependencies: ["TerminalUI", "TodoKit", "OfflineSync", .product(name: "GRDB", package: "GRDB.swift")],
+            dependencies: ["TerminalUI", "TodoKit", "TodoModel", "OfflineSync", .product(name: "GRDB", package: "GRDB.swift")],
             path: "Benchmarks/ClientBench"
         ),
         .testTarget(name: "TableProtocolTests", dependencies: ["TableProtocol"]),
+        .testTarget(name: "TodoModelTests", dependencies: ["TodoModel"]),
         // Drives the app's state in pure tests, with store reads answered from memory.
-        .target(name: "TodoKitTestSupport", dependencies: ["TodoKit", "OfflineSync"], path: "Tests/TodoKitTestSupport"),
-        .testTarget(name: "TodoKitTests", dependencies: ["TodoKit", "TodoKitTestSupport", "OfflineSync", "ServerTestSupport", "todo-server"]),
-        .testTarget(name: "TerminalUITests", dependencies: ["TerminalUI", "TodoKit", "TodoKitTestSupport"]),
+        .target(name: "TodoKitTestSupport", dependencies: ["TodoKit", "TodoModel", "OfflineSync"], path: "Tests/TodoKitTestSupport"),
+        .testTarget(name: "TodoKitTests", dependencies: ["TodoKit", "TodoModel", "TodoKitTestSupport", "OfflineSync", "ServerTestSupport", "todo-server"]),
+        .testTarget(name: "TerminalUITests", dependencies: ["TerminalUI", "TodoKit", "TodoModel", "TodoKitTestSupport"]),
         .testTarget(name: "TodoEndToEndTests", dependencies: ["ServerTestSupport", "todo", "todo-server"]),
         .testTarget(name: "FilterSQLTests", dependencies: ["FilterSQL", "TableProtocol"]),
         // Starts real todo-server processes for the integration tests.

@@ -3,6 +3,7 @@ import GRDB
 import OfflineSync
 import TerminalUI
 import TodoKit
+import TodoModel
 
 /// `make bench` for the terminal client with 100,000 local items: cold start to first frame,
 /// keypress-to-frame for scrolling and filtering, resident memory. The frame is rendered into a

@@ -1,6 +1,7 @@
 import Foundation
 import OfflineSync
 import TodoKit
+import TodoModel
 
 /// `make bench` for live sync: the time from a write on device A to the item in device B's list
 /// view model, both apps live as the terminal client runs them (A's automatic push, the server's

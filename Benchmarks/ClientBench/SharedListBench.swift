@@ -1,6 +1,7 @@
 import Foundation
 import OfflineSync
 import TodoKit
+import TodoModel
 
 /// `make bench` for shared lists (BENCH_ONLY=sharing): against a server requiring accounts with
 /// ann, bob, carol and dave (password "password NAME"),

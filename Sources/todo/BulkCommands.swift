@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import OfflineSync
 import TodoKit
+import TodoModel
 
 extension TodoFile.Format: ExpressibleByArgument {}
 

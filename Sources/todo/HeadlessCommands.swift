@@ -3,6 +3,7 @@ import Foundation
 import OfflineSync
 import TableProtocol
 import TodoKit
+import TodoModel
 
 /// Opens the service for a headless command.
 func openService(_ options: ClientOptions, policy: ConflictPolicy = .fail) throws -> TodoService {

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import TodoKit
+import TodoModel
 
 /// The fields `todo add` and `todo edit` set by flag.
 struct ItemFieldOptions: ParsableArguments {

@@ -3,6 +3,7 @@ import Foundation
 import OfflineSync
 import TableProtocol
 import TodoKit
+import TodoModel
 
 /// `todo lists`: the lists with their open counts, and adding, renaming and deleting one.
 struct ListsCommand: AsyncParsableCommand {

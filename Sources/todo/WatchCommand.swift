@@ -6,6 +6,7 @@ import Synchronization
 import TableProtocol
 import TerminalUI
 import TodoKit
+import TodoModel
 
 /// `todo watch`: stays connected and prints a line per change that arrives, for scripts and status bars.
 struct WatchCommand: AsyncParsableCommand {

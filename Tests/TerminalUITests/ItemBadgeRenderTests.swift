@@ -3,6 +3,7 @@ import Testing
 @testable import TerminalUI
 import TodoKit
 import TodoKitTestSupport
+import TodoModel
 
 /// A row shows tags, priority and due at its right; overdue stands out, today is highlighted.
 @Suite struct ItemBadgeRenderTests {

@@ -3,6 +3,7 @@ import Testing
 @testable import TerminalUI
 import TodoKit
 import TodoKitTestSupport
+import TodoModel
 
 /// Rendered frames compared with the expected screen, written inline; states are plain values.
 @Suite struct RendererTests {

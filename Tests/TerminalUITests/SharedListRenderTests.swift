@@ -4,6 +4,7 @@ import Testing
 @testable import TerminalUI
 import TodoKit
 import TodoKitTestSupport
+import TodoModel
 
 /// How shared lists look: members in the sidebar, a viewer's list marked read-only with its
 /// writing keys refused, who last changed an item, and who changed the server's side of a conflict.

@@ -3,6 +3,7 @@ import Testing
 @testable import TerminalUI
 import TodoKit
 import TodoKitTestSupport
+import TodoModel
 
 /// A wide terminal shows the scopes down the left with their counts; a narrow one does not.
 @Suite struct SidebarRenderTests {

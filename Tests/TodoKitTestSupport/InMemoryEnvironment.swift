@@ -2,6 +2,7 @@ import Foundation
 import OfflineSync
 import Synchronization
 import TodoKit
+import TodoModel
 
 /// The app's outside in memory, for flow tests without a database or a server: a local list with
 /// its queue and undo steps, a "server" that sync pushes to and pulls from, scripted conflicts

@@ -1,5 +1,6 @@
 import Foundation
 import TodoKit
+import TodoModel
 
 /// Drives an `AppState` in pure tests: messages in, effects out, with store reads answered from
 /// an in-memory list (sorted by text, filtered like the store), so no database and no waiting.

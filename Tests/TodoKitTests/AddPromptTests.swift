@@ -3,6 +3,7 @@ import OfflineSync
 import Testing
 @testable import TodoKit
 import TodoKitTestSupport
+@testable import TodoModel
 
 /// The `a` prompt reads quick-add words and takes its defaults from the scope it was opened in.
 @Suite struct AddPromptTests {

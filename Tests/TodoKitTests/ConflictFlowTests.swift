@@ -4,6 +4,7 @@ import OfflineSync
 import Testing
 @testable import TodoKit
 import TodoKitTestSupport
+@testable import TodoModel
 
 /// Two devices change the same item; the second refreshes and the dialog decides.
 @MainActor

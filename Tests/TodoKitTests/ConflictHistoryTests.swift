@@ -4,6 +4,7 @@ import TableProtocol
 import Testing
 @testable import TodoKit
 import TodoKitTestSupport
+@testable import TodoModel
 
 /// The conflict history screen and the dialog's wording and "apply to all", as pure updates.
 @Suite struct ConflictHistoryTests {

@@ -2,6 +2,7 @@ import Foundation
 import OfflineSync
 import Testing
 @testable import TodoKit
+@testable import TodoModel
 
 /// Saving the editor after the stored item changed underneath it (a live pull while typing).
 @Suite struct EditMergeTests {

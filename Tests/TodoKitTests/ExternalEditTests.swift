@@ -3,6 +3,7 @@ import OfflineSync
 import Testing
 @testable import TodoKit
 import TodoKitTestSupport
+@testable import TodoModel
 
 /// `E`: the item as a text file in the person's own editor, read back, saved or handed back.
 @Suite struct ExternalEditTests {

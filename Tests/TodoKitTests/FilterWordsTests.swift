@@ -3,6 +3,7 @@ import OfflineSync
 import Testing
 @testable import TodoKit
 import TodoKitTestSupport
+@testable import TodoModel
 
 /// The filter prompt's words: #tag, +List and !priority narrow by field; the rest is text.
 @Suite struct FilterWordsTests {

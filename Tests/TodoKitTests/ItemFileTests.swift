@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import TodoKit
+@testable import TodoModel
 
 /// The file `E` hands to the person's editor, and reading it back.
 @Suite struct ItemFileTests {

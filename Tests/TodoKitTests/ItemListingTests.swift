@@ -2,6 +2,7 @@ import Foundation
 import OfflineSync
 import Testing
 @testable import TodoKit
+@testable import TodoModel
 
 /// `todo list`'s items read from the store a chunk at a time: each flag narrows them as the
 /// in-memory filter did, in the task order, whatever their number.

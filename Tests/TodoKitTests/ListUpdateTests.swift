@@ -1,6 +1,7 @@
 import Testing
 import TodoKit
 import TodoKitTestSupport
+import TodoModel
 
 /// Every key path of the list screen, as pure updates: keys in, state and effects out.
 @Suite struct ListUpdateTests {

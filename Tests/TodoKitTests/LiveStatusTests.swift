@@ -3,6 +3,7 @@ import OfflineSync
 import Testing
 import TodoKit
 import TodoKitTestSupport
+import TodoModel
 
 /// Live sync as the app state sees it: starting, the status words, the toggle key, sign-in.
 @Suite struct LiveStatusTests {

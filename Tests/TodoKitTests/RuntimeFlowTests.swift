@@ -3,6 +3,7 @@ import OfflineSync
 import Testing
 import TodoKit
 import TodoKitTestSupport
+import TodoModel
 
 /// The runtime with an in-memory outside: keys in, effects run, answers back as messages, and
 /// what the person sees; no database, no server, a test clock.

@@ -2,6 +2,7 @@ import Foundation
 import OfflineSync
 import Testing
 @testable import TodoKit
+@testable import TodoModel
 
 /// The scopes' queries on a real store: what each holds, in what order, and their live counts.
 @Suite struct ScopeQueryTests {

@@ -3,6 +3,7 @@ import OfflineSync
 import Testing
 @testable import TodoKit
 import TodoKitTestSupport
+@testable import TodoModel
 
 /// The list's scopes (All, Inbox, Today, Upcoming, a list, Completed), as pure updates.
 @Suite struct ScopeTests {

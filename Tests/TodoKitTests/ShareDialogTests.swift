@@ -2,6 +2,7 @@ import OfflineSync
 import Testing
 @testable import TodoKit
 import TodoKitTestSupport
+@testable import TodoModel
 
 /// The share dialog (`s` on a list), as pure updates: what it asks the outside for, and how it
 /// takes the answers.

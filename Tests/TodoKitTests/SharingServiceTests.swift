@@ -3,6 +3,7 @@ import Foundation
 import ServerTestSupport
 import Testing
 @testable import TodoKit
+@testable import TodoModel
 
 /// Sharing through `TodoService` against a real server with two accounts: where items go, and
 /// what happens when a role or a membership changes underneath queued changes.

@@ -3,6 +3,7 @@ import ServerTestSupport
 import Testing
 @testable import TodoKit
 import TodoKitTestSupport
+@testable import TodoModel
 
 /// Signing in from the full-screen app against a real server that requires accounts.
 @MainActor

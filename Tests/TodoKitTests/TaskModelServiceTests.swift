@@ -2,6 +2,7 @@ import Foundation
 import OfflineSync
 import Testing
 @testable import TodoKit
+@testable import TodoModel
 
 /// Lists and repeating items on a real store, and between two devices through a real server.
 @Suite struct TaskModelServiceTests {

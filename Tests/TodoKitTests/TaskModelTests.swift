@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import TodoKit
+@testable import TodoModel
 
 /// Due dates, repeat rules and quick add, pure.
 @Suite struct DueDateTests {

@@ -1,6 +1,7 @@
 import Testing
 import TodoKit
 import TodoKitTestSupport
+import TodoModel
 
 /// The editor's fields and keys, through the app's key routing.
 @Suite struct TodoEditorViewModelTests {

@@ -2,6 +2,7 @@ import Foundation
 import TableProtocol
 import Testing
 @testable import TodoKit
+@testable import TodoModel
 
 /// The export and import formats, without a store.
 @Suite struct TodoFileTests {

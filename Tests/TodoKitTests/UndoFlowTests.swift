@@ -3,6 +3,7 @@ import OfflineSync
 import Testing
 import TodoKitTestSupport
 @testable import TodoKit
+@testable import TodoModel
 
 /// Undo and redo in the app: the keys, the status bar's words, and the service on a real store.
 @MainActor

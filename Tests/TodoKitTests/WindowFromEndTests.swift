@@ -3,6 +3,7 @@ import OfflineSync
 import Testing
 @testable import TodoKit
 import TodoKitTestSupport
+@testable import TodoModel
 
 /// Windows in the second half of a long list are read from its end (an offset walks every row it
 /// skips): the same rows, in the same places, for less work.

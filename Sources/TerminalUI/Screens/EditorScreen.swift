@@ -1,4 +1,5 @@
 import TodoKit
+import TodoModel
 
 /// Draws the "Todo Item" editor: one row per field, the one with the focus bold; text fields
 /// show a cursor when focused, choice fields ◀ their value ▶; the notes take the rows left.

@@ -1,4 +1,5 @@
 import TodoKit
+import TodoModel
 
 /// Draws the list screen: title, the sidebar of scopes (on a wide terminal), rows with checkbox,
 /// badges and pending marker, status bar, hint bar.

@@ -1,5 +1,6 @@
 import Foundation
 import OfflineSync
+import TodoModel
 
 /// Everything that changes the app's state: keys, and results the sync service posts back.
 public enum AppMessage: Sendable, Equatable {

@@ -1,4 +1,5 @@
 import OfflineSync
+import TodoModel
 
 /// The whole app without a screen, as one value: the list, the views over it (a stack of
 /// layers: prompts, help, the view switcher, the editor, the conflict history, the sign-in and

@@ -1,5 +1,6 @@
 import Foundation
 import OfflineSync
+import TodoModel
 
 /// Work an `update` asks for, as plain data: `AppRuntime` runs each one against the
 /// `AppEnvironment` and feeds its answer back as a message (`send` is handled inside `update`).

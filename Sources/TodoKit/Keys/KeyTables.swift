@@ -1,3 +1,4 @@
+import TodoModel
 /// The key table of every view. Adding a key is one line here plus its case in the view's `update`.
 public enum KeyTables {
     /// Keys that work everywhere, before any view sees them.

@@ -1,6 +1,7 @@
 import Foundation
 import TableProtocol
 import TodoResources
+import TodoModel
 
 /// Texts and data shipped in the top-level `Resources/` folder: the long help and the sample list.
 public enum BundledText {

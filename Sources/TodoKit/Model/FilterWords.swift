@@ -1,3 +1,4 @@
+import TodoModel
 /// The filter prompt's words: `#tag` (or `@tag`), `+List` and `!high` / `!medium` / `!low` narrow
 /// by field; every other word is text the item must contain.
 public struct FilterWords: Sendable, Equatable {

@@ -1,4 +1,5 @@
 import Foundation
+import TodoModel
 
 /// What part of the list to load.
 public struct ListWindowRequest: Sendable, Hashable {

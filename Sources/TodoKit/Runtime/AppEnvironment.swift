@@ -1,5 +1,6 @@
 import Foundation
 import OfflineSync
+import TodoModel
 
 /// Everything the app asks of the outside, as async closures: the store's reads, live queries and
 /// writes, sync, signing in, live sync and the clock. `AppRuntime` calls nothing else, so a test

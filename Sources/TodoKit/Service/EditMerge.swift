@@ -1,6 +1,7 @@
 import Foundation
 import OfflineSync
 import TableProtocol
+import TodoModel
 
 /// What saving the editor did, when the stored item may have changed since it was opened
 /// (a live pull lands while the person types).

@@ -1,5 +1,6 @@
 import OfflineSync
 import TableProtocol
+import TodoModel
 
 /// What `todo list` prints: open items (or every item), narrowed to a list, a tag, today or the
 /// next 7 days, in the task order (due, priority, text). It is read from the store a chunk at a

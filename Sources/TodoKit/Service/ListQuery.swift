@@ -1,5 +1,6 @@
 import OfflineSync
 import TableProtocol
+import TodoModel
 
 /// A scope's items as a store query: its filter and its order.
 enum ListQuery {

@@ -1,4 +1,5 @@
 import OfflineSync
+import TodoModel
 
 /// Reads of any size in bounded memory: `todo list` and `todo export` of a million items hold a
 /// chunk of a few hundred at a time, never the whole result.

@@ -1,6 +1,7 @@
 import Foundation
 import OfflineSync
 import TableProtocol
+import TodoModel
 
 /// The lists: their rows in the `TodoList` table, found by name without letter case.
 extension TodoService {

@@ -1,4 +1,5 @@
 import OfflineSync
+import TodoModel
 
 extension TodoService {
     /// Live mode for the todo table: the same pull and push as `sync()` (same conflict handling),

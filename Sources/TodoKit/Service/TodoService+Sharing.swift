@@ -1,6 +1,7 @@
 import Foundation
 import OfflineSync
 import TableProtocol
+import TodoModel
 
 /// A list as the person sees it: where it lives, whose it is and what they may do there.
 public struct ListEntry: Sendable, Equatable {

@@ -2,6 +2,7 @@ import Foundation
 import OfflineSync
 import Synchronization
 import TableProtocol
+import TodoModel
 
 /// The app's access to its todos: local reads and writes on the store (typed, through
 /// `context.table(TodoItem.self)`), live queries of the list, and sync with the server. The
@@ -195,12 +196,12 @@ public final class TodoService: Sendable {
         try requireWritable(listId: stored?.listId)
         if item.listId != stored?.listId { try requireWritable(listId: item.listId) }
         let wasComplete = stored?.complete ?? item.complete
-        let item = Self.completing(item, wasComplete: wasComplete, now: now)
+        let item = CompletionRules.saving(item, wasComplete: wasComplete, now: now)
         // Moved to a list in another namespace (shared, or back to one's own): a new item there.
         if let stored, item.listId != stored.listId, try space(ofList: item.listId) != stored.space {
             return try moveToSpace(item, from: stored.record)
         }
-        guard item.complete, !wasComplete, let next = item.nextInstance(today: DueDate(day: now)) else {
+        guard let next = CompletionRules.nextInstance(saving: item, wasComplete: wasComplete, now: now) else {
             return TodoItem(try await table.update(item))
         }
         let row = try item.item()  // without the copy's version: the stored one stays
@@ -208,18 +209,6 @@ public final class TodoService: Sendable {
         try table.untyped.inSpace(stored?.space).transaction { writes in
             try writes.update(row)
             if try writes.read(id: next.id) == nil { try writes.insert(next.object) }
-        }
-        return item
-    }
-
-    /// `item` with `completedAt` as its completion says: stamped `now` when it becomes complete,
-    /// cleared when it is open.
-    static func completing(_ item: TodoItem, wasComplete: Bool, now: Date) -> TodoItem {
-        var item = item
-        if !item.complete {
-            item.completedAt = nil
-        } else if !wasComplete || item.completedAt == nil {
-            item.completedAt = SyncDateFormat.string(from: now)
         }
         return item
     }
@@ -291,7 +280,7 @@ public final class TodoService: Sendable {
                                progress: (Int, Int) -> Void = { _, _ in }) throws -> Int {
         let context = ScopeContext(today: DueDate(day: now), lists: try lists())  // so `--match +List` finds the list
         let readOnly = try listEntries().filter { !$0.isWritable }.map(\.list.id)
-        let stamp: JSONValue = complete ? .string(SyncDateFormat.string(from: now)) : .null
+        let stamp = CompletionRules.completedAt(complete: complete, wasComplete: !complete, stamped: nil, now: now).map(JSONValue.string) ?? .null
         return try table.untyped.transaction { writes in
             // Items of lists shared read-only are left as they are.
             var query = listQuery(filterText: match ?? "", showCompleted: true, context: context).filter(Field("complete") == .bool(!complete))
@@ -303,7 +292,8 @@ public final class TodoService: Sendable {
                 guard let id = row[SystemProperty.id]?.stringValue else { continue }
                 try writes.update([SystemProperty.id.rawValue: .string(id), "complete": .bool(complete), "completedAt": stamp])
                 // Only a repeating row is decoded: marking 10,000 done stays a column write each.
-                if complete, (row["repeat"] ?? .null) != .null, let item = TodoItem(row), let next = item.nextInstance(today: DueDate(day: now)),
+                if complete, (row["repeat"] ?? .null) != .null, let open = TodoItem(row),
+                   let next = CompletionRules.nextInstance(saving: open.completed, wasComplete: false, now: now),
                    try writes.read(id: next.id) == nil {
                     try writes.insert(next.object, inSpace: SharedSpace.of(row))
                 }

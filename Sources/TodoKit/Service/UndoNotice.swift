@@ -1,5 +1,6 @@
 import OfflineSync
 import TableProtocol
+import TodoModel
 
 /// The words for what undo or redo did, shared by the status bar and `todo undo` / `todo redo`.
 public enum UndoNotice {

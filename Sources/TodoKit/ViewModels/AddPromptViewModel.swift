@@ -1,3 +1,4 @@
+import TodoModel
 /// The "New item:" prompt on the list's bottom line. Its words set fields (`QuickAdd`), and it
 /// shows what it understood as you type; opened on a list, the item goes to that list, opened on
 /// Today, it is due today, unless the words say otherwise.

@@ -1,3 +1,4 @@
+import TodoModel
 /// "Delete “…”? (y/n)" on the list's bottom line.
 public struct DeleteConfirmationViewModel: LayerView {
     /// The item to delete.

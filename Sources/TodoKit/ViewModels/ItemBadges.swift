@@ -1,3 +1,4 @@
+import TodoModel
 /// What a list row shows of an item besides its text, in order: tags, priority, due. Each badge
 /// says what it is, so the renderer can colour it (overdue red, today highlighted).
 public struct ItemBadge: Sendable, Equatable {

@@ -1,3 +1,4 @@
+import TodoModel
 /// The list's rows as far as the store has answered: a window of rows around the screen, the
 /// row count once known, and the window request on its way.
 public struct RowWindow: Sendable, Equatable {

@@ -1,4 +1,5 @@
 import Foundation
+import TodoModel
 
 /// The "Todo Item" editor as a value: every field of an item. Text fields (text, due, tags,
 /// notes) take typed keys; choice fields (complete, priority, list) turn with ←/→ or Space.

@@ -1,3 +1,4 @@
+import TodoModel
 /// The list screen as a value: incomplete items sorted by text, a window of rows kept current by
 /// live queries of the store, selection and filter. Its prompts and the help are layers over it.
 public struct TodoListViewModel: KeyedView {

@@ -1,13 +1,10 @@
 import Foundation
-import OfflineSync
 
 /// A list items belong to: a row of the second synced table, `TodoList`. An item whose list is
 /// gone (deleted on another device) shows in the Inbox.
-public struct TodoList: SyncRecord, Hashable, Identifiable {
+public struct TodoList: Codable, Sendable, Hashable, Identifiable {
+    /// The lists' table name on the server.
     public static let tableName = "TodoList"
-    /// The table's definition for the local store.
-    public static let definition = SyncTableDefinition(
-        name: tableName, columns: ["name": .text, "position": .number], mergePolicy: .fieldMerge, humanSorted: ["name"])
 
     /// The list's id.
     public var id: String

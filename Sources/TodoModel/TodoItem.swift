@@ -1,13 +1,13 @@
 import Foundation
-import OfflineSync
 import TableProtocol
 
 /// One todo: the seed app's `id`, `text` and `complete`, and the task model's notes, due date,
-/// priority, tags, list, repeat rule and completion time. A typed record of OfflineSync, read and
-/// written through `context.table(TodoItem.self)`; a base-protocol client sees the new fields as
-/// plain columns.
-public struct TodoItem: SyncRecord, Hashable, Identifiable {
-    public static let tableName = TodoTable.name
+/// priority, tags, list, repeat rule and completion time, as a row of the `TodoItem` table holds
+/// them (`object`, `Codable`): the app stores it through OfflineSync, and a base-protocol client
+/// sees the fields as plain columns.
+public struct TodoItem: Codable, Sendable, Hashable, Identifiable {
+    /// The items' table name on the server.
+    public static let tableName = "TodoItem"
 
     /// The item's id (a GUID for items made here; a repeat's next instance derives its own).
     public var id: String
@@ -63,14 +63,6 @@ public struct TodoItem: SyncRecord, Hashable, Identifiable {
         self.updatedAt = updatedAt
     }
 
-    /// A stored record with the system properties the app shows or names.
-    public init(_ synced: Synced<TodoItem>) {
-        self = synced.record
-        version = synced.version
-        updatedAt = synced.updatedAtStamp
-        updatedBy = synced.updatedBy
-    }
-
     public init(from decoder: any Decoder) throws {
         let row = try decoder.container(keyedBy: CodingKeys.self)
         // A row another program wrote may lack any of these, or hold a value this app cannot read:
@@ -81,7 +73,7 @@ public struct TodoItem: SyncRecord, Hashable, Identifiable {
                   notes: (try? row.decodeIfPresent(String.self, forKey: .notes)) ?? "",
                   due: ((try? row.decodeIfPresent(String.self, forKey: .due)) ?? nil).flatMap(DueDate.init),
                   priority: ((try? row.decodeIfPresent(String.self, forKey: .priority)) ?? nil).flatMap(Priority.init(rawValue:)),
-                  tags: ColumnMergeRule.words(((try? row.decodeIfPresent(String.self, forKey: .tags)) ?? nil).map(JSONValue.string) ?? .null),
+                  tags: Self.tags(fromText: (try? row.decodeIfPresent(String.self, forKey: .tags)) ?? nil),
                   listId: (try? row.decodeIfPresent(String.self, forKey: .listId)) ?? nil,
                   repeatRule: ((try? row.decodeIfPresent(String.self, forKey: .repeatRule)) ?? nil).flatMap(RepeatRule.init),
                   completedAt: (try? row.decodeIfPresent(String.self, forKey: .completedAt)) ?? nil,
@@ -99,12 +91,6 @@ public struct TodoItem: SyncRecord, Hashable, Identifiable {
             default: try row.encodeNil(forKey: key)
             }
         }
-    }
-
-    /// Reads a row of the `TodoItem` table; nil when it has no id.
-    public init?(_ object: JSONObject) {
-        guard let synced = try? Synced<TodoItem>(item: object) else { return nil }
-        self.init(synced)
     }
 
     /// The item as a row (for the three-way merge and the bulk transaction): the app's columns,
@@ -146,6 +132,13 @@ public struct TodoItem: SyncRecord, Hashable, Identifiable {
                         listId: listId, repeatRule: repeatRule, series: root)
     }
 
+    /// The item marked complete (its `completedAt` is `CompletionRules`' to set).
+    public var completed: TodoItem {
+        var item = self
+        item.complete = true
+        return item
+    }
+
     /// True when both hold the same values (versions and stamps aside).
     public func sameContent(as other: TodoItem) -> Bool {
         var a = self, b = other
@@ -154,30 +147,13 @@ public struct TodoItem: SyncRecord, Hashable, Identifiable {
     }
 
     /// Tags as the column holds them: sorted, one space apart; nil for none.
-    static func tagsText(_ tags: Set<String>) -> String? { tags.isEmpty ? nil : tags.sorted().joined(separator: " ") }
+    public static func tagsText(_ tags: Set<String>) -> String? { tags.isEmpty ? nil : tags.sorted().joined(separator: " ") }
 
-    /// The task order: by due (items without one last), then priority (high first, none last),
-    /// then text as `listOrder` sorts it.
-    public static func dueOrder(_ a: TodoItem, _ b: TodoItem) -> Bool {
-        if a.due != b.due {
-            guard let x = a.due else { return false }
-            guard let y = b.due else { return true }
-            return x < y
-        }
-        let rank = { (item: TodoItem) in item.priority.map { Priority.allCases.firstIndex(of: $0)! } ?? Priority.allCases.count }
-        if rank(a) != rank(b) { return rank(a) < rank(b) }
-        return listOrder(a, b)
+    /// The tags a column's text holds: its words.
+    public static func tags(fromText text: String?) -> Set<String> {
+        Set((text ?? "").split(whereSeparator: \.isWhitespace).map(String.init))
     }
 
-    /// Sort order of the list, as the store sorts it: by text in `HumanOrder` (case and accents
-    /// set aside), then id.
-    public static func listOrder(_ a: TodoItem, _ b: TodoItem) -> Bool {
-        switch HumanOrder.compare(a.text, b.text) {
-        case .orderedAscending: return true
-        case .orderedDescending: return false
-        case .orderedSame: return a.id.lowercased() < b.id.lowercased()
-        }
-    }
 }
 
 /// How much an item matters.
@@ -185,25 +161,3 @@ public enum Priority: String, Sendable, Hashable, CaseIterable, Codable {
     case high, medium, low
 }
 
-/// The app's tables, as it declares them.
-public enum TodoTable {
-    /// The items' table name on the server.
-    public static let name = "TodoItem"
-    /// Its definition for the local store: tags merge as a set; two completion times of one
-    /// completion (both devices checked it off) keep the server's.
-    public static let definition = SyncTableDefinition(
-        name: name,
-        columns: ["text": .text, "complete": .boolean, "notes": .text, "due": .text, "priority": .text, "tags": .text,
-                  "listId": .text, "repeat": .text, "completedAt": .text, "series": .text],
-        // Text alone for export. (Today's and Upcoming's ranges walk the order indexes' sort
-        // column; an index on (complete, due) went unread and cost every write.)
-        indexes: [["text", SystemProperty.id.rawValue]],
-        searchable: ["text"], mergePolicy: .fieldMerge, humanSorted: ["text"],
-        mergeRules: ["tags": .wordSet, "completedAt": .serverWins],
-        sortRules: ["due": .nullsLast, "priority": .ranked(Priority.allCases.map(\.rawValue))],
-        // The list's order (due, items without one last; priority, high first; text) in every
-        // scope: open items, one list's, and all of them (with completed ones).
-        orderIndexes: [["complete", "due", "priority", "text", SystemProperty.id.rawValue],
-                       ["complete", "listId", "due", "priority", "text", SystemProperty.id.rawValue],
-                       ["due", "priority", "text", SystemProperty.id.rawValue]])
-}

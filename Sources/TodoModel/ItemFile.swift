@@ -9,6 +9,9 @@ public enum ItemFile {
         /// What is wrong there.
         public var reason: String
         public var description: String { "line \(line): \(reason)" }
+
+        /// What is wrong on a line.
+        public init(line: Int, reason: String) { (self.line, self.reason) = (line, reason) }
     }
 
     static let header = """

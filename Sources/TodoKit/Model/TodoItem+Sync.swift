@@ -1,0 +1,67 @@
+import Foundation
+import OfflineSync
+import TableProtocol
+import TodoModel
+
+/// An item is a typed record of OfflineSync, read and written through `context.table(TodoItem.self)`.
+extension TodoItem: SyncRecord {
+    /// A stored record with the system properties the app shows or names.
+    public init(_ synced: Synced<TodoItem>) {
+        self = synced.record
+        version = synced.version
+        updatedAt = synced.updatedAtStamp
+        updatedBy = synced.updatedBy
+    }
+
+    /// Reads a row of the `TodoItem` table; nil when it has no id.
+    public init?(_ object: JSONObject) {
+        guard let synced = try? Synced<TodoItem>(item: object) else { return nil }
+        self.init(synced)
+    }
+
+    /// The task order: by due (items without one last), then priority (high first, none last),
+    /// then text as `listOrder` sorts it.
+    public static func dueOrder(_ a: TodoItem, _ b: TodoItem) -> Bool {
+        if a.due != b.due {
+            guard let x = a.due else { return false }
+            guard let y = b.due else { return true }
+            return x < y
+        }
+        let rank = { (item: TodoItem) in item.priority.map { Priority.allCases.firstIndex(of: $0)! } ?? Priority.allCases.count }
+        if rank(a) != rank(b) { return rank(a) < rank(b) }
+        return listOrder(a, b)
+    }
+
+    /// Sort order of the list, as the store sorts it: by text in `HumanOrder` (case and accents
+    /// set aside), then id.
+    public static func listOrder(_ a: TodoItem, _ b: TodoItem) -> Bool {
+        switch HumanOrder.compare(a.text, b.text) {
+        case .orderedAscending: return true
+        case .orderedDescending: return false
+        case .orderedSame: return a.id.lowercased() < b.id.lowercased()
+        }
+    }
+}
+
+/// The app's tables, as it declares them.
+public enum TodoTable {
+    /// The items' table name on the server.
+    public static let name = TodoItem.tableName
+    /// Its definition for the local store: tags merge as a set; two completion times of one
+    /// completion (both devices checked it off) keep the server's.
+    public static let definition = SyncTableDefinition(
+        name: name,
+        columns: ["text": .text, "complete": .boolean, "notes": .text, "due": .text, "priority": .text, "tags": .text,
+                  "listId": .text, "repeat": .text, "completedAt": .text, "series": .text],
+        // Text alone for export. (Today's and Upcoming's ranges walk the order indexes' sort
+        // column; an index on (complete, due) went unread and cost every write.)
+        indexes: [["text", SystemProperty.id.rawValue]],
+        searchable: ["text"], mergePolicy: .fieldMerge, humanSorted: ["text"],
+        mergeRules: ["tags": .wordSet, "completedAt": .serverWins],
+        sortRules: ["due": .nullsLast, "priority": .ranked(Priority.allCases.map(\.rawValue))],
+        // The list's order (due, items without one last; priority, high first; text) in every
+        // scope: open items, one list's, and all of them (with completed ones).
+        orderIndexes: [["complete", "due", "priority", "text", SystemProperty.id.rawValue],
+                       ["complete", "listId", "due", "priority", "text", SystemProperty.id.rawValue],
+                       ["due", "priority", "text", SystemProperty.id.rawValue]])
+}
