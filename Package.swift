@@ -28,6 +28,8 @@ let package = Package(
         .package(url: "https://github.com/LebJe/TOMLKit", from: "0.6.0"),
         .package(url: "https://github.com/apple/swift-metrics", from: "2.13.0"),
         .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.4.1"),
+        // Property tests of the sync's laws: random histories, seeds printed and replayed.
+        .package(url: "https://github.com/x-sheep/swift-property-based", from: "2.0.1"),
         // `make docs`: the OfflineSync DocC catalog.
         .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
     ],
@@ -141,7 +143,7 @@ let package = Package(
             path: "Benchmarks/ClientBench"
         ),
         .testTarget(name: "TableProtocolTests", dependencies: ["TableProtocol"]),
-        .testTarget(name: "TodoModelTests", dependencies: ["TodoModel"]),
+        .testTarget(name: "TodoModelTests", dependencies: ["TodoModel", .product(name: "PropertyBased", package: "swift-property-based")]),
         // Drives the app's state in pure tests, with store reads answered from memory.
         .target(name: "TodoKitTestSupport", dependencies: ["TodoKit", "TodoModel", "OfflineSync"], path: "Tests/TodoKitTestSupport"),
         .testTarget(name: "TodoKitTests", dependencies: ["TodoKit", "TodoModel", "TodoKitTestSupport", "OfflineSync", "ServerTestSupport", "todo-server"]),
@@ -168,6 +170,7 @@ let package = Package(
             dependencies: [
                 "OfflineSync", "TableProtocol", "ServerTestSupport", "todo-server", "sync-crash-worker", "offline-sync-example", "offline-sync-typed-example",
                 .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "PropertyBased", package: "swift-property-based"),
             ]
         ),
     ]
