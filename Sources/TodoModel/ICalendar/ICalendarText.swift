@@ -1,0 +1,55 @@
+/// TEXT values (RFC 5545 §3.3.11): `\\`, `\;`, `\,` and `\n` escaped; a list of them is
+/// comma-separated (CATEGORIES).
+public enum ICalendarText {
+    /// The text a value stands for.
+    public static func unescaped(_ value: String) -> String {
+        var out = "", escaping = false
+        for character in value {
+            if escaping {
+                out.append(character == "n" || character == "N" ? "\n" : character)
+                escaping = false
+            } else if character == "\\" {
+                escaping = true
+            } else {
+                out.append(character)
+            }
+        }
+        return out
+    }
+
+    /// A value standing for `text`.
+    public static func escaped(_ text: String) -> String {
+        var out = ""
+        for character in text {
+            switch character {
+            case "\\": out += "\\\\"
+            case ";": out += "\\;"
+            case ",": out += "\\,"
+            case "\n", "\r\n": out += "\\n"
+            case "\r": continue
+            default: out.append(character)
+            }
+        }
+        return out
+    }
+
+    /// The texts of a comma-separated list (commas escaped inside one stay in it).
+    public static func list(_ value: String) -> [String] {
+        var items: [String] = [], current = "", escaping = false
+        for character in value {
+            if escaping {
+                current += "\\" + String(character)
+                escaping = false
+            } else if character == "\\" {
+                escaping = true
+            } else if character == "," {
+                items.append(unescaped(current))
+                current = ""
+            } else {
+                current.append(character)
+            }
+        }
+        items.append(unescaped(current))
+        return items
+    }
+}

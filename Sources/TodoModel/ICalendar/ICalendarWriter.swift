@@ -1,0 +1,44 @@
+/// Writes components as iCalendar text: CRLF line ends, lines folded at 75 octets without
+/// splitting a character (RFC 5545 §3.1), parameter values quoted when they hold `:;,`.
+public enum ICalendarWriter {
+    /// The text of `components`.
+    public static func text(_ components: [ICalendarComponent]) -> String {
+        var out = ""
+        for component in components { write(component, into: &out) }
+        return out
+    }
+
+    private static func write(_ component: ICalendarComponent, into out: inout String) {
+        out += "BEGIN:\(component.name)\r\n"
+        for property in component.properties { out += folded(line(property)) }
+        for inner in component.components { write(inner, into: &out) }
+        out += "END:\(component.name)\r\n"
+    }
+
+    /// One unfolded content line.
+    static func line(_ property: ICalendarProperty) -> String {
+        var line = property.name
+        for parameter in property.parameters {
+            let values = parameter.values.map { value in
+                value.contains(where: { ":;,".contains($0) }) ? "\"\(value.replacingOccurrences(of: "\"", with: ""))\"" : value
+            }
+            line += ";\(parameter.name)=\(values.joined(separator: ","))"
+        }
+        return line + ":" + property.value
+    }
+
+    /// The line cut into pieces of at most 75 octets, each continuation starting with a space.
+    static func folded(_ line: String) -> String {
+        var out = "", width = 0
+        for character in line {
+            let size = String(character).utf8.count
+            if width + size > 75 {
+                out += "\r\n "
+                width = 1
+            }
+            out.append(character)
+            width += size
+        }
+        return out + "\r\n"
+    }
+}

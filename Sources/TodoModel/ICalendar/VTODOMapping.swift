@@ -1,0 +1,105 @@
+import Foundation
+import TableProtocol
+
+/// A task's CalDAV resource, both ways: the text of a `VCALENDAR` holding one task (a `VTODO`
+/// and, from Thunderbird, its overrides) read into a `TaskResource`, and written back from one.
+///
+/// Field by field: SUMMARY ↔ text; DESCRIPTION ↔ notes; DUE ↔ due; PRIORITY ↔ priority;
+/// CATEGORIES ↔ tags; STATUS:COMPLETED, COMPLETED and PERCENT-COMPLETE:100 ↔ complete and
+/// completedAt; RRULE ↔ repeat; UID ↔ id; LAST-MODIFIED and DTSTAMP from the server's stamps.
+public enum VTODOMapping {
+    /// What a task resource may not be: refused with a clear error, nothing stored.
+    public static let notATask = "the resource holds no VTODO"
+
+    /// The properties an item models, which a read takes out of the kept ones.
+    static let modelled: Set<String> = ["UID", "SUMMARY", "DESCRIPTION", "DUE", "PRIORITY", "CATEGORIES", "COMPLETED", "LAST-MODIFIED", "DTSTAMP"]
+
+    /// Reads a resource's text. `zone`: where a UTC due time is read (the account's zone).
+    /// Refused: text that is not iCalendar, no `VCALENDAR`, a `VEVENT` or `VJOURNAL` (a task list
+    /// holds tasks), no `VTODO`, `VTODO`s with different UIDs, or a `VTODO` without a UID.
+    public static func read(_ text: String, zone: TimeZone = .current) throws(ICalendarParseError) -> TaskResource {
+        let top = try ICalendarReader.components(text)
+        guard top.count == 1, var calendar = top.first, calendar.name == "VCALENDAR" else {
+            throw ICalendarParseError(line: 0, "a resource is one VCALENDAR")
+        }
+        if let other = calendar.components.first(where: { ["VEVENT", "VJOURNAL", "VFREEBUSY"].contains($0.name) }) {
+            throw ICalendarParseError(line: 0, "the resource holds a \(other.name): a task list holds tasks (VTODO) only")
+        }
+        let todos = calendar.components.filter { $0.name == "VTODO" }
+        guard !todos.isEmpty else { throw ICalendarParseError(line: 0, notATask) }
+        let uids = Set(todos.map { $0.property("UID")?.value ?? "" })
+        guard uids.count == 1, let uid = uids.first, !uid.isEmpty else {
+            throw ICalendarParseError(line: 0, uids.contains("") ? "a VTODO has no UID" : "the resource holds more than one task (UIDs \(uids.sorted().joined(separator: ", ")))")
+        }
+        guard let masterIndex = calendar.components.firstIndex(where: { $0.name == "VTODO" && $0.property("RECURRENCE-ID") == nil }) else {
+            throw ICalendarParseError(line: 0, "the resource holds overrides (RECURRENCE-ID) of a task but not the task")
+        }
+        var master = calendar.components[masterIndex]
+        var item = TodoItem(id: uid, text: master.property("SUMMARY").map { ICalendarText.unescaped($0.value) } ?? "")
+        item.notes = master.property("DESCRIPTION").map { ICalendarText.unescaped($0.value) } ?? ""
+        item.due = master.property("DUE").flatMap { VTODOFields.due($0, zone: zone) }
+        item.priority = master.property("PRIORITY").flatMap { VTODOFields.priority($0.value) }
+        item.tags = VTODOFields.tags(master.properties("CATEGORIES"))
+        let status = master.property("STATUS")?.value.uppercased()
+        let completed = master.property("COMPLETED").flatMap { VTODOFields.instant($0.value) }
+        item.complete = status == "COMPLETED" || (status == nil && completed != nil)
+        item.completedAt = item.complete ? completed.map(SyncDateFormat.string(from:)) : nil
+        var taken = modelled
+        if status == "COMPLETED" || status == "NEEDS-ACTION" { taken.insert("STATUS") }
+        if let percent = master.property("PERCENT-COMPLETE").flatMap({ Int($0.value) }), percent == 0 || percent == 100 { taken.insert("PERCENT-COMPLETE") }
+        if let rrule = master.property("RRULE"), master.properties("RRULE").count == 1, let rule = VTODOFields.repeatRule(rrule.value) {
+            item.repeatRule = rule
+            taken.insert("RRULE")
+        }
+        master.remove(taken)
+        calendar.components[masterIndex] = master
+        // Thunderbird completes one occurrence with a completed override at it: the current one.
+        if !item.complete, let due = item.due,
+           let override = calendar.components.firstIndex(where: { Self.completes($0, occurrence: due, zone: zone) }) {
+            item.complete = true
+            item.completedAt = calendar.components[override].property("COMPLETED").flatMap { VTODOFields.instant($0.value) }.map(SyncDateFormat.string(from:))
+            calendar.components.remove(at: override)
+        }
+        calendar.remove(["VERSION", "PRODID"])
+        return TaskResource(item: item, kept: calendar)
+    }
+
+    /// A completed override (RECURRENCE-ID) of the occurrence due `occurrence`.
+    private static func completes(_ component: ICalendarComponent, occurrence: DueDate, zone: TimeZone) -> Bool {
+        guard component.name == "VTODO", let id = component.property("RECURRENCE-ID"),
+              component.property("STATUS")?.value.uppercased() == "COMPLETED" || component.property("COMPLETED") != nil,
+              let day = VTODOFields.due(ICalendarProperty("DUE", id.value, parameters: id.parameters), zone: zone) else { return false }
+        return day.dayOnly == occurrence.dayOnly
+    }
+
+    /// The resource's text: our fields, then what it kept. `updated`: the server's stamp of
+    /// the item (LAST-MODIFIED and DTSTAMP).
+    public static func write(_ resource: TaskResource, updated: Date) -> String {
+        var calendar = resource.kept
+        calendar.properties.insert(contentsOf: [ICalendarProperty("VERSION", "2.0"), ICalendarProperty("PRODID", "-//OfflineTodo//todo-server//EN")], at: 0)
+        let masterIndex = calendar.components.firstIndex { $0.name == "VTODO" && $0.property("RECURRENCE-ID") == nil }
+        var master = masterIndex.map { calendar.components[$0] } ?? ICalendarComponent(name: "VTODO")
+        let item = resource.item
+        var fields = [ICalendarProperty("UID", item.id), ICalendarProperty("DTSTAMP", VTODOFields.utc(updated)),
+                      ICalendarProperty("LAST-MODIFIED", VTODOFields.utc(updated)), ICalendarProperty("SUMMARY", ICalendarText.escaped(item.text))]
+        if !item.notes.isEmpty { fields.append(ICalendarProperty("DESCRIPTION", ICalendarText.escaped(item.notes))) }
+        if let due = item.due { fields.append(VTODOFields.due(due)) }
+        if let priority = item.priority { fields.append(ICalendarProperty("PRIORITY", VTODOFields.priority(priority))) }
+        if !item.tags.isEmpty { fields.append(VTODOFields.categories(item.tags)) }
+        if item.complete {
+            // Completed: whatever state it was kept in before gives way.
+            master.remove(["STATUS", "PERCENT-COMPLETE"])
+            fields.append(ICalendarProperty("STATUS", "COMPLETED"))
+            let at = item.completedAt.flatMap(SyncDateFormat.date(from:)) ?? updated
+            fields.append(ICalendarProperty("COMPLETED", VTODOFields.utc(at)))
+            fields.append(ICalendarProperty("PERCENT-COMPLETE", "100"))
+        }
+        if let rule = item.repeatRule {
+            master.remove(["RRULE"])  // ours replaces one kept from before
+            fields.append(VTODOFields.rrule(rule))
+        }
+        master.properties = fields + master.properties
+        if let masterIndex { calendar.components[masterIndex] = master } else { calendar.components.append(master) }
+        return ICalendarWriter.text([calendar])
+    }
+}
