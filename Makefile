@@ -26,6 +26,9 @@ build: deps-build
 TEST_WIDTH ?= 8
 test: deps-test
 	scripts/with-postgres.sh $(SWIFT) test --experimental-maximum-parallelization-width $(TEST_WIDTH)
+	@# Every fuzz input kept (seed corpora, and every crash found so far) once; in CI each fuzz target also runs 30 s.
+	scripts/fuzz.sh --replay
+	@if [ "$${CI:-}" = true ]; then FUZZ_SECONDS=30 scripts/fuzz.sh; fi
 
 ## An hour (MINUTES) of 100 live devices against two servers on PostgreSQL reading its standby:
 ## nothing lost, memory and latency steady; writes BENCHMARKS.md ("Soak") for runs of 10+ minutes.
@@ -64,6 +67,22 @@ install: deps-build
 
 uninstall:
 	scripts/install.sh --uninstall "$(PREFIX)"
+
+## Coverage-guided fuzzing of the parsers of outside bytes (Fuzz/, libFuzzer with ASan): every
+## target for FUZZ_SECONDS each, then executions, coverage and crashes per target; a crashing
+## input is saved in Fuzz/Regressions/<target>/, which `make test` replays. Then the sync's laws
+## with PROPERTY_CASES random histories each.
+.PHONY: fuzz fuzz-ci
+FUZZ_SECONDS ?= 600
+PROPERTY_CASES ?= 100000
+fuzz: deps-build
+	FUZZ_SECONDS=$(FUZZ_SECONDS) scripts/fuzz.sh
+	PROPERTY_CASES=$(PROPERTY_CASES) $(SWIFT) test --filter LawTests
+
+## CI's budget: 30 s per target, 1,000 cases per law.
+fuzz-ci: deps-build
+	FUZZ_SECONDS=30 scripts/fuzz.sh
+	$(SWIFT) test --filter LawTests
 
 deps-build:
 	@$(ENSURE) libsqlite3-dev libncurses-dev

@@ -6,6 +6,8 @@ let package = Package(
     platforms: [.macOS(.v15)],  // Synchronization.Mutex
     products: [
         .library(name: "TableProtocol", targets: ["TableProtocol"]),
+        // The todo's rules (also what the fuzz targets of Fuzz/ link).
+        .library(name: "TodoModel", targets: ["TodoModel"]),
         .library(name: "OfflineSync", targets: ["OfflineSync"]),
         .library(name: "SyncServer", targets: ["SyncServer"]),
         .executable(name: "todo-server", targets: ["todo-server"]),

@@ -44,7 +44,8 @@ public enum ItemFile {
         var item = original
         var listName: String?
         var seen = Set<String>()
-        let lines = text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        // Any line end: an editor may save CRLF, and "\r\n" is one Character, never "\n" (found by fuzz-item-file).
+        let lines = text.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline).map(String.init)
         var index = 0
         while index < lines.count {
             let line = lines[index]

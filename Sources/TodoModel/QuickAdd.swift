@@ -21,7 +21,10 @@ public struct QuickAdd: Sendable, Equatable {
     public init(_ line: String, today: DueDate) {
         self.text = ""
         var text: [Substring] = []
-        for word in line.split(whereSeparator: \.isWhitespace) {
+        // Split by scalars: as Characters, a space followed by a combining mark is one, so the
+        // text left, joined by spaces, split differently when read again (found by fuzz-quick-add).
+        for scalars in line.unicodeScalars.split(whereSeparator: \.properties.isWhitespace) {
+            let word = Substring(String(String.UnicodeScalarView(scalars)))
             if !take(word, today: today) { text.append(word) }
         }
         self.text = text.joined(separator: " ")

@@ -73,8 +73,18 @@ public enum TodoFile {
         guard let text = String(data: data, encoding: .utf8) else {
             throw ParseError(line: firstInvalidUTF8Line(data), reason: "the file is not UTF-8 text")
         }
-        let first = text.first(where: { !$0.isWhitespace })
-        return first == "[" || first == "{" ? try parseJSON(text) : try parseTodoTxt(text)
+        return looksLikeJSON(text) ? try parseJSON(text) : try parseTodoTxt(text)
+    }
+
+    /// A file is JSON when it opens an array of objects (`[ {`, or `[ ]`) or an object (`{ "`,
+    /// `{ }`, to say it is not an array); a todo.txt line may well start with `[` or `{`
+    /// (`[draft] write`, found by fuzz-todo-file).
+    static func looksLikeJSON(_ text: String) -> Bool {
+        var characters = text.lazy.filter { !$0.isWhitespace }.makeIterator()
+        switch (characters.next(), characters.next()) {
+        case ("[", "{"), ("[", "]"), ("[", nil), ("{", "\""), ("{", "}"), ("{", nil): return true
+        default: return false
+        }
     }
 
     // MARK: JSON

@@ -39,13 +39,16 @@ enum TodoTxtLine {
         }
         var text: [String] = []
         for word in words {
-            if word.hasPrefix("+"), QuickAdd.isName(String(word.dropFirst())), listName == nil {
+            // The last `+List`, `due:` and `rec:` win, as in quick add: a word that reads as a
+            // field never stays in the text, where it would be read as one the next time (found
+            // by fuzz-todo-file).
+            if word.hasPrefix("+"), QuickAdd.isName(String(word.dropFirst())) {
                 listName = String(word.dropFirst())
             } else if word.hasPrefix("@"), QuickAdd.isName(String(word.dropFirst())) {
                 item.tags.insert(String(word.dropFirst()).lowercased())
-            } else if word.hasPrefix("due:"), item.due == nil, let due = DueDate(String(word.dropFirst(4))) {
+            } else if word.hasPrefix("due:"), let due = DueDate(String(word.dropFirst(4))) {
                 item.due = due
-            } else if word.hasPrefix("rec:"), item.repeatRule == nil, let rule = rule(String(word.dropFirst(4))) {
+            } else if word.hasPrefix("rec:"), let rule = rule(String(word.dropFirst(4))) {
                 item.repeatRule = rule
             } else {
                 text.append(word)

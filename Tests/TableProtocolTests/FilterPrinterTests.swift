@@ -16,7 +16,8 @@ import Testing
         ("-(a add b)", "-(a add b)"),
         ("- 5", "-5"),
         ("-(5)", "-(5)"),
-        ("- -a", "-(-a)"),
+        ("- -a", "- -a"),
+        ("- - 5", "- -5"),
         ("a sub -5", "a sub -5"),
         ("-5 add a", "-5 add a"),
         ("concat( a ,'b' )", "concat(a, 'b')"),
@@ -63,5 +64,14 @@ import Testing
 
     @Test func descriptionIsThePrintedText() throws {
         #expect(try FilterParser.parse("tolower( a )eq'x'").description == "tolower(a) eq 'x'")
+    }
+
+    @Test func negationsNestedToTheDepthLimitPrintAsTextThatParsesWithinIt() throws {
+        // Found by fuzz-filter: `-(-(…a))` added a level per negation, past the limit.
+        for operand in ["a", "5"] {
+            let text = String(repeating: "-", count: 63) + operand
+            let printed = FilterPrinter.print(try FilterParser.parse(text))
+            #expect(try FilterParser.parse(printed) == FilterParser.parse(text), "\(printed)")
+        }
     }
 }

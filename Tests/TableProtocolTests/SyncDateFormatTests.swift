@@ -58,6 +58,17 @@ import Testing
         #expect(SyncDateFormat.date(from: text) == nil)
     }
 
+    @Test(arguments: ["0000-01-01T00:00+01:00", "9999-12-31T23:59-01:00"])
+    func anOffsetThatCarriesTheInstantPastYears0To9999IsRefused(_ text: String) {
+        // Found by fuzz-filter: such an instant printed as a year that does not parse back.
+        #expect(FilterDateTime(iso8601: text) == nil)
+    }
+
+    @Test func theFirstAndLastInstantsOfYears0To9999Parse() {
+        #expect(FilterDateTime(iso8601: "0000-01-01T01:00+01:00") != nil)
+        #expect(FilterDateTime(iso8601: "9999-12-31T22:59-01:00") != nil)
+    }
+
     @Test func filterDateTimeIsoStringTruncatesToMilliseconds() {
         let d = FilterDateTime(ticksSinceEpoch: ticks(2026, 1, 2, 3, 4, 5, fraction: 6_789_999))
         #expect(d.isoString == "2026-01-02T03:04:05.678Z")

@@ -47,6 +47,9 @@ public enum FilterPrinter {
             out += name
         case .unary(let op, let operand):
             out += op == .not ? "not " : "-"
+            // `- -x` and `- -5`, not `-(-x)`: to the parser a parenthesis is a level of nesting,
+            // and a printed filter must parse within the depth its source did (found by fuzz-filter).
+            if op == .negate, startsWithMinus(operand) { out += " " }
             write(operand, to: &out, parenthesized: needsParentheses(unary: op, operand: operand))
         case .binary(let op, let left, let right):
             write(left, to: &out, parenthesized: precedence(of: left) < op.precedence)
@@ -75,12 +78,21 @@ public enum FilterPrinter {
         return 6
     }
 
-    /// `-(5)` keeps a negated literal distinct from the literal `-5`; `-(-x)` avoids `--x`.
+    /// `-(5)` keeps a negated literal distinct from the literal `-5` (a minus before a number
+    /// folds into it); a negative one needs none (`- -5`).
     private static func needsParentheses(unary op: UnaryOperator, operand: FilterExpression) -> Bool {
         switch operand.node {
         case .binary: return true
-        case .literal(.number): return op == .negate
-        case .unary(.negate, _): return op == .negate
+        case .literal(.number): return op == .negate && !startsWithMinus(operand)
+        default: return false
+        }
+    }
+
+    /// True when the operand's text starts with `-`.
+    private static func startsWithMinus(_ operand: FilterExpression) -> Bool {
+        switch operand.node {
+        case .unary(.negate, _): return true
+        case .literal(.number(let n)): return n.sign == .minus && !n.isNaN
         default: return false
         }
     }

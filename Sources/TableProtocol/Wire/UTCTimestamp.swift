@@ -63,8 +63,15 @@ enum UTCTimestamp {
             offsetMinutes = m
         }
         guard i == b.count else { return nil }
-        return ticks - sign * (offsetHours * 60 + offsetMinutes) * 60 * ticksPerSecond
+        let utc = ticks - sign * (offsetHours * 60 + offsetMinutes) * 60 * ticksPerSecond
+        // An offset may carry 0000-01-01 or 9999-12-31 past the years a timestamp is written in
+        // (found by fuzz-filter): such an instant could not be printed and read back.
+        return (firstTick...lastTick).contains(utc) ? utc : nil
     }
+
+    /// 0000-01-01T00:00:00Z and the last tick of 9999-12-31.
+    private static let firstTick = CivilCalendar.daysFromCivil(year: 0, month: 1, day: 1) * ticksPerDay
+    private static let lastTick = CivilCalendar.daysFromCivil(year: 10_000, month: 1, day: 1) * ticksPerDay - 1
 
     /// Formats as `YYYY-MM-DDTHH:MM:SS[.f…]Z`, truncating to `fractionDigits` (0–7) digits.
     static func format(_ ticks: Int64, fractionDigits: Int) -> String {

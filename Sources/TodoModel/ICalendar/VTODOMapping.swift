@@ -44,7 +44,17 @@ public enum VTODOMapping {
         let completed = master.property("COMPLETED").flatMap { VTODOFields.instant($0.value) }
         item.complete = status == "COMPLETED" || (status == nil && completed != nil)
         item.completedAt = item.complete ? completed.map(SyncDateFormat.string(from:)) : nil
+        // Thunderbird completes one occurrence with a completed override at it: the current one.
+        var consumed: Int?
+        if !item.complete, let due = item.due,
+           let override = calendar.components.firstIndex(where: { Self.completes($0, occurrence: due, zone: zone) }) {
+            item.complete = true
+            item.completedAt = calendar.components[override].property("COMPLETED").flatMap { VTODOFields.instant($0.value) }.map(SyncDateFormat.string(from:))
+            consumed = override
+        }
         var taken = modelled
+        // A completed task's state is ours to write: no other STATUS or PERCENT-COMPLETE is kept.
+        if item.complete { taken.formUnion(["STATUS", "PERCENT-COMPLETE"]) }
         if status == "COMPLETED" || status == "NEEDS-ACTION" { taken.insert("STATUS") }
         if let percent = master.property("PERCENT-COMPLETE").flatMap({ Int($0.value) }), percent == 0 || percent == 100 { taken.insert("PERCENT-COMPLETE") }
         if let rrule = master.property("RRULE"), master.properties("RRULE").count == 1, let rule = VTODOFields.repeatRule(rrule.value) {
@@ -53,13 +63,7 @@ public enum VTODOMapping {
         }
         master.remove(taken)
         calendar.components[masterIndex] = master
-        // Thunderbird completes one occurrence with a completed override at it: the current one.
-        if !item.complete, let due = item.due,
-           let override = calendar.components.firstIndex(where: { Self.completes($0, occurrence: due, zone: zone) }) {
-            item.complete = true
-            item.completedAt = calendar.components[override].property("COMPLETED").flatMap { VTODOFields.instant($0.value) }.map(SyncDateFormat.string(from:))
-            calendar.components.remove(at: override)
-        }
+        if let consumed { calendar.components.remove(at: consumed) }
         calendar.remove(["VERSION", "PRODID"])
         return TaskResource(item: item, kept: calendar)
     }

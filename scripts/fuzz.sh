@@ -1,0 +1,125 @@
+#!/usr/bin/env bash
+# Coverage-guided fuzzing of the parsers of outside bytes (the Fuzz/ package, libFuzzer + ASan).
+#
+#   scripts/fuzz.sh            every target for FUZZ_SECONDS (default 600) each, then a table of
+#                              executions, coverage and crashes; a crash, leak or timeout input is
+#                              saved in Fuzz/Regressions/<target>/ and the exit status is 1.
+#   scripts/fuzz.sh --replay   every input of Fuzz/Corpus/<target> and Fuzz/Regressions/<target>
+#                              once: the regression test (exit 1 when any fails).
+#
+# FUZZ_TARGETS picks targets (default: all). Builds in release into .build-fuzz, under nice: the
+# fuzzers share the machine's two cores with whatever else is building.
+set -euo pipefail
+
+# Swift's own crash handler would catch a failed property's trap first and, reading the stack of
+# the crashed thread, trip ASan: libFuzzer must see the trap to save the input.
+export SWIFT_BACKTRACE=enable=no
+
+ROOT="$(cd "$(dirname "$0")/.." && pwd)"
+FUZZ="$ROOT/Fuzz"
+SCRATCH="$ROOT/.build-fuzz"
+SECONDS_EACH="${FUZZ_SECONDS:-600}"
+TARGETS=(${FUZZ_TARGETS:-$(ls "$FUZZ/Sources")})  # one folder per target
+
+# Longest input per target: JSON needs room for 513 nested brackets (the depth limit is 512);
+# filters and query strings past a few hundred bytes only repeat what shorter ones reach.
+max_len() {
+    case "$1" in
+        fuzz-json) echo 4096 ;;
+        fuzz-filter) echo 1024 ;;
+        *) echo 2048 ;;
+    esac
+}
+
+build() {
+    local start=$SECONDS
+    # Tools 5.4 package (see Fuzz/Package.swift); ASan adds the leak check at exit.
+    (cd "$FUZZ" && nice -n 10 swift build -c release --scratch-path "$SCRATCH" -Xswiftc -sanitize=fuzzer,address) >&2
+    echo "Built the fuzz targets in $((SECONDS - start)) s" >&2
+}
+
+# The lines of a libFuzzer log that tell what failed: the input, the message, the stack (Swift
+# symbols demangled).
+report() {
+    { grep -E '^Running: ' "$1" | tail -1
+      grep -E 'Fatal error|==[0-9]+==|^SUMMARY|^Test unit written|^ +#[0-9]+ ' "$1" | head -40
+    } | { swift demangle --simplified 2>/dev/null || cat; } || true  # a line not found is no error
+}
+
+# Runs files (not directories) once each, whole, with no length cap; prints one line, and on a
+# failure what failed. libFuzzer stops at the first failing file.
+run_files() {
+    local target=$1 label=$2 log
+    shift 2
+    log="$(mktemp)"
+    if nice -n 10 "$SCRATCH/release/$target" -rss_limit_mb=2048 -timeout=10 "$@" >"$log" 2>&1; then
+        printf '%-12s %-60s ok\n' "$target" "$label"
+    else
+        printf '%-12s %-60s FAILED\n' "$target" "$label"
+        report "$log"
+        rm -f "$log"
+        return 1
+    fi
+    rm -f "$log"
+}
+
+replay() {
+    local failed=0
+    for target in "${TARGETS[@]}"; do
+        local corpus=()
+        while IFS= read -r -d '' file; do corpus+=("$file"); done < <(find "$FUZZ/Corpus/$target" -type f -print0 2>/dev/null)
+        # With no file libFuzzer would start fuzzing instead of replaying.
+        ((${#corpus[@]} == 0)) || run_files "$target" "${#corpus[@]} corpus inputs" "${corpus[@]}" || failed=1
+        # One process per regression, so every one still failing is reported, not only the first.
+        while IFS= read -r -d '' file; do
+            run_files "$target" "${file#"$ROOT/"}" "$file" || failed=1
+        done < <(find "$FUZZ/Regressions/$target" -type f -print0 2>/dev/null | sort -z)
+    done
+    return $failed
+}
+
+fuzz() {
+    local failed=0 rows=()
+    work="$(mktemp -d)"  # global: the EXIT trap runs after this function has returned
+    trap 'rm -rf "$work"' EXIT
+    for target in "${TARGETS[@]}"; do
+        # A copy: libFuzzer adds every new input to its first directory, and the committed corpus
+        # stays as small as `-merge=1` left it.
+        mkdir -p "$work/$target/corpus" "$work/$target/artifacts"
+        cp -r "$FUZZ/Corpus/$target/." "$work/$target/corpus/"
+        local dict="$FUZZ/Dictionaries/${target#fuzz-}.dict" args=()
+        [[ -f $dict ]] && args+=("-dict=$dict")
+        echo "Fuzzing $target for $SECONDS_EACH s" >&2
+        local log="$work/$target/log" status=0 start=$SECONDS
+        nice -n 10 timeout $((SECONDS_EACH + 120)) "$SCRATCH/release/$target" "${args[@]}" \
+            -max_total_time="$SECONDS_EACH" -max_len="$(max_len "$target")" -rss_limit_mb=2048 -timeout=10 \
+            -print_final_stats=1 -artifact_prefix="$work/$target/artifacts/" "$work/$target/corpus" >"$log" 2>&1 || status=$?
+        local elapsed=$((SECONDS - start))  # less than asked when a crash stopped the run
+        local runs rate cov ft crashes=0
+        runs="$(sed -n 's/^stat::number_of_executed_units: *//p' "$log" | tail -1)"
+        rate="$(sed -n 's/^stat::average_exec_per_sec: *//p' "$log" | tail -1)"
+        cov="$(grep -oE 'cov: [0-9]+' "$log" | tail -1 | cut -d' ' -f2)"
+        ft="$(grep -oE 'ft: [0-9]+' "$log" | tail -1 | cut -d' ' -f2)"
+        # Slow units are only a note; crashes, leaks, timeouts and out-of-memory inputs fail the run.
+        for artifact in "$work/$target/artifacts"/{crash,leak,timeout,oom}-*; do
+            [[ -f $artifact ]] || continue
+            mkdir -p "$FUZZ/Regressions/$target"
+            cp "$artifact" "$FUZZ/Regressions/$target/"
+            echo "$target: saved Fuzz/Regressions/$target/$(basename "$artifact")" >&2
+            crashes=$((crashes + 1))
+        done
+        if ((status != 0 || crashes > 0)); then
+            failed=1
+            ((crashes > 0)) || crashes="exit $status"
+            report "$log" >&2
+        fi
+        rows+=("$(printf '%-12s %8s %13s %9s %6s %7s %8s' "$target" "$elapsed" "${runs:-?}" "${rate:-?}" "${cov:-?}" "${ft:-?}" "$crashes")")
+    done
+    printf '%-12s %8s %13s %9s %6s %7s %8s\n' target seconds executions exec/s cov ft crashes
+    printf '%s\n' "${rows[@]}"
+    return $failed
+}
+
+cd "$ROOT"
+build
+if [[ ${1:-} == --replay ]]; then replay; else fuzz; fi
