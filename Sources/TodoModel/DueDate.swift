@@ -30,15 +30,7 @@ public struct DueDate: Sendable, Hashable, Comparable, CustomStringConvertible {
         var text = text
         let parsed: (year: Int, month: Int, day: Int, hour: Int?, minute: Int)? = text.withUTF8 { bytes in
             guard bytes.count == 10 || bytes.count == 16, bytes[4] == UInt8(ascii: "-"), bytes[7] == UInt8(ascii: "-") else { return nil }
-            func number(_ range: Range<Int>) -> Int? {
-                var value = 0
-                for index in range {
-                    let digit = bytes[index] &- UInt8(ascii: "0")
-                    guard digit < 10 else { return nil }
-                    value = value * 10 + Int(digit)
-                }
-                return value
-            }
+            func number(_ range: Range<Int>) -> Int? { ASCIIDigits.number(bytes, range) }
             guard let year = number(0..<4), let month = number(5..<7), let day = number(8..<10) else { return nil }
             guard bytes.count == 16 else { return (year, month, day, nil, 0) }
             guard bytes[10] == UInt8(ascii: "T"), bytes[13] == UInt8(ascii: ":"),

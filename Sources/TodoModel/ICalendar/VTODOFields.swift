@@ -20,16 +20,7 @@ enum VTODOFields {
     static func due(_ property: ICalendarProperty, zone: TimeZone) -> DueDate? {
         let value = property.value.uppercased()
         let digits = Array(value.utf8)
-        func number(_ range: Range<Int>) -> Int? {
-            guard range.upperBound <= digits.count else { return nil }
-            var result = 0
-            for index in range {
-                let digit = digits[index] &- UInt8(ascii: "0")
-                guard digit < 10 else { return nil }
-                result = result * 10 + Int(digit)
-            }
-            return result
-        }
+        func number(_ range: Range<Int>) -> Int? { ASCIIDigits.number(digits, range) }
         guard let year = number(0..<4), let month = number(4..<6), let day = number(6..<8) else { return nil }
         if digits.count == 8 { return DueDate(year: year, month: month, day: day) }
         guard digits.count >= 15, digits[8] == UInt8(ascii: "T"), let hour = number(9..<11), let minute = number(11..<13), number(13..<15) != nil
