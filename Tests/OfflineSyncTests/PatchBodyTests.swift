@@ -31,7 +31,7 @@ import Testing
     }
 
     @Test func fieldsMatchTheBaseInAnyLetterCase() {
-        let serverSpelling = JSONObject([("id", .string("a")), ("Text", .string("milk")), ("Notes", .null)])
+        let serverSpelling = JSONObject([("id", .string("a")), ("version", .string("v1")), ("Text", .string("milk")), ("Notes", .null)])
         var item = base
         item["notes"] = .null
         #expect(PatchBody.update(item, since: serverSpelling).keys.sorted() == ["done", "id", "version"])
@@ -40,7 +40,20 @@ import Testing
     @Test func theSystemPropertiesAndTheSpaceAlwaysGo() {
         var item = base
         item[SharedSpace.column] = .string("space-1")
-        #expect(PatchBody.update(item, since: item).keys.sorted() == [SharedSpace.column, "id", "version"])
+        item["done"] = .bool(true)
+        #expect(PatchBody.update(item, since: base).keys.sorted() == [SharedSpace.column, "done", "id", "version"])
+    }
+
+    @Test func withNothingChangedEveryFieldTheBaseKnowsGoesNeverAnEmptyPatch() {
+        var item = base
+        item["completedAt"] = .null
+        #expect(PatchBody.update(item, since: base).keys.sorted() == ["done", "id", "text", "version"])
+    }
+
+    @Test func aBaseOfAnotherVersionThanTheItemsIsNoReferenceAndTheWholeItemGoes() {
+        var item = base
+        item["version"] = .string("v2")  // a resolver put the item on the server's version
+        #expect(PatchBody.update(item, since: base) == item)
     }
 
     @Test func withoutABaseTheWholeItemGoes() {

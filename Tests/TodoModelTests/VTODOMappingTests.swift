@@ -52,6 +52,14 @@ import TodoModel
         #expect(task.completedAt == "2026-11-18T11:06:40.000Z")
     }
 
+    @Test func percentComplete100AloneIsComplete() throws {
+        #expect(try VTODOMapping.read(resource(["UID:a", "PERCENT-COMPLETE:100"])).item.complete)
+    }
+
+    @Test func aUTCDueWithAnImpossibleMonthOrHourIsNoDueDate() throws {
+        #expect(try VTODOMapping.read(resource(["UID:a", "DUE:20241345T990000Z"])).item.due == nil)
+    }
+
     @Test func statusCompletedWithoutATimeIsCompleteAndLeavesTheStampToTheCompletionRules() throws {
         let task = try VTODOMapping.read(resource(["UID:a", "STATUS:COMPLETED"])).item
         #expect(task.complete)

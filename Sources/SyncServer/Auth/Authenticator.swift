@@ -41,7 +41,11 @@ public final class Authenticator: Sendable {
         if let wait = throttle.retryAfter(key) { throw TableError.tooManyRequests(retryAfter: wait) }
         let credentials = try await users.credentials(of: user)
         let hash = credentials?.hash ?? decoy
-        let matches = try await shares.run(for: address) { try await hashing.matches(hash, password) }
+        let matches = try await shares.run(for: address) {
+            // Checked again after waiting: guesses queued behind a lockout's fifth failure wait it out too.
+            if let wait = throttle.retryAfter(key) { throw TableError.tooManyRequests(retryAfter: wait) }
+            return try await hashing.matches(hash, password)
+        }
         guard matches, let credentials else {
             throttle.fail(key)
             throw TableError.unauthorized(Self.loginFailed)

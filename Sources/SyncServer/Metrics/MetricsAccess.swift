@@ -42,7 +42,8 @@ enum MetricsAccess: Sendable, Equatable {
             return
         case .scrapeToken(let token):
             // Compared as digests, in constant time: how much of a guess matched is not told by timing.
-            if let sent, Data(SHA256.hash(data: Data(sent.utf8))) == Data(SHA256.hash(data: Data(token.utf8))) { return }
+            if let scrape = Authenticator.bearerToken(in: headers),
+               Data(SHA256.hash(data: Data(scrape.utf8))) == Data(SHA256.hash(data: Data(token.utf8))) { return }
         case .noScrapeToken:
             break
         }

@@ -99,9 +99,11 @@ public final class TodoService: Sendable {
                     group.addTask {
                         do {
                             for try await _ in commits { ask.yield() }
+                            continuation.finish()
                         } catch {
                             continuation.finish(throwing: error)
                         }
+                        ask.finish()
                     }
                     group.addTask { for await _ in directory { ask.yield() } }
                     group.addTask { [self] in

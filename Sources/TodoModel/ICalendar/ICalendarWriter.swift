@@ -27,18 +27,19 @@ public enum ICalendarWriter {
         return line + ":" + property.value
     }
 
-    /// The line cut into pieces of at most 75 octets, each continuation starting with a space.
+    /// The line cut into pieces of at most 75 octets, each continuation starting with a space,
+    /// between scalars (a grapheme may be longer than a line), never inside one.
     static func folded(_ line: String) -> String {
-        var out = "", width = 0
-        for character in line {
-            let size = String(character).utf8.count
+        var out = String.UnicodeScalarView(), width = 0
+        for scalar in line.unicodeScalars {
+            let size = UTF8.width(scalar)
             if width + size > 75 {
-                out += "\r\n "
+                out.append(contentsOf: "\r\n ".unicodeScalars)
                 width = 1
             }
-            out.append(character)
+            out.append(scalar)
             width += size
         }
-        return out + "\r\n"
+        return String(out) + "\r\n"
     }
 }

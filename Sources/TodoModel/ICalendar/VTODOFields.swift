@@ -28,6 +28,8 @@ enum VTODOFields {
         guard digits.count == 16, digits[15] == UInt8(ascii: "Z") else {
             return digits.count == 15 ? DueDate(year: year, month: month, day: day, hour: hour, minute: minute) : nil
         }
+        // Checked first: Calendar rolls a 13th month or a 99th hour over into a real date.
+        guard DueDate(year: year, month: month, day: day, hour: hour, minute: minute) != nil else { return nil }
         var utc = Calendar(identifier: .gregorian)
         utc.timeZone = TimeZone(identifier: "UTC")!
         guard let instant = utc.date(from: DateComponents(year: year, month: month, day: day, hour: hour, minute: minute)) else { return nil }
@@ -58,7 +60,7 @@ enum VTODOFields {
         var calendar = Calendar(identifier: .gregorian)
         calendar.timeZone = TimeZone(identifier: "UTC")!
         let f = fields.map { $0! }
-        guard (1...12).contains(f[1]), (1...31).contains(f[2]), f[3] < 24, f[4] < 60, f[5] < 61 else { return nil }
+        guard DueDate(year: f[0], month: f[1], day: f[2], hour: f[3], minute: f[4]) != nil, f[5] < 61 else { return nil }
         return calendar.date(from: DateComponents(year: f[0], month: f[1], day: f[2], hour: f[3], minute: f[4], second: f[5]))
     }
 

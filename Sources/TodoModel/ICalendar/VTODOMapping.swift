@@ -42,7 +42,8 @@ public enum VTODOMapping {
         item.tags = VTODOFields.tags(master.properties("CATEGORIES"))
         let status = master.property("STATUS")?.value.uppercased()
         let completed = master.property("COMPLETED").flatMap { VTODOFields.instant($0.value) }
-        item.complete = status == "COMPLETED" || (status == nil && completed != nil)
+        let percent = master.property("PERCENT-COMPLETE").flatMap { Int($0.value) }
+        item.complete = status == "COMPLETED" || (status == nil && (completed != nil || percent == 100))
         item.completedAt = item.complete ? completed.map(SyncDateFormat.string(from:)) : nil
         // Thunderbird completes one occurrence with a completed override at it: the current one.
         var consumed: Int?
@@ -56,7 +57,7 @@ public enum VTODOMapping {
         // A completed task's state is ours to write: no other STATUS or PERCENT-COMPLETE is kept.
         if item.complete { taken.formUnion(["STATUS", "PERCENT-COMPLETE"]) }
         if status == "COMPLETED" || status == "NEEDS-ACTION" { taken.insert("STATUS") }
-        if let percent = master.property("PERCENT-COMPLETE").flatMap({ Int($0.value) }), percent == 0 || percent == 100 { taken.insert("PERCENT-COMPLETE") }
+        if percent == 0 || percent == 100 { taken.insert("PERCENT-COMPLETE") }
         if let rrule = master.property("RRULE"), master.properties("RRULE").count == 1, let rule = VTODOFields.repeatRule(rrule.value) {
             item.repeatRule = rule
             taken.insert("RRULE")
