@@ -89,6 +89,7 @@ deps-build:
 
 deps-test:
 	@$(ENSURE) libsqlite3-dev libncurses-dev sqlite3 postgresql python3 tmux openssl curl man-db
+	@scripts/ensure-venv.sh
 
 deps-bench:
 	@$(ENSURE) libsqlite3-dev libncurses-dev sqlite3 postgresql python3 wrk taskwarrior taskd gnutls-bin

@@ -10,6 +10,7 @@ let package = Package(
         .library(name: "TodoModel", targets: ["TodoModel"]),
         .library(name: "OfflineSync", targets: ["OfflineSync"]),
         .library(name: "SyncServer", targets: ["SyncServer"]),
+        .library(name: "CalDAV", targets: ["CalDAV"]),
         .executable(name: "todo-server", targets: ["todo-server"]),
         .executable(name: "todo", targets: ["todo"]),
     ],
@@ -89,6 +90,18 @@ let package = Package(
         // next instance, priorities, completion, quick add, todo.txt and the export formats. The
         // app and the server's CalDAV face both use it. Foundation only (and the wire's values).
         .target(name: "TodoModel", dependencies: ["TableProtocol"]),
+        // todo-server's CalDAV face: lists as calendar collections, items as VTODO resources, over
+        // SyncServer's tables and the shared model's rules (WebDAV XML through FoundationXML).
+        .target(
+            name: "CalDAV",
+            dependencies: [
+                "SyncServer", "TodoModel", "TableProtocol",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
         // The app without a screen: TodoService, view models, key table, over the model.
         .target(name: "TodoKit", dependencies: ["TodoModel", "OfflineSync", "TableProtocol", "TodoResources"]),
         // Asks for a password with echo off (todo login, todo-server users).
@@ -113,7 +126,7 @@ let package = Package(
         .executableTarget(
             name: "todo-server",
             dependencies: [
-                "SyncServer", "PasswordPrompt",
+                "SyncServer", "CalDAV", "PasswordPrompt",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
@@ -151,6 +164,8 @@ let package = Package(
         .testTarget(name: "TodoKitTests", dependencies: ["TodoKit", "TodoModel", "TodoKitTestSupport", "OfflineSync", "ServerTestSupport", "todo-server"]),
         .testTarget(name: "TerminalUITests", dependencies: ["TerminalUI", "TodoKit", "TodoModel", "TodoKitTestSupport"]),
         .testTarget(name: "TodoEndToEndTests", dependencies: ["ServerTestSupport", "todo", "todo-server"]),
+        // The CalDAV face through real todo-server processes, on SQLite and PostgreSQL.
+        .testTarget(name: "CalDAVTests", dependencies: ["ServerTestSupport", "todo-server"]),
         .testTarget(name: "FilterSQLTests", dependencies: ["FilterSQL", "TableProtocol"]),
         // Starts real todo-server processes for the integration tests.
         .target(name: "ServerTestSupport", path: "Tests/ServerTestSupport"),

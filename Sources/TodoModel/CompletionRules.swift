@@ -19,6 +19,16 @@ public enum CompletionRules {
         return item
     }
 
+    /// The item as saved when another program reports the completion with its own time
+    /// (`reportedAt`, a CalDAV client's COMPLETED): that time is kept when the item becomes
+    /// complete, since the person completed it then (perhaps offline); otherwise as `saving`.
+    public static func saving(_ item: TodoItem, wasComplete: Bool, reportedAt: String?, now: Date) -> TodoItem {
+        guard item.complete, !wasComplete, let reportedAt else { return saving(item, wasComplete: wasComplete, now: now) }
+        var item = item
+        item.completedAt = reportedAt
+        return item
+    }
+
     /// The instance a save of `item` adds: the next of a repeating item that became complete
     /// (`TodoItem.nextInstance`, its id derived from the series), due after `now`'s day when it
     /// had no due date. Nil otherwise.

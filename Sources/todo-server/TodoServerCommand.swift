@@ -1,3 +1,4 @@
+import CalDAV
 import ArgumentParser
 import Foundation
 import Logging
@@ -132,7 +133,7 @@ struct ServeCommand: AsyncParsableCommand {
         }
         let logger = Logger(label: "todo-server")
         do {
-            try await SyncServerApplication.run(configuration, logger: logger) { port in
+            try await SyncServerApplication.run(configuration, faces: [CalDAVFace()], logger: logger) { port in
                 let store = configuration.usesPostgres ? "postgresql" : "sqlite \(configuration.database)"
                 FileHandle.standardOutput.write(Data("todo-server listening on \(configuration.scheme)://\(configuration.host):\(port) (\(store))\n".utf8))
             }

@@ -17,11 +17,11 @@ struct AccessTokenClaims: JWTPayload {
 }
 
 /// Who a valid token speaks for.
-struct SignedInAccount: Sendable, Equatable {
+public struct SignedInAccount: Sendable, Equatable {
     /// The immutable id (the namespace of the account's own rows).
-    let id: String
+    public let id: String
     /// The name (what `updatedBy` and member lists show).
-    let name: String
+    public let name: String
 }
 
 /// Issues and checks signed, expiring tokens (HS256 via jwt-kit). A check needs no database
@@ -94,6 +94,14 @@ public final class TokenService: Sendable {
         }
         guard let stamp = current[claims.sub.value], stamp.generation == claims.gen else { return nil }
         return SignedInAccount(id: claims.sub.value, name: stamp.name)
+    }
+
+    /// The account's name while its password generation is still `generation` (a copy at most
+    /// `revocationDelay` old), nil once the password changed or the account is gone: remembered
+    /// name-and-password credentials end as tokens do.
+    func currentName(of account: String, generation: Int64) async -> String? {
+        guard let stamp = try? await generations.value()[account], stamp.generation == generation else { return nil }
+        return stamp.name
     }
 
     /// The claims of a token with a valid signature (checked once, then remembered).

@@ -7,8 +7,9 @@ public final class Authenticator: Sendable {
     let users: UserStore
     let tokens: TokenService
     /// With `true`, table requests without a valid token are refused.
-    let required: Bool
+    public let required: Bool
     private let throttle = LoginThrottle()
+    private let basicCredentials = BasicCredentialCache()
     private let shares = AddressShare()
     /// Password hashing, off the threads that serve requests.
     private let hashing: PasswordCheckPool
@@ -37,6 +38,13 @@ public final class Authenticator: Sendable {
     /// from this address, while too many of the address's password checks wait, or while too
     /// many password checks wait.
     func login(user: String, password: String, address: String) async throws -> Login {
+        let (account, generation) = try await checkPassword(user: user, password: password, address: address)
+        return Login(token: try await tokens.issue(account: account.id, generation: generation), account: account)
+    }
+
+    /// The account a correct name and password sign in as, with its password generation;
+    /// throttled and refused as `login` says.
+    func checkPassword(user: String, password: String, address: String) async throws -> (Account, generation: Int64) {
         let key = LoginThrottle.Key(user: UserStore.key(user), address: address)
         if let wait = throttle.retryAfter(key) { throw TableError.tooManyRequests(retryAfter: wait) }
         let credentials = try await users.credentials(of: user)
@@ -51,12 +59,29 @@ public final class Authenticator: Sendable {
             throw TableError.unauthorized(Self.loginFailed)
         }
         throttle.succeed(key)
-        return Login(token: try await tokens.issue(account: credentials.account.id, generation: credentials.generation), account: credentials.account)
+        return (credentials.account, credentials.generation)
+    }
+
+    /// The account of a request's `Authorization: Basic` name and password (RFC 7617); nil
+    /// without Basic credentials; 401 for a wrong pair, 429 as logins are throttled. A pair
+    /// checked once is remembered (`BasicCredentialCache`), so a client that sends it on every
+    /// request (CalDAV clients do) pays the password hashing once; a password change or a
+    /// removed account ends it as it ends tokens, within `TokenService.revocationDelay`.
+    public func account(basic headers: HTTPFields, address: String) async throws -> SignedInAccount? {
+        guard let (user, password) = BasicCredentialCache.credentials(in: headers) else { return nil }
+        let key = basicCredentials.key(user: user, password: password)
+        if let known = basicCredentials.entry(for: key),
+           let name = await tokens.currentName(of: known.account, generation: known.generation) {
+            return SignedInAccount(id: known.account, name: name)
+        }
+        let (account, generation) = try await checkPassword(user: user, password: password, address: address)
+        basicCredentials.remember(key, account: account.id, generation: generation)
+        return SignedInAccount(id: account.id, name: account.name)
     }
 
     /// The account a request's token speaks for; nil for no token when auth is off; 401 for a
     /// bad token, or for none when auth is required.
-    func account(of headers: HTTPFields) async throws -> SignedInAccount? {
+    public func account(of headers: HTTPFields) async throws -> SignedInAccount? {
         guard let token = Self.token(in: headers) else {
             if required { throw TableError.unauthorized("Sign in first: this server requires an access token") }
             return nil

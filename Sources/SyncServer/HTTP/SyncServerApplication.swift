@@ -9,13 +9,14 @@ import ServiceLifecycle
 /// Opens the configured database and serves the table protocol until SIGINT or SIGTERM.
 public enum SyncServerApplication {
     /// Runs the server; `onListening` gets the bound port once requests are accepted.
+    /// `faces`: other protocols served on the same port (todo-server's CalDAV).
     public static func run(
-        _ configuration: ServerConfiguration, logger: Logger, onListening: @escaping @Sendable (Int) -> Void = { _ in }
+        _ configuration: ServerConfiguration, faces: [any ServerFace] = [], logger: Logger, onListening: @escaping @Sendable (Int) -> Void = { _ in }
     ) async throws {
         // Every open change feed holds a socket: take every file the system allows, and say how
         // many connections that leaves once listening (a start-up error stays one line).
         let files = OpenFileLimit.raise()
-        let server = try await build(configuration, logger: logger) { port in
+        let server = try await build(configuration, faces: faces, logger: logger) { port in
             logger.log(level: files < 10_000 + OpenFileLimit.reserved ? .warning : .info,
                        "the open-file limit allows about \(max(0, files - OpenFileLimit.reserved)) connections, change feeds included (raise the hard limit for more: ulimit -Hn, systemd's LimitNOFILE=)",
                        metadata: ["open_files": "\(files)"])
@@ -53,7 +54,7 @@ public enum SyncServerApplication {
     /// Opens the database (migrating it), and builds the application. `now` is the clock tokens
     /// are issued and checked by (tests move it instead of sleeping).
     static func build(
-        _ configuration: ServerConfiguration, logger: Logger, onListening: @escaping @Sendable (Int) -> Void = { _ in },
+        _ configuration: ServerConfiguration, faces: [any ServerFace] = [], logger: Logger, onListening: @escaping @Sendable (Int) -> Void = { _ in },
         now: @escaping @Sendable () -> Date = Date.init
     ) async throws -> Built {
         try configuration.validate()
@@ -114,6 +115,8 @@ public enum SyncServerApplication {
         TableRoutes(service: service, authenticator: authenticator, resolver: resolver, maxBodyBytes: configuration.maxBodyBytes,
                     scheme: configuration.scheme, feed: feed)
             .register(on: router)
+        let services = ServerServices(tables: service, authenticator: authenticator, spaces: resolver.spaces, maxBodyBytes: configuration.maxBodyBytes)
+        for face in faces { face.register(on: router, services: services) }
 
         let server: HTTPServerBuilder
         do {

@@ -19,6 +19,9 @@ public final class TableService: Sendable {
         self.limits = limits
     }
 
+    /// The largest page a query may ask for (`$top`).
+    public var maxTop: Int { limits.maxTop }
+
     /// Creates or upgrades the server's own tables (`ServerMigrations`).
     public func bootstrap() async throws { try await ServerMigrations.run(on: database) }
 

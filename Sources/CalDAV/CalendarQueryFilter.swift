@@ -1,0 +1,200 @@
+import Foundation
+import TodoModel
+
+/// A `calendar-query` REPORT's `C:filter` (RFC 4791 §9.7), evaluated on a resource's components:
+/// comp-filters, prop-filters and param-filters with `is-not-defined`, `text-match` and
+/// `time-range`, the latter with §9.9's rules for tasks (DTSTART, DUE, COMPLETED, CREATED).
+struct CalendarQueryFilter: Sendable {
+    struct TimeRange: Sendable {
+        let start: Date?
+        let end: Date?
+    }
+
+    struct TextMatch: Sendable {
+        let text: String
+        let negate: Bool
+        /// `i;octet` compares exactly; the casemap collations without letter case.
+        let exact: Bool
+
+        func matches(_ value: String) -> Bool {
+            let found = exact ? value.contains(text) : value.range(of: text, options: [.caseInsensitive]) != nil
+            return found != negate
+        }
+    }
+
+    struct ParamFilter: Sendable {
+        let name: String
+        let isNotDefined: Bool
+        let textMatch: TextMatch?
+    }
+
+    struct PropFilter: Sendable {
+        let name: String
+        let isNotDefined: Bool
+        let timeRange: TimeRange?
+        let textMatch: TextMatch?
+        let params: [ParamFilter]
+    }
+
+    final class CompFilter: Sendable {
+        let name: String
+        let isNotDefined: Bool
+        let timeRange: TimeRange?
+        let props: [PropFilter]
+        let comps: [CompFilter]
+
+        init(name: String, isNotDefined: Bool, timeRange: TimeRange?, props: [PropFilter], comps: [CompFilter]) {
+            (self.name, self.isNotDefined, self.timeRange, self.props, self.comps) = (name, isNotDefined, timeRange, props, comps)
+        }
+    }
+
+    /// The filter's VCALENDAR comp-filter; nil matches everything.
+    let root: CompFilter?
+
+    /// Reads `C:filter`; a malformed one is 400 with `valid-filter`.
+    init(_ element: DAVElement?) throws(DAVError) {
+        guard let element else {
+            root = nil
+            return
+        }
+        guard let top = element.child(.caldav("comp-filter")) else {
+            throw DAVError(400, "A calendar-query filter holds one comp-filter for VCALENDAR", precondition: .caldav("valid-filter"))
+        }
+        root = try Self.comp(top)
+    }
+
+    /// True when the resource's top component (VCALENDAR) passes.
+    func matches(_ calendar: ICalendarComponent) -> Bool {
+        guard let root else { return true }
+        guard root.name == calendar.name else { return root.isNotDefined }
+        return Self.passes(calendar, root)
+    }
+
+    /// True when the component `name`d by `filter` is in `parent` as the filter asks.
+    private static func matches(in parent: ICalendarComponent, _ filter: CompFilter) -> Bool {
+        let candidates = parent.components.filter { $0.name == filter.name }
+        if filter.isNotDefined { return candidates.isEmpty }
+        return candidates.contains { passes($0, filter) }
+    }
+
+    private static func passes(_ component: ICalendarComponent, _ filter: CompFilter) -> Bool {
+        if let range = filter.timeRange, !overlaps(component, range) { return false }
+        return filter.props.allSatisfy { matches(component, $0) } && filter.comps.allSatisfy { matches(in: component, $0) }
+    }
+
+    private static func matches(_ component: ICalendarComponent, _ filter: PropFilter) -> Bool {
+        let properties = component.properties(filter.name)
+        if filter.isNotDefined { return properties.isEmpty }
+        return properties.contains { property in
+            if let range = filter.timeRange {
+                guard let date = date(property) else { return false }
+                if let start = range.start, date < start { return false }
+                if let end = range.end, date >= end { return false }
+            }
+            if let text = filter.textMatch, !text.matches(ICalendarText.unescaped(property.value)) { return false }
+            return filter.params.allSatisfy { param in
+                let value = property.parameters.first { $0.name.uppercased() == param.name }?.values.joined(separator: ",")
+                if param.isNotDefined { return value == nil }
+                guard let value else { return false }
+                return param.textMatch?.matches(value) ?? true
+            }
+        }
+    }
+
+    /// RFC 4791 §9.9 for a VTODO; for other components their DTSTART (and DTEND or DUE).
+    static func overlaps(_ component: ICalendarComponent, _ range: TimeRange) -> Bool {
+        let s = range.start ?? .distantPast, e = range.end ?? .distantFuture
+        let start = component.property("DTSTART").flatMap(date), due = component.property("DUE").flatMap(date)
+        let completed = component.property("COMPLETED").flatMap(date), created = component.property("CREATED").flatMap(date)
+        let end = component.property("DTEND").flatMap(date)
+        switch (start, due ?? end) {
+        case (let start?, let due?): return (s < due || s <= start) && (e > start || e >= due)
+        case (let start?, nil): return s <= start && e > start
+        case (nil, let due?): return s < due && e >= due
+        case (nil, nil):
+            switch (completed, created) {
+            case (let completed?, let created?): return (s <= created || s <= completed) && (e >= created || e >= completed)
+            case (let completed?, nil): return s <= completed && e >= completed
+            case (nil, let created?): return e > created
+            case (nil, nil): return true
+            }
+        }
+    }
+
+    /// A DATE or DATE-TIME value as an instant (a floating or zoned time read as UTC).
+    static func date(_ property: ICalendarProperty) -> Date? { instant(property.value) }
+
+    /// `YYYYMMDD`, `YYYYMMDDTHHMMSS` or with `Z`.
+    static func instant(_ value: String) -> Date? {
+        let text = value.uppercased()
+        let digits = Array(text.utf8)
+        guard digits.count == 8 || digits.count == 15 || digits.count == 16 else { return nil }
+        func number(_ range: Range<Int>) -> Int? {
+            guard range.upperBound <= digits.count, digits[range].allSatisfy({ $0 >= 48 && $0 <= 57 }) else { return nil }
+            return Int(String(decoding: digits[range], as: UTF8.self))
+        }
+        guard let year = number(0..<4), let month = number(4..<6), let day = number(6..<8) else { return nil }
+        var parts = DateComponents(year: year, month: month, day: day, hour: 0, minute: 0, second: 0)
+        if digits.count > 8 {
+            guard digits[8] == UInt8(ascii: "T"), let hour = number(9..<11), let minute = number(11..<13), let second = number(13..<15) else { return nil }
+            if digits.count == 16 && digits[15] != UInt8(ascii: "Z") { return nil }
+            (parts.hour, parts.minute, parts.second) = (hour, minute, second)
+        }
+        guard (1...12).contains(month), (1...31).contains(day), (parts.hour ?? 0) < 24, (parts.minute ?? 0) < 60, (parts.second ?? 0) < 61 else { return nil }
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = TimeZone(identifier: "UTC")!
+        return calendar.date(from: parts)
+    }
+
+    // MARK: Reading the XML
+
+    private static func comp(_ element: DAVElement) throws(DAVError) -> CompFilter {
+        guard let name = element.attributes["name"]?.uppercased(), !name.isEmpty else {
+            throw DAVError(400, "A comp-filter needs a name", precondition: .caldav("valid-filter"))
+        }
+        var props: [PropFilter] = [], comps: [CompFilter] = []
+        for child in element.children {
+            switch child.name {
+            case .caldav("prop-filter"): props.append(try prop(child))
+            case .caldav("comp-filter"): comps.append(try comp(child))
+            default: break
+            }
+        }
+        return CompFilter(name: name, isNotDefined: element.child(.caldav("is-not-defined")) != nil,
+                          timeRange: try element.child(.caldav("time-range")).map(timeRange), props: props, comps: comps)
+    }
+
+    private static func prop(_ element: DAVElement) throws(DAVError) -> PropFilter {
+        guard let name = element.attributes["name"]?.uppercased(), !name.isEmpty else {
+            throw DAVError(400, "A prop-filter needs a name", precondition: .caldav("valid-filter"))
+        }
+        var params: [ParamFilter] = []
+        for child in element.children(.caldav("param-filter")) {
+            guard let param = child.attributes["name"]?.uppercased() else {
+                throw DAVError(400, "A param-filter needs a name", precondition: .caldav("valid-filter"))
+            }
+            params.append(ParamFilter(name: param, isNotDefined: child.child(.caldav("is-not-defined")) != nil,
+                                      textMatch: try child.child(.caldav("text-match")).map(textMatch)))
+        }
+        return PropFilter(name: name, isNotDefined: element.child(.caldav("is-not-defined")) != nil,
+                          timeRange: try element.child(.caldav("time-range")).map(timeRange),
+                          textMatch: try element.child(.caldav("text-match")).map(textMatch), params: params)
+    }
+
+    private static func timeRange(_ element: DAVElement) throws(DAVError) -> TimeRange {
+        let start = element.attributes["start"], end = element.attributes["end"]
+        let startDate = start.flatMap(instant), endDate = end.flatMap(instant)
+        guard (start == nil || startDate != nil) && (end == nil || endDate != nil), start != nil || end != nil else {
+            throw DAVError(400, "A time-range needs a start or an end, each a UTC date-time such as 20261201T000000Z", precondition: .caldav("valid-filter"))
+        }
+        return TimeRange(start: startDate, end: endDate)
+    }
+
+    private static func textMatch(_ element: DAVElement) throws(DAVError) -> TextMatch {
+        let collation = element.attributes["collation"] ?? "i;ascii-casemap"
+        guard ["i;ascii-casemap", "i;octet", "i;unicode-casemap"].contains(collation) else {
+            throw DAVError(403, "The collation \(collation) is not supported", precondition: .caldav("supported-collation"))
+        }
+        return TextMatch(text: element.text, negate: element.attributes["negate-condition"] == "yes", exact: collation == "i;octet")
+    }
+}

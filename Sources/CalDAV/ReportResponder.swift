@@ -1,0 +1,115 @@
+import Foundation
+import TodoModel
+
+/// REPORT: `calendar-multiget` and `calendar-query` (RFC 4791 §7.8, §7.9) and `sync-collection`
+/// (RFC 6578), on a list's collection (or one task, for a query at Depth 0).
+struct ReportResponder: Sendable {
+    let context: DAVContext
+
+    func respond(_ path: DAVPath, body: DAVElement) async throws -> MultiStatus {
+        let segment: String, only: String?
+        switch path {
+        case .collection(_, let s): (segment, only) = (s, nil)
+        case .resource(_, let s, let name): (segment, only) = (s, name)
+        default:
+            throw DAVError(403, "Only a calendar collection answers \(body.name.name) here", precondition: .dav("supported-report"))
+        }
+        switch body.name {
+        case .caldav("calendar-multiget"): return try await multiget(segment, body)
+        case .caldav("calendar-query"): return try await query(segment, only: only, body)
+        case .dav("sync-collection"):
+            guard only == nil else { throw DAVError(403, "sync-collection is a report on a collection", precondition: .dav("supported-report")) }
+            return try await sync(segment, body)
+        default:
+            throw DAVError(403, "The report \(body.name.name) is not supported (calendar-query, calendar-multiget and sync-collection are)",
+                           precondition: .dav("supported-report"))
+        }
+    }
+
+    /// The tasks the hrefs name, each 200 with its properties or 404.
+    private func multiget(_ segment: String, _ body: DAVElement) async throws -> MultiStatus {
+        let request = PropertyRequest(body)
+        var status = MultiStatus()
+        var collections: [String: TaskCollection?] = [:]
+        for href in body.children(.dav("href")).map(\.trimmedText) {
+            guard let path = DAVPath.path(ofHref: href).flatMap(DAVPath.init(path:)), context.owns(path),
+                  case .resource(_, let hrefSegment, let name) = path else {
+                status.responses.append(.init(href: href, status: 404))
+                continue
+            }
+            if collections[hrefSegment] == nil { collections[hrefSegment] = try await context.directory.collection(hrefSegment) }
+            guard let collection = collections[hrefSegment] ?? nil, let task = try await context.tasks(collection).task(named: name) else {
+                status.responses.append(.init(href: href, status: 404))
+                continue
+            }
+            status.responses.append(response(task, segment: hrefSegment, request))
+        }
+        return status
+    }
+
+    /// The collection's tasks (or the one named) that pass the filter.
+    private func query(_ segment: String, only: String?, _ body: DAVElement) async throws -> MultiStatus {
+        let filter = try CalendarQueryFilter(body.child(.caldav("filter")))
+        let request = PropertyRequest(body)
+        let collection = try await context.collection(segment)
+        let tasks: [TaskRow]
+        if let only {
+            guard let task = try await context.tasks(collection).task(named: only) else { throw DAVError.notFound() }
+            tasks = [task]
+        } else {
+            tasks = try await context.tasks(collection).all()
+        }
+        var status = MultiStatus()
+        for task in tasks {
+            let text = task.text
+            if filter.root != nil {
+                guard let calendar = try? ICalendarReader.components(text).first, filter.matches(calendar) else { continue }
+            }
+            status.responses.append(response(task, segment: segment, request, text: text))
+        }
+        return status
+    }
+
+    /// What changed since the request's token; with `DAV:limit`, at most that many, then a 507
+    /// for the collection and a token that continues.
+    private func sync(_ segment: String, _ body: DAVElement) async throws -> MultiStatus {
+        let collection = try await context.collection(segment)
+        let tasks = context.tasks(collection)
+        let latest = try await tasks.latestStamp()
+        let tokenText = body.child(.dav("sync-token"))?.trimmedText ?? ""
+        let token: SyncToken
+        if tokenText.isEmpty {
+            token = .origin
+        } else {
+            guard let known = SyncToken(tokenText), known.isKnown(latest: latest) else {
+                throw DAVError(403, "The sync token is not one this collection issued; sync again from the start", precondition: .dav("valid-sync-token"))
+            }
+            token = known
+        }
+        var limit: Int?
+        if let nresults = body.child(.dav("limit"))?.child(.dav("nresults")) {
+            guard let count = Int(nresults.trimmedText), count > 0 else {
+                throw DAVError(400, "DAV:nresults must be a positive number")
+            }
+            limit = count
+        }
+        let changes = try await tasks.changes(after: token, limit: limit, latest: latest)
+        let request = PropertyRequest(body)
+        var status = MultiStatus()
+        for task in changes.members { status.responses.append(response(task, segment: segment, request)) }
+        for name in changes.removed {
+            status.responses.append(.init(href: DAVPath.resource(user: context.user, segment: segment, name: name).href, status: 404))
+        }
+        if changes.truncated {
+            status.responses.append(.init(href: DAVPath.collection(user: context.user, segment: segment).href, status: 507))
+        }
+        status.syncToken = changes.token.text
+        return status
+    }
+
+    private func response(_ task: TaskRow, segment: String, _ request: PropertyRequest, text: String? = nil) -> MultiStatus.Response {
+        let values = ResourceProperties.task(task, text: text ?? task.text)
+        return .init(href: DAVPath.resource(user: context.user, segment: segment, name: task.name).href,
+                     propstats: request.propstats(values, inAll: ResourceProperties.inAll, minimal: context.minimal))
+    }
+}

@@ -1,0 +1,145 @@
+import Foundation
+import SyncServer
+import TableProtocol
+import TodoModel
+
+/// A PUT or DELETE of one task resource: RFC 4791's and RFC 9110's preconditions, then an
+/// ordinary write of the row, with the shared model's completion rules.
+struct TaskWriter: Sendable {
+    let tasks: CollectionTasks
+    /// The writing account's name (the rows' `updatedBy`); nil for anonymous access.
+    let writer: String?
+    /// Where a UTC due time is read (the server's zone).
+    var zone: TimeZone = .current
+
+    /// The outcome of a PUT: 201 for a new resource, 204 for a changed one, and the new ETag.
+    struct Stored: Sendable {
+        let created: Bool
+        let etag: String
+    }
+
+    /// Stores the resource `text` at `name`.
+    func put(name: String, text: String, ifMatch: String?, ifNoneMatch: String?, now: Date = Date()) async throws -> Stored {
+        let collection = tasks.collection
+        guard collection.canWrite else { throw DAVError(403, "You are a viewer of this shared list", precondition: .dav("need-privileges")) }
+        guard ItemID.validate(String(name.prefix(255))) == nil, name.unicodeScalars.count <= 255 else {
+            throw DAVError(400, "A resource name must be a valid item id: at most 255 characters, no control characters or + ? \\ / \"")
+        }
+        let resource: TaskResource
+        do {
+            resource = try VTODOMapping.read(text, zone: zone)
+        } catch {
+            let component = error.reason.contains("VEVENT") || error.reason.contains("VJOURNAL") || error.reason.contains("VFREEBUSY")
+            throw DAVError(403, "The resource is not a task this list can hold: \(error)",
+                           precondition: .caldav(component ? "supported-calendar-component" : "valid-calendar-data"))
+        }
+        let uid = resource.item.id
+        if let problem = ItemID.validate(uid) {
+            throw DAVError(403, "The UID cannot be kept as an item id: \(problem)", precondition: .caldav("valid-calendar-object-resource"))
+        }
+        var prior = try await tasks.task(named: name)
+        try Self.check(ifMatch: ifMatch, ifNoneMatch: ifNoneMatch, against: prior)
+        if let prior, prior.item.id != uid {
+            throw DAVError(403, "The resource's UID cannot change (it is \(prior.item.id))", precondition: .caldav("no-uid-conflict"))
+        }
+        var revive = false
+        if prior == nil, let row = try await tasks.rows.anyRow(id: uid), let other = TaskRow(row) {
+            if other.deleted {
+                revive = true
+            } else if collection.holds(listId: other.item.listId) {
+                throw DAVError(403, "Another resource of this list (\(other.name)) has the UID \(uid)", precondition: .caldav("no-uid-conflict"))
+            }
+            // Live in another list of the namespace: the task moves here (tasks.org moves by a PUT
+            // into the new list and a DELETE in the old one).
+            prior = other
+        }
+        var item = resource.item
+        item.listId = collection.listId
+        item.series = prior?.item.series
+        let wasComplete = (revive ? nil : prior)?.item.complete ?? false
+        if let prior, !revive, Self.advancesInPlace(from: prior.item, to: item) {
+            // tasks.org completes a repeating task by moving its due date on: the current instance
+            // is completed, and the next one made as every client makes it.
+            item.due = prior.item.due
+            item.complete = true
+        }
+        item = CompletionRules.saving(item, wasComplete: wasComplete, reportedAt: item.completedAt, now: now)
+        let stored = try await write(TaskResource(item: item, kept: resource.kept), name: name, prior: prior, revive: revive)
+        if let next = CompletionRules.nextInstance(saving: item, wasComplete: wasComplete, now: now) {
+            // Made once whoever completes it: a second completion meets the first's next instance (409).
+            do {
+                _ = try await tasks.tables.insert(table: TodoItem.tableName, body: TaskRow.columns(of: TaskResource(item: next), name: TaskRow.defaultName(id: next.id)),
+                                                  owner: collection.namespace, writer: writer)
+            } catch let error as TableError where error.status == 409 {}
+        }
+        return stored
+    }
+
+    /// Deletes the task at `name` (a soft delete, as `todo rm` does).
+    func delete(name: String, ifMatch: String?) async throws {
+        guard tasks.collection.canWrite else { throw DAVError(403, "You are a viewer of this shared list", precondition: .dav("need-privileges")) }
+        guard let prior = try await tasks.task(named: name) else { throw DAVError.notFound() }
+        try Self.check(ifMatch: ifMatch, ifNoneMatch: nil, against: prior)
+        do {
+            _ = try await tasks.tables.delete(table: TodoItem.tableName, id: prior.item.id, ifMatch: prior.version,
+                                              owner: tasks.collection.namespace, writer: writer)
+        } catch let error as TableError where error.status == 412 || error.status == 404 {
+            throw DAVError(412, "The task changed while it was being deleted; read it again")
+        }
+    }
+
+    private func write(_ resource: TaskResource, name: String, prior: TaskRow?, revive: Bool) async throws -> Stored {
+        let namespace = tasks.collection.namespace, table = TodoItem.tableName
+        var body = TaskRow.columns(of: resource, name: name)
+        do {
+            guard let prior else {
+                let stored = try await tasks.tables.insert(table: table, body: body, owner: namespace, writer: writer)
+                return Stored(created: true, etag: "\"\(stored.version)\"")
+            }
+            var version = prior.version
+            if revive { version = try await tasks.tables.undelete(table: table, id: prior.item.id, ifMatch: version, owner: namespace, writer: writer).version }
+            body[SystemProperty.id.rawValue] = nil
+            let stored = try await tasks.tables.update(table: table, id: prior.item.id, body: body, ifMatch: version, owner: namespace, writer: writer)
+            return Stored(created: revive, etag: "\"\(stored.version)\"")
+        } catch let error as TableError where [409, 412, 404].contains(error.status) {
+            throw DAVError(412, "The task changed while it was being written; read it again")
+        }
+    }
+
+    /// RFC 9110 §13.1: `If-None-Match: *` needs no resource; `If-Match` needs one whose ETag it
+    /// names (`*`: any).
+    static func check(ifMatch: String?, ifNoneMatch: String?, against prior: TaskRow?) throws {
+        if let ifNoneMatch {
+            let tags = entityTags(ifNoneMatch)
+            if let prior, tags.contains("*") || tags.contains(prior.version) {
+                throw DAVError(412, "The resource exists (If-None-Match)")
+            }
+        }
+        if let ifMatch {
+            let tags = entityTags(ifMatch)
+            guard let prior else { throw DAVError(412, "There is no such resource (If-Match)") }
+            guard tags.contains("*") || tags.contains(prior.version) else {
+                throw DAVError(412, "The resource was changed since that version (If-Match): read it again")
+            }
+        }
+    }
+
+    /// The opaque tags of an `If-Match` or `If-None-Match` list (weak ones compared as strong, as
+    /// a version is one or the other), or `*`.
+    static func entityTags(_ header: String) -> Set<String> {
+        Set(header.split(separator: ",").map { part -> String in
+            var tag = part.trimmingCharacters(in: .whitespaces)
+            if tag.hasPrefix("W/") { tag.removeFirst(2) }
+            if tag.count >= 2, tag.hasPrefix("\""), tag.hasSuffix("\"") { tag = String(tag.dropFirst().dropLast()) }
+            return tag
+        })
+    }
+
+    /// True when a repeating task comes back open with its due date moved to its rule's next
+    /// date, and otherwise the same schedule: tasks.org's way of completing an instance.
+    static func advancesInPlace(from prior: TodoItem, to item: TodoItem) -> Bool {
+        guard !prior.complete, !item.complete, let rule = prior.repeatRule, item.repeatRule == rule,
+              let due = prior.due, let next = rule.next(after: due) else { return false }
+        return item.due == next
+    }
+}
