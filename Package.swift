@@ -11,6 +11,7 @@ let package = Package(
         .library(name: "OfflineSync", targets: ["OfflineSync"]),
         .library(name: "SyncServer", targets: ["SyncServer"]),
         .library(name: "CalDAV", targets: ["CalDAV"]),
+        .library(name: "WebDAVXML", targets: ["WebDAVXML"]),
         .executable(name: "todo-server", targets: ["todo-server"]),
         .executable(name: "todo", targets: ["todo"]),
     ],
@@ -90,12 +91,15 @@ let package = Package(
         // next instance, priorities, completion, quick add, todo.txt and the export formats. The
         // app and the server's CalDAV face both use it. Foundation only (and the wire's values).
         .target(name: "TodoModel", dependencies: ["TableProtocol"]),
+        // WebDAV request bodies as element trees (FoundationXML, bounded, no entities): the
+        // CalDAV face's, and what fuzz-webdav-xml feeds.
+        .target(name: "WebDAVXML"),
         // todo-server's CalDAV face: lists as calendar collections, items as VTODO resources, over
         // SyncServer's tables and the shared model's rules (WebDAV XML through FoundationXML).
         .target(
             name: "CalDAV",
             dependencies: [
-                "SyncServer", "TodoModel", "TableProtocol",
+                "SyncServer", "TodoModel", "TableProtocol", "WebDAVXML",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "NIOCore", package: "swift-nio"),

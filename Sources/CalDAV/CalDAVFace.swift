@@ -5,6 +5,7 @@ import Logging
 import NIOCore
 import SyncServer
 import TableProtocol
+import WebDAVXML
 
 /// todo-server's CalDAV face (RFC 4791 for tasks): every task app that speaks CalDAV (tasks.org,
 /// DAVx5, Apple Reminders, Thunderbird, todoman) reaches the same lists as `todo`, on the same

@@ -2,6 +2,7 @@ import Foundation
 import HTTPTypes
 import Hummingbird
 import NIOCore
+import WebDAVXML
 
 /// One signed-in CalDAV request, sent to the responder of its method and place.
 struct CalDAVRequestHandler: Sendable {
@@ -70,7 +71,11 @@ struct CalDAVRequestHandler: Sendable {
     private func xml(_ request: Request) async throws -> DAVElement? {
         let data = try await bytes(request, limit: maxBodyBytes)
         guard !data.allSatisfy({ $0 == 0x20 || $0 == 0x0A || $0 == 0x0D || $0 == 0x09 }) else { return nil }
-        return try DAVXMLReader.read(data)
+        do {
+            return try DAVXMLReader.read(data)
+        } catch {
+            throw DAVError(error.tooLarge ? 413 : 400, error.message)
+        }
     }
 
     private func bytes(_ request: Request, limit: Int) async throws -> Data {

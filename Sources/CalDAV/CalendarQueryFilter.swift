@@ -1,5 +1,6 @@
 import Foundation
 import TodoModel
+import WebDAVXML
 
 /// A `calendar-query` REPORT's `C:filter` (RFC 4791 §9.7), evaluated on a resource's components:
 /// comp-filters, prop-filters and param-filters with `is-not-defined`, `text-match` and

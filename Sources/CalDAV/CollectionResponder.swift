@@ -2,6 +2,7 @@ import Foundation
 import SyncServer
 import TableProtocol
 import TodoModel
+import WebDAVXML
 
 /// Lists as calendars: MKCALENDAR (RFC 4791 §5.3.1) and extended MKCOL (RFC 5689) make one,
 /// PROPPATCH renames, recolours or reorders it, DELETE removes it as `todo lists rm` does (its

@@ -1,3 +1,4 @@
+import WebDAVXML
 /// A request the face refuses: its status, the WebDAV or CalDAV precondition it breaks (written
 /// as the body's `DAV:error` element, RFC 4918 §16), and a message in words.
 struct DAVError: Error, Sendable {

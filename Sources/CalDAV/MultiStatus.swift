@@ -1,4 +1,5 @@
 import Foundation
+import WebDAVXML
 
 /// A property's value as it is written into a reply: its name, and its content as XML (already
 /// escaped) or nothing for an empty element.

@@ -1,3 +1,4 @@
+import WebDAVXML
 /// Which properties a PROPFIND or REPORT asks for (RFC 4918 §9.1): all of them (with
 /// `DAV:include`'s extra ones), only their names, or the listed ones.
 enum PropertyRequest: Sendable {

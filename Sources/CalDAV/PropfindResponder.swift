@@ -1,4 +1,5 @@
 import Foundation
+import WebDAVXML
 
 /// PROPFIND (RFC 4918 §9.1) on the root, a principal, the home, a collection or a task; Depth 0
 /// or 1 (a home's lists, a list's tasks). Depth infinity is refused (`propfind-finite-depth`).

@@ -1,5 +1,6 @@
 import Foundation
 import TodoModel
+import WebDAVXML
 
 /// REPORT: `calendar-multiget` and `calendar-query` (RFC 4791 §7.8, §7.9) and `sync-collection`
 /// (RFC 6578), on a list's collection (or one task, for a query at Depth 0).

@@ -1,5 +1,6 @@
 import Foundation
 import TableProtocol
+import WebDAVXML
 
 /// The live properties of each kind of resource in a home, as PROPFIND and REPORT answer them.
 enum ResourceProperties {

@@ -8,7 +8,7 @@ import SyncServer
 struct UsersCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "users", abstract: "Add, remove and list accounts.",
-        subcommands: [AddUser.self, RemoveUser.self, SetPassword.self, ListUsers.self])
+        subcommands: [AddUser.self, RemoveUser.self, SetPassword.self, ListUsers.self, AppPasswordsCommand.self])
 }
 
 /// The database the account commands work on (the same `--database` as `serve`).

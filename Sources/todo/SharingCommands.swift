@@ -75,8 +75,8 @@ struct LeaveCommand: AsyncParsableCommand {
     }
 }
 
-/// Runs a sharing call; the SDK's refusals become one clear line.
-private func sharing<T>(_ service: TodoService, _ body: () async throws -> T) async throws -> T {
+/// Runs a call of an account's (sharing, app passwords); the SDK's refusals become one clear line.
+func sharing<T>(_ service: TodoService, _ body: () async throws -> T) async throws -> T {
     do {
         return try await body()
     } catch let error as SyncError where !error.isAuthenticationFailure && error.underlying == nil {

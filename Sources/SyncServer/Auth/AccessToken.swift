@@ -96,11 +96,13 @@ public final class TokenService: Sendable {
         return SignedInAccount(id: claims.sub.value, name: stamp.name)
     }
 
-    /// The account's name while its password generation is still `generation` (a copy at most
-    /// `revocationDelay` old), nil once the password changed or the account is gone: remembered
-    /// name-and-password credentials end as tokens do.
-    func currentName(of account: String, generation: Int64) async -> String? {
+    /// The account's name while its password generation is still `generation` (and, for an app
+    /// password, its app-password generation still `appGeneration`) in a copy at most
+    /// `revocationDelay` old; nil once the password changed, an app password was revoked or the
+    /// account is gone: remembered name-and-password credentials end as tokens do.
+    func currentName(of account: String, generation: Int64, appGeneration: Int64?) async -> String? {
         guard let stamp = try? await generations.value()[account], stamp.generation == generation else { return nil }
+        if let appGeneration, stamp.appGeneration != appGeneration { return nil }
         return stamp.name
     }
 

@@ -5,6 +5,8 @@ import HTTPTypes
 /// issued and checked by `TokenService`, guessing slowed by `LoginThrottle`.
 public final class Authenticator: Sendable {
     let users: UserStore
+    /// Per-device passwords, for `Authorization: Basic` only.
+    public let appPasswords: AppPasswords
     let tokens: TokenService
     /// With `true`, table requests without a valid token are refused.
     public let required: Bool
@@ -19,6 +21,7 @@ public final class Authenticator: Sendable {
     /// Authenticates against `users` with `tokens`.
     public init(users: UserStore, tokens: TokenService, required: Bool, hashing: PasswordCheckPool = .shared) throws {
         self.users = users
+        appPasswords = AppPasswords(database: users.database)
         self.hashing = hashing
         self.tokens = tokens
         self.required = required
@@ -71,11 +74,19 @@ public final class Authenticator: Sendable {
         guard let (user, password) = BasicCredentialCache.credentials(in: headers) else { return nil }
         let key = basicCredentials.key(user: user, password: password)
         if let known = basicCredentials.entry(for: key),
-           let name = await tokens.currentName(of: known.account, generation: known.generation) {
+           let name = await tokens.currentName(of: known.account, generation: known.generation, appGeneration: known.appGeneration) {
             return SignedInAccount(id: known.account, name: name)
         }
+        // An app password first: one digest lookup, no PBKDF2.
+        let lockout = LoginThrottle.Key(user: UserStore.key(user), address: address)
+        if AppPasswords.looksLikeOne(password), throttle.retryAfter(lockout) == nil, let credentials = try await users.credentials(of: user),
+           try await appPasswords.label(account: credentials.account.id, password: password) != nil {
+            throttle.succeed(lockout)
+            basicCredentials.remember(key, account: credentials.account.id, generation: credentials.generation, appGeneration: credentials.appGeneration)
+            return SignedInAccount(id: credentials.account.id, name: credentials.account.name)
+        }
         let (account, generation) = try await checkPassword(user: user, password: password, address: address)
-        basicCredentials.remember(key, account: account.id, generation: generation)
+        basicCredentials.remember(key, account: account.id, generation: generation, appGeneration: nil)
         return SignedInAccount(id: account.id, name: account.name)
     }
 

@@ -10,6 +10,8 @@ final class BasicCredentialCache: Sendable {
     struct Entry: Sendable {
         let account: String
         let generation: Int64
+        /// Set for an app password: the account's app-password generation it was checked at.
+        let appGeneration: Int64?
     }
 
     private let secret = SymmetricKey(size: .bits256)
@@ -26,10 +28,10 @@ final class BasicCredentialCache: Sendable {
 
     func entry(for key: Data) -> Entry? { entries.withLock { $0[key] } }
 
-    func remember(_ key: Data, account: String, generation: Int64) {
+    func remember(_ key: Data, account: String, generation: Int64, appGeneration: Int64?) {
         entries.withLock { table in
             if table.count >= Self.limit { table.removeAll(keepingCapacity: true) }
-            table[key] = Entry(account: account, generation: generation)
+            table[key] = Entry(account: account, generation: generation, appGeneration: appGeneration)
         }
     }
 

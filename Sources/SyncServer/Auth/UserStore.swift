@@ -78,6 +78,7 @@ public final class UserStore: Sendable {
             try session.execute(#"DELETE FROM "__users" WHERE "id" = \#(self.p(1))"#, [.text(account.id)])
             if !keepData { try NamespaceCatalog.delete(account.id, dialect: dialect, session: session) }
             try SpaceStore.removeMemberships(of: account.id, dialect: dialect, session: session)
+            try AppPasswords.removeAll(of: account.id, dialect: dialect, session: session)
             return account
         }
         guard let removed else { throw UserStoreError("there is no user '\(name)'") }
@@ -97,6 +98,14 @@ public final class UserStore: Sendable {
         guard changed else { throw UserStoreError("there is no user '\(name)'") }
     }
 
+    /// The account with this name (any letter case), or nil.
+    public func account(named name: String) async throws -> Account? {
+        try await database.readStatement { session in try self.account(named: name, session: session) }
+    }
+
+    /// The accounts' app passwords (operators manage them with `todo-server users app-passwords`).
+    public var appPasswords: AppPasswords { AppPasswords(database: database) }
+
     /// Every account, by name.
     public func list() async throws -> [Account] {
         try await database.read { session in
@@ -105,9 +114,9 @@ public final class UserStore: Sendable {
     }
 
     /// The account a name signs in as, with its password hash and generation.
-    func credentials(of name: String) async throws -> (account: Account, hash: PasswordHash?, generation: Int64)? {
+    func credentials(of name: String) async throws -> (account: Account, hash: PasswordHash?, generation: Int64, appGeneration: Int64)? {
         try await database.readStatement { session in
-            try self.row(named: name, session: session).map { (Account(row: $0), PasswordHash(stored: $0[3].text ?? ""), $0[4].int64 ?? 0) }
+            try self.row(named: name, session: session).map { (Account(row: $0), PasswordHash(stored: $0[3].text ?? ""), $0[4].int64 ?? 0, $0[5].int64 ?? 0) }
         }
     }
 
@@ -115,8 +124,10 @@ public final class UserStore: Sendable {
     func generations() async throws -> [String: Stamp] {
         try await database.readStatement { session in
             var result: [String: Stamp] = [:]
-            for row in try session.query(#"SELECT "id", "generation", "name" FROM "__users""#, []).rows {
-                if let id = row[0].text, let generation = row[1].int64, let name = row[2].text { result[id] = Stamp(generation: generation, name: name) }
+            for row in try session.query(#"SELECT "id", "generation", "name", "appGeneration" FROM "__users""#, []).rows {
+                if let id = row[0].text, let generation = row[1].int64, let name = row[2].text {
+                    result[id] = Stamp(generation: generation, name: name, appGeneration: row[3].int64 ?? 0)
+                }
             }
             return result
         }
@@ -126,6 +137,8 @@ public final class UserStore: Sendable {
     struct Stamp: Sendable, Equatable {
         let generation: Int64
         let name: String
+        /// Bumped by every app password's revocation.
+        var appGeneration: Int64 = 0
     }
 
     /// The named secret, made with `make` and stored the first time (every process sharing the
@@ -144,10 +157,10 @@ public final class UserStore: Sendable {
     }
 
     /// The row of the account with this name (exact spelling first, then in any letter case):
-    /// id, name, createdAt, password, generation.
+    /// id, name, createdAt, password, generation, appGeneration.
     private func row(named name: String, session: any SQLSession) throws -> [SQLValue]? {
         try session.query(
-            #"SELECT "id", "name", "createdAt", "password", "generation" FROM "__users" WHERE "name" = \#(p(1)) OR "nameKey" = \#(p(2)) ORDER BY ("name" = \#(p(1))) DESC LIMIT 1"#,
+            #"SELECT "id", "name", "createdAt", "password", "generation", "appGeneration" FROM "__users" WHERE "name" = \#(p(1)) OR "nameKey" = \#(p(2)) ORDER BY ("name" = \#(p(1))) DESC LIMIT 1"#,
             [.text(name), .text(Self.key(name))]).rows.first
     }
 
@@ -169,5 +182,5 @@ extension Account {
 public struct UserStoreError: Error, CustomStringConvertible, Sendable {
     /// What is wrong.
     public var description: String
-    init(_ description: String) { self.description = description }
+    public init(_ description: String) { self.description = description }
 }

@@ -94,6 +94,7 @@ public enum SyncServerApplication {
         router.add(middleware: LogRequestsMiddleware(.info))
         router.add(middleware: APIVersionMiddleware())
         AuthRoutes(authenticator: authenticator, maxBodyBytes: configuration.maxBodyBytes).register(on: router)
+        AppPasswordRoutes(authenticator: authenticator, maxBodyBytes: configuration.maxBodyBytes).register(on: router)
         if configuration.metrics {
             let access: MetricsAccess
             do {

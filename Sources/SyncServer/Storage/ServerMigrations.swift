@@ -24,6 +24,7 @@ enum ServerMigrations {
         Migration(name: "005-namespace-catalog", apply: NamespaceCatalogMigration.apply),
         Migration(name: "006-shared-spaces", apply: SpaceStore.createTables),
         Migration(name: "007-updated-by", apply: WriterColumnMigration.apply),
+        Migration(name: "008-app-passwords", apply: AppPasswords.createTable),
     ]
 
     /// Applies every migration the database has not recorded, in order; answers their names.

@@ -211,9 +211,22 @@ extension TodoService {
         return ListEntry(list: copy, space: space, owner: signedInUser, role: .owner, members: 1, displayName: copy.name)
     }
 
-    private func sharingClient() throws -> SyncClient {
-        guard let client = context.client else { throw SyncError(.invalidAction, "Sharing needs a server (this device is local only)") }
-        guard signedInUser != nil else { throw SyncError(.invalidAction, "Sharing needs an account: sign in first (todo sign-in)") }
+    /// The signed-in account's app passwords (for CalDAV apps).
+    public func appPasswords() async throws -> [AppPasswordInfo] { try await accountClient("Managing app passwords").appPasswords() }
+
+    /// Makes an app password labelled `label`; answers it (shown once).
+    public func addAppPassword(label: String) async throws -> String { try await accountClient("Managing app passwords").addAppPassword(label: label) }
+
+    /// Revokes the app password labelled `label`.
+    public func removeAppPassword(label: String) async throws { try await accountClient("Managing app passwords").removeAppPassword(label: label) }
+
+    private func sharingClient() throws -> SyncClient { try accountClient("Sharing") }
+
+    /// The client of a signed-in account; `what` needs one.
+    private func accountClient(_ what: String) throws -> SyncClient {
+        guard let client = context.client else { throw SyncError(.invalidAction, "\(what) needs a server (this device is local only)") }
+        guard signedInUser != nil else { throw SyncError(.invalidAction, "\(what) needs an account: sign in first (todo sign-in)") }
         return client
     }
+
 }

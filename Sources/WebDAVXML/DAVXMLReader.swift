@@ -7,17 +7,19 @@ import FoundationXML
 /// `DAVElement` tree, with namespaces resolved. Bounded: at most `maximumBytes`, `maximumDepth`
 /// levels and `maximumElements` elements; a document type declaration is refused outright, so
 /// no entity is ever defined, let alone expanded (billion laughs, external entities).
-enum DAVXMLReader {
+public enum DAVXMLReader {
     /// The largest body read: a multiget of 1,000 hrefs is about 100 KB.
-    static let maximumBytes = 1 << 20
-    static let maximumDepth = 32
-    static let maximumElements = 20_000
+    public static let maximumBytes = 1 << 20
+    /// The deepest nesting read.
+    public static let maximumDepth = 32
+    /// The most elements read.
+    public static let maximumElements = 20_000
 
-    /// The document element of `data`; a `DAVError` (400 or 413) saying what is wrong otherwise.
-    static func read(_ data: Data) throws(DAVError) -> DAVElement {
-        guard data.count <= maximumBytes else { throw DAVError(413, "The XML body is larger than \(maximumBytes) bytes") }
+    /// The document element of `data`; a `DAVXMLError` saying what is wrong otherwise.
+    public static func read(_ data: Data) throws(DAVXMLError) -> DAVElement {
+        guard data.count <= maximumBytes else { throw DAVXMLError(tooLarge: true, "The XML body is larger than \(maximumBytes) bytes") }
         if Self.declaresDocumentType(data) {
-            throw DAVError(400, "XML with a document type declaration (<!DOCTYPE or <!ENTITY) is not accepted")
+            throw DAVXMLError("XML with a document type declaration (<!DOCTYPE or <!ENTITY) is not accepted")
         }
         let parser = XMLParser(data: data)
         let builder = TreeBuilder()
@@ -25,16 +27,16 @@ enum DAVXMLReader {
         parser.shouldProcessNamespaces = true
         parser.shouldResolveExternalEntities = false
         let parsed = parser.parse()
-        if let problem = builder.problem { throw DAVError(problem.status, problem.message) }
+        if let problem = builder.problem { throw DAVXMLError(problem) }
         guard parsed, let root = builder.root else {
             let line = parser.lineNumber
-            throw DAVError(400, "The XML body is not well-formed (line \(line)): \(parser.parserError.map { "\($0.localizedDescription)" } ?? "no document element")")
+            throw DAVXMLError("The XML body is not well-formed (line \(line)): \(parser.parserError.map { "\($0.localizedDescription)" } ?? "no document element")")
         }
         return root
     }
 
     /// True when the bytes hold `<!DOCTYPE` or `<!ENTITY` in any letter case.
-    static func declaresDocumentType(_ data: Data) -> Bool {
+    public static func declaresDocumentType(_ data: Data) -> Bool {
         let bytes = [UInt8](data)
         guard bytes.count >= 9 else { return false }
         for index in 0...(bytes.count - 9) where bytes[index] == UInt8(ascii: "<") && bytes[index + 1] == UInt8(ascii: "!") {
@@ -49,15 +51,15 @@ enum DAVXMLReader {
         var stack: [DAVElement] = []
         var root: DAVElement?
         var elements = 0
-        var problem: (status: Int, message: String)?
+        var problem: String?
 
         func parser(_ parser: XMLParser, didStartElement elementName: String, namespaceURI: String?, qualifiedName: String?,
                     attributes: [String: String] = [:]) {
             elements += 1
             if stack.count >= DAVXMLReader.maximumDepth || elements > DAVXMLReader.maximumElements {
-                problem = (400, stack.count >= DAVXMLReader.maximumDepth
+                problem = stack.count >= DAVXMLReader.maximumDepth
                     ? "The XML body nests deeper than \(DAVXMLReader.maximumDepth) elements"
-                    : "The XML body has more than \(DAVXMLReader.maximumElements) elements")
+                    : "The XML body has more than \(DAVXMLReader.maximumElements) elements"
                 parser.abortParsing()
                 return
             }
