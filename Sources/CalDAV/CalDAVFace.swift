@@ -66,7 +66,7 @@ struct CalDAVMiddleware: RouterMiddleware {
         let minimal = request.headers[HTTPField.Name("Prefer")!]?.lowercased().contains("return=minimal") == true
             || request.headers[HTTPField.Name("Brief")!]?.lowercased() == "t"
         let authenticator = services.authenticator
-        if let account = try await authenticator.account(basic: request.headers, address: context.clientAddress) {
+        if let account = try await authenticator.account(basic: request.headers, address: ForwardedClientAddress.of(request, peer: context.clientAddress)) {
             return DAVContext(services: services, account: account.id, user: account.name, writer: account.name, minimal: minimal)
         }
         if request.headers[.authorization] != nil || !authenticator.required, let account = try await authenticator.account(of: request.headers) {

@@ -39,6 +39,15 @@ struct CollectionResponder: Sendable {
         if let color = props?.child(QName(DAVNamespace.appleICal, "calendar-color"))?.trimmedText, !color.isEmpty {
             row[TaskCollection.colorColumn] = .string(color)
         }
+        let known: Set<QName> = [.dav("displayname"), .dav("resourcetype"), .caldav("supported-calendar-component-set"),
+                                 QName(DAVNamespace.appleICal, "calendar-order"), QName(DAVNamespace.appleICal, "calendar-color")]
+        let dead = (props?.children ?? []).filter { !known.contains($0.name) && !ResourceProperties.isLive($0.name) }.map { ($0.name, Optional($0)) }
+        if !dead.isEmpty {
+            switch DeadProperties.applying(dead, to: nil) {
+            case .success(let value): row[DeadProperties.column] = value
+            case .failure(let error): throw DAVError(403, "\(error.name.name): \(error.reason)", precondition: .dav("valid-prop"))
+            }
+        }
         let tables = context.services.tables
         if let gone = try await lists.anyRow(id: segment), let version = gone[SystemProperty.version.rawValue]?.stringValue {
             // A list deleted earlier at the same URL comes back.
@@ -59,6 +68,7 @@ struct CollectionResponder: Sendable {
         var changes: JSONObject = [:]
         var refused: [QName: String] = [:]
         var names: [QName] = []
+        var dead: [(QName, DAVElement?)] = []
         for instruction in body.children {
             let remove = instruction.name == .dav("remove")
             guard remove || instruction.name == .dav("set") else { continue }
@@ -72,11 +82,18 @@ struct CollectionResponder: Sendable {
                     if remove { changes["position"] = .number(0) } else if let order = Double(property.trimmedText) { changes["position"] = .number(order) } else {
                         refused[property.name] = "calendar-order is a number"
                     }
-                default: refused[property.name] = "not a property this server keeps"
+                case let name where ResourceProperties.isLive(name): refused[name] = "a property of the server's"
+                default: dead.append((property.name, remove ? nil : property))
                 }
             }
         }
-        if collection.listId == nil, !changes.isEmpty { refused[.dav("displayname")] = "the Inbox cannot be renamed" }
+        if !dead.isEmpty {
+            switch DeadProperties.applying(dead, to: collection.list) {
+            case .success(let value): changes[DeadProperties.column] = value
+            case .failure(let error): refused[error.name] = error.reason
+            }
+        }
+        if collection.listId == nil, !changes.isEmpty { for name in names { refused[name] = "the Inbox's properties cannot change" } }
         if !collection.canWrite { for name in names { refused[name] = "you are a viewer of this shared list" } }
         var status = MultiStatus.Response(href: DAVPath.collection(user: context.user, segment: segment).href)
         if refused.isEmpty {

@@ -8,6 +8,18 @@ enum ResourceProperties {
     static let inAll: Set<QName> = [.dav("resourcetype"), .dav("displayname"), .dav("getetag"), .dav("getcontenttype"),
                                     .dav("getcontentlength"), .dav("getlastmodified")]
 
+    /// Properties the server computes, which no client sets (a PROPPATCH of one is refused).
+    static func isLive(_ name: QName) -> Bool {
+        liveNames.contains(name)
+    }
+
+    private static let liveNames: Set<QName> = [
+        .dav("resourcetype"), .dav("getetag"), .dav("getcontenttype"), .dav("getcontentlength"), .dav("getlastmodified"), .dav("sync-token"),
+        .dav("supported-report-set"), .dav("current-user-privilege-set"), .dav("current-user-principal"), .dav("principal-URL"), .dav("owner"),
+        .caldav("supported-calendar-component-set"), .caldav("supported-calendar-data"), .caldav("max-resource-size"), .caldav("calendar-home-set"),
+        QName(DAVNamespace.calendarServer, "getctag"),
+    ]
+
     /// The largest task resource a PUT may send.
     static let maxResourceSize = 256 * 1024
 
@@ -54,7 +66,7 @@ enum ResourceProperties {
         ]
         if let color = collection.color { values.append(.text(QName(DAVNamespace.appleICal, "calendar-color"), color)) }
         if collection.role == nil { values.append(.href(.dav("owner"), DAVPath.principal(user: user).href)) }
-        return values + principal(user)
+        return values + principal(user) + DeadProperties.values(collection.list)
     }
 
     /// A task. `data`: its text, when asked for (`calendar-data`).

@@ -45,6 +45,29 @@ import Testing
     }
 
     @Test(arguments: DAVStore.allCases)
+    func aRenameWithAnAppsOwnPropertySucceedsWholeAndKeepsIt(_ store: DAVStore) async throws {
+        let account = try await DAVServers.shared.server(store).addAccount()
+        let list = try await account.makeList("Errands")
+        // tasks.org renames, recolours and sets its icon in one PROPPATCH.
+        let body = #"<?xml version="1.0"?><d:propertyupdate xmlns:d="DAV:" xmlns:a="http://apple.com/ns/ical/" xmlns:t="http://tasks.org/ns/"><d:set><d:prop><d:displayname>Shopping</d:displayname><a:calendar-color>#00FF00</a:calendar-color><t:x-tasks-icon>cart</t:x-tasks-icon></d:prop></d:set></d:propertyupdate>"#
+        let reply = try await account.dav("PROPPATCH", list.path, body: body).multiStatus
+        #expect(reply.responses.first?.missing == [])
+        let found = try await account.xml("PROPFIND", list.path, depth: "0", #"<?xml version="1.0"?><d:propfind xmlns:d="DAV:" xmlns:t="http://tasks.org/ns/"><d:prop><d:displayname/><t:x-tasks-icon/></d:prop></d:propfind>"#).multiStatus
+        #expect(found.responses.first?.properties["displayname"] == "Shopping")
+        #expect(found.responses.first?.properties["x-tasks-icon"] == "cart")
+    }
+
+    @Test(arguments: DAVStore.allCases)
+    func aPropertyOfTheServersCannotBeSetAndNothingChanges(_ store: DAVStore) async throws {
+        let account = try await DAVServers.shared.server(store).addAccount()
+        let list = try await account.makeList("Kept")
+        let body = #"<?xml version="1.0"?><d:propertyupdate xmlns:d="DAV:"><d:set><d:prop><d:displayname>Changed</d:displayname><d:getetag>"x"</d:getetag></d:prop></d:set></d:propertyupdate>"#
+        let reply = try await account.dav("PROPPATCH", list.path, body: body).multiStatus
+        #expect(Set(reply.responses.first?.missing ?? []) == ["displayname", "getetag"])
+        #expect((try await account.table("GET", "/tables/TodoList/\(list.id)").json as? [String: Any])?["name"] as? String == "Kept")
+    }
+
+    @Test(arguments: DAVStore.allCases)
     func deletingAListMovesItsTasksToTheInbox(_ store: DAVStore) async throws {
         let account = try await DAVServers.shared.server(store).addAccount()
         let list = try await account.makeList("Temporary")
