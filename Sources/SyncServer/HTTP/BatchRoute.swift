@@ -69,7 +69,7 @@ enum BatchRoute {
                     entry["body"] = .object(item.properties)
                 }
             } else {
-                entry["body"] = .object(JSONObject([("error", .string(result.error ?? ""))]))
+                entry["body"] = .object(result.errorBody ?? JSONObject([("error", .string(result.error ?? ""))]))
             }
             return .object(entry)
         }

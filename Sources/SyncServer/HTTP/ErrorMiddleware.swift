@@ -17,9 +17,8 @@ struct ErrorMiddleware<Context: RequestContext>: RouterMiddleware {
                 var response = JSONResponse.error(.unauthorized, error.message)
                 response.headers[.wwwAuthenticate] = "Bearer"
                 return response
-            case .spaceNotFound, .readOnlySpace:
-                let code = error.protocolCode.map { JSONValue.string($0.rawValue) } ?? .null
-                return JSONResponse.make(.init(code: error.status), .object(["error": .string(error.message), "code": code]))
+            case .spaceNotFound, .readOnlySpace, .itemMoved:
+                return JSONResponse.make(.init(code: error.status), .object(error.body))
             case .tooManyRequests(let seconds), .busy(_, let seconds):
                 var response = JSONResponse.error(.tooManyRequests, error.message)
                 response.headers[.retryAfter] = String(seconds)

@@ -31,10 +31,14 @@ struct TableRoutes {
         let tables = router.group("tables").add(middleware: NamespaceMiddleware(resolver: resolver))
         tables.get(":table") { request, context in try await query(request, context) }
         // A table name never starts with `$`, so this path cannot hide a table.
+        let moves = MovedItemDisclosure(spaces: resolver.spaces)
         tables.post("$batch") { request, context in
             let batch = try BatchRoute.request(from: try await body(request))
-            return BatchRoute.response(try await service.batch(batch.operations, owner: context.owner, writer: context.accountName), to: batch)
+            let results = try await service.batch(batch.operations, owner: context.owner, writer: context.accountName)
+            return BatchRoute.response(await moves.disclose(results, to: context.account), to: batch)
         }
+        let move = MoveRoute(service: service, spaces: resolver.spaces)
+        tables.post("$move") { request, context in try await move.respond(try await body(request), context: context) }
         tables.post(":table") { request, context in
             let item = try await service.insert(table: try table(context), body: try await body(request), owner: context.owner, writer: context.accountName)
             return JSONResponse.item(item, status: .created)
@@ -47,13 +51,17 @@ struct TableRoutes {
                 table: try table(context), id: try id(context), owner: context.owner, readAfter: try readAfter(request)))
         }
         tables.patch(":table/:id") { request, context in
-            let item = try await service.update(
-                table: try table(context), id: try id(context), body: try await body(request), ifMatch: request.headers[.ifMatch], owner: context.owner, writer: context.accountName)
+            let item = try await moves.disclosing(to: context.account) {
+                try await service.update(table: try table(context), id: try id(context), body: try await body(request),
+                                         ifMatch: request.headers[.ifMatch], owner: context.owner, writer: context.accountName)
+            }
             return JSONResponse.item(item)
         }
         tables.delete(":table/:id") { request, context in
-            JSONResponse.item(try await service.delete(
-                table: try table(context), id: try id(context), ifMatch: request.headers[.ifMatch], owner: context.owner, writer: context.accountName))
+            JSONResponse.item(try await moves.disclosing(to: context.account) {
+                try await service.delete(table: try table(context), id: try id(context), ifMatch: request.headers[.ifMatch],
+                                         owner: context.owner, writer: context.accountName)
+            })
         }
         tables.post(":table/:id") { request, context in
             let item = try await service.undelete(

@@ -14,7 +14,7 @@ final class SchemaRegistry: Sendable {
     private let cache = Mutex(Cache())
     private let ttl: TimeInterval
     private let fixed: Bool
-    private let limits: SchemaLimits
+    let limits: SchemaLimits
 
     /// One namespace's table: what the cache keeps a schema under.
     struct Key: Hashable, Sendable {

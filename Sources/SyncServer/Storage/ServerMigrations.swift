@@ -25,6 +25,7 @@ enum ServerMigrations {
         Migration(name: "006-shared-spaces", apply: SpaceStore.createTables),
         Migration(name: "007-updated-by", apply: WriterColumnMigration.apply),
         Migration(name: "008-app-passwords", apply: AppPasswords.createTable),
+        Migration(name: "009-moves", apply: MoveRecords.createTable),
     ]
 
     /// Applies every migration the database has not recorded, in order; answers their names.

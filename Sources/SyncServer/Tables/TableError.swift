@@ -23,12 +23,19 @@ public enum TableError: Error, Sendable, Equatable {
     case spaceNotFound
     /// A viewer's write to a shared space (403, `code: readOnlySpace`).
     case readOnlySpace
+    /// A write to a row that a move took to `namespace` (`MoveRecords`), as the table service
+    /// finds it. The routes say where only to a caller who may write there (`itemMoved`);
+    /// anyone else, and anything that does not translate it, gets a plain 404.
+    case movedAway(namespace: String)
+    /// The item moved to a shared space (`space`) or to the caller's own namespace (nil): 404
+    /// with `code: itemMoved` and `movedTo: {"space": …}`, so the change goes there.
+    case itemMoved(space: String?)
 
     /// The HTTP status code.
     public var status: Int {
         switch self {
         case .badRequest: return 400
-        case .notFound, .tableNotFound, .spaceNotFound: return 404
+        case .notFound, .tableNotFound, .spaceNotFound, .movedAway, .itemMoved: return 404
         case .conflict, .refused: return 409
         case .forbidden, .readOnlySpace: return 403
         case .preconditionFailed: return 412
@@ -44,6 +51,7 @@ public enum TableError: Error, Sendable, Equatable {
         switch self {
         case .spaceNotFound: return .spaceNotFound
         case .readOnlySpace: return .readOnlySpace
+        case .itemMoved: return .itemMoved
         default: return nil
         }
     }
@@ -56,6 +64,9 @@ public enum TableError: Error, Sendable, Equatable {
         case .tableNotFound: return "The table does not exist"
         case .spaceNotFound: return "There is no such space (or you are not one of its members)"
         case .readOnlySpace: return "You are a viewer of this space: it is read-only for you (its owners can make you an editor)"
+        case .movedAway: return Self.itemNotFound.message
+        case .itemMoved(let space):
+            return space == nil ? "The item moved to your own lists" : "The item moved to a shared space"
         case .conflict: return "The item already exists or its version does not match"
         case .preconditionFailed: return "The item has been changed since the given version"
         case .payloadTooLarge(let limit): return "The request body is larger than the limit of \(limit) bytes"
@@ -63,4 +74,13 @@ public enum TableError: Error, Sendable, Equatable {
     }
 
     static let itemNotFound = TableError.notFound("The item does not exist")
+
+    /// The error's JSON body: `{"error": …}`, with the `code` (and for a moved item, `movedTo`)
+    /// a client tells it apart by. Conflicts answer with the item instead.
+    var body: JSONObject {
+        var body = JSONObject([("error", .string(message))])
+        if let code = protocolCode { body["code"] = .string(code.rawValue) }
+        if case .itemMoved(let space) = self { body["movedTo"] = .object(JSONObject([("space", space.map(JSONValue.string) ?? .null)])) }
+        return body
+    }
 }

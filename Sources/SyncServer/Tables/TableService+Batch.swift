@@ -23,13 +23,18 @@ public struct BatchResult: Sendable {
     public var item: StoredItem?
     /// The error message of any other failure.
     public var error: String?
+    /// That failure's whole body (its `code`, where a moved item went), as a single request's.
+    public var errorBody: JSONObject?
+    /// The failure itself, for the routes to translate (`TableError.movedAway`).
+    var failure: TableError?
 
     init(_ status: Int, item: StoredItem) { (self.status, self.item, self.error) = (status, item, nil) }
     init(_ error: TableError) {
         status = error.status
+        failure = error
         switch error {
         case .conflict(let item), .preconditionFailed(let item): (self.item, self.error) = (item, nil)
-        default: (item, self.error) = (nil, error.message)
+        default: (item, self.error, errorBody) = (nil, error.message, error.body)
         }
     }
 }

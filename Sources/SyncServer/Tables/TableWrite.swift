@@ -106,7 +106,14 @@ struct TableWrite: Sendable {
     private func modify(_ rows: RowAccess, id: String, check: VersionCheck, requireLive: Bool, session: any SQLSession,
                         _ change: (StoredItem) throws -> StoredItem?) throws -> StoredItem {
         guard let existing = try rows.fetch(id: id, session: session) else { throw TableError.itemNotFound }
-        if requireLive && existing.isDeleted { throw TableError.itemNotFound }
+        if requireLive && existing.isDeleted {
+            // A move's tombstone says where the row went, so the change can follow it there.
+            if let target = try MoveRecords.destination(of: rows.owner, rows.table, id: id, version: existing.version,
+                                                        dialect: rows.dialect, session: session) {
+                throw TableError.movedAway(namespace: target)
+            }
+            throw TableError.itemNotFound
+        }
         try check.verify(existing)
         guard let changed = try change(existing) else { throw TableError.itemNotFound }
         if changed.version != existing.version { try session.announce(ChangeNotice(table: rows.table, owner: rows.owner, item: changed)) }
