@@ -65,8 +65,8 @@ public final class TableOperation: Sendable {
         case .delete:
             do {
                 return try await remote.delete(item, features: "OL")
-            } catch let error as SyncError where error.statusCode == 404 {
-                return nil  // gone either way
+            } catch let error as SyncError where error.statusCode == 404 && error.code != .itemMoved {
+                return nil  // gone either way (a moved row is not gone: the deletion follows it)
             }
         }
     }

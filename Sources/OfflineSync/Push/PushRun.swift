@@ -10,7 +10,7 @@ struct PushRun {
     /// One queued operation read for sending: the item to send and whether an insert was sent before.
     struct Pending {
         let queued: QueuedOperation
-        let item: JSONObject
+        var item: JSONObject
         var resent: Bool
         /// An update's base copy: the server's state it is based on (`PatchBody`).
         var base: JSONObject? = nil
@@ -99,8 +99,26 @@ struct PushRun {
     /// delegate), or an error to record. Answers whether the operation stays failed.
     func settle(_ failure: SyncError, _ pending: Pending, _ operation: TableOperation, _ client: SyncClient) async throws -> Bool {
         let queued = pending.queued
-        var error = failure
+        var (error, pending, operation) = (failure, pending, operation)
         try Self.abortIfFatal(error)
+        // The row moved on the server (its list shared or unshared on another device): it
+        // follows, and the change goes where the row is now, with the version it had. A row
+        // moved on again meanwhile is followed a few hops, then the failure is recorded.
+        for _ in 0..<3 where error.code == .itemMoved {
+            let target = error.movedToSpace
+            try storeStep { try store.write { try SyncContext.moveRows(in: queued.table, ids: [queued.itemId], to: target, session: $0) } }
+            pending.item[SharedSpace.column] = target.map(JSONValue.string) ?? .null
+            operation = pending.operation(client)
+            switch await perform(operation) {
+            case .success(let serverItem):
+                try storeStep { try finish(queued, serverItem: serverItem) }
+                context.ownWrites.remember(serverItem.map { [$0] } ?? [], table: queued.table, space: pending.space)
+                return false
+            case .failure(let failed):
+                error = failed
+                try Self.abortIfFatal(error)
+            }
+        }
         if queued.type == .insert, error.statusCode == 409, let serverItem = error.serverItem {
             // What the insert's first send carried (its base copy, kept when it was sent).
             let firstSent = try storeStep { try store.read { try $0.baseItem(in: queued.table, id: queued.itemId) } }

@@ -114,12 +114,15 @@ public struct RemoteTable: Sendable {
 
     /// What a write's reply means, read as `insert`, `update` and `delete` read their own: the
     /// server's item, nil for a delete without one (a 404 delete counts: the item is gone either
-    /// way), or the protocol's error.
+    /// way, unless it moved), or the protocol's error.
     static func writeResult(_ reply: HTTPReply, for type: TableOperationType, id: String) throws -> JSONObject? {
         switch type {
         case .insert: return try written(try object(from: reply, expecting: [200, 201]), id: id, reply)
         case .update: return try written(try object(from: reply, expecting: [200]), id: id, reply)
-        case .delete: return reply.status == 204 || reply.status == 404 ? nil : try written(try object(from: reply, expecting: [200]), id: id, reply)
+        case .delete:
+            // A 404 is gone either way, but a moved row is not: the deletion follows it there.
+            if reply.status == 404, error(from: reply).code == .itemMoved { throw error(from: reply) }
+            return reply.status == 204 || reply.status == 404 ? nil : try written(try object(from: reply, expecting: [200]), id: id, reply)
         }
     }
 
@@ -186,8 +189,11 @@ public struct RemoteTable: Sendable {
         case (401, _): .authenticationFailed
         case (404, .spaceNotFound): .spaceNotFound
         case (403, .readOnlySpace): .readOnlySpace
+        case (404, .itemMoved) where object?["movedTo"]?.objectValue != nil: .itemMoved
         default: .httpError
         }
-        return SyncError(code, message, statusCode: reply.status, serverItem: serverItem)
+        var error = SyncError(code, message, statusCode: reply.status, serverItem: serverItem)
+        if code == .itemMoved { error.movedToSpace = object?["movedTo"]?.objectValue?["space"]?.stringValue }
+        return error
     }
 }

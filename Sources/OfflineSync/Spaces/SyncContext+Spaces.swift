@@ -41,6 +41,38 @@ extension SyncContext {
         }
     }
 
+    /// Moves this device's copies of rows to `space` (nil: the account's own namespace), after
+    /// `SyncClient.moveRows` moved them on the server: each row, and a queued deletion's copy,
+    /// now belongs there, so every change still queued for them is sent there. Ids, base copies,
+    /// undo steps and conflict history are untouched: the rows keep their identity.
+    public func moveRows(in table: String, ids: [String], to space: String?) async throws {
+        try await work.run { [self] in
+            do {
+                try dataSource.write { session in try Self.moveRows(in: table, ids: ids, to: space, session: session) }
+            } catch {
+                throw SyncError.wrap(error)
+            }
+        }
+    }
+
+    /// `moveRows`, inside a store write (a push follows a row the server says moved).
+    static func moveRows(in table: String, ids: [String], to space: String?, session: any SyncStoreSession) throws {
+        let place = space.map(JSONValue.string) ?? .null
+        for chunk in stride(from: 0, to: ids.count, by: 500).map({ Array(ids[$0..<min($0 + 500, ids.count)]) }) {
+            let rows = try session.items(in: table, ids: chunk).values.map { row -> JSONObject in
+                var row = row
+                row[SharedSpace.column] = place
+                return row
+            }
+            try session.upsert(rows, in: table)
+        }
+        for id in ids {
+            guard let queued = try session.newestOperation(table: table, itemId: id), queued.type == .delete, var snapshot = queued.snapshot else { continue }
+            snapshot[SharedSpace.column] = place
+            try session.updateOperation(id: queued.id, type: .delete, snapshot: snapshot)
+        }
+    }
+
     /// Takes the queued changes of shared spaces that the server refused as read-only to this
     /// account (`SyncErrorCode.readOnlySpace`: a viewer's writes) out of the queue into the
     /// conflict log (`.notSent`, with `reason`), and puts each item back as the server has it

@@ -136,13 +136,17 @@ struct SQLiteStoreSession: SyncStoreSession {
                 continue
             }
             let stored = columns.indices.map { row[$0] as DatabaseValue }
-            if skippingSameVersion, !values[versionIndex].isNull, values[versionIndex] == stored[versionIndex] { continue }
+            // A pulled row at the version this row has is this very row: nothing to write, unless
+            // it comes from another namespace, where a move on the server took it (moves keep
+            // versions, and only the server hands them out): then it moves here too.
+            let sameVersion = skippingSameVersion && !values[versionIndex].isNull && values[versionIndex] == stored[versionIndex]
+            if sameVersion, item[SharedSpace.column] == nil || values[spaceIndex] == stored[spaceIndex] { continue }
             // A server's item says nothing of the space: the row stays where it is. A pulled row
             // of one namespace never overwrites a row of another that has its id (ids are per
             // namespace on the server; a member of a space could otherwise aim at yours).
             if item[SharedSpace.column] == nil {
                 values[spaceIndex] = stored[spaceIndex]
-            } else if skippingSameVersion, values[spaceIndex] != stored[spaceIndex] {
+            } else if skippingSameVersion, values[spaceIndex] != stored[spaceIndex], !sameVersion {
                 continue
             }
             try updateChanged(values, stored: stored, definition)

@@ -19,6 +19,10 @@ public enum SyncErrorCode: Int, Sendable, Hashable {
     /// A shared space refused a write: this account may only read it (the server's 403 with
     /// `code: readOnlySpace`). `SyncContext.dropRefusedChanges` takes such changes back.
     case readOnlySpace = -1311
+    /// The row moved to another namespace on the server (its list was shared or unshared on
+    /// another device): `SyncError.movedToSpace` says where. A push moves the local row there
+    /// and sends the change again; it is never a conflict.
+    case itemMoved = -1312
     case preconditionFailed = -1303
     /// The server answered 401: no valid access token (sign in again).
     case authenticationFailed = -1305
@@ -39,6 +43,8 @@ public struct SyncError: Error, Sendable, CustomStringConvertible {
     public var operationErrors: [OperationError]
     /// The underlying error (transport, store), if any.
     public var underlying: (any Error & Sendable)?
+    /// With `.itemMoved`: the shared space the row is in now (nil: the account's own namespace).
+    public var movedToSpace: String?
 
     /// Creates an error.
     public init(_ code: SyncErrorCode, _ message: String, statusCode: Int? = nil, serverItem: JSONObject? = nil,

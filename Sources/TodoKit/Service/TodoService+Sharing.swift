@@ -66,7 +66,7 @@ extension TodoService {
 
     /// Shares a list with the account named `user` in `role` (editor or viewer), or changes that
     /// account's role. A list of one's own becomes a shared space first: the list and its items
-    /// move into it (as new items there; the old ones are deleted) and are pushed.
+    /// move into it on the server and here, keeping their ids.
     @discardableResult
     public func share(listNamed name: String, with user: String, role: SpaceRole = .editor) async throws -> ListEntry {
         try await share(try entry(named: name), with: user, role: role)
@@ -118,9 +118,11 @@ extension TodoService {
         var entry = entry
         let client = try sharingClient()
         if entry.space == nil {
-            let space = try await client.createSpace()
-            entry = try move(entry.list, into: space)
+            // What this device changed reaches the server first, so the move takes it along.
             try await sync()
+            let space = try await client.createSpace()
+            try await moveList(entry.list.id, from: nil, to: space, client: client)
+            entry = ListEntry(list: entry.list, space: space, owner: signedInUser, role: .owner, members: 1, displayName: entry.list.name)
         }
         guard let space = entry.space else { throw SyncError(.invalidAction, "The list could not be shared") }
         try await client.setRole(role, of: user, in: space)
@@ -128,9 +130,33 @@ extension TodoService {
         return try listEntries().first { $0.list.id == entry.list.id } ?? entry
     }
 
+    /// With the last other member gone, the list comes back to the owner's own lists (`dissolve`).
     private func unshare(_ entry: ListEntry, with user: String) async throws {
-        try await sharingClient().removeMember(user, from: try sharedSpace(of: entry))
+        let client = try sharingClient()
+        let space = try sharedSpace(of: entry)
+        try await client.removeMember(user, from: space)
+        if entry.role == .owner, try await client.members(of: space).count == 1 {
+            try await dissolve(space, client: client)
+        }
         try await refreshSpaces()
+    }
+
+    /// A list shared with nobody any more becomes one of the owner's own again: its rows move
+    /// back (ids kept) and the space goes.
+    private func dissolve(_ space: String, client: SyncClient) async throws {
+        // What this device changed in the list reaches the server first, so the move takes it
+        // along (a change sent to the space once it is gone would be refused).
+        try await context.push()
+        let lists = try listTable.untyped.read(listTable.query.filter(Field(SharedSpace.column) == .string(space))).items
+        for list in lists {
+            guard let id = list[SystemProperty.id]?.stringValue else { continue }
+            try await moveList(id, from: space, to: nil, client: client)
+        }
+        do {
+            try await client.deleteSpace(space)
+        } catch let error as SyncError where error.code == .spaceNotFound {
+            // Another device of the owner dissolved it first.
+        }
     }
 
     private func leave(_ entry: ListEntry) async throws -> Int {
@@ -167,7 +193,14 @@ extension TodoService {
         // What this device holds, read before asking: a space made meanwhile (a share on its
         // way) is then listed by the server, or not yet held here, and never dropped.
         let held = try context.localSpaces()
-        let spaces = try await client.spaces()
+        let before = spaceDirectory.load()
+        var spaces = try await client.spaces()
+        // A list whose last other member left, seen shared before, comes back to its owner.
+        let deserted = spaces.filter { $0.role == .owner && $0.members == 1 && (before[$0.id]?.members ?? 1) > 1 && held.contains($0.id) }
+        if !deserted.isEmpty {
+            for space in deserted { try await dissolve(space.id, client: client) }
+            spaces = try await client.spaces()
+        }
         try spaceDirectory.save(spaces)
         let listed = Set(spaces.map(\.id))
         for gone in held.subtracting(listed) {
@@ -191,24 +224,18 @@ extension TodoService {
         throw SyncError(.invalidAction, "“\(list.name)” is shared with you read-only (viewer); its owner can make you an editor")
     }
 
-    /// The list and its items as new rows in `space`, the old ones deleted.
-    private func move(_ list: TodoList, into space: String) throws -> ListEntry {
-        var copy = list
-        copy.id = UUID().uuidString
-        _ = try listTable.untyped.inSpace(space).transaction { writes in try writes.insert(copy.item()) }
-        try table.untyped.inSpace(space).transaction { writes in
-            let rows = try writes.read(table.query.filter(Field("listId") == .string(list.id))).items
-            for row in rows {
-                guard var item = TodoItem(row) else { continue }
-                try writes.delete([SystemProperty.id.rawValue: .string(item.id)])
-                if item.repeatRule != nil, item.series == nil { item.series = item.id }  // its next instances keep their ids
-                item.id = UUID().uuidString
-                item.listId = copy.id
-                try writes.insert(item.object)
-            }
-        }
-        try listTable.untyped.transaction { writes in try writes.delete([SystemProperty.id.rawValue: .string(list.id)]) }
-        return ListEntry(list: copy, space: space, owner: signedInUser, role: .owner, members: 1, displayName: copy.name)
+    /// Moves a list and its items between namespaces, on the server (one transaction, ids and
+    /// versions kept) and then here: every item of the list this device holds follows, so a
+    /// change still queued for one is sent where it now lives.
+    func moveList(_ listId: String, from space: String?, to target: String?, client: SyncClient) async throws {
+        let moved = try await client.moveRows([
+            RowSelection(table: listTable.untyped.name, where: Field("id") == .string(listId)),
+            RowSelection(table: table.untyped.name, where: Field("listId") == .string(listId)),
+        ], from: space, to: target)
+        try await context.moveRows(in: listTable.untyped.name, ids: [listId], to: target)
+        let held = try table.untyped.read(table.query.filter(Field("listId") == .string(listId))).items.compactMap { $0[SystemProperty.id]?.stringValue }
+        let items = Set(held).union(moved[table.untyped.name.lowercased()] ?? [])
+        try await context.moveRows(in: table.untyped.name, ids: items.sorted(), to: target)
     }
 
     /// The signed-in account's app passwords (for CalDAV apps).

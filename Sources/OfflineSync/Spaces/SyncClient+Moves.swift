@@ -1,0 +1,46 @@
+import Foundation
+import TableProtocol
+
+/// Which rows of one table a server-side move takes (`SyncClient.moveRows`).
+public struct RowSelection: Sendable, Equatable {
+    /// The table.
+    public var table: String
+    /// The rows: those this predicate selects among the namespace's live rows.
+    public var predicate: QueryPredicate
+
+    /// A selection.
+    public init(table: String, where predicate: QueryPredicate) {
+        (self.table, self.predicate) = (table, predicate)
+    }
+}
+
+extension SyncClient {
+    /// Moves rows on the server from one namespace to another (`docs/protocol.md`, "Extension:
+    /// moving rows between namespaces"): from `space` (nil: the account's own) into `target`
+    /// (nil: the account's own), with their ids and versions, all or nothing. Answers the moved
+    /// ids per table. Follow with `SyncContext.moveRows` so this device's copies move too; other
+    /// devices learn of it as they push (`SyncErrorCode.itemMoved`) and pull.
+    public func moveRows(_ selections: [RowSelection], from space: String?, to target: String?) async throws -> [String: [String]] {
+        let tables: [JSONValue] = selections.map { selection in
+            .object(JSONObject([("table", .string(selection.table)), ("filter", .string(FilterPrinter.print(selection.predicate.expression)))]))
+        }
+        let body = JSONObject([("to", .object(JSONObject([("space", target.map(JSONValue.string) ?? .null)]))), ("tables", .array(tables))])
+        let reply: HTTPReply
+        do {
+            reply = try await send("POST", url: url("tables/$move", query: space.map { [URLQueryItem(name: "space", value: $0)] } ?? []),
+                                   body: body, features: "SP")
+        } catch {
+            throw SyncError.wrap(error)
+        }
+        guard reply.status == 200 else { throw RemoteTable.error(from: reply) }
+        guard case .array(let moved)? = (try? reply.json())?.objectValue?["moved"] else {
+            throw SyncError(.httpError, "The server's answer about the move is not understood", statusCode: reply.status)
+        }
+        var ids: [String: [String]] = [:]
+        for entry in moved {
+            guard let table = entry.objectValue?["table"]?.stringValue, let list = entry.objectValue?["ids"]?.arrayValue else { continue }
+            ids[table, default: []] += list.compactMap(\.stringValue)
+        }
+        return ids
+    }
+}
