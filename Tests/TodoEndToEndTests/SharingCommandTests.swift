@@ -41,6 +41,68 @@ import Testing
         }
     }
 
+    @Test func theIdsTodoAddPrintedStillEditTheItemsOnceTheListIsShared() async throws {
+        let h = try await Household.make()
+        defer { h.server.stop() }
+        let id = try await h.todo(["add", "milk", "--list", "Groceries"], h.ann).out.trimmingCharacters(in: .whitespacesAndNewlines)
+        #expect(try await h.todo(["share", "Groceries", "--with", "bob"], h.ann).status == 0)
+        let edited = try await h.todo(["edit", id, "--text", "oat milk"], h.ann)
+        #expect(edited.status == 0, "\(edited.err)")
+        #expect(try await h.todo(["sync"], h.ann).status == 0)
+        #expect(try await h.todo(["sync"], h.bob).status == 0)
+        let bobs = try #require(try JSONSerialization.jsonObject(with: Data(try await h.todo(["list", "--json"], h.bob).out.utf8)) as? [[String: Any]])
+        #expect(bobs.map { $0["id"] as? String } == [id])
+        #expect(bobs.map { $0["text"] as? String } == ["oat milk"])
+    }
+
+    @Test func theOwnersOtherDeviceOfflineDuringTheShareSendsItsEditIntoTheSharedListWithNoConflict() async throws {
+        let h = try await Household.make()
+        defer { h.server.stop() }
+        let id = try await h.todo(["add", "Post office", "--list", "Errands"], h.ann).out.trimmingCharacters(in: .whitespacesAndNewlines)
+        #expect(try await h.todo(["sync"], h.ann).status == 0)
+        let phone = try TempDir.make()
+        #expect(try await TodoCLI.run(["sign-in", "--server", h.url, "--user", "ann", "--password-stdin"], home: phone, input: "password ann\n").status == 0)
+        #expect(try await h.todo(["sync"], phone).status == 0)
+        #expect(try await h.todo(["edit", id, "--text", "Post office: stamps"], phone).status == 0)  // not sent yet
+        #expect(try await h.todo(["share", "Errands", "--with", "bob"], h.ann).status == 0)
+        let synced = try await h.todo(["sync"], phone)
+        #expect(synced.status == 0, "\(synced.out) \(synced.err)")
+        #expect(!synced.out.contains("onflict") && !synced.err.contains("onflict"))
+        #expect(try await h.todo(["conflicts", "--json"], phone).out.trimmingCharacters(in: .whitespacesAndNewlines) == "[]")
+        for home in [phone, h.ann, h.bob] {
+            #expect(try await h.todo(["sync"], home).status == 0)
+            let items = try #require(try JSONSerialization.jsonObject(with: Data(try await h.todo(["list", "--json"], home).out.utf8)) as? [[String: Any]])
+            #expect(items.map { $0["id"] as? String } == [id], "one item, under its id")
+            #expect(items.map { $0["text"] as? String } == ["Post office: stamps"])
+        }
+    }
+
+    @Test(arguments: [false, true])
+    func aListSharedWithNobodyAnyMoreIsTheOwnersOwnAgainUnderTheSameIds(bobLeaves: Bool) async throws {
+        let h = try await Household.make()
+        defer { h.server.stop() }
+        let id = try await h.todo(["add", "milk", "--list", "Groceries"], h.ann).out.trimmingCharacters(in: .whitespacesAndNewlines)
+        #expect(try await h.todo(["share", "Groceries", "--with", "bob"], h.ann).status == 0)
+        #expect(try await h.todo(["sync"], h.bob).status == 0)
+        #expect(try await h.todo(["sync"], h.ann).status == 0)  // ann's device sees bob among the members
+        if bobLeaves {
+            #expect(try await h.todo(["leave", "Groceries"], h.bob).status == 0)
+            #expect(try await h.todo(["sync"], h.ann).status == 0)
+        } else {
+            #expect(try await h.todo(["unshare", "Groceries", "--with", "bob"], h.ann).status == 0)
+        }
+        let lists = try await h.todo(["lists"], h.ann).out
+        #expect(lists.contains("Groceries") && !lists.contains("shared"), "\(lists)")
+        #expect(try await h.todo(["edit", id, "--text", "oat milk"], h.ann).status == 0)
+        #expect(try await h.todo(["sync"], h.ann).status == 0)
+        let items = try #require(try JSONSerialization.jsonObject(with: Data(try await h.todo(["list", "--json"], h.ann).out.utf8)) as? [[String: Any]])
+        #expect(items.map { $0["id"] as? String } == [id])
+        #expect(items.map { $0["text"] as? String } == ["oat milk"])
+        #expect(try await h.todo(["conflicts", "--json"], h.ann).out.trimmingCharacters(in: .whitespacesAndNewlines) == "[]")
+        #expect(try await h.todo(["sync"], h.bob).status == 0)
+        #expect(!(try await h.todo(["list"], h.bob).out.contains("milk")))
+    }
+
     @Test func aSharedListReachesTheOtherPersonAndTheirAdditionComesBack() async throws {
         let h = try await Household.make()
         defer { h.server.stop() }
