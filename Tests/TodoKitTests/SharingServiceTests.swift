@@ -1,6 +1,7 @@
 import Foundation
 @testable import OfflineSync
 import ServerTestSupport
+import Synchronization
 import Testing
 @testable import TodoKit
 @testable import TodoModel
@@ -98,6 +99,37 @@ import Testing
         try await h.ann.share(listNamed: "Chores", with: "bob", role: .viewer)
         try await h.bob.sync()  // nothing of the lists changed in bob's store: only the role
         #expect(try await sharing.next()?.map(\.role) == [.viewer])
+    }
+
+    @Test func aRoleChangedByTheOwnerShowsWhileLiveWithoutWaitingForTheFeedToReconnect() async throws {
+        let h = try await Household.make()
+        defer { h.server.stop() }
+        _ = try await h.chores([TodoItem(text: "sweep")])
+        let sharing = h.bob.observeSharing()
+        let live = Mutex(false)
+        // A reconnect waits 30 s at least: only the feed's own `event: spaces` can show the role in time.
+        let made = h.bob.makeLiveSync(options: LiveSync.Options(backoff: ReconnectBackoff(initial: 60, maximum: 60)),
+                                      onState: { state in if case .live = state { live.withLock { $0 = true } } },
+                                      onSync: { _, _ in })
+        let sync = try #require(made)
+        sync.start()
+        defer { sync.stop() }
+        let deadline = Date().addingTimeInterval(10)
+        while !live.withLock({ $0 }), Date() < deadline { try await Task.sleep(for: .milliseconds(20)) }
+        try await h.ann.share(listNamed: "Chores", with: "bob", role: .viewer)
+        let shown = try await withThrowingTaskGroup(of: Bool.self) { group in
+            group.addTask {
+                for try await entries in sharing where entries.map(\.role) == [.viewer] { return true }
+                return false
+            }
+            group.addTask {
+                try await Task.sleep(for: .seconds(10))
+                return false
+            }
+            defer { group.cancelAll() }
+            return try await group.next() ?? false
+        }
+        #expect(shown)
     }
 
     @Test func onlyTheServersReadOnlySpaceCodeMakesA403ARefusalToDrop() {

@@ -210,8 +210,12 @@ public final class LiveSync: Sendable {
                 } onEvent: { [weak self] event in
                     if let id = event.id, !id.isEmpty { progress.withLock { $0.lastEventId = id } }
                     if table == Self.combinedFeed {
-                        // The combined feed tells of every table of the account: only ours call for a pull.
-                        guard let change = FeedChange(combined: event, tables: tables) else { return }
+                        // The combined feed tells of every table of the account: only ours call for
+                        // a pull, and a change of the account's spaces or roles (`event: spaces`).
+                        guard let change = FeedChange(combined: event, tables: tables) else {
+                            if event.event == "spaces" { self?.pullJob.request() }
+                            return
+                        }
                         self?.onChange(change)
                     } else if let change = FeedChange(table: table, event: event) {
                         self?.onChange(change)

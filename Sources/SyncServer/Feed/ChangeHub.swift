@@ -8,6 +8,9 @@ enum FeedSignal: Sendable {
     /// subscriber (with ten thousand of them, writing it per subscriber cost a fifth of the fan-out).
     case change(ChangeNotice, tableEvent: ByteBuffer)
     case heartbeat
+    /// The account joined, left or changed its role in a space the feed reads: the feed says
+    /// `event: spaces` and ends, so the client pulls (its spaces and roles) at once and reconnects.
+    case membershipChanged
 }
 
 /// This process's fan-out of committed changes to open change feeds: a feed of one namespace's
@@ -112,7 +115,10 @@ public final class ChangeHub: Sendable {
                     && subscription.keys.contains { $0.owner == namespace || $0.owner == account }
             }.map(\.continuation)
         }
-        for continuation in targets { continuation.finish() }
+        for continuation in targets {
+            continuation.yield(.membershipChanged)
+            continuation.finish()
+        }
     }
 
     /// Ends every subscription and refuses new ones (server shutdown: open feeds must not hold it up).

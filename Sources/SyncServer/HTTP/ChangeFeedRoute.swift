@@ -57,6 +57,9 @@ struct ChangeFeedRoute {
                     // would end any request.
                     guard (try? await resolver.resolve(headers: headers, space: space))?.namespace == owner else { break feed }
                     try await writer.write(ByteBuffer(string: ": heartbeat\n\n"))
+                case .membershipChanged:
+                    try await writer.write(Self.spacesEvent)
+                    break feed
                 }
             }
             try await writer.finish(nil)
@@ -68,9 +71,10 @@ struct ChangeFeedRoute {
     /// the caller's own namespace and of each shared space it is a member of, over one
     /// connection (a device with ten shared lists holds one feed, not ten per table). Events
     /// carry no id: each says which table and space changed, and a client pulls on (re)connect
-    /// anyway, which is its catch-up. When the account joins or leaves a space the stream
-    /// ends at once (`ChangeHub.endFeeds`, in every process), or failing that says `event: spaces`
-    /// and ends at the next heartbeat, so the client reconnects with the new set.
+    /// anyway, which is its catch-up. When the account joins or leaves a space, or its role in
+    /// one changes, the stream says `event: spaces` and ends at once (`ChangeHub.endFeeds`, in
+    /// every process), or failing that at the next heartbeat, so the client pulls its spaces and
+    /// roles at once and reconnects with the new set.
     func respondAll(_ request: Request, account: String, resolver: NamespaceResolver) async throws -> Response {
         let namespaces = try await Self.namespaces(of: account, resolver)
         let stream = try subscribe(table: nil, owners: namespaces, account: account)
@@ -85,16 +89,22 @@ struct ChangeFeedRoute {
                 case .heartbeat:
                     guard let current = try? await resolver.resolve(headers: headers, space: nil), current.account == account else { break feed }
                     guard (try? await Self.namespaces(of: account, resolver)) == namespaces else {
-                        try await writer.write(ByteBuffer(string: "event: spaces\ndata: {}\n\n"))
+                        try await writer.write(Self.spacesEvent)
                         break feed
                     }
                     try await writer.write(ByteBuffer(string: ": heartbeat\n\n"))
+                case .membershipChanged:
+                    try await writer.write(Self.spacesEvent)
+                    break feed
                 }
             }
             try await writer.finish(nil)
         }
         return Self.eventStream(body)
     }
+
+    /// Tells the client its spaces or roles changed: it pulls them at once.
+    private static var spacesEvent: ByteBuffer { ByteBuffer(string: "event: spaces\ndata: {}\n\n") }
 
     /// An event stream's response: not cached, not buffered by a proxy.
     private static func eventStream(_ body: ResponseBody) -> Response {

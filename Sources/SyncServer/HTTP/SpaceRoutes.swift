@@ -54,7 +54,8 @@ struct SpaceRoutes {
             return Response(status: .noContent)
         }
         group.delete(":space") { _, context in
-            try await spaces.delete(try context.parameters.require("space"), by: try account(context))
+            let space = try context.parameters.require("space")
+            for member in try await spaces.delete(space, by: try account(context)) { membershipChanged(space, member) }
             return Response(status: .noContent)
         }
     }

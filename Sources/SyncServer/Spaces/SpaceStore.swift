@@ -159,12 +159,17 @@ public final class SpaceStore: Sendable {
         }
     }
 
-    /// Deletes `space` with its rows; only an owner may.
-    public func delete(_ space: String, by account: String) async throws {
+    /// Deletes `space` with its rows; only an owner may. Answers the accounts that were its
+    /// members (their open feeds end).
+    @discardableResult
+    public func delete(_ space: String, by account: String) async throws -> [String] {
         let dialect = database.dialect
-        try await database.write { session in
+        return try await database.write { session in
             try self.requireOwner(account, of: space, session: session)
+            let members = try session.query(#"SELECT "account" FROM "__members" WHERE "space" = \#(dialect.placeholder(1))"#, [.text(space)])
+                .rows.compactMap { $0[0].text }
             try Self.deleteSpace(space, dialect: dialect, session: session)
+            return members
         }
     }
 
