@@ -93,6 +93,7 @@ deps-test:
 
 deps-bench:
 	@$(ENSURE) libsqlite3-dev libncurses-dev sqlite3 postgresql python3 wrk taskwarrior taskd gnutls-bin
+	@scripts/ensure-venv.sh bench
 
 clean:
 	rm -rf .build

@@ -169,7 +169,7 @@ let package = Package(
         .testTarget(name: "TerminalUITests", dependencies: ["TerminalUI", "TodoKit", "TodoModel", "TodoKitTestSupport"]),
         .testTarget(name: "TodoEndToEndTests", dependencies: ["ServerTestSupport", "todo", "todo-server"]),
         // The CalDAV face through real todo-server processes, on SQLite and PostgreSQL.
-        .testTarget(name: "CalDAVTests", dependencies: ["ServerTestSupport", "todo-server"]),
+        .testTarget(name: "CalDAVTests", dependencies: ["ServerTestSupport", "todo-server", "CalDAV"]),
         .testTarget(name: "WebDAVXMLTests", dependencies: ["WebDAVXML"]),
         .testTarget(name: "FilterSQLTests", dependencies: ["FilterSQL", "TableProtocol"]),
         // Starts real todo-server processes for the integration tests.

@@ -16,6 +16,7 @@ A million rows (bench_million.py): keyset and consecutive $skip pages of 1,000,0
 The app at a million items (bench_million_client.py): first pull, `todo list --json` and `export`, the full-screen list.
 The PostgreSQL page's CPU (bench_page_cpu.py): the pull page's CPU per page on SQLite, on PostgreSQL, and pgbench's prepared SELECT.
 Read replicas and fresh tables (bench_replicas.py): pull pages from a standby beside the primary alone; a table just grown to 10,000 rows beside the same after ANALYZE.
+The CalDAV face (bench_caldav.py): PUT, getctag, a one-change sync and DAVx5's full listing at 1,000 and 10,000 tasks beside Radicale and Xandikos.
 """
 import json, os, platform, re, subprocess, sys, time, datetime, urllib.request
 
@@ -225,7 +226,9 @@ def main():
     only_page_cpu = os.environ.get("BENCH_ONLY") == "page-cpu"
     # BENCH_ONLY=server measures only the todo-server section (its page, insert and PATCH on both stores).
     only_server = os.environ.get("BENCH_ONLY") == "server"
-    products = ["todo-server", "todo", "todo-bench-client"] if only_million_client else ["todo-server"] if only_replicas or only_million or only_page_cpu or only_subscribers else ["todo-server", "todo-bench-floor"] if only_server else ["todo-server", "todo-bench-client"] if only_sharing else ["todo-server"] if only_namespaces else ["todo-server", "todo"] if only_taskd else ["todo-bench-client"] if only_client else ["todo-server", "todo-bench-client"] if only_feed else ["todo-server", "todo-bench-sdk", "todo"] if only_sdk else ["todo-server", "todo-bench-floor", "todo-bench-sdk", "todo-bench-client", "todo", "todo-load"]
+    # BENCH_ONLY=caldav measures only the CalDAV face beside Radicale and Xandikos.
+    only_caldav = os.environ.get("BENCH_ONLY") == "caldav"
+    products = ["todo-server", "todo", "todo-bench-client"] if only_million_client else ["todo-server"] if only_replicas or only_caldav or only_million or only_page_cpu or only_subscribers else ["todo-server", "todo-bench-floor"] if only_server else ["todo-server", "todo-bench-client"] if only_sharing else ["todo-server"] if only_namespaces else ["todo-server", "todo"] if only_taskd else ["todo-bench-client"] if only_client else ["todo-server", "todo-bench-client"] if only_feed else ["todo-server", "todo-bench-sdk", "todo"] if only_sdk else ["todo-server", "todo-bench-floor", "todo-bench-sdk", "todo-bench-client", "todo", "todo-load"]
     for product in products:
         sh(*release, "--product", product, cwd=ROOT)
     BIN = sh(*release, "--show-bin-path", cwd=ROOT, capture_output=True).stdout.strip()
@@ -267,6 +270,9 @@ def main():
     if only_server:
         write_report(*run_server_section(tmp))
         return
+    if only_caldav:
+        run_caldav(tmp)
+        return
     # The client's latencies first, before the server loads leave PostgreSQL busy with vacuuming.
     client = run_client(tmp)
 
@@ -282,6 +288,7 @@ def main():
     run_million(tmp)
     run_million_client(tmp)
     run_subscribers(tmp)
+    run_caldav(tmp)
     import load
     runs = load.run_load(BIN, tmp)
     replace_section("Load test", load.report_lines(runs))
@@ -296,6 +303,12 @@ def run_sharing(tmp):
     import bench_sharing
     results = bench_sharing.run(sys.modules[__name__], os.path.join(BIN, "todo-server"), tmp)
     bench_sharing.report(results, replace_section, datetime.date.today().isoformat())
+
+
+def run_caldav(tmp):
+    import bench_caldav
+    names, results = bench_caldav.run(os.path.join(BIN, "todo-server"), tmp)
+    replace_section("CalDAV beside Radicale and Xandikos", bench_caldav.report_lines(names, results, datetime.date.today().isoformat()))
 
 
 def run_subscribers(tmp):

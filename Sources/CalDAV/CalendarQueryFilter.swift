@@ -64,6 +64,15 @@ struct CalendarQueryFilter: Sendable {
         root = try Self.comp(top)
     }
 
+    /// True when every task passes without being read: no filter, or only "a VCALENDAR holding
+    /// a VTODO" (DAVx5's and tasks.org's listing), which every task resource is.
+    var matchesEveryTask: Bool {
+        guard let root else { return true }
+        func plain(_ filter: CompFilter) -> Bool { !filter.isNotDefined && filter.timeRange == nil && filter.props.isEmpty }
+        guard root.name == "VCALENDAR", plain(root) else { return false }
+        return root.comps.allSatisfy { $0.name == "VTODO" && plain($0) && $0.comps.isEmpty }
+    }
+
     /// True when the resource's top component (VCALENDAR) passes.
     func matches(_ calendar: ICalendarComponent) -> Bool {
         guard let root else { return true }

@@ -21,6 +21,14 @@ enum PropertyRequest: Sendable {
         }
     }
 
+    /// True when answering needs a task's text (its `calendar-data` or `getcontentlength`).
+    var needsContent: Bool {
+        switch self {
+        case .all, .names: return true
+        case .some(let names): return names.contains(.caldav("calendar-data")) || names.contains(.dav("getcontentlength"))
+        }
+    }
+
     /// True when `name` is asked for by name.
     func asks(_ name: QName) -> Bool {
         switch self {

@@ -46,13 +46,13 @@ struct PropfindResponder: Sendable {
                 ResourceProperties.collection(collection, user: user, token: try await context.token(of: collection)))
             if deep {
                 for task in try await context.tasks(collection).all() {
-                    add(DAVPath.resource(user: user, segment: segment, name: task.name).href, ResourceProperties.task(task, text: task.text))
+                    add(DAVPath.resource(user: user, segment: segment, name: task.name).href, ResourceProperties.task(task, text: request.needsContent ? task.text : nil))
                 }
             }
         case .resource(_, let segment, let name):
             let collection = try await context.collection(segment)
             guard let task = try await context.tasks(collection).task(named: name) else { throw DAVError.notFound() }
-            add(DAVPath.resource(user: user, segment: segment, name: task.name).href, ResourceProperties.task(task, text: task.text))
+            add(DAVPath.resource(user: user, segment: segment, name: task.name).href, ResourceProperties.task(task, text: request.needsContent ? task.text : nil))
         }
         return status
     }

@@ -6,8 +6,11 @@ import TodoModel
 /// does not model, the resource's name, and the system properties its ETag and stamps come from.
 struct TaskRow: Sendable {
     let item: TodoItem
+    /// The kept part of the resource (`TaskResource.kept`) as stored, read only when the text is
+    /// written (a listing of ETags never reads it).
+    private let keptText: String?
     /// The kept part of the resource (`TaskResource.kept`), when a client wrote more than we model.
-    let kept: ICalendarComponent?
+    var kept: ICalendarComponent? { keptText.flatMap { try? ICalendarReader.components($0).first } }
     /// The resource's name in its collection.
     let name: String
     let version: String
@@ -25,7 +28,7 @@ struct TaskRow: Sendable {
             return nil
         }
         self.item = item
-        kept = row[Self.keptColumn]?.stringValue.flatMap { try? ICalendarReader.components($0).first }
+        keptText = row[Self.keptColumn]?.stringValue
         name = row[Self.nameColumn]?.stringValue ?? Self.defaultName(id: id)
         version = row[SystemProperty.version.rawValue]?.stringValue ?? ""
         updatedAt = row[SystemProperty.updatedAt.rawValue]?.stringValue ?? ""

@@ -21,6 +21,9 @@ public enum ICalendarText {
 
     /// A value standing for `text`.
     public static func escaped(_ text: String) -> String {
+        if !text.utf8.contains(where: { $0 == UInt8(ascii: "\\") || $0 == UInt8(ascii: ";") || $0 == UInt8(ascii: ",") || $0 == 10 || $0 == 13 }) {
+            return text
+        }
         var out = ""
         for character in text {
             switch character {

@@ -41,10 +41,9 @@ enum VTODOFields {
 
     /// A UTC date-time value (`20261201T180000Z`) for a stamp.
     static func utc(_ date: Date) -> String {
-        var calendar = Calendar(identifier: .gregorian)
-        calendar.timeZone = TimeZone(identifier: "UTC")!
-        let p = calendar.dateComponents([.year, .month, .day, .hour, .minute, .second], from: date)
-        return String(format: "%04d%02d%02dT%02d%02d%02dZ", p.year!, p.month!, p.day!, p.hour!, p.minute!, p.second!)
+        let p = UTCDateParts(date)
+        return UTCDateParts.padded(p.year, 4) + UTCDateParts.padded(p.month, 2) + UTCDateParts.padded(p.day, 2) + "T"
+            + UTCDateParts.padded(p.hour, 2) + UTCDateParts.padded(p.minute, 2) + UTCDateParts.padded(p.second, 2) + "Z"
     }
 
     /// The instant of a UTC or floating date-time value (floating read as UTC); nil otherwise.
