@@ -12,6 +12,7 @@ let package = Package(
         .library(name: "SyncServer", targets: ["SyncServer"]),
         .library(name: "CalDAV", targets: ["CalDAV"]),
         .library(name: "WebDAVXML", targets: ["WebDAVXML"]),
+        .library(name: "EventStream", targets: ["EventStream"]),
         .executable(name: "todo-server", targets: ["todo-server"]),
         .executable(name: "todo", targets: ["todo"]),
     ],
@@ -42,11 +43,13 @@ let package = Package(
         .target(name: "TableProtocol"),
         // OData $filter → parameterised SQL per dialect; shared by the server and the SDK's local store.
         .target(name: "FilterSQL", dependencies: ["TableProtocol"]),
+        // Server-Sent Events read from bytes as they arrive, bounded; fuzzed by fuzz-sse.
+        .target(name: "EventStream"),
         // The client SDK: local SQLite store, operation queue, push, pull, purge.
         .target(
             name: "OfflineSync",
             dependencies: [
-                "TableProtocol", "FilterSQL", .product(name: "GRDB", package: "GRDB.swift"),
+                "TableProtocol", "FilterSQL", "EventStream", .product(name: "GRDB", package: "GRDB.swift"),
                 // The text collation goes straight to SQLite's C API (see HumanOrder).
                 .product(name: "GRDBSQLite", package: "GRDB.swift"),
                 // Only for a server whose certificate authority is given by file (URLSession cannot trust one on Linux).

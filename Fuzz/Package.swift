@@ -11,7 +11,7 @@ let package = Package(
     targets: [
         ("fuzz-json", "TableProtocol"), ("fuzz-filter", "TableProtocol"), ("fuzz-query", "TableProtocol"),
         ("fuzz-icalendar", "TodoModel"), ("fuzz-todo-file", "TodoModel"), ("fuzz-item-file", "TodoModel"), ("fuzz-quick-add", "TodoModel"),
-        ("fuzz-webdav-xml", "WebDAVXML"),
+        ("fuzz-webdav-xml", "WebDAVXML"), ("fuzz-sse", "EventStream"),
     ].map { name, library in
         .executableTarget(
             name: name,

@@ -45,6 +45,26 @@ import Testing
     @Test func anEventWithoutDataIsDropped() {
         #expect(parse(["event: change\n\ndata: x\n\n"]) == [ServerSentEvent(data: "x")])
     }
+
+    @Test func aLineLongerThanTheBoundIsDroppedAndTheStreamReadsOn() {
+        var parser = ServerSentEventParser(maximumLineBytes: 16)
+        let events = parser.feed(Array(("data: " + String(repeating: "x", count: 100) + "\ndata: kept\n\n").utf8))
+        #expect(events == [ServerSentEvent(data: "kept")])
+        #expect(parser.dropped == 1)
+    }
+
+    @Test func anEventWhoseDataOutgrowsTheBoundIsDroppedWhole() {
+        var parser = ServerSentEventParser(maximumDataBytes: 10)
+        let events = parser.feed(Array("data: 12345\ndata: 67890\n\ndata: next\n\n".utf8))
+        #expect(events == [ServerSentEvent(data: "next")])
+        #expect(parser.dropped == 1)
+    }
+
+    @Test func aServerThatNeverEndsALineIsHeldToTheBound() {
+        var parser = ServerSentEventParser(maximumLineBytes: 1024)
+        for _ in 0..<1000 { _ = parser.feed([UInt8](repeating: UInt8(ascii: "x"), count: 4096)) }
+        #expect(parser.bufferedBytes <= 1024)
+    }
 }
 
 /// Reconnection waits: exponential, capped, jittered.
