@@ -77,6 +77,37 @@ import Testing
         try await ui.waitFor("[ ] soy milk")
     }
 
+    @Test func sharingFromTheDialogKeepsTheItemSoAnEarlierUndoStepStillTakesItBack() async throws {
+        let h = try await Household.make()
+        defer { h.server.stop() }
+        try await h.todo(["add", "milk", "--list", "Groceries"], h.ann)
+        let id = try await milkId(h)
+        let ui = try ui(h, h.ann, live: false)
+        defer { ui.kill() }
+        try await ui.waitFor("Groceries")
+        try ui.send("]", "]", "]", "]")  // All → Inbox → Today → Upcoming → Groceries
+        try await ui.waitUntil("the Groceries list") { $0.split(separator: "\n").first?.contains("Groceries") == true && $0.contains("[ ] milk") }
+        try await renameSelected(ui, to: "oat milk")
+        try await ui.waitFor("[ ] oat milk")
+        try ui.send("s")
+        try await ui.waitUntil("the members") { $0.contains("Members:") && $0.contains("owner") }
+        try ui.type("bob")
+        try await ui.waitFor("With:  bob")
+        try ui.send("Enter")
+        try await ui.waitFor("Shared with bob as editor")
+        try ui.send("Escape")
+        try await ui.waitFor("Groceries 👥2")
+        // The rename, made before the share, is one undo step: it still names the item.
+        try ui.send("u")
+        try await ui.waitUntil("the rename undone") { $0.contains("[ ] milk") && !$0.contains("oat milk") }
+        try ui.send("r")
+        try await ui.waitUntil("synced") { $0.contains("synced") || $0.contains("Synced") }
+        #expect(try await h.todo(["sync"], h.bob).status == 0)
+        let bobs = try JSONSerialization.jsonObject(with: Data(try await h.todo(["list", "--json"], h.bob).out.utf8)) as? [[String: Any]] ?? []
+        #expect(bobs.map { $0["id"] as? String } == [id])
+        #expect(bobs.map { $0["text"] as? String } == ["milk"])
+    }
+
     @Test func aViewerIsRefusedAndARemovalEmptiesTheirScreen() async throws {
         let h = try await groceries(role: "viewer")
         defer { h.server.stop() }
