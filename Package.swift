@@ -13,6 +13,7 @@ let package = Package(
         .library(name: "CalDAV", targets: ["CalDAV"]),
         .library(name: "WebDAVXML", targets: ["WebDAVXML"]),
         .library(name: "EventStream", targets: ["EventStream"]),
+        .library(name: "TodoConfig", targets: ["TodoConfig"]),
         .executable(name: "todo-server", targets: ["todo-server"]),
         .executable(name: "todo", targets: ["todo"]),
     ],
@@ -30,7 +31,6 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-nio-ssl", from: "2.37.6"),
         .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
-        .package(url: "https://github.com/LebJe/TOMLKit", from: "0.6.0"),
         .package(url: "https://github.com/apple/swift-metrics", from: "2.13.0"),
         .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.4.1"),
         // Property tests of the sync's laws: random histories, seeds printed and replayed.
@@ -77,6 +77,8 @@ let package = Package(
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
+                // InProcessRouter's request contexts (a channel with no socket).
+                .product(name: "NIOEmbedded", package: "swift-nio"),
                 // The request and response parts Hummingbird's HTTP/1 pipeline carries (ConnectionDeadlines).
                 .product(name: "NIOHTTPTypes", package: "swift-nio-extras"),
                 .product(name: "Crypto", package: "swift-crypto"),
@@ -111,6 +113,8 @@ let package = Package(
         ),
         // The app without a screen: TodoService, view models, key table, over the model.
         .target(name: "TodoKit", dependencies: ["TodoModel", "OfflineSync", "TableProtocol", "TodoResources"]),
+        // `todo`'s config.toml (a strict TOML subset, hand-written: see ConfigReader); fuzzed by fuzz-config.
+        .target(name: "TodoConfig"),
         // Asks for a password with echo off (todo login, todo-server users).
         .target(name: "PasswordPrompt"),
         // A C façade over ncursesw; only TerminalUI imports it.
@@ -124,10 +128,8 @@ let package = Package(
         .executableTarget(
             name: "todo",
             dependencies: [
-                "TerminalUI", "TodoKit", "TodoModel", "OfflineSync", "TableProtocol", "PasswordPrompt",
+                "TerminalUI", "TodoKit", "TodoModel", "OfflineSync", "TableProtocol", "PasswordPrompt", "TodoConfig",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
-                // config.toml
-                .product(name: "TOMLKit", package: "TOMLKit"),
             ]
         ),
         .executableTarget(
@@ -174,6 +176,7 @@ let package = Package(
         // The CalDAV face through real todo-server processes, on SQLite and PostgreSQL.
         .testTarget(name: "CalDAVTests", dependencies: ["ServerTestSupport", "todo-server", "CalDAV"]),
         .testTarget(name: "WebDAVXMLTests", dependencies: ["WebDAVXML"]),
+        .testTarget(name: "TodoConfigTests", dependencies: ["TodoConfig"]),
         .testTarget(name: "FilterSQLTests", dependencies: ["FilterSQL", "TableProtocol"]),
         // Starts real todo-server processes for the integration tests.
         .target(name: "ServerTestSupport", path: "Tests/ServerTestSupport"),

@@ -9,13 +9,15 @@ let package = Package(
     name: "OfflineTodoFuzz",
     dependencies: [.package(name: "OfflineTodo", path: "..")],
     targets: [
-        ("fuzz-json", "TableProtocol"), ("fuzz-filter", "TableProtocol"), ("fuzz-query", "TableProtocol"),
-        ("fuzz-icalendar", "TodoModel"), ("fuzz-todo-file", "TodoModel"), ("fuzz-item-file", "TodoModel"), ("fuzz-quick-add", "TodoModel"),
-        ("fuzz-webdav-xml", "WebDAVXML"), ("fuzz-sse", "EventStream"),
-    ].map { name, library in
+        // Each target, then the libraries it links.
+        ["fuzz-json", "TableProtocol"], ["fuzz-filter", "TableProtocol"], ["fuzz-query", "TableProtocol"],
+        ["fuzz-icalendar", "TodoModel"], ["fuzz-todo-file", "TodoModel"], ["fuzz-item-file", "TodoModel"], ["fuzz-quick-add", "TodoModel"],
+        ["fuzz-webdav-xml", "WebDAVXML"], ["fuzz-sse", "EventStream"], ["fuzz-config", "TodoConfig"],
+        ["fuzz-router", "SyncServer", "CalDAV"],
+    ].map { names in
         .executableTarget(
-            name: name,
-            dependencies: [.product(name: library, package: "OfflineTodo")],
+            name: names[0],
+            dependencies: names.dropFirst().map { .product(name: $0, package: "OfflineTodo") },
             // No top-level code: the target only defines LLVMFuzzerTestOneInput.
             swiftSettings: [.unsafeFlags(["-parse-as-library"])]
         )

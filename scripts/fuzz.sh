@@ -33,8 +33,17 @@ max_len() {
 
 build() {
     local start=$SECONDS
+    # SwiftPM does not see a file added to the parent package (a path dependency here) until it
+    # plans again; a new plan costs seconds, a stale one a "cannot find in scope" error.
+    rm -f "$SCRATCH/release.yaml"
     # Tools 5.4 package (see Fuzz/Package.swift); ASan adds the leak check at exit.
-    (cd "$FUZZ" && nice -n 10 swift build -c release --scratch-path "$SCRATCH" -Xswiftc -sanitize=fuzzer,address) >&2
+    # With FUZZ_TARGETS, only those are built (fuzz-router alone links the whole server).
+    local products=("")
+    [[ -z ${FUZZ_TARGETS:-} ]] || products=("${TARGETS[@]}")
+    for product in "${products[@]}"; do
+        (cd "$FUZZ" && nice -n 10 swift build -c release --scratch-path "$SCRATCH" -Xswiftc -sanitize=fuzzer,address \
+            ${product:+--product "$product"}) >&2
+    done
     echo "Built the fuzz targets in $((SECONDS - start)) s" >&2
 }
 

@@ -1,4 +1,5 @@
 import Foundation
+import TodoConfig
 
 /// One setting's value and where it came from, for `todo config`.
 struct Setting<Value: Equatable>: Equatable {
