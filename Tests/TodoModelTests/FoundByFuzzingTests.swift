@@ -32,4 +32,12 @@ import TodoModel
         #expect(read.text == "a \u{369}b")
         #expect(QuickAdd(read.text, today: DueDate("2026-11-26")!).text == read.text)
     }
+
+    @Test func aCompletionStampBeforeTheGregorianReformReadsBackOnTheSameDay() throws {
+        let text = "BEGIN:VCALENDAR\r\nBEGIN:VTODO\r\nUID:a\r\nCOMPLETED:00261118T110640Z\r\nEND:VTODO\r\nEND:VCALENDAR\r\n"
+        let read = try VTODOMapping.read(text)
+        let again = try VTODOMapping.read(VTODOMapping.write(read, updated: Date(timeIntervalSince1970: 0)))
+        #expect(again.item.completedAt == read.item.completedAt)
+        #expect(VTODOMapping.write(read, updated: Date(timeIntervalSince1970: 0)).contains("COMPLETED:00261118T110640Z"))
+    }
 }

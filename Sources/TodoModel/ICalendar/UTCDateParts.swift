@@ -27,6 +27,20 @@ public struct UTCDateParts: Equatable, Sendable {
         weekday = Int((days % 7 + 7 + 4) % 7)  // 1970-01-01 was a Thursday
     }
 
+    /// The instant of a date and time in UTC, on the same proleptic Gregorian calendar as
+    /// `init(_:)` (Howard Hinnant's `days_from_civil`). Not `Calendar`: its Gregorian calendar is
+    /// Julian before 1582, so a date read with it and written with these parts moved by days
+    /// (fuzz-icalendar found COMPLETED:00261118T110640Z coming back two days earlier).
+    public static func date(year: Int64, month: Int64, day: Int64, hour: Int64, minute: Int64, second: Int64) -> Date {
+        let y = month <= 2 ? year - 1 : year
+        let era = (y >= 0 ? y : y - 399) / 400
+        let yearOfEra = y - era * 400
+        let dayOfYear = (153 * ((month + 9) % 12) + 2) / 5 + day - 1
+        let dayOfEra = yearOfEra * 365 + yearOfEra / 4 - yearOfEra / 100 + dayOfYear
+        let days = era * 146_097 + dayOfEra - 719_468
+        return Date(timeIntervalSince1970: TimeInterval(days * 86_400 + hour * 3_600 + minute * 60 + second))
+    }
+
     /// `n` with at least `width` digits.
     public static func padded(_ n: Int64, _ width: Int) -> String {
         let digits = String(n)

@@ -56,11 +56,9 @@ enum VTODOFields {
             Int(String(decoding: digits[range], as: UTF8.self)).flatMap { $0 >= 0 ? $0 : nil }
         }
         guard fields.allSatisfy({ $0 != nil }) else { return nil }
-        var calendar = Calendar(identifier: .gregorian)
-        calendar.timeZone = TimeZone(identifier: "UTC")!
-        let f = fields.map { $0! }
-        guard DueDate(year: f[0], month: f[1], day: f[2], hour: f[3], minute: f[4]) != nil, f[5] < 61 else { return nil }
-        return calendar.date(from: DateComponents(year: f[0], month: f[1], day: f[2], hour: f[3], minute: f[4], second: f[5]))
+        let f = fields.map { Int64($0!) }
+        guard DueDate(year: Int(f[0]), month: Int(f[1]), day: Int(f[2]), hour: Int(f[3]), minute: Int(f[4])) != nil, f[5] < 61 else { return nil }
+        return UTCDateParts.date(year: f[0], month: f[1], day: f[2], hour: f[3], minute: f[4], second: f[5])
     }
 
     // MARK: Priority
