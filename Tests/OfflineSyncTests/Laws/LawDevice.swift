@@ -1,0 +1,149 @@
+import Foundation
+@testable import OfflineSync
+import ServerTestSupport
+import TableProtocol
+
+/// One device of a random history: a real store file and context against the shared server,
+/// writing items of one run (a `run` column, so cases share the server's table and never see
+/// each other's rows). Conflicts that do not merge cleanly are settled by a fixed choice, as
+/// a person answering the dialog the same way every time would.
+final class LawDevice {
+    static let table = "lawitems"
+    static let words = ["milk", "eggs", "home", "work"]
+    static let definition = SyncTableDefinition(
+        name: table, columns: ["text": .text, "complete": .boolean, "priority": .number, "tags": .text, "run": .text],
+        mergePolicy: .fieldMerge, mergeRules: ["tags": .wordSet])
+
+    let index: Int
+    let run: String
+    let path: String
+    let serverURL: URL
+    let resolver: FixedResolver
+    private(set) var context: SyncContext
+    private var inserted = 0
+
+    init(index: Int, run: String, serverURL: URL, choice: ConflictResolution) throws {
+        self.index = index
+        self.run = run
+        self.serverURL = serverURL
+        resolver = FixedResolver(choice)
+        path = try TempDir.make().appendingPathComponent("device\(index).sqlite").path
+        context = try Self.open(path: path, serverURL: serverURL, resolver: resolver)
+    }
+
+    private static func open(path: String, serverURL: URL, resolver: FixedResolver) throws -> SyncContext {
+        let store = try SQLiteSyncStore(path: path, tables: [definition])
+        let client = SyncClient(serverURL: serverURL, configuration: SyncClientConfiguration(timeout: 10, installationID: "law"))
+        return SyncContext(client: client, dataSource: store, delegate: resolver)
+    }
+
+    /// Drops the context and store and opens them again from the file, as a process killed
+    /// between two writes would (every write is committed before it returns).
+    func restart() throws { context = try Self.open(path: path, serverURL: serverURL, resolver: resolver) }
+
+    var table: SyncTable { context.table(Self.table) }
+    var query: SyncQuery { SyncQuery(table: Self.table).filter(Field("run") == .string(run)) }
+
+    /// This run's rows here, by id.
+    func rows() throws -> [String: JSONObject] {
+        Dictionary(uniqueKeysWithValues: try table.read(query).items.map { ($0["id"]!.stringValue!, $0) })
+    }
+
+    // MARK: Writes a person makes
+
+    func insert(step: Int, pick: Int) async throws {
+        inserted += 1
+        try await table.insert(["id": .string("\(run)-d\(index)-\(inserted)"), "run": .string(run), "text": .string("t\(step)"),
+                                "complete": .bool(false), "priority": .number(Double(pick % 3)), "tags": .string(Self.words[pick % 4])])
+    }
+
+    /// Changes one field of the row `pick` chooses (nothing when there is no row).
+    func edit(step: Int, pick: Int, field: Int) async throws {
+        guard var row = try chosen(pick) else { return }
+        switch field % 4 {
+        case 0: row["text"] = .string("s\(step)")
+        case 1: row["complete"] = .bool(row["complete"] != .bool(true))
+        case 2: row["priority"] = .number(Double(step % 3))
+        default:
+            // Adds a word the row lacks, or takes one away: a tag edit.
+            var tags = Self.tags(row)
+            let word = Self.words[(pick / 4) % 4]
+            if tags.contains(word) { tags.remove(word) } else { tags.insert(word) }
+            row["tags"] = .string(tags.sorted().joined(separator: " "))
+        }
+        try await table.update(row)
+    }
+
+    func delete(pick: Int) async throws {
+        guard let row = try chosen(pick) else { return }
+        try await table.delete(row)
+    }
+
+    private func chosen(_ pick: Int) throws -> JSONObject? {
+        let rows = try rows().sorted { $0.key < $1.key }
+        return rows.isEmpty ? nil : rows[pick % rows.count].value
+    }
+
+    // MARK: Sync
+
+    /// What a push is about to send: for each queued row, each change against its base copy.
+    func outgoing() throws -> [(id: String, change: SentChange)] {
+        var changes: [(String, SentChange)] = []
+        for id in try context.pendingItemIds(table: Self.table).sorted() {
+            let base = try context.dataSource.read { try $0.baseItem(in: Self.table, id: id) }
+            guard let local = try table.read(id: id), local["deleted"] != .bool(true) else {
+                changes.append((id, .deleted))
+                continue
+            }
+            for field in ["text", "complete", "priority"] where base?[field] != local[field] {
+                changes.append((id, .field(field, local[field] ?? .null)))
+            }
+            let before = base.map(Self.tags) ?? []
+            let after = Self.tags(local)
+            for word in after.subtracting(before).sorted() { changes.append((id, .tagAdded(word))) }
+            for word in before.subtracting(after).sorted() { changes.append((id, .tagRemoved(word))) }
+        }
+        return changes
+    }
+
+    func push() async throws { try await context.push() }
+
+    func pull() async throws { try await table.pull(query, queryId: run) }
+
+    static func tags(_ row: JSONObject) -> Set<String> {
+        Set((row["tags"]?.stringValue ?? "").split(separator: " ").map(String.init))
+    }
+}
+
+/// A change a push carried: a field's new value, a tag added or taken away, or a deletion.
+enum SentChange: Equatable {
+    case field(String, JSONValue)
+    case tagAdded(String)
+    case tagRemoved(String)
+    case deleted
+
+    /// The field it is about (tags: the word), to tell which other changes touch the same thing.
+    var key: String {
+        switch self {
+        case .field(let name, _): return name
+        case .tagAdded(let word), .tagRemoved(let word): return "tags:" + word
+        case .deleted: return "deleted"
+        }
+    }
+
+    /// The field a conflict log entry names for it.
+    var field: String {
+        switch self {
+        case .field(let name, _): return name
+        case .tagAdded, .tagRemoved: return "tags"
+        case .deleted: return "deleted"
+        }
+    }
+}
+
+/// Answers every conflict that does not merge cleanly the same way.
+final class FixedResolver: SyncContextDelegate, Sendable {
+    let choice: ConflictResolution
+    init(_ choice: ConflictResolution) { self.choice = choice }
+    func resolve(_ conflict: SyncConflict) async -> ConflictResolution? { choice }
+}
