@@ -119,35 +119,26 @@ struct PushRun {
                 try Self.abortIfFatal(error)
             }
         }
-        if queued.type == .insert, error.statusCode == 409, let serverItem = error.serverItem {
-            // What the insert's first send carried (its base copy, kept when it was sent).
-            let firstSent = try storeStep { try store.read { try $0.baseItem(in: queued.table, id: queued.itemId) } }
-            if try storeStep({ try isRetriedInsert(queued, sent: operation.item, serverItem: serverItem) }) {
-                // An insert that reached the server before (its reply was lost): not a conflict.
+        if let serverItem = error.serverItem {
+            let (facts, firstSent) = try storeStep { try lostReplyFacts(error, pending, sent: operation.item, serverItem: serverItem) }
+            switch LostReply.decide(facts) {
+            case .insertArrived:
                 // The row was built on what that first send carried, not on the re-send.
                 try storeStep { try finish(queued, serverItem: serverItem, basedOn: firstSent) }
                 return false
-            }
-            if pending.resent, let firstSent, serverItem[SystemProperty.deleted] != .bool(true), Self.sameContent(firstSent, serverItem) {
-                // The server holds exactly what the first send carried: the insert got there (its
-                // reply was lost) and nobody has touched it since, so the change made here since
-                // goes as an update, no question asked.
+            case .sendAsUpdate:
                 guard let failed = try await sendAgain(pending, operation, onVersionOf: serverItem, {
                     try await operation.remote.update(PatchBody.update($0, since: serverItem), features: "OL")
                 })
                 else { return false }
                 error = failed
+            case .sendAgainOnServerVersion:
+                guard let failed = try await sendAgain(pending, operation, onVersionOf: serverItem, { try await operation.execute(sending: $0, basedOn: serverItem) })
+                else { return false }
+                error = failed
+            case .conflict:
+                break
             }
-        }
-        if queued.type != .insert, error.statusCode == 412, let serverItem = error.serverItem, serverItem[SystemProperty.deleted] != .bool(true),
-           try storeStep({ try isOwnEarlierState(queued, serverItem: serverItem) }) {
-            // The server holds a state this device wrote: an earlier send whose reply was lost (a
-            // reset, a kill mid-push). Not a conflict: the change goes again on the server's
-            // version. Asked as one, a later edit of the same field read as "changed here and on
-            // the server" though only this device wrote.
-            guard let failed = try await sendAgain(pending, operation, onVersionOf: serverItem, { try await operation.execute(sending: $0, basedOn: serverItem) })
-            else { return false }
-            error = failed
         }
         let settlement = ConflictSettlement(context: context, queued: queued, operation: operation, remote: operation.remote)
         // An insert sent for the first time has no base: a 409 then means another device
@@ -380,21 +371,30 @@ struct PushRun {
 
     static func syncError(_ error: any Error) -> SyncError { SyncError.wrap(error) }
 
-    /// A 409 on insert is our own earlier insert when the server holds exactly what we sent, or
-    /// when a newer local change of the item is queued (it will carry the newer content).
-    /// A deleted server row is never our own insert: this device means to bring it back (an undo, a restore).
-    private func isRetriedInsert(_ queued: QueuedOperation, sent: JSONObject, serverItem: JSONObject) throws -> Bool {
-        if serverItem[SystemProperty.deleted] == .bool(true) { return false }
-        if Self.sameContent(sent, serverItem) { return true }
-        return try store.read { try $0.operationCount(table: queued.table, itemId: queued.itemId) } > 1
-    }
-
-    /// True when the server's item holds a state this device's own writes made (the undo
-    /// journal's): what an earlier send of this change, or of one before it, carried.
-    private func isOwnEarlierState(_ queued: QueuedOperation, serverItem: JSONObject) throws -> Bool {
-        try store.read { session in
-            try session.journaledStates(table: queued.table, itemId: queued.itemId).contains { Self.sameContent(RemoteTable.clientBody($0), serverItem) }
+    /// What `LostReply` decides on, read from the store only where the failure could be an
+    /// echo: an insert's 409 (what its first send carried, whether a newer change is queued), or
+    /// another operation's 412 (the item's states in the undo journal). Also answers what the
+    /// insert's first send carried (its base copy), the row's base when it did arrive.
+    private func lostReplyFacts(_ error: SyncError, _ pending: Pending, sent: JSONObject, serverItem: JSONObject) throws -> (LostReply.Facts, firstSent: JSONObject?) {
+        let queued = pending.queued
+        var facts = LostReply.Facts(type: queued.type, status: error.statusCode, serverRow: true,
+                                    serverDeleted: serverItem[SystemProperty.deleted] == .bool(true), resent: pending.resent)
+        guard !facts.serverDeleted else { return (facts, nil) }
+        var firstSent: JSONObject?
+        switch (queued.type, error.statusCode) {
+        case (.insert, 409?):
+            firstSent = try store.read { try $0.baseItem(in: queued.table, id: queued.itemId) }
+            facts.serverHoldsSent = Self.sameContent(sent, serverItem)
+            facts.newerChangeQueued = try store.read { try $0.operationCount(table: queued.table, itemId: queued.itemId) } > 1
+            facts.serverHoldsFirstSent = firstSent.map { Self.sameContent($0, serverItem) } ?? false
+        case (.update, 412?), (.delete, 412?):
+            facts.serverHoldsOwnEarlierState = try store.read { session in
+                try session.journaledStates(table: queued.table, itemId: queued.itemId).contains { Self.sameContent(RemoteTable.clientBody($0), serverItem) }
+            }
+        default:
+            break
         }
+        return (facts, firstSent)
     }
 
     /// Sends the operation's item again through `send`, on `serverItem`'s version: the server holds
