@@ -26,6 +26,8 @@ build: deps-build
 TEST_WIDTH ?= 8
 test: deps-test
 	scripts/with-postgres.sh $(SWIFT) test --experimental-maximum-parallelization-width $(TEST_WIDTH)
+	@# ARCHITECTURE.md names only what exists, and holds no figures.
+	python3 scripts/check-architecture.py
 	@# Every fuzz input kept (seed corpora, and every crash found so far) once; in CI each fuzz target also runs 30 s.
 	scripts/fuzz.sh --replay
 	@if [ "$${CI:-}" = true ]; then FUZZ_SECONDS=30 scripts/fuzz.sh; fi

@@ -1,0 +1,67 @@
+#!/usr/bin/env python3
+"""ARCHITECTURE.md stays a map: every `name` it uses exists in the repository, and it carries no
+figures (they live in BENCHMARKS.md). Run by `make test`; exit 1 names what is wrong."""
+import os
+import re
+import subprocess
+import sys
+
+ROOT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..")
+SEARCHED = ["Sources", "Tests", "Fuzz", "scripts", "docs", "Benchmarks", "Examples", "Resources", "Package.swift", "Makefile"]
+
+
+def found(text, whole_word):
+    """The text somewhere in the searched files (as a whole word for a plain identifier)."""
+    args = ["grep", "-rqIF", "--exclude=ARCHITECTURE.md"] + (["-w"] if whole_word else []) + ["--", text] + SEARCHED
+    return subprocess.run(args, cwd=ROOT).returncode == 0
+
+
+def path_exists(path):
+    """A path from the root, or a folder or file of that name inside a source tree."""
+    path = path.rstrip("/")
+    if os.path.exists(os.path.join(ROOT, path)):
+        return True
+    trees = [tree for tree in ["Sources", "Tests", "Fuzz", "Benchmarks", "Examples"] if os.path.isdir(os.path.join(ROOT, tree))]
+    found_paths = subprocess.run(["find", *trees, "-path", "*/" + path], cwd=ROOT, capture_output=True, text=True).stdout
+    return bool(found_paths.strip())
+
+
+def exists(token):
+    makefile = open(os.path.join(ROOT, "Makefile")).read()
+    if token.startswith("make "):
+        return re.search(r"^" + re.escape(token.split()[1]) + r":", makefile, re.M) is not None
+    if token.startswith("todo "):
+        return found('commandName: "%s"' % token.split()[1], False)
+    if re.match(r"^(GET|POST|PUT|PATCH|DELETE) ", token):
+        return found(token.split()[1], False)
+    if "/" in token and not token.startswith(("/", "?")):
+        return path_exists(token)
+    if re.match(r"^[A-Za-z_]\w*(\.[A-Za-z_]\w*)+$", token):
+        return all(found(part, True) for part in token.split("."))
+    if token.startswith("."):
+        return found("case " + token[1:], False) or found(token, False)
+    if re.match(r"^[\w+]+$", token):  # an identifier, or a file's name (`TodoService+Sharing`)
+        return found(token, "+" not in token) or path_exists(token + ".swift")
+    return found(token, False)
+
+
+def main():
+    text = open(os.path.join(ROOT, "ARCHITECTURE.md")).read()
+    prose = re.sub(r"```.*?```", "", text, flags=re.S)
+    problems = []
+    for token in sorted(set(re.findall(r"`([^`]+)`", prose))):
+        if "(" in token or " " in token and not re.match(r"^(make|todo|GET|POST|PUT|PATCH|DELETE) ", token):
+            continue  # a signature or a phrase, not a name
+        if not exists(token):
+            problems.append(f"ARCHITECTURE.md names `{token}`, which is nowhere in the code")
+    # Figures: a number with a unit or a multiplier (HTTP statuses and names with digits pass).
+    for number, line in enumerate(prose.splitlines(), 1):
+        for figure in re.findall(r"\b\d[\d,.]*\s?(?:ms|µs|s\b|%|×|MB|KB|GB|MiB|KiB|rows|requests|items)", line):
+            problems.append(f"ARCHITECTURE.md:{number}: '{figure}' is a figure; figures live in BENCHMARKS.md")
+    for problem in problems:
+        print(problem)
+    sys.exit(1 if problems else 0)
+
+
+if __name__ == "__main__":
+    main()
