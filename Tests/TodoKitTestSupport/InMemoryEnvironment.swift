@@ -6,8 +6,8 @@ import TodoModel
 
 /// The app's outside in memory, for flow tests without a database or a server: a local list with
 /// its queue and undo steps, a "server" that sync pushes to and pulls from, scripted conflicts
-/// that ask the person and wait, accounts to sign in to, live sync events and pull progress the
-/// test sends, and a `TestClock`. Live queries re-read after every write, as the store's do.
+/// that ask the person and wait, accounts to sign in to and to share lists with, live sync
+/// events and pull progress the test sends, and a `TestClock`. Live queries re-read after every write, as the store's do.
 public final class InMemoryEnvironment: Sendable {
     private struct State {
         var local: [String: TodoItem] = [:]
@@ -22,6 +22,8 @@ public final class InMemoryEnvironment: Sendable {
         var answers: [ConflictAnswer] = []
         var accounts: [String: String] = [:]
         var signedIn: String?
+        /// The people each shared list (by id) is shared between, its owner first.
+        var shares: [String: [SpaceMember]] = [:]
         var offline = false
         var syncs = 0
         var liveStarts = 0
@@ -68,6 +70,8 @@ public final class InMemoryEnvironment: Sendable {
     public var liveStarts: Int { state.withLock { $0.liveStarts } }
     /// The account signed in, if any.
     public var signedIn: String? { state.withLock { $0.signedIn } }
+    /// Who shares each shared list (by id), the owner first.
+    public var shares: [String: [SpaceMember]] { state.withLock { $0.shares } }
 
     /// The next sync asks this question (the server has changed the item too).
     public func conflictOnNextSync(_ prompt: ConflictPrompt) { state.withLock { $0.conflicts.append(prompt) } }
@@ -169,8 +173,65 @@ public final class InMemoryEnvironment: Sendable {
                 state.withLock { $0.questions = continuation }
                 return questions
             },
+            observeSharing: { [self] in observe { _ in self.sharing() } },
+            members: { [self] listId in
+                try state.withLock { state in
+                    if state.offline { throw SyncError(.pushAbortedNetwork, "The server could not be reached") }
+                    return state.shares[listId] ?? []
+                }
+            },
+            share: { [self] listId, user, role in try share(listId, with: user, as: role) },
+            unshare: { [self] listId, user in try unshare(listId, from: user) },
             clock: clock,
             today: { [self] in (state.withLock { $0.today }, 86_400) })
+    }
+
+    // MARK: Sharing, as the server's spaces and the sharing service answer
+
+    /// The person's name on the server.
+    private static func me(_ state: State) -> String { state.signedIn ?? "me" }
+
+    /// Every list, each with who shares it.
+    private func sharing() -> [ListEntry] {
+        state.withLock { state in
+            state.lists.map { list in
+                let members = state.shares[list.id] ?? []
+                return ListEntry(list: list, space: members.isEmpty ? nil : "space-" + list.id, owner: Self.me(state), role: .owner,
+                                 members: max(1, members.count), displayName: list.name)
+            }
+        }
+    }
+
+    /// Shares a list: a first share makes the person its owner; an account the server does not
+    /// know is refused as the server refuses it. The list keeps its id.
+    private func share(_ listId: String, with user: String, as role: SpaceRole) throws -> String {
+        var refusal: SyncError?
+        commit { state in
+            if state.offline { return refusal = SyncError(.pushAbortedNetwork, "The server could not be reached") }
+            guard state.lists.contains(where: { $0.id == listId }) else { return refusal = SyncError(.invalidParameter, "No list has the id \(listId)") }
+            guard state.accounts.isEmpty || state.accounts[user] != nil else { return refusal = SyncError(.invalidParameter, "There is no account named '\(user)'") }
+            var members = state.shares[listId] ?? [SpaceMember(user: Self.me(state), role: .owner)]
+            members.removeAll { $0.user == user }
+            members.append(SpaceMember(user: user, role: role))
+            state.shares[listId] = members
+        }
+        if let refusal { throw refusal }
+        return listId
+    }
+
+    /// Stops sharing a list with someone; with its last other member gone, the list is the
+    /// person's own again.
+    private func unshare(_ listId: String, from user: String) throws {
+        var refusal: SyncError?
+        commit { state in
+            if state.offline { return refusal = SyncError(.pushAbortedNetwork, "The server could not be reached") }
+            guard var members = state.shares[listId], members.contains(where: { $0.user == user }) else {
+                return refusal = SyncError(.invalidParameter, "\(user) does not share this list")
+            }
+            members.removeAll { $0.user == user }
+            state.shares[listId] = members.count > 1 ? members : nil
+        }
+        if let refusal { throw refusal }
     }
 
     /// Push (asking each scripted conflict first), then pull everything.
