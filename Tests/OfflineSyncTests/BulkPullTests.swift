@@ -25,7 +25,7 @@ import Testing
     /// A table on the shared server holding `rows` items "item N", pushed by another device.
     static func seeded() async throws -> (table: String, server: URL) {
         let table = "bulk" + UUID().uuidString.replacingOccurrences(of: "-", with: "").prefix(10).lowercased()
-        let server = try await SharedSyncServer.shared.get().baseURL
+        let server = try await SharedServerProcess.shared.get().baseURL
         let (_, writer) = try device(table, server: server)
         for i in 0..<rows { try await writer.table(table).insert(["id": .string("i\(i)"), "text": .string("item \(i)"), "complete": false]) }
         try await writer.push()
@@ -99,7 +99,7 @@ import Testing
 
     @Test func aSmallFirstPullIsNoBulkLoadAndStaysExact() async throws {
         let table = "small" + UUID().uuidString.replacingOccurrences(of: "-", with: "").prefix(10).lowercased()
-        let server = try await SharedSyncServer.shared.get().baseURL
+        let server = try await SharedServerProcess.shared.get().baseURL
         let (_, writer) = try Self.device(table, server: server)
         for i in 0..<3 { try await writer.table(table).insert(["id": .string("i\(i)"), "text": .string("item \(i)"), "complete": false]) }
         try await writer.push()

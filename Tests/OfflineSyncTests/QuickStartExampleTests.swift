@@ -5,7 +5,7 @@ import Testing
 /// The README's SDK example runs against a real server and prints what it synced.
 @Suite struct QuickStartExampleTests {
     @Test func readmeExampleSyncsAndQueriesLocally() async throws {
-        let server = try await SharedSyncServer.shared.get()
+        let server = try await SharedServerProcess.shared.get()
         let dir = try TempDir.make()
         let example = try ChildProcess(
             ServerProcess.binary.deletingLastPathComponent().appendingPathComponent("offline-sync-example").path,
@@ -18,7 +18,7 @@ import Testing
     }
 
     @Test func typedExampleSeesTheOtherDevicesReminderThroughItsLiveQuery() async throws {
-        let server = try await SharedSyncServer.shared.get()
+        let server = try await SharedServerProcess.shared.get()
         let dir = try TempDir.make()
         let example = try ChildProcess(
             ServerProcess.binary.deletingLastPathComponent().appendingPathComponent("offline-sync-typed-example").path,

@@ -5,6 +5,7 @@ import Testing
 @testable import TodoKit
 import TodoKitTestSupport
 @testable import TodoModel
+import ServerTestSupport
 
 /// Two devices change the same item; the second refreshes and the dialog decides.
 @MainActor
@@ -12,7 +13,7 @@ import TodoKitTestSupport
     /// Device A and B share an item; A changes it to `aText` and syncs; B changes it to
     /// `bText` and refreshes. Answers B's app once the refresh has asked or finished.
     func bothDevicesEdit(aText: String, bText: String) async throws -> (app: AppRuntime, b: TodoService, a: TodoService, itemId: String) {
-        let server = try await TodoTestServer.shared.get().baseURL
+        let server = try await SharedServerProcess.shared.get().baseURL
         let a = try makeService(server: server)
         let b = try makeService(server: server)
         let item = try await a.add("shared")
@@ -72,7 +73,7 @@ import TodoKitTestSupport
     }
 
     @Test func anAnswerForTheRestOfTheSyncIsNotAskedAgain() async throws {
-        let server = try await TodoTestServer.shared.get().baseURL
+        let server = try await SharedServerProcess.shared.get().baseURL
         let a = try makeService(server: server)
         let b = try makeService(server: server)
         let items = [try await a.add("one"), try await a.add("two")]
@@ -97,7 +98,7 @@ import TodoKitTestSupport
     }
 
     @Test func twoDevicesEditingDifferentFieldsMergeWithoutADialog() async throws {
-        let server = try await TodoTestServer.shared.get().baseURL
+        let server = try await SharedServerProcess.shared.get().baseURL
         let a = try makeService(server: server)
         let b = try makeService(server: server)
         let item = try await a.add("milk")

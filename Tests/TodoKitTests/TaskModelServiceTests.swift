@@ -3,6 +3,7 @@ import OfflineSync
 import Testing
 @testable import TodoKit
 @testable import TodoModel
+import ServerTestSupport
 
 /// Lists and repeating items on a real store, and between two devices through a real server.
 @Suite struct TaskModelServiceTests {
@@ -160,7 +161,7 @@ import Testing
     }
 
     @Test func twoDevicesCompletingTheSameInstanceOfflineEndWithOneNextItem() async throws {
-        let server = try await TodoTestServer.shared.get().baseURL
+        let server = try await SharedServerProcess.shared.get().baseURL
         let laptop = try makeService(server: server)
         let phone = try makeService(server: server)
         let item = try await laptop.add(TodoItem(text: "take out the bins", due: day, repeatRule: .every(1, .week)))
@@ -181,7 +182,7 @@ import Testing
     }
 
     @Test func tagsAddedOnOneDeviceAndRemovedOnTheOtherBothSurvive() async throws {
-        let server = try await TodoTestServer.shared.get().baseURL
+        let server = try await SharedServerProcess.shared.get().baseURL
         let laptop = try makeService(server: server)
         let phone = try makeService(server: server)
         let item = try await laptop.add(TodoItem(text: "plan trip", tags: ["someday", "travel"]))
@@ -201,7 +202,7 @@ import Testing
     }
 
     @Test func listsAndTheNewFieldsReachTheOtherDevice() async throws {
-        let server = try await TodoTestServer.shared.get().baseURL
+        let server = try await SharedServerProcess.shared.get().baseURL
         let laptop = try makeService(server: server)
         let phone = try makeService(server: server)
         let name = "Home " + UUID().uuidString.prefix(8)  // the shared server holds other tests' lists

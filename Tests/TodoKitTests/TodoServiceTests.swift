@@ -2,6 +2,7 @@ import Foundation
 import OfflineSync
 import Testing
 @testable import TodoKit
+import ServerTestSupport
 
 /// The service and its effect runner on a real local store (and a real server for sync).
 @MainActor
@@ -38,7 +39,7 @@ import Testing
     }
 
     @Test func aSyncPushesEveryWriteAskedForBeforeIt() async throws {
-        let service = try makeService(server: try await TodoTestServer.shared.get().baseURL)
+        let service = try makeService(server: try await SharedServerProcess.shared.get().baseURL)
         let app = AppRuntime.started(service)
         app.key(.character("a"))
         app.type("one")
@@ -61,7 +62,7 @@ import Testing
     }
 
     @Test func theListFollowsAPullWithoutAReload() async throws {
-        let server = try await TodoTestServer.shared.get().baseURL
+        let server = try await SharedServerProcess.shared.get().baseURL
         let laptop = try makeService(server: server)
         let phone = try makeService(server: server)
         let app = AppRuntime.started(phone)

@@ -4,6 +4,7 @@ import Testing
 import TodoKitTestSupport
 @testable import TodoKit
 @testable import TodoModel
+import ServerTestSupport
 
 /// Undo and redo in the app: the keys, the status bar's words, and the service on a real store.
 @MainActor
@@ -82,7 +83,7 @@ import TodoKitTestSupport
     }
 
     @Test func undoingASyncedEditSaysItGoesAsANewChange() async throws {
-        let server = try await TodoTestServer.shared.get().baseURL
+        let server = try await SharedServerProcess.shared.get().baseURL
         let service = try makeService(server: server)
         var item = try await service.add("milk")
         item.text = "oat milk"

@@ -3,6 +3,7 @@ import Foundation
 import PropertyBased
 import TableProtocol
 import Testing
+import ServerTestSupport
 
 /// The sync's laws over random histories: two or three devices, each with its own store file,
 /// against one real server, making random writes (adds, edits of each field, tag additions and
@@ -24,7 +25,7 @@ import Testing
     }
 
     static func play(_ steps: [Int], choices: Int) async throws -> Played {
-        let server = try await SharedSyncServer.shared.get()
+        let server = try await SharedServerProcess.shared.get()
         let run = "r" + UUID().uuidString.prefix(8).lowercased()
         let count = 2 + choices % 2
         let devices = try (0..<count).map { index in

@@ -3,6 +3,7 @@ import OfflineSync
 import PropertyBased
 import TableProtocol
 import Testing
+import ServerTestSupport
 
 /// Undo's law over random histories against a real server: whatever local writes a device
 /// makes (adds, edits of each field, tag changes, deletions), with pushes and restarts between
@@ -14,7 +15,7 @@ import Testing
 
     @Test func undoingEveryStepReturnsTheStoreAndTheServerToWhereTheyBegan() async throws {
         await propertyCheck(count: LawCases.storeCount, input: Self.steps, Self.start) { steps, start in
-            let server = try await SharedSyncServer.shared.get()
+            let server = try await SharedServerProcess.shared.get()
             let run = "u" + UUID().uuidString.prefix(8).lowercased()
             // The rows it begins with come from another device, so the undo journal starts empty.
             let other = try LawDevice(index: 1, run: run, serverURL: server.baseURL, choice: .client)

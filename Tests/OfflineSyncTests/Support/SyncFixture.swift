@@ -3,19 +3,6 @@ import OfflineSync
 import ServerTestSupport
 import TableProtocol
 
-/// One shared SQLite-backed server for the SDK tests; each test uses its own table and store.
-actor SharedSyncServer {
-    static let shared = SharedSyncServer()
-    /// One start for every caller (the actor is re-entered while the server starts).
-    private var server: Task<ServerProcess, any Error>?
-
-    func get() async throws -> ServerProcess {
-        if server == nil {
-            server = Task { try await ServerProcess.start(arguments: ["--database", try TempDir.make().appendingPathComponent("server.sqlite").path]) }
-        }
-        return try await server!.value
-    }
-}
 
 /// A fresh local store and context against a server, for one test.
 struct SyncFixture {
@@ -36,7 +23,7 @@ struct SyncFixture {
         let path = dir.appendingPathComponent("local.sqlite").path
         var url: URL?
         if !localOnly {
-            if let server { url = server.baseURL } else { url = try await SharedSyncServer.shared.get().baseURL }
+            if let server { url = server.baseURL } else { url = try await SharedServerProcess.shared.get().baseURL }
         }
         return try SyncFixture(table: table, storePath: path, serverURL: url, delegate: delegate, transport: transport, pageSize: pageSize,
                                mergePolicy: mergePolicy)

@@ -3,19 +3,6 @@ import ServerTestSupport
 import TodoKit
 import TodoKitTestSupport
 
-/// One shared server for the TodoKit tests.
-actor TodoTestServer {
-    static let shared = TodoTestServer()
-    /// One start for every caller (the actor is re-entered while the server starts).
-    private var server: Task<ServerProcess, any Error>?
-
-    func get() async throws -> ServerProcess {
-        if server == nil {
-            server = Task { try await ServerProcess.start(arguments: ["--database", try TempDir.make().appendingPathComponent("s.sqlite").path]) }
-        }
-        return try await server!.value
-    }
-}
 
 /// A service on a fresh local store (a "device"), optionally syncing with a server.
 func makeService(server: URL? = nil) throws -> TodoService {
