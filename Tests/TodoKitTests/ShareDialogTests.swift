@@ -77,4 +77,33 @@ import TodoKitTestSupport
         app.press(.escape)
         #expect(dialog(app) == nil)
     }
+
+    @Test func enterBeforeTheMembersArriveSharesOnceTheyDo() {
+        var app = onGroceries()
+        app.press(.character("s"))
+        app.type("bob")
+        #expect(app.send(.key(.enter)) == [])
+        #expect(dialog(app)?.message?.contains("once it is here") == true)
+        let effects = app.send(.shareDialog(.membersLoaded([])))
+        #expect(effects == [.shareList(listId: "g", user: "bob", role: .editor)])
+    }
+
+    @Test func enterWhileARequestIsOnItsWaySaysToWait() {
+        var app = onGroceries()
+        app.press(.character("s"))
+        app.send(.shareDialog(.membersLoaded([])))
+        app.type("bob")
+        app.press(.enter)
+        #expect(app.send(.key(.enter)) == [])
+        #expect(dialog(app)?.message == "Waiting for the server's answer…")
+    }
+
+    @Test func aFailedLoadForgetsTheEarlyEnter() {
+        var app = onGroceries()
+        app.press(.character("s"))
+        app.type("bob")
+        app.press(.enter)
+        app.send(.shareDialog(.failed("The server could not be reached")))
+        #expect(app.send(.shareDialog(.membersLoaded([]))) == [])
+    }
 }

@@ -36,6 +36,10 @@ public struct ShareDialogViewModel: Sendable, Equatable {
     /// What happened last, or why it failed.
     public private(set) var message: String?
     public private(set) var isClosed = false
+    /// The members have been loaded once.
+    private var membersKnown = false
+    /// Enter was pressed before the members arrived: it shares once they do.
+    private var submitWhenLoaded = false
 
     /// The dialog for a list; its members are being loaded.
     public init(listId: String, listName: String) {
@@ -64,7 +68,12 @@ public struct ShareDialogViewModel: Sendable, Equatable {
         case .membersLoaded(let members):
             self.members = members
             isBusy = false
+            membersKnown = true
             if let selected, selected >= members.count { self.selected = members.isEmpty ? nil : members.count - 1 }
+            if submitWhenLoaded {
+                submitWhenLoaded = false
+                return submit()
+            }
         case .shared(let listId, let user, let role):
             self.listId = listId
             self.user = TextField()
@@ -76,14 +85,24 @@ public struct ShareDialogViewModel: Sendable, Equatable {
             return [.loadMembers(listId: listId)]
         case .failed(let reason):
             isBusy = false
+            submitWhenLoaded = false
             self.message = reason
         }
         return []
     }
 
     /// Enter: share with the typed name in the chosen role, or give the selected member that role.
+    /// Before the members arrive it waits for them; while a request is on its way it says so.
     private mutating func submit() -> [Effect] {
-        guard !isBusy else { return [] }
+        guard !isBusy else {
+            if membersKnown {
+                message = "Waiting for the server's answer…"
+            } else {
+                submitWhenLoaded = true
+                message = "Loading who shares the list; Enter goes through once it is here…"
+            }
+            return []
+        }
         var name = user.text.trimmingCharacters(in: .whitespaces)
         if name.isEmpty, let selected, members.indices.contains(selected) { name = members[selected].user }
         guard !name.isEmpty else {
