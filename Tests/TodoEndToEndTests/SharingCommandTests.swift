@@ -77,6 +77,25 @@ import Testing
         }
     }
 
+    @Test func anItemTheOwnersOtherDeviceAddedOfflineDuringTheShareFollowsTheListIntoTheSharedList() async throws {
+        let h = try await Household.make()
+        defer { h.server.stop() }
+        let first = try await h.todo(["add", "Post office", "--list", "Errands"], h.ann).out.trimmingCharacters(in: .whitespacesAndNewlines)
+        #expect(try await h.todo(["sync"], h.ann).status == 0)
+        let phone = try TempDir.make()
+        #expect(try await TodoCLI.run(["sign-in", "--server", h.url, "--user", "ann", "--password-stdin"], home: phone, input: "password ann\n").status == 0)
+        #expect(try await h.todo(["sync"], phone).status == 0)
+        let added = try await h.todo(["add", "Stamps", "--list", "Errands"], phone).out.trimmingCharacters(in: .whitespacesAndNewlines)  // not sent yet
+        #expect(try await h.todo(["share", "Errands", "--with", "bob"], h.ann).status == 0)
+        let synced = try await h.todo(["sync"], phone)
+        #expect(synced.status == 0, "\(synced.out) \(synced.err)")
+        for home in [h.bob, h.ann, phone] {
+            #expect(try await h.todo(["sync"], home).status == 0)
+            let items = try #require(try JSONSerialization.jsonObject(with: Data(try await h.todo(["list", "--json"], home).out.utf8)) as? [[String: Any]])
+            #expect(Set(items.compactMap { $0["id"] as? String }) == [first, added], "both items, once each, under their ids")
+        }
+    }
+
     @Test(arguments: [false, true])
     func aListSharedWithNobodyAnyMoreIsTheOwnersOwnAgainUnderTheSameIds(bobLeaves: Bool) async throws {
         let h = try await Household.make()

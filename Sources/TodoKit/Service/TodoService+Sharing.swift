@@ -238,6 +238,25 @@ extension TodoService {
         try await context.moveRows(in: table.untyped.name, ids: items.sorted(), to: target)
     }
 
+    /// Items this device added to a list while another device shared it went to the account's
+    /// own namespace, where the list's other members never see them: they follow the list into
+    /// its space (ids kept), as the share would have taken them.
+    func adoptStrayItems() async throws {
+        guard let client = context.client else { return }
+        let shared = try listTable.untyped.read(listTable.query.filter(Field(SharedSpace.column) != nil)).items
+        for list in shared {
+            guard let listId = list[SystemProperty.id]?.stringValue, let space = list[SharedSpace.column]?.stringValue,
+                  spaceDirectory.load()[space]?.role != .viewer else { continue }
+            let strays = try table.untyped.read(table.query.filter(Field("listId") == .string(listId) && Field(SharedSpace.column) == nil)).items
+                .compactMap { $0[SystemProperty.id]?.stringValue }
+            guard !strays.isEmpty else { continue }
+            // Sent first, so the server's move takes them along.
+            try await context.push()
+            _ = try await client.moveRows([RowSelection(table: table.untyped.name, where: Field("listId") == .string(listId))], from: nil, to: space)
+            try await context.moveRows(in: table.untyped.name, ids: strays, to: space)
+        }
+    }
+
     /// The signed-in account's app passwords (for CalDAV apps).
     public func appPasswords() async throws -> [AppPasswordInfo] { try await accountClient("Managing app passwords").appPasswords() }
 

@@ -421,6 +421,7 @@ public final class TodoService: Sendable {
             // arrive with their lists known.
             for space in spaces { try await listTable.inSpace(space).pull(queryId: "allTodoLists") }
             for space in spaces { try await table.inSpace(space).pull(queryId: "allTodoItems", progress: pullProgress.withLock { $0 }) }
+            if push { try await adoptStrayItems() }
         }
         lastSyncStore.save(Date())
     }
