@@ -51,8 +51,8 @@ struct CollectionResponder: Sendable {
         let tables = context.services.tables
         if let gone = try await lists.anyRow(id: segment), let version = gone[SystemProperty.version.rawValue]?.stringValue {
             // A list deleted earlier at the same URL comes back.
-            let restored = try await tables.undelete(table: TodoList.tableName, id: segment, ifMatch: version, owner: context.account, writer: context.writer)
-            _ = try await tables.update(table: TodoList.tableName, id: segment, body: row, ifMatch: restored.version, owner: context.account, writer: context.writer)
+            let restored = try await tables.undelete(table: TodoList.tableName, id: segment, ifMatch: ETag.quote(version), owner: context.account, writer: context.writer)
+            _ = try await tables.update(table: TodoList.tableName, id: segment, body: row, ifMatch: ETag.quote(restored.version), owner: context.account, writer: context.writer)
         } else {
             row["id"] = .string(segment)
             if row["position"] == nil { row["position"] = .number(0) }

@@ -81,7 +81,7 @@ struct TaskWriter: Sendable {
         guard let prior = try await tasks.task(named: name) else { throw DAVError.notFound() }
         try Self.check(ifMatch: ifMatch, ifNoneMatch: nil, against: prior)
         do {
-            _ = try await tasks.tables.delete(table: TodoItem.tableName, id: prior.item.id, ifMatch: prior.version,
+            _ = try await tasks.tables.delete(table: TodoItem.tableName, id: prior.item.id, ifMatch: ETag.quote(prior.version),
                                               owner: tasks.collection.namespace, writer: writer)
         } catch let error as TableError where error.status == 412 || error.status == 404 {
             throw DAVError(412, "The task changed while it was being deleted; read it again")
@@ -97,9 +97,9 @@ struct TaskWriter: Sendable {
                 return Stored(created: true, etag: "\"\(stored.version)\"")
             }
             var version = prior.version
-            if revive { version = try await tasks.tables.undelete(table: table, id: prior.item.id, ifMatch: version, owner: namespace, writer: writer).version }
+            if revive { version = try await tasks.tables.undelete(table: table, id: prior.item.id, ifMatch: ETag.quote(version), owner: namespace, writer: writer).version }
             body[SystemProperty.id.rawValue] = nil
-            let stored = try await tasks.tables.update(table: table, id: prior.item.id, body: body, ifMatch: version, owner: namespace, writer: writer)
+            let stored = try await tasks.tables.update(table: table, id: prior.item.id, body: body, ifMatch: ETag.quote(version), owner: namespace, writer: writer)
             return Stored(created: revive, etag: "\"\(stored.version)\"")
         } catch let error as TableError where [409, 412, 404].contains(error.status) {
             throw DAVError(412, "The task changed while it was being written; read it again")
@@ -129,7 +129,7 @@ struct TaskWriter: Sendable {
     static func entityTags(_ header: String) -> Set<String> {
         Set(header.split(separator: ",").map { part -> String in
             var tag = part.trimmingCharacters(in: .whitespaces)
-            if tag.hasPrefix("W/") { tag.removeFirst(2) }
+            if tag.hasPrefix("W/\"") { tag.removeFirst(2) }
             if tag.count >= 2, tag.hasPrefix("\""), tag.hasSuffix("\"") { tag = String(tag.dropFirst().dropLast()) }
             return tag
         })

@@ -72,7 +72,7 @@ import Testing
         let account = try await DAVServers.shared.server(store).addAccount()
         let list = try await account.makeList("Temporary")
         let uid = Tasks.uid()
-        _ = try await account.put(list.path + "\(uid).ics", Tasks.vtodo(uid, "Keep me"))
+        try await account.store(list.path + "\(uid).ics", Tasks.vtodo(uid, "Keep me"))
         #expect(try await account.dav("DELETE", list.path).status == 204)
         #expect(try await account.table("GET", "/tables/TodoList/\(list.id)").status == 404)
         #expect(try await account.dav("GET", account.inbox + "\(uid).ics").status == 200)

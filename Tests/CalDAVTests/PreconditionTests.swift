@@ -7,7 +7,7 @@ import Testing
     func ifNoneMatchStarRefusesAnExistingResource(_ store: DAVStore) async throws {
         let account = try await DAVServers.shared.server(store).addAccount()
         let uid = Tasks.uid()
-        _ = try await account.put(account.inbox + "\(uid).ics", Tasks.vtodo(uid, "First"))
+        try await account.store(account.inbox + "\(uid).ics", Tasks.vtodo(uid, "First"))
         let again = try await account.put(account.inbox + "\(uid).ics", Tasks.vtodo(uid, "Second"), headers: ["If-None-Match": "*"])
         #expect(again.status == 412)
         #expect(try await account.item(uid)?["text"] as? String == "First")
@@ -36,7 +36,7 @@ import Testing
     func aPutWithoutIfMatchOverwrites(_ store: DAVStore) async throws {
         let account = try await DAVServers.shared.server(store).addAccount()
         let uid = Tasks.uid()
-        _ = try await account.put(account.inbox + "\(uid).ics", Tasks.vtodo(uid, "Old"))
+        try await account.store(account.inbox + "\(uid).ics", Tasks.vtodo(uid, "Old"))
         #expect(try await account.put(account.inbox + "\(uid).ics", Tasks.vtodo(uid, "New")).status == 204)
         #expect(try await account.item(uid)?["text"] as? String == "New")
     }
@@ -45,7 +45,7 @@ import Testing
     func aUIDAlreadyInTheListUnderAnotherNameIsRefused(_ store: DAVStore) async throws {
         let account = try await DAVServers.shared.server(store).addAccount()
         let uid = Tasks.uid()
-        _ = try await account.put(account.inbox + "\(uid).ics", Tasks.vtodo(uid, "Original"))
+        try await account.store(account.inbox + "\(uid).ics", Tasks.vtodo(uid, "Original"))
         let clash = try await account.put(account.inbox + "other.ics", Tasks.vtodo(uid, "Copy"))
         #expect(clash.status == 403)
         #expect(clash.text.contains("no-uid-conflict"))

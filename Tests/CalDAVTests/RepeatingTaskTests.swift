@@ -35,11 +35,11 @@ import Testing
         let account = try await DAVServers.shared.server(store).addAccount()
         let id = try await weekly(account)
         let done = Tasks.vtodo(id, "Water plants", ["DUE;VALUE=DATE:20261201", "RRULE:FREQ=WEEKLY", "STATUS:COMPLETED"])
-        _ = try await account.put(account.inbox + "\(id).ics", done)
+        try await account.store(account.inbox + "\(id).ics", done)
         // A second device completes it too (reopened meanwhile by nobody): no second instance.
         let open = Tasks.vtodo(id, "Water plants", ["DUE;VALUE=DATE:20261201", "RRULE:FREQ=WEEKLY"])
-        _ = try await account.put(account.inbox + "\(id).ics", open)
-        _ = try await account.put(account.inbox + "\(id).ics", done)
+        try await account.store(account.inbox + "\(id).ics", open)
+        try await account.store(account.inbox + "\(id).ics", done)
         #expect(try await series(account, id).count == 1)
     }
 

@@ -34,7 +34,7 @@ import Testing
         let ann = try await server.addAccount(), bob = try await server.addAccount()
         let shared = try await sharedList(ann, bob, role: "viewer")
         let uid = Tasks.uid()
-        _ = try await ann.put(shared.list.path + "\(uid).ics", Tasks.vtodo(uid, "Milk"))
+        try await ann.store(shared.list.path + "\(uid).ics", Tasks.vtodo(uid, "Milk"))
         let path = bob.home + "\(shared.space)~\(shared.list.id)/"
         #expect(try await bob.dav("GET", path + "\(uid).ics").status == 200)
         #expect(try await bob.put(path + "\(uid).ics", Tasks.vtodo(uid, "Changed")).status == 403)

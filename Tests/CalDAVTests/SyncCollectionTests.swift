@@ -9,12 +9,12 @@ import Testing
         let account = try await DAVServers.shared.server(store).addAccount()
         let list = try await account.makeList("Chores")
         let a = Tasks.uid(), b = Tasks.uid()
-        _ = try await account.put(list.path + "\(a).ics", Tasks.vtodo(a, "A"))
-        _ = try await account.put(list.path + "\(b).ics", Tasks.vtodo(b, "B"))
+        try await account.store(list.path + "\(a).ics", Tasks.vtodo(a, "A"))
+        try await account.store(list.path + "\(b).ics", Tasks.vtodo(b, "B"))
         let first = try await account.xml("REPORT", list.path, Tasks.syncCollection("")).multiStatus
         #expect(Set(first.responses.map(\.href)) == [list.path + "\(a).ics", list.path + "\(b).ics"])
         let token = try #require(first.syncToken)
-        _ = try await account.put(list.path + "\(b).ics", Tasks.vtodo(b, "B2"))
+        try await account.store(list.path + "\(b).ics", Tasks.vtodo(b, "B2"))
         let second = try await account.xml("REPORT", list.path, Tasks.syncCollection(token)).multiStatus
         #expect(second.responses.map(\.href) == [list.path + "\(b).ics"])
         #expect(second.responses.first?.properties["getetag"] != nil)
@@ -27,8 +27,8 @@ import Testing
         let account = try await DAVServers.shared.server(store).addAccount()
         let home = try await account.makeList("Home"), work = try await account.makeList("Work")
         let gone = Tasks.uid(), moved = Tasks.uid()
-        _ = try await account.put(home.path + "\(gone).ics", Tasks.vtodo(gone, "Gone"))
-        _ = try await account.put(home.path + "\(moved).ics", Tasks.vtodo(moved, "Moved"))
+        try await account.store(home.path + "\(gone).ics", Tasks.vtodo(gone, "Gone"))
+        try await account.store(home.path + "\(moved).ics", Tasks.vtodo(moved, "Moved"))
         let token = try #require(try await account.xml("REPORT", home.path, Tasks.syncCollection("")).multiStatus.syncToken)
         let workToken = try #require(try await account.xml("REPORT", work.path, Tasks.syncCollection("")).multiStatus.syncToken)
         _ = try await account.dav("DELETE", home.path + "\(gone).ics")
@@ -48,7 +48,7 @@ import Testing
         for n in 0..<7 {
             let uid = Tasks.uid()
             uids.insert(uid)
-            _ = try await account.put(list.path + "\(uid).ics", Tasks.vtodo(uid, "Task \(n)"))
+            try await account.store(list.path + "\(uid).ics", Tasks.vtodo(uid, "Task \(n)"))
         }
         var seen: Set<String> = [], token = "", rounds = 0
         while true {
@@ -82,7 +82,7 @@ import Testing
         let ctag = { try await account.xml("PROPFIND", account.inbox, depth: "0", Tasks.propfind(["cs:getctag"])).multiStatus.responses.first?.properties["getctag"] }
         let before = try await ctag()
         let uid = Tasks.uid()
-        _ = try await account.put(account.inbox + "\(uid).ics", Tasks.vtodo(uid, "Changed"))
+        try await account.store(account.inbox + "\(uid).ics", Tasks.vtodo(uid, "Changed"))
         let after = try await ctag()
         #expect(before != nil && after != nil && before != after)
     }

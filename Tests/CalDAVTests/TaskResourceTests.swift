@@ -77,7 +77,7 @@ import Testing
         let account = try await DAVServers.shared.server(store).addAccount()
         let home = try await account.makeList("Home"), work = try await account.makeList("Work")
         let uid = Tasks.uid()
-        _ = try await account.put(home.path + "\(uid).ics", Tasks.vtodo(uid, "Move me"))
+        try await account.store(home.path + "\(uid).ics", Tasks.vtodo(uid, "Move me"))
         #expect(try await account.put(work.path + "\(uid).ics", Tasks.vtodo(uid, "Move me")).status == 204)
         #expect(try await account.item(uid)?["listId"] as? String == work.id)
         #expect(try await account.dav("GET", home.path + "\(uid).ics").status == 404)

@@ -43,9 +43,16 @@ import Testing
         #expect(ETag.parseIfMatch("AAAAAAAAB9E=") == .version("AAAAAAAAB9E="))
     }
 
-    @Test func weakPrefixIsAccepted() {
+    @Test func weakPrefixIsAcceptedBeforeAQuotedVersion() {
         #expect(ETag.parseIfMatch("W/\"v1\"") == .version("v1"))
-        #expect(ETag.parseIfMatch("W/v1") == .version("v1"))
+        #expect(ETag.parseIfMatch("w/\"v1\"") == .version("v1"))
+    }
+
+    /// A random version begins with `W/` or `w/` about once in 2,000: read as a weak prefix, its
+    /// own writes failed with 412 (found as a rare CalDAV PUT refused without any If-Match).
+    @Test(arguments: ["W/m82qoSBxU0rY7Ppc/jTg==", "w/m82qoSBxU0rY7Ppc/jTg=="])
+    func anUnquotedVersionBeginningWithAWeakPrefixIsTakenWhole(_ version: String) {
+        #expect(ETag.parseIfMatch(version) == .version(version))
     }
 
     @Test func surroundingWhitespaceIsIgnored() {

@@ -94,6 +94,15 @@ struct DAVAccount: Sendable {
         try await dav("PUT", path, headers: headers.merging(["Content-Type": "text/calendar; charset=utf-8"]) { a, _ in a }, body: ics)
     }
 
+    /// A PUT that must store the task (201 or 204): a refusal fails the test where it happens,
+    /// not later as a report that lacks the task.
+    @discardableResult
+    func store(_ path: String, _ ics: String, sourceLocation: SourceLocation = #_sourceLocation) async throws -> DAVReply {
+        let reply = try await put(path, ics)
+        #expect([201, 204].contains(reply.status), "PUT \(path) answered \(reply.status): \(reply.text)", sourceLocation: sourceLocation)
+        return reply
+    }
+
     /// A REPORT or PROPFIND with an XML body.
     func xml(_ method: String, _ path: String, depth: String = "1", _ body: String) async throws -> DAVReply {
         try await dav(method, path, headers: ["Depth": depth, "Content-Type": "application/xml; charset=utf-8"], body: body)
