@@ -13,13 +13,14 @@ struct UsersCommand: AsyncParsableCommand {
 
 /// The database the account commands work on (the same `--database` as `serve`).
 struct UserDatabaseOptions: ParsableArguments {
-    @Option(help: "A SQLite file path, or postgres://user:pass@host:port/db. [env: TODO_SERVER_DATABASE] (default: $XDG_DATA_HOME/offline-todo/server.sqlite)")
+    @Option(help: ServerEnvironment.help("A SQLite file path, or postgres://user:pass@host:port/db.", "database", default: ServerEnvironment.defaultDatabaseDescription))
     var database: String?
 
     /// Runs `body` on the accounts, closing the database after; any failure is one line, exit 1.
     func withUsers(_ body: (UserStore) async throws -> Void) async {
-        var configuration = ServerConfiguration()
-        if let value = database ?? ProcessInfo.processInfo.environment["TODO_SERVER_DATABASE"], !value.isEmpty { configuration.database = value }
+        let environment = ProcessInfo.processInfo.environment
+        let configuration = ServerConfiguration(
+            database: ServerEnvironment(variables: environment).text(database, "database") ?? ServerEnvironment.defaultDatabasePath(environment))
         var logger = Logger(label: "todo-server")
         logger.logLevel = .error
         do {

@@ -54,6 +54,12 @@ public struct ServerConfiguration: Sendable {
     public var maxFeedsPerAccount = 32
     /// Seconds a connection has to send a complete request head, and between parts of a body.
     public var requestTimeout: Double = 10
+    /// The PostgreSQL NOTIFY channel that carries committed writes between the server processes
+    /// of one database; every process of a deployment must use the same one.
+    public var changeChannel = ServerConfiguration.defaultChangeChannel
+
+    /// `changeChannel` unless a product names its own.
+    public static let defaultChangeChannel = "sync_server_changes"
 
     /// The deadlines of every connection.
     var connectionTimeouts: ConnectionDeadlines.Timeouts {
@@ -70,7 +76,7 @@ public struct ServerConfiguration: Sendable {
     public enum AuthMode: String, Sendable, CaseIterable { case required, off }
 
     /// Creates a configuration with defaults for everything but the database.
-    public init(database: String = ServerConfiguration.defaultDatabasePath) {
+    public init(database: String) {
         self.database = database
     }
 
@@ -82,14 +88,6 @@ public struct ServerConfiguration: Sendable {
 
     /// `https` when serving TLS, else `http`.
     public var scheme: String { usesTLS ? "https" : "http" }
-
-    /// `$XDG_DATA_HOME/offline-todo/server.sqlite` (XDG's default data home is ~/.local/share).
-    public static var defaultDatabasePath: String {
-        let env = ProcessInfo.processInfo.environment
-        let dataHome = env["XDG_DATA_HOME"].flatMap { $0.isEmpty ? nil : $0 }
-            ?? (NSHomeDirectory() as NSString).appendingPathComponent(".local/share")
-        return (dataHome as NSString).appendingPathComponent("offline-todo/server.sqlite")
-    }
 
     /// Throws a `ServerConfigurationError` naming the first bad setting.
     public func validate() throws {

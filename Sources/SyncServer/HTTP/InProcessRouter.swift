@@ -24,7 +24,7 @@ public final class InProcessRouter: Sendable {
     /// `logger` nil logs nothing short of a critical error.
     public static func open(_ configuration: ServerConfiguration, faces: [any ServerFace] = [], logger: Logger? = nil) async throws -> InProcessRouter {
         let logger = logger ?? {
-            var quiet = Logger(label: "todo-server")
+            var quiet = Logger(label: "sync-server")
             quiet.logLevel = .critical
             return quiet
         }()

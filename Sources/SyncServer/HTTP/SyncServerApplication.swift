@@ -163,7 +163,8 @@ public enum SyncServerApplication {
         if configuration.usesPostgres {
             do {
                 return try await PostgresDatabase(url: configuration.database, poolSize: configuration.databasePoolSize,
-                                                  readDatabases: configuration.readDatabases, maxReadLag: configuration.readMaxLag, logger: logger)
+                                                  readDatabases: configuration.readDatabases, maxReadLag: configuration.readMaxLag,
+                                                  changeChannel: configuration.changeChannel, logger: logger)
             } catch let error as ServerConfigurationError {
                 throw error
             } catch {

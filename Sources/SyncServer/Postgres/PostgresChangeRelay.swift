@@ -15,7 +15,7 @@ extension PostgresDatabase {
                 let connection = try await PostgresConnection.connect(configuration: configuration, id: 9_000, logger: logger)
                 var failure: (any Error)?
                 do {
-                    try await connection.listen(on: Self.changeChannel) { notifications in
+                    try await connection.listen(on: changeChannel) { notifications in
                         if connectedBefore {
                             schemaChanged(nil)
                             hub.endSubscriptions()

@@ -22,8 +22,8 @@ public final class PostgresDatabase: SQLDatabase, OneStatementWrites {
     /// Sends the change notices of this process's commits.
     let notifier: PostgresNotifier
 
-    /// The NOTIFY channel of committed table writes.
-    static let changeChannel = "offline_todo_changes"
+    /// The NOTIFY channel of committed table writes (`ServerConfiguration.changeChannel`).
+    let changeChannel: String
 
     /// The hot standbys pulls and item reads may run on (`--read-database`); nil without any.
     let replicas: PostgresReadReplicas?
@@ -32,11 +32,12 @@ public final class PostgresDatabase: SQLDatabase, OneStatementWrites {
     /// Checks the standbys' health until `close`.
     private let monitoring = Mutex<Task<Void, Never>?>(nil)
 
-    private init(configuration: PostgresConnection.Configuration, poolSize: Int, replicas: PostgresReadReplicas?, logger: Logger) {
+    private init(configuration: PostgresConnection.Configuration, poolSize: Int, replicas: PostgresReadReplicas?, changeChannel: String, logger: Logger) {
         self.logger = logger
         self.configuration = configuration
+        self.changeChannel = changeChannel
         self.pool = PostgresConnectionPool(configuration: configuration, size: poolSize, logger: logger)
-        self.notifier = PostgresNotifier(configuration: configuration, channel: Self.changeChannel, logger: logger)
+        self.notifier = PostgresNotifier(configuration: configuration, channel: changeChannel, logger: logger)
         self.replicas = replicas
         self.statistics = PostgresTableStatistics(logger: logger)
     }
@@ -48,13 +49,16 @@ public final class PostgresDatabase: SQLDatabase, OneStatementWrites {
     /// Connects once (so a bad URL or password fails now, with the server's message). Each of
     /// `readDatabases` is a hot standby of this database that reads may use while it is at most
     /// `maxReadLag` seconds behind; one that is down now is only logged and checked again.
-    public convenience init(url: String, poolSize: Int = 8, readDatabases: [String] = [], maxReadLag: Double = 10, logger: Logger) async throws {
+    /// Committed writes are announced on `changeChannel`, which every process on the database shares.
+    public convenience init(url: String, poolSize: Int = 8, readDatabases: [String] = [], maxReadLag: Double = 10,
+                            changeChannel: String = ServerConfiguration.defaultChangeChannel, logger: Logger) async throws {
         let standbys = try readDatabases.map { url in
-            let database = PostgresDatabase(configuration: try PostgresURL.configuration(from: url), poolSize: poolSize, replicas: nil, logger: logger)
+            let database = PostgresDatabase(configuration: try PostgresURL.configuration(from: url), poolSize: poolSize, replicas: nil, changeChannel: changeChannel, logger: logger)
             return PostgresStandby(database: database, name: SyncServerApplication.redacted(url))
         }
         self.init(configuration: try PostgresURL.configuration(from: url), poolSize: poolSize,
-                  replicas: standbys.isEmpty ? nil : PostgresReadReplicas(standbys: standbys, maxLag: maxReadLag, logger: logger), logger: logger)
+                  replicas: standbys.isEmpty ? nil : PostgresReadReplicas(standbys: standbys, maxLag: maxReadLag, logger: logger),
+                  changeChannel: changeChannel, logger: logger)
         let first = try await pool.acquire()
         pool.release(first)
         if let replicas { monitoring.withLock { $0 = Task { await replicas.monitor(primary: self) } } }

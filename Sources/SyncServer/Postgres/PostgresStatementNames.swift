@@ -23,7 +23,7 @@ final class PostgresStatementNames: Sendable {
         state.withLock { state in
             if let name = state.names[key] { return name }
             guard state.names.count < capacity else { return nil }
-            let name = "offline_todo_\(state.given)"
+            let name = "sync_\(state.given)"
             state.given += 1
             state.names[key] = name
             return name

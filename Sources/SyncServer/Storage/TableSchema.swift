@@ -69,7 +69,7 @@ public struct TableSchema: Sendable, Hashable {
 
     /// The system columns `--max-columns` counts: not `updatedBy`, which came after the limit
     /// was set, so no table lost a property's room to it.
-    static let limitedSystemColumnCount = systemColumns.count - 1
+    public static let limitedSystemColumnCount = systemColumns.count - 1
 
     /// The columns `--max-columns` counts.
     var limitedColumnCount: Int { columns.count - (column(named: Self.writerColumn.name) == Self.writerColumn ? 1 : 0) }
