@@ -24,88 +24,8 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import bench_taskd  # noqa: E402 (a sibling module)
 import bench_pgbench  # noqa: E402
 import bench_cpu  # noqa: E402
-
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-WRK_SCRIPTS = os.path.join(ROOT, "Benchmarks", "wrk")
-DURATION = os.environ.get("BENCH_DURATION", "10s")
-ROUNDS = int(os.environ.get("BENCH_ROUNDS", "3"))
-ROWS = int(os.environ.get("BENCH_ROWS", "100000"))
-HEADERS = {"ZUMO-API-VERSION": "2.0.0", "Content-Type": "application/json"}
-
-
-def sh(*args, **kw):
-    return subprocess.run(args, check=True, text=True, **kw)
-
-
-def start(binary, *args):
-    proc = subprocess.Popen([binary, *args], stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
-    line = proc.stdout.readline()
-    port = re.search(r"127\.0\.0\.1:(\d+)", line)
-    if not port:
-        proc.kill()
-        sys.exit(f"bench: {os.path.basename(binary)} did not start: {line!r}")
-    return proc, int(port.group(1))
-
-
-def stop(proc):
-    proc.terminate()
-    proc.wait(timeout=30)
-
-
-def wrk(url, script, threads=1, connections=16, env=None):
-    out = subprocess.run(
-        ["wrk", "-t", str(threads), "-c", str(connections), "-d", DURATION, "--timeout", "10s", "-s", os.path.join(WRK_SCRIPTS, script), url],
-        check=True, text=True, capture_output=True, env={**os.environ, "WRK_SCRIPTS": WRK_SCRIPTS, **(env or {})}).stdout
-    return json.loads(out.split("RESULT ", 1)[1].splitlines()[0])
-
-
-def post(port, path, body):
-    req = urllib.request.Request(f"http://127.0.0.1:{port}{path}", data=json.dumps(body).encode(), headers=HEADERS, method="POST")
-    with urllib.request.urlopen(req) as r:
-        return json.load(r)
-
-
-def table_layout(query, table, ns=""):
-    """Where a namespace keeps a table (the server's namespace catalog): its physical table and the
-    physical columns of `text` and `complete`. `query` runs SQL and answers its unaligned output."""
-    physical = query(f"""SELECT "physical" FROM "__tables" WHERE "ns" = '{ns}' AND "tbl" = '{table.lower()}'""").strip()
-    columns = dict(line.split("|") for line in query(
-        f"""SELECT "name", "physical" FROM "__columns" WHERE "ns" = '{ns}' AND "tbl" = '{table.lower()}'""").split())
-    assert physical and "text" in columns and "complete" in columns, f"no layout for {table} in namespace '{ns}'"
-    return {"table": physical, "text": columns["text"], "complete": columns["complete"], "ns": ns, "name": table.lower()}
-
-
-def sqlite_query(path):
-    return lambda sql: sh("sqlite3", "-cmd", ".timeout 10000", path, sql, capture_output=True).stdout
-
-
-def psql_query(url):
-    return lambda sql: sh("psql", url, "-X", "-q", "-A", "-t", "-c", sql, capture_output=True).stdout
-
-
-def seed_sql(rows, dialect, layout):
-    """Rows with distinct, increasing updatedAt (as the server itself would assign), in the
-    namespace's table as the catalog lays it out."""
-    ts = ("strftime('%Y-%m-%dT%H:%M:%fZ', 1767225600 + n / 1000.0, 'unixepoch')" if dialect == "sqlite"
-          else "to_char(to_timestamp(1767225600 + n / 1000.0) AT TIME ZONE 'UTC', 'YYYY-MM-DD\"T\"HH24:MI:SS.MS\"Z\"')")
-    gen = (f"WITH RECURSIVE s(n) AS (SELECT 1 UNION ALL SELECT n + 1 FROM s WHERE n < {rows}) SELECT n FROM s" if dialect == "sqlite"
-           else f"SELECT generate_series(1, {rows}) AS n")
-    false = "0" if dialect == "sqlite" else "FALSE"
-    t, ns = layout["table"], layout["ns"]
-    # The server before namespaces (bench_namespaces' baseline) kept one clock row per table.
-    clock = (f"""UPDATE "__sync_clock" SET "last" = 1767225600000 + {rows} WHERE "tbl" = '{layout["name"]}';""" if layout.get("per_table_clock")
-             else f"""UPDATE "__clocks" SET "last" = 1767225600000 + {rows} WHERE "ns" = '{ns}' AND "tbl" = '{layout["name"]}';""")
-    return (f'DELETE FROM "{t}" WHERE "__owner" = \'{ns}\';'
-            f'INSERT INTO "{t}" ("__owner","id","createdAt","updatedAt","version","deleted","{layout["text"]}","{layout["complete"]}") '
-            f"SELECT '{ns}', 'row-' || n, {ts}, {ts}, 'v' || n, {false}, 'todo number ' || n, {false} FROM ({gen}) AS g; "
-            + clock + " ANALYZE;")  # a live database has statistics; a bulk load needs them refreshed
-
-
-def pull_query():
-    """The incremental-pull page of (a): 50 rows from the middle of the seeded table."""
-    token = "2026-01-01T00:00:50.000Z"
-    return urllib.parse.urlencode({"$filter": f"(updatedAt ge datetimeoffset'{token}')", "$orderby": "updatedAt asc",
-                                   "$top": "50", "$skip": "0", "__includeDeleted": "true"}, quote_via=urllib.parse.quote)
+from benchlib import (ROOT, DURATION, ROUNDS, ROWS, HEADERS, sh, start, stop, wrk, median, post,  # noqa: E402
+                      table_layout, sqlite_query, psql_query, seed_sql, pull_query, replace_section)
 
 
 def run_auth(sqlite_path):
@@ -135,11 +55,6 @@ def run_auth(sqlite_path):
     finally:
         stop(anon)
         stop(auth)
-
-
-def median(runs):
-    """The run with the median throughput."""
-    return sorted(runs, key=lambda r: r["rps"])[len(runs) // 2]
 
 
 def run_backend(name, database, query, floor_url=None):
@@ -301,8 +216,8 @@ def main():
 
 def run_sharing(tmp):
     import bench_sharing
-    results = bench_sharing.run(sys.modules[__name__], os.path.join(BIN, "todo-server"), tmp)
-    bench_sharing.report(results, replace_section, datetime.date.today().isoformat())
+    results = bench_sharing.run(os.path.join(BIN, "todo-server"), tmp)
+    bench_sharing.report(results, datetime.date.today().isoformat())
 
 
 def run_caldav(tmp):
@@ -312,19 +227,18 @@ def run_caldav(tmp):
 
 
 def run_subscribers(tmp):
-    import bench_feed, bench_subscribers
-    bench_subscribers.report(bench_subscribers.run(sys.modules[__name__], bench_feed, os.path.join(BIN, "todo-server"), tmp), replace_section)
+    import bench_subscribers
+    bench_subscribers.report(bench_subscribers.run(os.path.join(BIN, "todo-server"), tmp))
 
 
 def run_million(tmp):
     import bench_million
-    bench_million.report(bench_million.run(sys.modules[__name__], os.path.join(BIN, "todo-server"), tmp), replace_section,
-                         datetime.date.today().isoformat())
+    bench_million.report(bench_million.run(os.path.join(BIN, "todo-server"), tmp), datetime.date.today().isoformat())
 
 
 def run_million_client(tmp):
     import bench_million_client
-    bench_million_client.report(bench_million_client.run(sys.modules[__name__], tmp), replace_section, datetime.date.today().isoformat())
+    bench_million_client.report(bench_million_client.run(BIN, tmp), datetime.date.today().isoformat())
 
 
 def run_replicas():
@@ -333,8 +247,8 @@ def run_replicas():
     if not (pg and standby):
         print("bench: no PostgreSQL standby (run through scripts/with-postgres.sh); skipping read replicas")
         return
-    results = bench_replicas.run(sys.modules[__name__], os.path.join(BIN, "todo-server"), pg, standby)
-    bench_replicas.report(results, replace_section, datetime.date.today().isoformat(), int(DURATION.rstrip("s")))
+    results = bench_replicas.run(os.path.join(BIN, "todo-server"), pg, standby)
+    bench_replicas.report(results, datetime.date.today().isoformat(), int(DURATION.rstrip("s")))
 
 
 def run_server_section(tmp):
@@ -360,19 +274,19 @@ def run_page_cpu(tmp):
     if not pg:
         print("bench: no PostgreSQL (run through scripts/with-postgres.sh); skipping the PostgreSQL page's CPU")
         return
-    results = bench_page_cpu.run(sys.modules[__name__], os.path.join(BIN, "todo-server"), tmp, pg)
-    bench_page_cpu.report(results, replace_section, datetime.date.today().isoformat(), ROUNDS)
+    results = bench_page_cpu.run(os.path.join(BIN, "todo-server"), tmp, pg)
+    bench_page_cpu.report(results, datetime.date.today().isoformat(), ROUNDS)
 
 
 def run_namespaces(tmp):
     import bench_namespaces
-    lines = bench_namespaces.run(sys.modules[__name__], os.path.join(BIN, "todo-server"), tmp, os.environ.get("TODO_TEST_POSTGRES_URL"))
+    lines = bench_namespaces.run(os.path.join(BIN, "todo-server"), tmp, os.environ.get("TODO_TEST_POSTGRES_URL"))
     replace_section("Namespaces", lines)
 
 
 def run_feed(tmp):
     import bench_feed
-    bench_feed.report(bench_feed.run(start, stop, wrk, median, os.path.join(BIN, "todo-server"), tmp, ROUNDS), replace_section)
+    bench_feed.report(bench_feed.run(os.path.join(BIN, "todo-server"), tmp, ROUNDS))
 
 
 def run_client(tmp):
@@ -414,16 +328,6 @@ def write_client_report(r):
         "",
     ]
     replace_section("todo (terminal client)", lines)
-
-
-def replace_section(title, lines):
-    """Puts one `## title` section into BENCHMARKS.md, keeping the others."""
-    path = os.path.join(ROOT, "BENCHMARKS.md")
-    old = open(path).read() if os.path.exists(path) else "# Benchmarks\n"
-    sections = re.split(r"(?m)^## ", old)
-    kept = [sections[0].rstrip() + "\n"] + ["## " + s for s in sections[1:] if not s.startswith(title)]
-    open(path, "w").write("\n".join(x.rstrip() + "\n" for x in kept) + "\n" + "\n".join(lines))
-    print("\n".join(lines))
 
 
 def run_sdk(tmp):
@@ -608,5 +512,4 @@ def write_report(floor, results, auth):
 
 
 if __name__ == "__main__":
-    import urllib.parse
     main()

@@ -13,10 +13,11 @@ todo-server gets its tasks by PUT; Radicale's and Xandikos' lists are written to
 directly while they are stopped (their own PUT path costs O(n) per write: filling 10,000 tasks
 through it takes most of an hour), then warmed by one listing before anything is timed.
 """
-import base64, http.client, os, re, shutil, signal, socket, statistics, subprocess, sys, tempfile, time, uuid
+import base64, http.client, os, re, shutil, socket, statistics, subprocess, sys, tempfile, time, uuid
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-VENV_BIN = os.path.join(ROOT, ".venv", "bin")
+import benchlib
+
+VENV_BIN = os.path.join(benchlib.ROOT, ".venv", "bin")
 SIZES = [int(n) for n in os.environ.get("BENCH_CALDAV_SIZES", "1000,10000").split(",")]
 ROUNDS = int(os.environ.get("BENCH_CALDAV_ROUNDS", "5"))
 PER_ROUND = 10  # requests of each kind per server per round
@@ -32,12 +33,6 @@ def vtodo(uid, n, summary="Task"):
     ).encode()
 
 
-def free_port():
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
 def wait_listening(port, proc, what):
     for _ in range(300):
         if proc.poll() is not None:
@@ -48,15 +43,6 @@ def wait_listening(port, proc, what):
         except OSError:
             time.sleep(0.1)
     sys.exit(f"bench_caldav: {what} did not start")
-
-
-def stop(proc):
-    proc.send_signal(signal.SIGTERM)
-    try:
-        proc.wait(timeout=20)
-    except subprocess.TimeoutExpired:
-        proc.kill()
-        proc.wait()
 
 
 class Server:
@@ -104,7 +90,7 @@ class TodoServer(Server):
         self.count = 0
 
     def start(self):
-        self.port = free_port()
+        self.port = benchlib.free_port()
         self.proc = subprocess.Popen([self.binary, "--port", str(self.port), "--database", self.database, "--auth", "required",
                                       "--log-level", "error"], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
         wait_listening(self.port, self.proc, self.name)
@@ -129,7 +115,7 @@ class Radicale(Server):
         self.count = 0
 
     def start(self):
-        self.port = free_port()
+        self.port = benchlib.free_port()
         self.proc = subprocess.Popen([os.path.join(VENV_BIN, "radicale"), "--storage-filesystem-folder", self.folder, "--auth-type", "none",
                                       "--rights-type", "owner_only", "--server-hosts", f"127.0.0.1:{self.port}", "--logging-level", "error"],
                                      stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
@@ -180,7 +166,7 @@ class Xandikos(Server):
         self.count = 0
 
     def start(self):
-        self.port = free_port()
+        self.port = benchlib.free_port()
         self.proc = subprocess.Popen([os.path.join(VENV_BIN, "xandikos"), "serve", "-d", self.folder, "--defaults", "-l", "127.0.0.1",
                                       "-p", str(self.port), "--no-detect-systemd"], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
         wait_listening(self.port, self.proc, self.name)
@@ -276,7 +262,7 @@ def run(binary, tmp):
                 if isinstance(server, TodoServer):
                     server.fill(size)
                 else:
-                    stop(server.proc)
+                    benchlib.stop(server.proc)
                     server.fill(size)
                     server.start()
                 listing(server)  # warms caches
@@ -292,7 +278,7 @@ def run(binary, tmp):
                 print(f"bench_caldav: {server.name} at {size}: " + ", ".join(f"{k} {v:.2f}" for k, v in results[(server.name, size)].items()), flush=True)
     finally:
         for server in servers:
-            stop(server.proc)
+            benchlib.stop(server.proc)
     return [s.name for s in servers], results
 
 

@@ -3,6 +3,8 @@ writes, and how long a write takes to reach a subscriber (one process on SQLite;
 one PostgreSQL, written through one and heard on the other). Imported by bench.py."""
 import os, socket, statistics, subprocess, time, json, datetime, http.client
 
+import benchlib
+
 SUBSCRIBERS = int(os.environ.get("BENCH_FEED_SUBSCRIBERS", "1000"))
 LATENCY_WRITES = int(os.environ.get("BENCH_FEED_WRITES", "500"))
 # Device-to-device rounds are 350 ms apart (past A's push window), so each costs about that.
@@ -38,11 +40,11 @@ def keep_alive(port):
     return s
 
 
-def memory_each(start, stop, binary, tmp, connect, round_no, count=SUBSCRIBERS):
+def memory_each(binary, tmp, connect, round_no, count=SUBSCRIBERS):
     """RSS growth per connection over `count` of them, on a fresh server (fresh, since freed
     memory is not given back)."""
     db = os.path.join(tmp, f"feed-mem-{round_no}.sqlite")
-    proc, port = start(binary, "--port", "0", "--database", db, "--log-level", "error", "--max-feeds-per-account", str(count + 10))
+    proc, port = benchlib.start(binary, "--port", "0", "--database", db, "--log-level", "error", "--max-feeds-per-account", str(count + 10))
     try:
         time.sleep(1)
         before = rss_kb(proc.pid)
@@ -53,7 +55,7 @@ def memory_each(start, stop, binary, tmp, connect, round_no, count=SUBSCRIBERS):
             s.close()
         return grown
     finally:
-        stop(proc)
+        benchlib.stop(proc)
 
 
 def wait_event(sock, item_id):
@@ -92,10 +94,10 @@ def device_latency(binary, port_a, port_b):
     return json.loads(out.strip().splitlines()[-1])
 
 
-def run(start, stop, wrk, median, binary, tmp, rounds):
+def run(binary, tmp, rounds):
     results = {}
     db = os.path.join(tmp, "feed.sqlite")
-    proc, port = start(binary, "--port", "0", "--database", db, "--log-level", "error", "--max-feeds-per-account", str(SUBSCRIBERS + 10))
+    proc, port = benchlib.start(binary, "--port", "0", "--database", db, "--log-level", "error", "--max-feeds-per-account", str(SUBSCRIBERS + 10))
     try:
         results["latency_sqlite"] = latency(port, port, "feedlatency")
         results["device_sqlite"] = device_latency(binary, port, port)
@@ -106,34 +108,34 @@ def run(start, stop, wrk, median, binary, tmp, rounds):
         # Alternate rounds: writes with the subscribers connected, then without.
         for _ in range(rounds):
             subs = [subscribe(port, "feedidle") for _ in range(SUBSCRIBERS)]
-            with_subs.append(wrk(f"http://127.0.0.1:{port}/tables/bench", "insert.lua"))
+            with_subs.append(benchlib.wrk(f"http://127.0.0.1:{port}/tables/bench", "insert.lua"))
             for s in subs:
                 s.close()
             time.sleep(1)
-            without.append(wrk(f"http://127.0.0.1:{port}/tables/bench", "insert.lua"))
-        results["insert_with"], results["insert_without"] = median(with_subs), median(without)
+            without.append(benchlib.wrk(f"http://127.0.0.1:{port}/tables/bench", "insert.lua"))
+        results["insert_with"], results["insert_without"] = benchlib.median(with_subs), benchlib.median(without)
     finally:
-        stop(proc)
+        benchlib.stop(proc)
     # Idle: subscribed to a table nobody writes, so each costs its connection and its place in the hub.
     feeds, floors = [], []
     for n in range(rounds):
-        floors.append(memory_each(start, stop, binary, tmp, keep_alive, f"floor{n}"))
-        feeds.append(memory_each(start, stop, binary, tmp, lambda port: subscribe(port, "feedidle"), f"feed{n}"))
+        floors.append(memory_each(binary, tmp, keep_alive, f"floor{n}"))
+        feeds.append(memory_each(binary, tmp, lambda port: subscribe(port, "feedidle"), f"feed{n}"))
     results["idle_kb_each"], results["keepalive_kb_each"] = statistics.median(feeds), statistics.median(floors)
     pg = os.environ.get("TODO_TEST_POSTGRES_URL")
     if pg:
-        a, port_a = start(binary, "--port", "0", "--database", pg, "--log-level", "error")
-        b, port_b = start(binary, "--port", "0", "--database", pg, "--log-level", "error")
+        a, port_a = benchlib.start(binary, "--port", "0", "--database", pg, "--log-level", "error")
+        b, port_b = benchlib.start(binary, "--port", "0", "--database", pg, "--log-level", "error")
         try:
             results["latency_postgres"] = latency(port_a, port_b, "feedlatency")
             results["device_postgres"] = device_latency(binary, port_a, port_b)
         finally:
-            stop(a)
-            stop(b)
+            benchlib.stop(a)
+            benchlib.stop(b)
     return results
 
 
-def report(r, replace_section):
+def report(r):
     ratio = r["insert_with"]["rps"] / r["insert_without"]["rps"]
     lines = [
         "## Change feed and live sync",
@@ -164,4 +166,4 @@ def report(r, replace_section):
         f"| inserts/s with {SUBSCRIBERS:,} subscribers / without | {r['insert_with']['rps']:,.0f} / {r['insert_without']['rps']:,.0f} ({ratio:.0%}) | ≥ 90% |",
         "",
     ]
-    replace_section("Change feed", lines)
+    benchlib.replace_section("Change feed", lines)

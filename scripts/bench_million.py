@@ -10,7 +10,7 @@ pulls, over keep-alive HTTP:
 """
 import http.client, os, time, urllib.parse, uuid
 
-bench = None  # bench.py, which calls `run` with itself
+import benchlib
 
 MILLION = int(os.environ.get("BENCH_MILLION_ROWS", "1000000"))
 SMALL = 10_000
@@ -70,50 +70,48 @@ def measure(port, table, rows):
 
 
 def seeded_server(binary, database, query, dialect, rows):
-    proc, port = bench.start(binary, "--port", "0", "--database", database, "--log-level", "error")
+    proc, port = benchlib.start(binary, "--port", "0", "--database", database, "--log-level", "error")
     table = f"m{uuid.uuid4().hex[:8]}"
-    bench.post(port, f"/tables/{table}", {"id": "schema", "text": "creates the table", "complete": False})
-    query(bench.seed_sql(rows, dialect, bench.table_layout(query, table)))
+    benchlib.post(port, f"/tables/{table}", {"id": "schema", "text": "creates the table", "complete": False})
+    query(benchlib.seed_sql(rows, dialect, benchlib.table_layout(query, table)))
     return proc, port, table
 
 
-def run(module, binary, tmp):
-    global bench
-    bench = module
+def run(binary, tmp):
     results = {}
     stores = [("SQLite", os.path.join(tmp, f"million-{uuid.uuid4().hex[:6]}.sqlite"), "sqlite")]
     pg = os.environ.get("TODO_TEST_POSTGRES_URL")
     if pg:
         db = f"million_{uuid.uuid4().hex[:8]}"
-        bench.sh("psql", pg, "-X", "-q", "-c", f"CREATE DATABASE {db}", capture_output=True)
+        benchlib.sh("psql", pg, "-X", "-q", "-c", f"CREATE DATABASE {db}", capture_output=True)
         stores.append(("PostgreSQL", pg.rsplit("/", 1)[0] + "/" + db, "postgres"))
     for name, database, dialect in stores:
-        query = bench.sqlite_query(database) if dialect == "sqlite" else bench.psql_query(database)
+        query = benchlib.sqlite_query(database) if dialect == "sqlite" else benchlib.psql_query(database)
         started = time.monotonic()
         proc, port, big = seeded_server(binary, database, query, dialect, MILLION)
         seed_s = time.monotonic() - started
         try:
-            bench.post(port, "/tables/small", {"id": "schema", "text": "creates the table", "complete": False})
-            query(bench.seed_sql(SMALL, dialect, bench.table_layout(query, "small")))
+            benchlib.post(port, "/tables/small", {"id": "schema", "text": "creates the table", "complete": False})
+            query(benchlib.seed_sql(SMALL, dialect, benchlib.table_layout(query, "small")))
             small, large = [], []
-            for _ in range(bench.ROUNDS):
+            for _ in range(benchlib.ROUNDS):
                 small.append(measure(port, "small", SMALL))
                 large.append(measure(port, big, MILLION))
             pick = lambda runs: sorted(runs, key=lambda r: r["keyset_first"]["p50"])[len(runs) // 2]
             results[name] = {"small": pick(small), "large": pick(large), "seed_s": seed_s}
         finally:
-            bench.stop(proc)
+            benchlib.stop(proc)
     return results
 
 
-def report(r, replace_section, date):
+def report(r, date):
     def row(label, s, l, key):
         return f"| {label} | {s[key]['p50']:.2f} / {s[key]['p99']:.2f} ms | {l[key]['p50']:.2f} / {l[key]['p99']:.2f} ms |"
     lines = [
         "## A million rows",
         "",
         f"Measured by `make bench` (`BENCH_ONLY=million`) on {date}, release build: one client reading pull pages of 50 one "
-        f"after another over a kept-alive connection ({PAGES} pages per figure, {bench.ROUNDS} alternated rounds, the "
+        f"after another over a kept-alive connection ({PAGES} pages per figure, {benchlib.ROUNDS} alternated rounds, the "
         f"median round), from a namespace's table of {MILLION:,} rows beside one of {SMALL:,} (the floor), both seeded "
         "with distinct `updatedAt` values and analyzed. Latency per page, p50 / p99, with Python's client on loopback.",
         "",
@@ -134,4 +132,4 @@ def report(r, replace_section, date):
             f"| `$skip=500000` alone (no page led there: OFFSET) | — | {l['skip_lone']['p50']:.2f} / {l['skip_lone']['p99']:.2f} ms |",
             "",
         ]
-    replace_section("A million rows", lines)
+    benchlib.replace_section("A million rows", lines)

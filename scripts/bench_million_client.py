@@ -10,7 +10,7 @@ items (the floor, same run). For each:
 """
 import json, os, resource, subprocess, time, uuid
 
-bench = None  # bench.py, which calls `run` with itself
+import benchlib
 
 MILLION = int(os.environ.get("BENCH_MILLION_ITEMS", "1000000"))
 FLOOR = 10_000
@@ -18,7 +18,7 @@ FLOOR = 10_000
 
 def seed(path, rows):
     """`rows` items in the server's TodoItem table, laid out as its catalog says."""
-    query = bench.sqlite_query(path)
+    query = benchlib.sqlite_query(path)
     columns = dict(line.split("|") for line in query(
         """SELECT "name", "physical" FROM "__columns" WHERE "ns" = '' AND "tbl" = 'todoitem'""").split())
     table = query("""SELECT "physical" FROM "__tables" WHERE "ns" = '' AND "tbl" = 'todoitem'""").strip()
@@ -39,7 +39,7 @@ def seed(path, rows):
            f"SELECT '', 'item-' || n, {ts}, {ts}, 'v' || n, 0, " + ",".join(values[n] for n in names)
            + f" FROM (WITH RECURSIVE s(n) AS (SELECT 1 UNION ALL SELECT n + 1 FROM s WHERE n < {rows}) SELECT n FROM s);"
            f"""UPDATE "__clocks" SET "last" = 1767225600000 + {rows} WHERE "ns" = '' AND "tbl" = 'todoitem'; ANALYZE;""")
-    bench.sh("sqlite3", "-cmd", ".timeout 10000", path, sql)
+    benchlib.sh("sqlite3", "-cmd", ".timeout 10000", path, sql)
 
 
 def timed_with_memory(*args, **kw):
@@ -54,27 +54,27 @@ def timed_with_memory(*args, **kw):
     return elapsed, usage.ru_maxrss / 1024
 
 
-def measure(rows, tmp):
+def measure(bin_dir, rows, tmp):
     work = os.path.join(tmp, f"million-client-{rows}-{uuid.uuid4().hex[:6]}")
     os.makedirs(work)
     path = os.path.join(work, "server.sqlite")
-    proc, port = bench.start(os.path.join(bench.BIN, "todo-server"), "--port", "0", "--database", path, "--log-level", "error")
-    todo = os.path.join(bench.BIN, "todo")
+    proc, port = benchlib.start(os.path.join(bin_dir, "todo-server"), "--port", "0", "--database", path, "--log-level", "error")
+    todo = os.path.join(bin_dir, "todo")
     server = f"http://127.0.0.1:{port}"
     env = dict(os.environ, HOME=work, XDG_DATA_HOME=work, XDG_CONFIG_HOME=work)
     try:
         # The app's own write makes the tables with every column the app sends.
-        bench.sh(todo, "lists", "add", "List 0", "--server", server, "--store", os.path.join(work, "seeder.sqlite"), env=env, capture_output=True)
-        bench.sh(todo, "add", "schema", "--due", "2026-12-01", "--priority", "high", "--tag", "home", "--tag", "work", "--list", "List 0", "--notes", "n",
-                 "--server", server, "--store", os.path.join(work, "seeder.sqlite"), env=env, capture_output=True)
-        bench.sh(todo, "sync", "--server", server, "--store", os.path.join(work, "seeder.sqlite"), env=env, capture_output=True)
+        benchlib.sh(todo, "lists", "add", "List 0", "--server", server, "--store", os.path.join(work, "seeder.sqlite"), env=env, capture_output=True)
+        benchlib.sh(todo, "add", "schema", "--due", "2026-12-01", "--priority", "high", "--tag", "home", "--tag", "work", "--list", "List 0", "--notes", "n",
+                    "--server", server, "--store", os.path.join(work, "seeder.sqlite"), env=env, capture_output=True)
+        benchlib.sh(todo, "sync", "--server", server, "--store", os.path.join(work, "seeder.sqlite"), env=env, capture_output=True)
         started = time.monotonic()
         seed(path, rows)
         seed_s = time.monotonic() - started
         store = os.path.join(work, "device.sqlite")
         pull_s, pull_mb = timed_with_memory(todo, "sync", "--server", server, "--store", store, env=env)
-        status = json.loads(bench.sh(todo, "status", "--json", "--server", server, "--store", store, env=env, capture_output=True).stdout)
-        listed = bench.sh(todo, "lists", "--json", "--server", server, "--store", store, env=env, capture_output=True).stdout
+        status = json.loads(benchlib.sh(todo, "status", "--json", "--server", server, "--store", store, env=env, capture_output=True).stdout)
+        listed = benchlib.sh(todo, "lists", "--json", "--server", server, "--store", store, env=env, capture_output=True).stdout
         held = sum(row["open"] for row in json.loads(listed))
         expected_open = rows - rows // 5
         if status.get("pending") != 0 or held != expected_open:
@@ -82,22 +82,21 @@ def measure(rows, tmp):
         r = {"seed_s": seed_s, "pull_s": pull_s, "pull_mb": pull_mb}
         for name, args in [("list", ("list", "--json", "--all")), ("export", ("export",))]:
             r[name + "_s"], r[name + "_mb"] = timed_with_memory(todo, *args, "--server", server, "--store", store, env=env)
-        client = os.path.join(bench.BIN, "todo-bench-client")
-        runs = [json.loads(bench.sh(client, "run", store, capture_output=True).stdout.strip().splitlines()[-1]) for _ in range(3)]
+        client = os.path.join(bin_dir, "todo-bench-client")
+        runs = [json.loads(benchlib.sh(client, "run", store, capture_output=True).stdout.strip().splitlines()[-1]) for _ in range(3)]
         runs.sort(key=lambda x: x["cold_start_ms"])
         r["screen"] = runs[1]
         return r
     finally:
-        bench.stop(proc)
+        benchlib.stop(proc)
 
 
-def run(module, tmp):
-    global bench
-    bench = module
-    return {"floor": measure(FLOOR, tmp), "million": measure(MILLION, tmp)}
+def run(bin_dir, tmp):
+    """`bin_dir`: the release build's products (todo-server, todo, todo-bench-client)."""
+    return {"floor": measure(bin_dir, FLOOR, tmp), "million": measure(bin_dir, MILLION, tmp)}
 
 
-def report(r, replace_section, date):
+def report(r, date):
     f, m = r["floor"], r["million"]
     fs, ms = f["screen"], m["screen"]
     met = lambda ok: "met" if ok else "NOT met"
@@ -124,4 +123,4 @@ def report(r, replace_section, date):
         lines.append(f"| list: {label}, p50 / p99 | {fs[key + '_p50_ms']:.2f} / {fs[key + '_p99_ms']:.2f} ms | "
                      f"{ms[key + '_p50_ms']:.2f} / {ms[key + '_p99_ms']:.2f} ms | p99 ≤ 10 ms ({met(ms[key + '_p99_ms'] <= 10)}) |")
     lines += [f"| list: resident memory after all of it | {fs['rss_mb']:.0f} MB | {ms['rss_mb']:.0f} MB | ≤ 200 MB ({met(ms['rss_mb'] <= 200)}) |", ""]
-    replace_section("The app at a million items", lines)
+    benchlib.replace_section("The app at a million items", lines)

@@ -8,10 +8,9 @@
    `commit_siblings=0`, on a cluster of its own with fsync on) beside the same without the
    delay, and beside one account alone.
 """
-import json, os, random, shutil, string, subprocess, tempfile, threading, time, http.client
+import datetime, json, os, random, shutil, string, subprocess, tempfile, threading, time, http.client, urllib.error, urllib.request
 
-# bench.py, which calls `run` with itself: its helpers (start, wrk, seed_sql …) and settings.
-bench = None
+import benchlib
 
 # The last commit before namespaces: its server is built beside this one and measured alternately.
 BASELINE_COMMIT = "e18f09e"
@@ -23,16 +22,16 @@ def old_seed_sql(rows, dialect, table="bench"):
     """The seed in the layout of the server before namespaces: one physical table per table name,
     the anonymous owner "", one clock row per table."""
     layout = {"table": table, "text": "text", "complete": "complete", "ns": "", "name": table, "per_table_clock": True}
-    return bench.seed_sql(rows, dialect, layout)
+    return benchlib.seed_sql(rows, dialect, layout)
 
 
 def seeded_server(binary, database, query, dialect, new_layout):
-    proc, port = bench.start(binary, "--port", "0", "--database", database, "--log-level", "error")
-    bench.post(port, "/tables/bench", {"id": "schema", "text": "creates the table", "complete": False})
+    proc, port = benchlib.start(binary, "--port", "0", "--database", database, "--log-level", "error")
+    benchlib.post(port, "/tables/bench", {"id": "schema", "text": "creates the table", "complete": False})
     if new_layout:
-        query(bench.seed_sql(bench.ROWS, dialect, bench.table_layout(query, "bench")))
+        query(benchlib.seed_sql(benchlib.ROWS, dialect, benchlib.table_layout(query, "bench")))
     else:
-        query(old_seed_sql(bench.ROWS, dialect))
+        query(old_seed_sql(benchlib.ROWS, dialect))
     return proc, port
 
 
@@ -45,24 +44,24 @@ def page_and_insert(old_bin, new_bin, tmp, pg):
         for label, binary in (("before", old_bin), ("namespaces", new_bin)):
             if dialect == "sqlite":
                 database = os.path.join(tmp, f"ns-{label}.sqlite")
-                query = bench.sqlite_query(database)
+                query = benchlib.sqlite_query(database)
             else:
                 db = f"ns_{label}"
-                bench.sh("psql", pg, "-X", "-q", "-c", f"DROP DATABASE IF EXISTS {db}", "-c", f"CREATE DATABASE {db}", capture_output=True)
+                benchlib.sh("psql", pg, "-X", "-q", "-c", f"DROP DATABASE IF EXISTS {db}", "-c", f"CREATE DATABASE {db}", capture_output=True)
                 database = pg.rsplit("/", 1)[0] + "/" + db
-                query = bench.psql_query(database)
+                query = benchlib.psql_query(database)
             servers[label] = seeded_server(binary, database, query, dialect, label == "namespaces")
         try:
             runs = {(label, figure): [] for label in servers for figure in ("page", "insert")}
-            for _ in range(bench.ROUNDS):
+            for _ in range(benchlib.ROUNDS):
                 for label, (_, port) in servers.items():
                     base = f"http://127.0.0.1:{port}/tables/bench"
-                    runs[(label, "page")].append(bench.wrk(f"{base}?{bench.pull_query()}", "get.lua"))
-                    runs[(label, "insert")].append(bench.wrk(base, "insert.lua"))
-            results[name] = {key: bench.median(value) for key, value in runs.items()}
+                    runs[(label, "page")].append(benchlib.wrk(f"{base}?{benchlib.pull_query()}", "get.lua"))
+                    runs[(label, "insert")].append(benchlib.wrk(base, "insert.lua"))
+            results[name] = {key: benchlib.median(value) for key, value in runs.items()}
         finally:
             for proc, _ in servers.values():
-                bench.stop(proc)
+                benchlib.stop(proc)
     return results
 
 
@@ -73,7 +72,7 @@ def flood_worker(port, index, stop, counts):
     while not stop.is_set():
         name = "".join(random.choices(string.ascii_lowercase, k=12))
         try:
-            conn.request("POST", "/.auth/login", json.dumps({"username": name, "password": "guess"}), bench.HEADERS)
+            conn.request("POST", "/.auth/login", json.dumps({"username": name, "password": "guess"}), benchlib.HEADERS)
             status = conn.getresponse()
             status.read()
             counts[status.status] = counts.get(status.status, 0) + 1
@@ -85,24 +84,24 @@ def flood_worker(port, index, stop, counts):
 def login_flood(binary, tmp, label):
     """p50/p99 of a signed-in user's page (one connection) with and without the flood."""
     database = os.path.join(tmp, f"flood-{label}.sqlite")
-    bench.sh(binary, "users", "add", "reader", "--password-stdin", "--database", database, input="reader password\n", capture_output=True)
-    proc, port = bench.start(binary, "--port", "0", "--database", database, "--log-level", "error", "--auth", "required")
+    benchlib.sh(binary, "users", "add", "reader", "--password-stdin", "--database", database, input="reader password\n", capture_output=True)
+    proc, port = benchlib.start(binary, "--port", "0", "--database", database, "--log-level", "error", "--auth", "required")
     try:
-        token = bench.post(port, "/.auth/login", {"username": "reader", "password": "reader password"})["authenticationToken"]
+        token = benchlib.post(port, "/.auth/login", {"username": "reader", "password": "reader password"})["authenticationToken"]
         url = f"http://127.0.0.1:{port}/tables/TodoItem"
-        quiet = bench.wrk(url, "get_auth.lua", connections=1, env={"BENCH_TOKEN": token})
+        quiet = benchlib.wrk(url, "get_auth.lua", connections=1, env={"BENCH_TOKEN": token})
         stop, counts = threading.Event(), {}
         workers = [threading.Thread(target=flood_worker, args=(port, i, stop, counts), daemon=True) for i in range(FLOOD_CLIENTS)]
         for worker in workers:
             worker.start()
         time.sleep(1)  # the flood under way first
-        flooded = bench.wrk(url, "get_auth.lua", connections=1, env={"BENCH_TOKEN": token})
+        flooded = benchlib.wrk(url, "get_auth.lua", connections=1, env={"BENCH_TOKEN": token})
         stop.set()
         for worker in workers:
             worker.join(timeout=60)
         return {"quiet": quiet, "flooded": flooded, "logins": dict(counts)}
     finally:
-        bench.stop(proc)
+        benchlib.stop(proc)
 
 
 def start_cluster(tmp):
@@ -114,39 +113,39 @@ def start_cluster(tmp):
     as_pg = ["runuser", "-u", "postgres", "--"] if os.geteuid() == 0 else []
     if os.geteuid() == 0:
         shutil.chown(data, "postgres")
-    port = bench.sh("python3", "-c", "import socket; s=socket.socket(); s.bind(('127.0.0.1',0)); print(s.getsockname()[1])", capture_output=True).stdout.strip()
-    bench.sh(*as_pg, f"{pg_bin}/initdb", "-D", data + "/d", "-A", "trust", "-U", "postgres", "--no-locale", "-E", "UTF8", capture_output=True)
-    bench.sh(*as_pg, f"{pg_bin}/pg_ctl", "-D", data + "/d", "-l", data + "/log", "-w", "-o",
-             f"-c listen_addresses=127.0.0.1 -p {port} -k {data} -c max_connections=200", "start", capture_output=True)
+    port = benchlib.sh("python3", "-c", "import socket; s=socket.socket(); s.bind(('127.0.0.1',0)); print(s.getsockname()[1])", capture_output=True).stdout.strip()
+    benchlib.sh(*as_pg, f"{pg_bin}/initdb", "-D", data + "/d", "-A", "trust", "-U", "postgres", "--no-locale", "-E", "UTF8", capture_output=True)
+    benchlib.sh(*as_pg, f"{pg_bin}/pg_ctl", "-D", data + "/d", "-l", data + "/log", "-w", "-o",
+                f"-c listen_addresses=127.0.0.1 -p {port} -k {data} -c max_connections=200", "start", capture_output=True)
     url = f"postgres://postgres@127.0.0.1:{port}/postgres"
     def stop():
-        bench.sh(*as_pg, f"{pg_bin}/pg_ctl", "-D", data + "/d", "-m", "immediate", "stop", capture_output=True)
+        benchlib.sh(*as_pg, f"{pg_bin}/pg_ctl", "-D", data + "/d", "-m", "immediate", "stop", capture_output=True)
         shutil.rmtree(data, ignore_errors=True)
     return url, stop
 
 
 def set_commit_delay(url, micros):
-    bench.sh("psql", url, "-X", "-q", "-c", f"ALTER SYSTEM SET commit_delay = {micros}", "-c", "ALTER SYSTEM SET commit_siblings = 0",
-             "-c", "SELECT pg_reload_conf()", capture_output=True)
+    benchlib.sh("psql", url, "-X", "-q", "-c", f"ALTER SYSTEM SET commit_delay = {micros}", "-c", "ALTER SYSTEM SET commit_siblings = 0",
+                "-c", "SELECT pg_reload_conf()", capture_output=True)
 
 
 def account_tokens(binary, url, port, count):
     tokens = []
     for n in range(count):
         name = f"writer{n}"
-        bench.sh(binary, "users", "add", name, "--password-stdin", "--database", url, input="writer password\n", capture_output=True)
-        token = bench.post(port, "/.auth/login", {"username": name, "password": "writer password"})["authenticationToken"]
-        req = bench.urllib.request.Request(f"http://127.0.0.1:{port}/tables/bench", method="POST", headers={**bench.HEADERS, "X-ZUMO-AUTH": token},
-                                           data=json.dumps({"id": "schema", "text": "creates the table", "complete": False}).encode())
+        benchlib.sh(binary, "users", "add", name, "--password-stdin", "--database", url, input="writer password\n", capture_output=True)
+        token = benchlib.post(port, "/.auth/login", {"username": name, "password": "writer password"})["authenticationToken"]
+        req = urllib.request.Request(f"http://127.0.0.1:{port}/tables/bench", method="POST", headers={**benchlib.HEADERS, "X-ZUMO-AUTH": token},
+                                     data=json.dumps({"id": "schema", "text": "creates the table", "complete": False}).encode())
         try:
-            bench.urllib.request.urlopen(req).read()
-        except bench.urllib.error.HTTPError as error:
+            urllib.request.urlopen(req).read()
+        except urllib.error.HTTPError as error:
             # The server before namespaces refused a new account's token until its copy of the
             # accounts was refreshed (at most 0.5 s).
             if error.code != 401:
                 raise
             time.sleep(0.6)
-            bench.urllib.request.urlopen(req).read()
+            urllib.request.urlopen(req).read()
         tokens.append(token)
     return tokens
 
@@ -165,32 +164,32 @@ def slow_commits(old_bin, new_bin, tmp):
         for index, (label, which, flags) in enumerate(COMMIT_SERVERS):
             binary = old_bin if which == "old" else new_bin
             db = f"commit_{index}"
-            bench.sh("psql", url, "-X", "-q", "-c", f"CREATE DATABASE {db}", capture_output=True)
+            benchlib.sh("psql", url, "-X", "-q", "-c", f"CREATE DATABASE {db}", capture_output=True)
             database = url.rsplit("/", 1)[0] + "/" + db
-            proc, port = bench.start(binary, "--port", "0", "--database", database, "--log-level", "error", "--auth", "required", *flags)
+            proc, port = benchlib.start(binary, "--port", "0", "--database", database, "--log-level", "error", "--auth", "required", *flags)
             servers[label] = (proc, port, account_tokens(binary, database, port, ACCOUNTS))
         runs = {}
-        for _ in range(bench.ROUNDS):
+        for _ in range(benchlib.ROUNDS):
             for delay in (0, 1000):
                 set_commit_delay(url, delay)
                 for label, (_, port, tokens) in servers.items():
                     for accounts in (ACCOUNTS, 1):
-                        result = bench.wrk(f"http://127.0.0.1:{port}/tables/bench", "insert.lua", connections=ACCOUNTS,
-                                           env={"BENCH_TOKENS": ",".join(tokens[:accounts])})
+                        result = benchlib.wrk(f"http://127.0.0.1:{port}/tables/bench", "insert.lua", connections=ACCOUNTS,
+                                              env={"BENCH_TOKENS": ",".join(tokens[:accounts])})
                         runs.setdefault((label, delay, accounts), []).append(result)
         set_commit_delay(url, 0)
         for proc, _, _ in servers.values():
-            bench.stop(proc)
-        return {key: bench.median(value) for key, value in runs.items()}
+            benchlib.stop(proc)
+        return {key: benchlib.median(value) for key, value in runs.items()}
     finally:
         stop_cluster()
 
 
 def report(pages, floods, commits):
     lines = ["## Namespaces", "",
-             f"Measured by `make bench` on {bench.datetime.date.today()} (`BENCH_ONLY=namespaces` runs this section alone). "
+             f"Measured by `make bench` on {datetime.date.today()} (`BENCH_ONLY=namespaces` runs this section alone). "
              "\"before\" is a release build of the server before namespaces (the commit before them, built beside this one), "
-             f"alternated with this one round by round, {bench.ROUNDS} rounds of {bench.DURATION} each, medians.", "",
+             f"alternated with this one round by round, {benchlib.ROUNDS} rounds of {benchlib.DURATION} each, medians.", "",
              "### The pull page and insert, before and after", "",
              "| store | figure | before req/s | namespaces req/s | change | p99 ms before → after |", "|---|---|---:|---:|---:|---|"]
     for store, result in pages.items():
@@ -202,7 +201,7 @@ def report(pages, floods, commits):
               "### Signing in under a login flood", "",
               f"{FLOOD_CLIENTS} clients, each from an address of its own (127.0.0.2 …), post logins with random names as fast as "
               "they are answered, while one signed-in user reads `GET /tables/TodoItem` on one connection (wrk, "
-              f"{bench.DURATION}); beside the same reads with no flood (the floor). SQLite, `--auth required`.", "",
+              f"{benchlib.DURATION}); beside the same reads with no flood (the floor). SQLite, `--auth required`.", "",
               "| server | reads, no flood: p50 / p99 ms | reads under the flood: p50 / p99 ms | req/s under the flood | logins answered (status: count) |",
               "|---|---|---|---:|---|"]
     for label, result in floods.items():
@@ -241,11 +240,9 @@ def baseline_binary(root):
     return os.path.join(subprocess.run(build + ["--show-bin-path"], cwd=src, check=True, capture_output=True, text=True).stdout.strip(), "todo-server")
 
 
-def run(caller, new_bin, tmp, pg):
-    """Measures the section with bench.py's helpers (`caller`); answers its lines."""
-    global bench
-    bench = caller
-    old_bin = baseline_binary(bench.ROOT)
+def run(new_bin, tmp, pg):
+    """Measures the section; answers its lines."""
+    old_bin = baseline_binary(benchlib.ROOT)
     pages = page_and_insert(old_bin, new_bin, tmp, pg)
     print("namespaces: pages", {store: {f"{k[0]} {k[1]}": v["rps"] for k, v in r.items()} for store, r in pages.items()}, flush=True)
     floods = {label: login_flood(binary, tmp, label) for label, binary in (("before", old_bin), ("namespaces", new_bin))}

@@ -11,59 +11,57 @@ and PostgreSQL's CPU per page at most 1.2× pgbench's.
 """
 import os, urllib.request
 
-bench = None  # bench.py, which calls `run` with itself
+import benchlib
 
 
 def served_page(base, page):
-    with urllib.request.urlopen(urllib.request.Request(f"{base}/tables/bench?{page}", headers=bench.HEADERS)) as r:
+    with urllib.request.urlopen(urllib.request.Request(f"{base}/tables/bench?{page}", headers=benchlib.HEADERS)) as r:
         return r.read()
 
 
 def seeded_server(binary, database, query, dialect):
-    proc, port = bench.start(binary, "--port", "0", "--database", database, "--log-level", "error")
-    bench.post(port, "/tables/bench", {"id": "schema", "text": "creates the table", "complete": False})
-    query(bench.seed_sql(bench.ROWS, dialect, bench.table_layout(query, "bench")))
+    proc, port = benchlib.start(binary, "--port", "0", "--database", database, "--log-level", "error")
+    benchlib.post(port, "/tables/bench", {"id": "schema", "text": "creates the table", "complete": False})
+    query(benchlib.seed_sql(benchlib.ROWS, dialect, benchlib.table_layout(query, "bench")))
     return proc, f"http://127.0.0.1:{port}"
 
 
-def run(module, binary, tmp, pg):
-    global bench
-    bench = module
+def run(binary, tmp, pg):
     import bench_cpu, bench_pgbench
     sqlite_path = os.path.join(tmp, "page-cpu.sqlite")
-    sqlite_proc, sqlite_base = seeded_server(binary, sqlite_path, bench.sqlite_query(sqlite_path), "sqlite")
+    sqlite_proc, sqlite_base = seeded_server(binary, sqlite_path, benchlib.sqlite_query(sqlite_path), "sqlite")
     pg_proc = None
     try:
-        pg_proc, pg_base = seeded_server(binary, pg, bench.psql_query(pg), "postgres")
-        page = bench.pull_query()
+        pg_proc, pg_base = seeded_server(binary, pg, benchlib.psql_query(pg), "postgres")
+        page = benchlib.pull_query()
         assert served_page(sqlite_base, page) == served_page(pg_base, page), "both stores must serve the same page"
         page_sql = bench_pgbench.logged_statement(pg, lambda: served_page(pg_base, page))
         postmaster = bench_pgbench.postmaster_pid(pg)
-        seconds = int(bench.DURATION.rstrip("s"))
+        seconds = int(benchlib.DURATION.rstrip("s"))
         one_row = page.replace("%24top=50", "%24top=1")
         assert one_row != page, "the page's query string names $top=50"
         runs = {"sqlite": [], "postgres": [], "pgbench": [], "pgbench_paced": [], "sqlite_one": [], "postgres_one": []}
-        for _ in range(bench.ROUNDS):
-            runs["sqlite"].append(bench_cpu.measure(lambda: bench.wrk(f"{sqlite_base}/tables/bench?{page}", "get.lua"), sqlite_proc.pid, postmaster))
-            runs["postgres"].append(bench_cpu.measure(lambda: bench.wrk(f"{pg_base}/tables/bench?{page}", "get.lua"), pg_proc.pid, postmaster))
+        for _ in range(benchlib.ROUNDS):
+            runs["sqlite"].append(bench_cpu.measure(lambda: benchlib.wrk(f"{sqlite_base}/tables/bench?{page}", "get.lua"), sqlite_proc.pid, postmaster))
+            runs["postgres"].append(bench_cpu.measure(lambda: benchlib.wrk(f"{pg_base}/tables/bench?{page}", "get.lua"), pg_proc.pid, postmaster))
             runs["pgbench"].append(bench_cpu.measure(lambda: bench_pgbench.pgbench(pg, page_sql, seconds), pg_proc.pid, postmaster))
             # A backend that waits for its next query sleeps and is woken for it; flat out,
             # pgbench's next query is mostly there already. At todo-server's rate it is not.
             paced = runs["postgres"][-1]["rps"]
             runs["pgbench_paced"].append(bench_cpu.measure(lambda: bench_pgbench.pgbench(pg, page_sql, seconds, rate=paced), pg_proc.pid, postmaster))
-            runs["sqlite_one"].append(bench_cpu.measure(lambda: bench.wrk(f"{sqlite_base}/tables/bench?{one_row}", "get.lua"), sqlite_proc.pid, postmaster))
-            runs["postgres_one"].append(bench_cpu.measure(lambda: bench.wrk(f"{pg_base}/tables/bench?{one_row}", "get.lua"), pg_proc.pid, postmaster))
+            runs["sqlite_one"].append(bench_cpu.measure(lambda: benchlib.wrk(f"{sqlite_base}/tables/bench?{one_row}", "get.lua"), sqlite_proc.pid, postmaster))
+            runs["postgres_one"].append(bench_cpu.measure(lambda: benchlib.wrk(f"{pg_base}/tables/bench?{one_row}", "get.lua"), pg_proc.pid, postmaster))
         # Each figure per page, the median of the rounds (each party's own median).
         return {name: {party: sorted(bench_cpu.per_request_us(r, seconds)[party] for r in measured)[len(measured) // 2]
-                       for party in ("server", "postgres", "client", "total")} | {"rps": bench.median(measured)["rps"]}
+                       for party in ("server", "postgres", "client", "total")} | {"rps": benchlib.median(measured)["rps"]}
                 for name, measured in runs.items()}
     finally:
-        bench.stop(sqlite_proc)
+        benchlib.stop(sqlite_proc)
         if pg_proc:
-            bench.stop(pg_proc)
+            benchlib.stop(pg_proc)
 
 
-def report(results, replace_section, today, rounds):
+def report(results, today, rounds):
     s, p, g, paced = results["sqlite"], results["postgres"], results["pgbench"], results["pgbench_paced"]
     server_met, database_met = p["server"] <= s["server"], p["postgres"] <= 1.2 * g["postgres"]
     lines = [
@@ -106,4 +104,4 @@ def report(results, replace_section, today, rounds):
         "todo-server's own rate pgbench's backends are woken for every query too, and PostgreSQL's CPU per query rises "
         "(the paced row).", "",
     ]
-    replace_section("The PostgreSQL page's CPU", lines)
+    benchlib.replace_section("The PostgreSQL page's CPU", lines)

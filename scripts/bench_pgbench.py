@@ -63,7 +63,7 @@ def pgbench(pg, script, duration, clients=POOL, rate=None):
 
 def insert_script(layout):
     """A row like the ones the insert benchmark posts, with a fresh id each time, in the table as
-    the namespace catalog lays it out (bench.table_layout)."""
+    the namespace catalog lays it out (benchlib.table_layout)."""
     # No colons in the script: pgbench reads `:name` as a variable.
     return (f'INSERT INTO "{layout["table"]}" ("__owner", "id", "createdAt", "updatedAt", "version", "deleted", "{layout["text"]}", "{layout["complete"]}") '
             "VALUES ('', gen_random_uuid()::text, clock_timestamp()::text, clock_timestamp()::text, md5(random()::text), false, 'pgbench insert', false)")

@@ -10,7 +10,7 @@
 """
 import json, os, time, urllib.request, uuid
 
-bench = None  # bench.py, which calls `run` with itself
+import benchlib
 
 FRESH_ROWS = int(os.environ.get("BENCH_FRESH_ROWS", "10000"))
 
@@ -37,63 +37,61 @@ def grow(port, table, rows):
     for chunk in range(0, rows, 1000):
         operations = [{"method": "POST", "table": table, "body": {"id": f"r{n}", "text": f"fresh row {n}", "complete": False}}
                       for n in range(chunk, min(chunk + 1000, rows))]
-        bench.post(port, "/tables/$batch", {"operations": operations})
+        benchlib.post(port, "/tables/$batch", {"operations": operations})
     return time.monotonic() - started
 
 
-def run(module, binary, pg, standby):
-    global bench
-    bench = module
+def run(binary, pg, standby):
     import bench_cpu, bench_pgbench
     db = f"replicas_{uuid.uuid4().hex[:8]}"
-    bench.sh("psql", pg, "-X", "-q", "-c", f"CREATE DATABASE {db}", capture_output=True)
+    benchlib.sh("psql", pg, "-X", "-q", "-c", f"CREATE DATABASE {db}", capture_output=True)
     url, standby_url = pg.rsplit("/", 1)[0] + "/" + db, standby.rsplit("/", 1)[0] + "/" + db
-    primary_proc, primary_port = bench.start(binary, "--port", "0", "--database", url, "--log-level", "error", "--metrics")
+    primary_proc, primary_port = benchlib.start(binary, "--port", "0", "--database", url, "--log-level", "error", "--metrics")
     reading_proc = None
     results = {}
     try:
-        bench.post(primary_port, "/tables/bench", {"id": "schema", "text": "creates the table", "complete": False})
-        query = bench.psql_query(url)
-        layout = bench.table_layout(query, "bench")
-        query(bench.seed_sql(bench.ROWS, "postgres", layout))
-        standby_query = bench.psql_query(standby_url)
+        benchlib.post(primary_port, "/tables/bench", {"id": "schema", "text": "creates the table", "complete": False})
+        query = benchlib.psql_query(url)
+        layout = benchlib.table_layout(query, "bench")
+        query(benchlib.seed_sql(benchlib.ROWS, "postgres", layout))
+        standby_query = benchlib.psql_query(standby_url)
         until("the standby has the seeded rows", lambda: (standby_query(
-            f"""SELECT count(*) FROM "{layout['table']}" WHERE "__owner" = ''""").strip() or "0") == str(bench.ROWS))
+            f"""SELECT count(*) FROM "{layout['table']}" WHERE "__owner" = ''""").strip() or "0") == str(benchlib.ROWS))
         # Started after the seeding, which sets the table's clock back to the seeded rows' stamps:
         # a server that heard the table's first write announced would wait for the standby to
         # reach a stamp the clock no longer shows.
-        reading_proc, reading_port = bench.start(binary, "--port", "0", "--database", url, "--read-database", standby_url,
-                                                 "--log-level", "error", "--metrics")
+        reading_proc, reading_port = benchlib.start(binary, "--port", "0", "--database", url, "--read-database", standby_url,
+                                                    "--log-level", "error", "--metrics")
         until("the reading server's standby serves", lambda: metric(reading_port, "todo_read_replicas_serving") == 1)
-        page = bench.pull_query()
+        page = benchlib.pull_query()
         primary_postmaster, standby_postmaster = bench_pgbench.postmaster_pid(url), bench_pgbench.postmaster_pid(standby_url)
         alone, replica = [], []
-        for _ in range(bench.ROUNDS):
-            alone.append(bench_cpu.measure(lambda: bench.wrk(f"http://127.0.0.1:{primary_port}/tables/bench?{page}", "get.lua"),
+        for _ in range(benchlib.ROUNDS):
+            alone.append(bench_cpu.measure(lambda: benchlib.wrk(f"http://127.0.0.1:{primary_port}/tables/bench?{page}", "get.lua"),
                                            primary_proc.pid, primary_postmaster, standby_postmaster))
-            replica.append(bench_cpu.measure(lambda: bench.wrk(f"http://127.0.0.1:{reading_port}/tables/bench?{page}", "get.lua"),
+            replica.append(bench_cpu.measure(lambda: benchlib.wrk(f"http://127.0.0.1:{reading_port}/tables/bench?{page}", "get.lua"),
                                              reading_proc.pid, primary_postmaster, standby_postmaster))
-        results["alone"], results["replica"] = bench.median(alone), bench.median(replica)
+        results["alone"], results["replica"] = benchlib.median(alone), benchlib.median(replica)
         results["standby_reads"] = metric(reading_port, 'todo_replica_reads{database="standby"}') or 0
         results["fallbacks"] = metric(reading_port, 'todo_replica_reads{database="primary_fallback"}') or 0
 
         fresh, analyzed, growth = [], [], []
-        for n in range(bench.ROUNDS):
+        for n in range(benchlib.ROUNDS):
             table = f"fresh{n}"
             growth.append(grow(primary_port, table, FRESH_ROWS))
-            fresh.append(bench.wrk(f"http://127.0.0.1:{primary_port}/tables/{table}?{page}", "get.lua"))
-            query(f'ANALYZE "{bench.table_layout(query, table)["table"]}"')
-            analyzed.append(bench.wrk(f"http://127.0.0.1:{primary_port}/tables/{table}?{page}", "get.lua"))
-        results["fresh"], results["analyzed"] = bench.median(fresh), bench.median(analyzed)
+            fresh.append(benchlib.wrk(f"http://127.0.0.1:{primary_port}/tables/{table}?{page}", "get.lua"))
+            query(f'ANALYZE "{benchlib.table_layout(query, table)["table"]}"')
+            analyzed.append(benchlib.wrk(f"http://127.0.0.1:{primary_port}/tables/{table}?{page}", "get.lua"))
+        results["fresh"], results["analyzed"] = benchlib.median(fresh), benchlib.median(analyzed)
         results["growth_s"] = sorted(growth)[len(growth) // 2]
     finally:
-        bench.stop(primary_proc)
+        benchlib.stop(primary_proc)
         if reading_proc:
-            bench.stop(reading_proc)
+            benchlib.stop(reading_proc)
     return results
 
 
-def report(r, replace_section, date, seconds):
+def report(r, date, seconds):
     import bench_cpu
 
     def cpu(x):
@@ -104,11 +102,11 @@ def report(r, replace_section, date, seconds):
         "## Read replicas and fresh tables",
         "",
         f"Measured by `make bench` (`BENCH_ONLY=replicas`) on {date}, release build, wrk on loopback (1 thread, 16 connections, "
-        f"{seconds} s rounds, {bench.ROUNDS} alternated rounds, medians). The standby is a streaming replica made by "
+        f"{seconds} s rounds, {benchlib.ROUNDS} alternated rounds, medians). The standby is a streaming replica made by "
         "`pg_basebackup` on the same machine (`scripts/with-postgres.sh`), so its CPU comes out of the same 2 cores: "
         "on one machine a standby cannot add throughput, it moves the reads' database work off the primary.",
         "",
-        f"**Pulls from a standby:** bench (a)'s pull page (50 of {bench.ROWS:,} rows) from a server with `--read-database` "
+        f"**Pulls from a standby:** bench (a)'s pull page (50 of {benchlib.ROWS:,} rows) from a server with `--read-database` "
         "beside a server on the primary alone.",
         "",
         "| server | pages/s | p99 | todo-server µs/page | primary PostgreSQL µs/page | standby PostgreSQL µs/page |",
@@ -129,4 +127,4 @@ def report(r, replace_section, date, seconds):
         f"| after ANALYZE (floor) | {r['analyzed']['rps']:,.0f} | {r['analyzed']['p99_ms']:.2f} ms | |",
         "",
     ]
-    replace_section("Read replicas and fresh tables", lines)
+    benchlib.replace_section("Read replicas and fresh tables", lines)

@@ -9,7 +9,7 @@
 """
 import json, os, subprocess, uuid
 
-bench = None  # bench.py, which calls `run` with itself: start, stop, sh.
+import benchlib
 
 ROUNDS = int(os.environ.get("BENCH_SHARED_ROUNDS", "100"))
 ITEMS = int(os.environ.get("BENCH_SHARED_ITEMS", "10000"))
@@ -28,35 +28,33 @@ def measure(client, port_a, port_b):
     return json.loads(out.strip().splitlines()[-1])
 
 
-def run(module, binary, tmp):
-    global bench
-    bench = module
+def run(binary, tmp):
     client = os.path.join(os.path.dirname(binary), "todo-bench-client")
     results = {}
     database = os.path.join(tmp, f"sharing-{uuid.uuid4().hex[:8]}.sqlite")
     add_users(binary, database)
-    proc, port = bench.start(binary, "--port", "0", "--database", database, "--auth", "required", "--log-level", "error")
+    proc, port = benchlib.start(binary, "--port", "0", "--database", database, "--auth", "required", "--log-level", "error")
     try:
         results["sqlite"] = measure(client, port, port)
     finally:
-        bench.stop(proc)
+        benchlib.stop(proc)
     pg = os.environ.get("TODO_TEST_POSTGRES_URL")
     if pg:
         db = f"sharing_{uuid.uuid4().hex[:8]}"
-        bench.sh("psql", pg, "-X", "-q", "-c", f"CREATE DATABASE {db}", capture_output=True)
+        benchlib.sh("psql", pg, "-X", "-q", "-c", f"CREATE DATABASE {db}", capture_output=True)
         url = pg.rsplit("/", 1)[0] + "/" + db
         add_users(binary, url)
-        a, port_a = bench.start(binary, "--port", "0", "--database", url, "--auth", "required", "--log-level", "error")
-        b, port_b = bench.start(binary, "--port", "0", "--database", url, "--auth", "required", "--log-level", "error")
+        a, port_a = benchlib.start(binary, "--port", "0", "--database", url, "--auth", "required", "--log-level", "error")
+        b, port_b = benchlib.start(binary, "--port", "0", "--database", url, "--auth", "required", "--log-level", "error")
         try:
             results["postgres"] = measure(client, port_a, port_b)
         finally:
-            bench.stop(a)
-            bench.stop(b)
+            benchlib.stop(a)
+            benchlib.stop(b)
     return results
 
 
-def report(r, replace_section, date):
+def report(r, date):
     def verdict(ok):
         return "met" if ok else "NOT met"
     lines = [
@@ -81,4 +79,4 @@ def report(r, replace_section, date):
                      f"| p99 ≤ 50 ms ({verdict(x['shared_p99_ms'] <= 50)}) | {x['first_sync_ms'] / 1000:.2f} s | {x['own_first_sync_ms'] / 1000:.2f} s "
                      f"| ≤ 1 s ({verdict(x['first_sync_ms'] <= 1000)}) |")
     lines += ["", "100 spaces × 10 members under load: see \"Shared spaces under load\" (`make load`).", ""]
-    replace_section("Shared lists", lines)
+    benchlib.replace_section("Shared lists", lines)

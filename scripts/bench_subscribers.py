@@ -7,17 +7,20 @@ read its event, each write alone, WRITES of them, measured by Benchmarks/FanOut/
 (compiled here), which opens the feeds again and reads them through epoll."""
 import datetime, http.client, json, os, resource, shutil, subprocess, time
 
+import bench_feed
+import benchlib
+
 FANOUT = int(os.environ.get("BENCH_FANOUT", "10000"))
 WRITES = int(os.environ.get("BENCH_FANOUT_WRITES", "20"))
 
 
-def run(bench, bench_feed, binary, tmp):
+def run(binary, tmp):
     soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
     if hard != resource.RLIM_INFINITY and hard < FANOUT + 200:
         return {"skipped": f"this process may open only {hard} files"}
     resource.setrlimit(resource.RLIMIT_NOFILE, (hard, hard))
-    proc, port = bench.start(binary, "--port", "0", "--database", os.path.join(tmp, "fanout.sqlite"), "--log-level", "error",
-                             "--max-feeds-per-account", str(FANOUT + 10))
+    proc, port = benchlib.start(binary, "--port", "0", "--database", os.path.join(tmp, "fanout.sqlite"), "--log-level", "error",
+                                "--max-feeds-per-account", str(FANOUT + 10))
     headers = {"ZUMO-API-VERSION": "2.0.0", "Content-Type": "application/json"}
     conn = http.client.HTTPConnection("127.0.0.1", port)
     results = {}
@@ -33,39 +36,39 @@ def run(bench, bench_feed, binary, tmp):
         time.sleep(2)
         results["kb_each"] = (bench_feed.rss_kb(proc.pid) - before) / FANOUT
         results["server_mb"] = bench_feed.rss_kb(proc.pid) / 1024
-        results["insert_with"] = bench.wrk(f"http://127.0.0.1:{port}/tables/bench", "insert.lua")
+        results["insert_with"] = benchlib.wrk(f"http://127.0.0.1:{port}/tables/bench", "insert.lua")
         for s in socks:
             s.close()
         time.sleep(2)
-        results["insert_without"] = bench.wrk(f"http://127.0.0.1:{port}/tables/bench", "insert.lua")
+        results["insert_without"] = benchlib.wrk(f"http://127.0.0.1:{port}/tables/bench", "insert.lua")
     finally:
         conn.close()
-        bench.stop(proc)
+        benchlib.stop(proc)
     # The floor: as many idle keep-alive connections that each made one request, on a fresh server.
-    results["keepalive_kb_each"] = bench_feed.memory_each(bench.start, bench.stop, binary, tmp, bench_feed.keep_alive, "keepalive", count=FANOUT)
+    results["keepalive_kb_each"] = bench_feed.memory_each(binary, tmp, bench_feed.keep_alive, "keepalive", count=FANOUT)
     # A fresh server: the feeds closed above count (and are written to) until their next heartbeat.
     reader = os.path.join(tmp, "fanout_reader")
     compiler = shutil.which("cc") or shutil.which("clang")
-    bench.sh(compiler, "-O2", "-o", reader, os.path.join(bench.ROOT, "Benchmarks", "FanOut", "fanout_reader.c"))
+    benchlib.sh(compiler, "-O2", "-o", reader, os.path.join(benchlib.ROOT, "Benchmarks", "FanOut", "fanout_reader.c"))
     fanouts = []
-    for n in range(bench.ROUNDS):
-        proc, port = bench.start(binary, "--port", "0", "--database", os.path.join(tmp, f"fanout-{n}.sqlite"), "--log-level", "error",
-                                 "--max-feeds-per-account", str(FANOUT + 10))
+    for n in range(benchlib.ROUNDS):
+        proc, port = benchlib.start(binary, "--port", "0", "--database", os.path.join(tmp, f"fanout-{n}.sqlite"), "--log-level", "error",
+                                    "--max-feeds-per-account", str(FANOUT + 10))
         try:
-            bench.post(port, "/tables/fan", {"id": "schema", "text": "x"})
+            benchlib.post(port, "/tables/fan", {"id": "schema", "text": "x"})
             run = subprocess.run([reader, str(port), "fan", str(FANOUT), str(WRITES)], capture_output=True, text=True)
             if run.returncode != 0:
                 raise SystemExit(f"bench: fanout_reader failed: {run.stderr.strip()}")
             fanouts.append(json.loads(run.stdout.strip().splitlines()[-1]))
         finally:
-            bench.stop(proc)
+            benchlib.stop(proc)
     # The round with the median p99.
-    results["fanout"] = sorted(fanouts, key=lambda f: f["p99_ms"])[len(fanouts) // 2]
+    results["fanout"] = benchlib.median(fanouts, key="p99_ms")
     results["fanout_p99s"] = [f["p99_ms"] for f in fanouts]
     return results
 
 
-def report(r, replace_section):
+def report(r):
     if "skipped" in r:
         print(f"bench: ten thousand subscribers skipped: {r['skipped']}")
         return
@@ -96,4 +99,4 @@ def report(r, replace_section):
         "(`FeedShutdown`), rather than each feed watching for it (a watch per feed cost 11 KB and a task switch per event).",
         "",
     ]
-    replace_section("Ten thousand subscribers", lines)
+    benchlib.replace_section("Ten thousand subscribers", lines)

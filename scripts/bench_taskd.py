@@ -7,16 +7,13 @@ also runs alone: `python3 scripts/bench_taskd.py [BIN_DIR]` prints the result as
 BENCH_TASKD_ROWS overrides N (10,000) for quick tries; BENCH_ROUNDS the rounds when run alone (3)."""
 import datetime, json, os, re, shutil, socket, subprocess, sys, time, uuid
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+import benchlib
+
 ROWS = int(os.environ.get("BENCH_TASKD_ROWS", "10000"))
 STEPS = ["import", "sync_a", "first_sync_b", "done_all_a", "sync_a2", "sync_b2"]
 # taskd's PKI scripts would make 4096-bit keys and read `ifconfig`; certtool with our own templates
 # makes the same kind of chain (CA, server, client, CRL) faster. The key size only costs at handshake.
 KEY_BITS = "2048"
-
-
-def sh(*args, **kw):
-    return subprocess.run(args, check=True, text=True, **kw)
 
 
 def timed(*args, env=None, cwd=None):
@@ -38,23 +35,16 @@ def ensure_taskd_packages():
     if all(shutil.which(tool) for tool in ("task", "taskd", "certtool")):
         return
     env = dict(os.environ, DEBIAN_FRONTEND="noninteractive")
-    sh("apt-get", "update", "-qq", env=env)
-    sh("apt-get", "install", "-y", "-qq", "taskwarrior", "taskd", "gnutls-bin", env=env, stdout=subprocess.DEVNULL)
+    benchlib.sh("apt-get", "update", "-qq", env=env)
+    benchlib.sh("apt-get", "install", "-y", "-qq", "taskwarrior", "taskd", "gnutls-bin", env=env, stdout=subprocess.DEVNULL)
 
 
 def versions():
-    task = sh("task", "--version", capture_output=True).stdout.strip()
+    task = benchlib.sh("task", "--version", capture_output=True).stdout.strip()
     # `taskd --version` prints a banner in bold: "taskd 1.1.0 built for linux".
-    banner = re.sub(r"\x1b\[[0-9;]*m", "", sh("taskd", "--version", capture_output=True).stdout)
+    banner = re.sub(r"\x1b\[[0-9;]*m", "", benchlib.sh("taskd", "--version", capture_output=True).stdout)
     taskd = re.search(r"taskd (\S+)", banner)
     return {"task": task, "taskd": taskd.group(1) if taskd else banner.strip().splitlines()[0]}
-
-
-def free_port():
-    # taskd has no "port 0": pick a free port ourselves (the gap before taskd binds it is tiny).
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
 
 
 def wait_listening(proc, port, what):
@@ -68,15 +58,6 @@ def wait_listening(proc, port, what):
         except OSError:
             time.sleep(0.05)
     raise RuntimeError(f"bench_taskd: {what} is not listening on 127.0.0.1:{port}")
-
-
-def stop(proc):
-    proc.terminate()
-    try:
-        proc.wait(timeout=30)
-    except subprocess.TimeoutExpired:
-        proc.kill()
-        proc.wait()
 
 
 def make_pki(pki):
@@ -95,15 +76,15 @@ def make_pki(pki):
         with open(os.path.join(pki, name), "w") as f:
             f.write(text)
     quiet = dict(cwd=pki, capture_output=True)
-    sh("certtool", "--generate-privkey", "--bits", KEY_BITS, "--outfile", "ca.key.pem", **quiet)
-    sh("certtool", "--generate-self-signed", "--load-privkey", "ca.key.pem", "--template", "ca.info",
-       "--outfile", "ca.cert.pem", **quiet)
+    benchlib.sh("certtool", "--generate-privkey", "--bits", KEY_BITS, "--outfile", "ca.key.pem", **quiet)
+    benchlib.sh("certtool", "--generate-self-signed", "--load-privkey", "ca.key.pem", "--template", "ca.info",
+                "--outfile", "ca.cert.pem", **quiet)
     for who in ("server", "client"):
-        sh("certtool", "--generate-privkey", "--bits", KEY_BITS, "--outfile", f"{who}.key.pem", **quiet)
-        sh("certtool", "--generate-certificate", "--load-privkey", f"{who}.key.pem", "--load-ca-certificate", "ca.cert.pem",
-           "--load-ca-privkey", "ca.key.pem", "--template", f"{who}.info", "--outfile", f"{who}.cert.pem", **quiet)
-    sh("certtool", "--generate-crl", "--load-ca-privkey", "ca.key.pem", "--load-ca-certificate", "ca.cert.pem",
-       "--template", "crl.info", "--outfile", "server.crl.pem", **quiet)
+        benchlib.sh("certtool", "--generate-privkey", "--bits", KEY_BITS, "--outfile", f"{who}.key.pem", **quiet)
+        benchlib.sh("certtool", "--generate-certificate", "--load-privkey", f"{who}.key.pem", "--load-ca-certificate", "ca.cert.pem",
+                    "--load-ca-privkey", "ca.key.pem", "--template", f"{who}.info", "--outfile", f"{who}.cert.pem", **quiet)
+    benchlib.sh("certtool", "--generate-crl", "--load-ca-privkey", "ca.key.pem", "--load-ca-certificate", "ca.cert.pem",
+                "--template", "crl.info", "--outfile", "server.crl.pem", **quiet)
 
 
 def start_taskd(work):
@@ -111,10 +92,10 @@ def start_taskd(work):
     data, pki = os.path.join(work, "taskd"), os.path.join(work, "pki")
     os.makedirs(data)
     make_pki(pki)
-    port = free_port()
+    port = benchlib.free_port()  # taskd has no "port 0" (the gap before taskd binds it is tiny)
     env = dict(os.environ, TASKDDATA=data)
     quiet = dict(env=env, capture_output=True)
-    sh("taskd", "init", **quiet)
+    benchlib.sh("taskd", "init", **quiet)
     settings = {
         "server": f"127.0.0.1:{port}",
         "ca.cert": os.path.join(pki, "ca.cert.pem"),
@@ -128,9 +109,9 @@ def start_taskd(work):
         "request.limit": "0",
     }
     for name, value in settings.items():
-        sh("taskd", "config", "--force", name, value, **quiet)
-    sh("taskd", "add", "org", "Bench", **quiet)
-    added = sh("taskd", "add", "user", "Bench", "Bench User", **quiet).stdout
+        benchlib.sh("taskd", "config", "--force", name, value, **quiet)
+    benchlib.sh("taskd", "add", "org", "Bench", **quiet)
+    added = benchlib.sh("taskd", "add", "user", "Bench", "Bench User", **quiet).stdout
     key = re.search(r"New user key: (\S+)", added)
     check(key, f"taskd add user printed no key: {added!r}")
     # In the foreground (no --daemon), so the process we hold is the server and stop() ends it.
@@ -138,7 +119,7 @@ def start_taskd(work):
     try:
         wait_listening(proc, port, "taskd")
     except BaseException:
-        stop(proc)
+        benchlib.stop(proc)
         raise
     return proc, port, f"Bench/Bench User/{key.group(1)}"
 
@@ -172,7 +153,7 @@ def task_device(work, name, port, credentials):
 def task_count(env, filter_):
     # rc.gc=off: a check must not do work the next timed step would have done (by default any
     # command first moves completed tasks from pending.data to completed.data).
-    return int(sh("task", "rc.gc=off", filter_, "count", env=env, capture_output=True).stdout.strip())
+    return int(benchlib.sh("task", "rc.gc=off", filter_, "count", env=env, capture_output=True).stdout.strip())
 
 
 def backlog_lines(env):
@@ -225,14 +206,8 @@ def run_taskwarrior_cycle(tmp, n=ROWS):
         completed, pending = task_count(b, "status:completed"), task_count(b, "status:pending")
         check(completed == n and pending == 0, f"B ends with {completed} completed and {pending} pending tasks, not {n} and 0")
     finally:
-        stop(proc)
+        benchlib.stop(proc)
     return {"steps": steps, "total": sum(steps.values())}
-
-
-def start_todo_server(binary, *args):
-    """bench.py's start() (imported here: bench.py imports this module)."""
-    import bench
-    return bench.start(binary, *args)
 
 
 def run_offlinetodo_cycle(bin_dir, tmp, n=ROWS):
@@ -242,8 +217,8 @@ def run_offlinetodo_cycle(bin_dir, tmp, n=ROWS):
     with open(items, "w") as f:
         json.dump([dict({"id": str(uuid.uuid4()), "text": f"todo number {i}", "complete": False}, **fields(i, "offlinetodo"))
                    for i in range(1, n + 1)], f)
-    proc, port = start_todo_server(os.path.join(bin_dir, "todo-server"), "--port", "0",
-                                   "--database", os.path.join(work, "server.sqlite"), "--log-level", "error")
+    proc, port = benchlib.start(os.path.join(bin_dir, "todo-server"), "--port", "0",
+                                 "--database", os.path.join(work, "server.sqlite"), "--log-level", "error")
     todo = os.path.join(bin_dir, "todo")
     server = f"http://127.0.0.1:{port}"
 
@@ -259,10 +234,10 @@ def run_offlinetodo_cycle(bin_dir, tmp, n=ROWS):
         return timed(*cmd(dev, *args), env=dev[1])
 
     def pending(dev):
-        return json.loads(sh(*cmd(dev, "status", "--json"), env=dev[1], capture_output=True).stdout)["pending"]
+        return json.loads(benchlib.sh(*cmd(dev, "status", "--json"), env=dev[1], capture_output=True).stdout)["pending"]
 
     def exported(dev):
-        return json.loads(sh(*cmd(dev, "export", "--format", "json"), env=dev[1], capture_output=True).stdout)
+        return json.loads(benchlib.sh(*cmd(dev, "export", "--format", "json"), env=dev[1], capture_output=True).stdout)
 
     try:
         a, b = device("a"), device("b")
@@ -282,13 +257,8 @@ def run_offlinetodo_cycle(bin_dir, tmp, n=ROWS):
         check(pending(a) == 0 and pending(b) == 0, "changes are still pending after the last syncs")
         check(len(got) == n and all(i["complete"] for i in got), f"B ends with {sum(i['complete'] for i in got)} of {n} items complete")
     finally:
-        stop(proc)
+        benchlib.stop(proc)
     return {"steps": steps, "total": sum(steps.values())}
-
-
-def median(runs):
-    """The round with the median total, with that round's own steps."""
-    return sorted(runs, key=lambda r: r["total"])[len(runs) // 2]
 
 
 def run(bin_dir, tmp, n=ROWS, rounds=3):
@@ -299,7 +269,8 @@ def run(bin_dir, tmp, n=ROWS, rounds=3):
     for _ in range(rounds):
         ours.append(run_offlinetodo_cycle(bin_dir, tmp, n))
         theirs.append(run_taskwarrior_cycle(tmp, n))
-    o, t = median(ours), median(theirs)
+    # Each system by its round with the median total, with that round's own steps.
+    o, t = benchlib.median(ours, key="total"), benchlib.median(theirs, key="total")
     return {"n": n, "rounds": rounds, "versions": versions(), "offlinetodo": o, "taskwarrior": t,
             "ratio": t["total"] / o["total"], "load_before": load,
             "totals": {"offlinetodo": [r["total"] for r in ours], "taskwarrior": [r["total"] for r in theirs]}}
@@ -347,8 +318,8 @@ def report_lines(result):
 
 
 if __name__ == "__main__":
-    bin_dir = sys.argv[1] if len(sys.argv) > 1 else os.path.join(ROOT, ".build-release", "release")
-    rounds = int(os.environ.get("BENCH_ROUNDS", "3"))
+    bin_dir = sys.argv[1] if len(sys.argv) > 1 else os.path.join(benchlib.ROOT, ".build-release", "release")
+    rounds = benchlib.ROUNDS  # BENCH_ROUNDS, 3 by default
     tmp = subprocess.run(["mktemp", "-d"], capture_output=True, text=True).stdout.strip()
     try:
         result = run(bin_dir, tmp, ROWS, rounds)

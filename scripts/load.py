@@ -14,6 +14,7 @@ import datetime, json, os, subprocess, sys, uuid
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import benchlib  # noqa: E402 (a sibling module)
 DEVICES = int(os.environ.get("LOAD_DEVICES", "100"))
 SECONDS = int(os.environ.get("LOAD_SECONDS", "20"))
 KINDS = ["GET page", "POST batch", "GET capabilities", "local writes (one round)"]
@@ -23,8 +24,7 @@ MEMBERS = int(os.environ.get("LOAD_MEMBERS", "10"))
 
 
 def start_server(bin_dir, database, *extra):
-    import bench  # here: bench.py imports this module
-    proc, port = bench.start(os.path.join(bin_dir, "todo-server"), "--port", "0", "--database", database, "--log-level", "error", *extra)
+    proc, port = benchlib.start(os.path.join(bin_dir, "todo-server"), "--port", "0", "--database", database, "--log-level", "error", *extra)
     return proc, f"http://127.0.0.1:{port}"
 
 
@@ -139,13 +139,12 @@ def main():
         subprocess.run([*release, "--product", product], cwd=ROOT, check=True)
     bin_dir = subprocess.run([*release, "--show-bin-path"], cwd=ROOT, check=True, capture_output=True, text=True).stdout.strip()
     tmp = subprocess.run(["mktemp", "-d"], capture_output=True, text=True).stdout.strip()
-    import bench
     runs = []
     if os.environ.get("LOAD_ONLY") != "spaces":
         runs = run_load(bin_dir, tmp)
-        bench.replace_section("Load test", report_lines(runs))
+        benchlib.replace_section("Load test", report_lines(runs))
     spaces = run_spaces_load(bin_dir, tmp)
-    bench.replace_section("Shared spaces under load", spaces_report_lines(spaces))
+    benchlib.replace_section("Shared spaces under load", spaces_report_lines(spaces))
     if not all(r["passed"] for r in runs + spaces):
         sys.exit("load: a write was lost or duplicated, a device did not converge, or one held a row of a space it is not in (see above)")
 

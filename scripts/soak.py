@@ -14,6 +14,7 @@ import datetime, json, os, subprocess, sys, uuid
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import benchlib  # noqa: E402 (a sibling module)
 MINUTES = float(os.environ.get("MINUTES", "60"))
 DEVICES = int(os.environ.get("SOAK_DEVICES", "100"))
 INTERVAL = float(os.environ.get("SOAK_INTERVAL", "1"))
@@ -30,20 +31,19 @@ def binaries():
 
 
 def main():
-    import bench  # start, stop, sh, replace_section
     pg, standby = os.environ.get("TODO_TEST_POSTGRES_URL"), os.environ.get("TODO_TEST_POSTGRES_STANDBY_URL")
     if not (pg and standby):
         sys.exit("soak: run through scripts/with-postgres.sh (it makes the PostgreSQL cluster and its standby)")
     bin_dir = binaries()
     server = os.path.join(bin_dir, "todo-server")
     db = f"soak_{uuid.uuid4().hex[:8]}"
-    bench.sh("psql", pg, "-X", "-q", "-c", f"CREATE DATABASE {db}", capture_output=True)
+    benchlib.sh("psql", pg, "-X", "-q", "-c", f"CREATE DATABASE {db}", capture_output=True)
     url, standby_url = pg.rsplit("/", 1)[0] + "/" + db, standby.rsplit("/", 1)[0] + "/" + db
     users = "soak" + uuid.uuid4().hex[:6]
     for n in range((DEVICES + 1) // 2):
-        bench.sh(server, "users", "add", f"{users}-{n}", "--password-stdin", "--database", url, input=f"password {users}-{n}\n", capture_output=True)
+        benchlib.sh(server, "users", "add", f"{users}-{n}", "--password-stdin", "--database", url, input=f"password {users}-{n}\n", capture_output=True)
     arguments = ("--port", "0", "--database", url, "--read-database", standby_url, "--auth", "required", "--log-level", "error")
-    servers = [bench.start(server, *arguments) for _ in range(2)]
+    servers = [benchlib.start(server, *arguments) for _ in range(2)]
     tmp = subprocess.run(["mktemp", "-d"], capture_output=True, text=True).stdout.strip()
     try:
         args = [os.path.join(bin_dir, "todo-load"), "soak", "--devices", str(DEVICES), "--seconds", str(int(MINUTES * 60)),
@@ -57,14 +57,14 @@ def main():
         report = json.loads(run.stdout.strip().splitlines()[-1])
     finally:
         for proc, _ in servers:
-            bench.stop(proc)
+            benchlib.stop(proc)
     clean = run.returncode == 0
     memory_ok = all(m["growth"] <= 0.10 for m in report["memory"])
     latency_ok = report["p99Ratio"] <= 1.2
     lines = report_lines(report, clean, memory_ok, latency_ok)
     print("\n".join(lines))
     if MINUTES >= 10:
-        bench.replace_section("Soak", lines)
+        benchlib.replace_section("Soak", lines)
     if not clean or (MINUTES >= 10 and not (memory_ok and latency_ok)):
         sys.exit(1)
 
