@@ -26,7 +26,7 @@ public struct PostgresDialect: SQLDialect {
 
     public var listTablesSQL: String {
         // pg_catalog rather than information_schema.tables: the same base tables, without the
-        // per-row privilege checks that made it ten times slower (it runs under the schema lock).
+        // per-row privilege checks that made it far slower (it runs under the schema lock).
         """
         SELECT c.relname::text FROM pg_catalog.pg_class c JOIN pg_catalog.pg_namespace n ON n.oid = c.relnamespace
         WHERE n.nspname = current_schema() AND c.relkind IN ('r', 'p') AND c.relname NOT LIKE '\\_\\_%'

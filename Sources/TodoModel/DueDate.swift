@@ -25,7 +25,8 @@ public struct DueDate: Sendable, Hashable, Comparable, CustomStringConvertible {
     }
 
     /// Reads `YYYY-MM-DD` or `YYYY-MM-DDTHH:MM` (ASCII digits only). Read byte by byte: splitting
-    /// the text was a quarter of reading the items of an import file (2% of `todo import`).
+    /// the text was a good part of reading the items of an import file (BENCHMARKS.md, "Bulk cycle
+    /// against Taskwarrior": import).
     public init?(_ text: String) {
         var text = text
         let parsed: (year: Int, month: Int, day: Int, hour: Int?, minute: Int)? = text.withUTF8 { bytes in
@@ -49,7 +50,8 @@ public struct DueDate: Sendable, Hashable, Comparable, CustomStringConvertible {
 
     /// `2026-12-01` or `2026-12-01T18:00`.
     public var text: String {
-        // Without String(format:): Foundation's formatting was 4% of `todo import`.
+        // Without String(format:): Foundation's formatting showed in `todo import` (BENCHMARKS.md,
+        // "Bulk cycle against Taskwarrior").
         func padded(_ value: Int, _ width: Int) -> String {
             let digits = String(value)
             return String(repeating: "0", count: max(0, width - digits.count)) + digits

@@ -9,7 +9,8 @@ import NIOSSL
 /// of a PEM file too.
 ///
 /// Chosen over URLSession on Linux, which hands each socket event through libdispatch: the bulk
-/// cycle's two 10,000-operation pushes took 0.82 and 1.04 s with it, 0.65 and 0.86 s with this.
+/// cycle's two 10,000-operation pushes were slower with it (BENCHMARKS.md, "Bulk cycle against
+/// Taskwarrior").
 /// URLSession also cannot trust an extra certificate authority on Linux: swift-corelibs-foundation
 /// sets libcurl's CA bundle itself and offers no server-trust challenge (its
 /// `URLSessionCertificateAuthorityInfoFile` variable is read on Android only).

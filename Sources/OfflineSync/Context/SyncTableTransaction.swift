@@ -30,8 +30,9 @@ public struct SyncTableTransaction {
     /// answers the saved items. What the inserts must know first (that no item has the id yet,
     /// and what the queue holds for it) is read for all of them with two statements, where
     /// `todo import` of 10,000 items read two rows and the queue per item (with the app's row
-    /// built without Codable, the import went from 0.51 to 0.36 s). An id already stored, or
-    /// given earlier in `items`, is refused (the transaction then keeps none of its writes), or
+    /// built without Codable; BENCHMARKS.md, "Bulk cycle against Taskwarrior"). An id already
+    /// stored, or given earlier in `items`, is refused (the transaction then keeps none of its
+    /// writes), or
     /// with `skippingStored` left out: an import adds what is new. Either way an id whose delete
     /// is still queued is refused, as `insert(_:)` refuses it.
     @discardableResult
@@ -87,10 +88,10 @@ public struct SyncTableTransaction {
 extension SyncTable {
     /// Runs `body`'s writes in one store transaction and one undo step; if it throws, none is kept.
     /// Like a first pull, a transaction that starts on an empty table loads it in bulk (see
-    /// `SyncStoreSession.beginBulkLoad`): `todo import` of 10,000 items took 1.31 s with the
-    /// search index kept row by row, 0.85 s with it built once at the end. Its other indexes
-    /// are built once at the end too, inside the transaction (a pull's load spans transactions
-    /// that readers see between, so it keeps them): the import, 0.35 → 0.33 s.
+    /// `SyncStoreSession.beginBulkLoad`): `todo import` was far slower with the search index
+    /// kept row by row than with it built once at the end. Its other indexes are built once at
+    /// the end too, inside the transaction (a pull's load spans transactions that readers see
+    /// between, so it keeps them), a smaller gain (BENCHMARKS.md, "Bulk cycle against Taskwarrior").
     public func transaction<T>(_ body: (SyncTableTransaction) throws -> T) throws -> T {
         try guardedWrite { session in
             try session.withRoomForLargeWrites {

@@ -186,7 +186,7 @@ struct PullRun {
 
     /// Stops a pull whose server answers the same rows, at the same versions, for the next page
     /// as for the last: one that ignores the paging filter (or `$skip`) was asked for the same
-    /// page about 45 times a second, for good.
+    /// page again and again, for good.
     struct RepeatedPage {
         private var last: [String]?
 

@@ -30,8 +30,8 @@ struct PushRun {
     static let batchOperations = 500
 
     /// Batch requests on their way at once, at most: with two, the server waited between
-    /// batches while this side wrote the answers back (`todo sync` sending 10,000 completions:
-    /// 0.48 s with two, 0.44 s with three, medians of four alternated rounds).
+    /// batches while this side wrote the answers back (BENCHMARKS.md, "Bulk cycle against
+    /// Taskwarrior": sync A sending 10,000 completions).
     static let batchesInFlight = 3
 
     func run() async throws {

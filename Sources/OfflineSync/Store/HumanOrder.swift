@@ -27,9 +27,9 @@ public enum HumanOrder {
     /// human-sorted index needs it too.
     ///
     /// Straight through SQLite's C API, on the bytes: SQLite calls a collation for every comparison
-    /// of a sort. Filtering 100,000 items as you type, p99 (todo-bench-client, 2026-11-23): byte
-    /// order 3.6 ms; this order through GRDB's `DatabaseCollation` (two `String`s per call and
-    /// Foundation's compare) 14.5 ms; on the bytes with an ASCII path, as here, 7.3 ms.
+    /// of a sort. Filtering as you type, this order through GRDB's `DatabaseCollation` (two
+    /// `String`s per call and Foundation's compare) was far slower than on the bytes with an ASCII
+    /// path, as here (BENCHMARKS.md, "todo (terminal client)").
     public static func register(on db: Database) throws {
         let status = sqlite3_create_collation_v2(db.sqliteConnection, collationName, SQLITE_UTF8, nil, { _, n1, p1, n2, p2 in
             let a = UnsafeBufferPointer(start: p1?.assumingMemoryBound(to: UInt8.self), count: Int(n1))
@@ -43,7 +43,8 @@ public enum HumanOrder {
     /// any non-ASCII byte (or have none): letters folded to lower case, then bytes; nil when a
     /// non-ASCII byte comes first, for Foundation to decide. One pass: a first pull of 1,000,000
     /// items compares texts with long common prefixes in three collated indexes, and checking
-    /// both texts for non-ASCII bytes before comparing took 6% of its CPU (perf, 2026-11-25).
+    /// both texts for non-ASCII bytes before comparing showed in its CPU (BENCHMARKS.md, "The app
+    /// at a million items").
     /// The same answers as before: an earlier difference decides a character-by-character
     /// comparison, and what folding does to later characters cannot change it.
     private static func asciiCompare(_ a: UnsafeBufferPointer<UInt8>, _ b: UnsafeBufferPointer<UInt8>) -> ComparisonResult? {

@@ -118,17 +118,16 @@ extension LocalSelect {
     /// A range test of a `.nullsLast` column against a value, and its "has a value" test,
     /// rewritten onto its sort column (the value its order reads, which the order indexes hold),
     /// so a range ordered by that column walks one index instead of sorting what the range found
-    /// (Today over 100,000 items: p99 20 ms sorting, BENCHMARKS.md), and counts it without
-    /// reading a row (Today's count of 15,000 items: 15 ms reading each row for `due != null`,
-    /// 1 ms on the index). Equal results: a row without a value sorts above every value (the
-    /// sort column's sentinel), so it passes no `<`/`<=`, and "has a value" is "below the
-    /// sentinel" (a text beginning with U+10FFFF, a noncharacter, would count as none). Not
-    /// under `not`, whose null handling differs.
+    /// (BENCHMARKS.md, "todo (terminal client)": switching view to Today), and counts it without
+    /// reading a row (reading each row for `due != null` made Today's count far slower). Equal
+    /// results: a row without a value sorts above every value (the sort column's sentinel), so it
+    /// passes no `<`/`<=`, and "has a value" is "below the sentinel" (a text beginning with
+    /// U+10FFFF, a noncharacter, would count as none). Not under `not`, whose null handling differs.
     ///
     /// Within one conjunction, a column that already has an upper bound (`<`, `<=`) gets no
     /// "has a value" test besides: the bound excludes the rows without one, and SQLite took the
     /// sentinel for the index range's end instead of the bound (Today at 1,000,000 items walked
-    /// every dated item: 20 ms instead of nothing).
+    /// every dated item; BENCHMARKS.md, "The app at a million items": switching view).
     static func rangesOnSortColumns(_ expression: FilterExpression, _ definition: SyncTableDefinition) -> FilterExpression {
         rangesOnSortColumns(expression, definition, upperBounds: [:], inConjunction: false)
     }

@@ -121,7 +121,7 @@ struct SQLiteStoreSession: SyncStoreSession {
         let insert = try insertStatement(definition, ignoringExisting: true)
         // Without live search-index triggers (a bulk load, a table without them) a failed insert
         // is cheap, so rows are inserted first and only existing ones read: a first pull of
-        // 100,000 rows is mostly new rows (the app's: 2.74 s with a read before every row, 2.39 s so).
+        // 100,000 rows is mostly new rows (BENCHMARKS.md, "OfflineSync": the app's first pull).
         let insertFirst = !searchIndexes.isCurrent(definition.name)
         let versionIndex = columns.firstIndex { $0.name == SystemProperty.version.rawValue }!
         let spaceIndex = columns.firstIndex { $0.name == SharedSpace.column }!
@@ -220,9 +220,9 @@ struct SQLiteStoreSession: SyncStoreSession {
 
     /// A page cache of 32 MiB (taken only as used) for the transaction, the connection's own size
     /// after it: with SQLite's 2 MB, `todo import` of 10,000 items spilled pages to the WAL midway
-    /// (6% of its time on 2026-11-24; within noise in alternated runs on 2026-11-25). Kept for
-    /// every write, the cache made a first pull of 1,000,000 items hold 37 MB more (134 against
-    /// 98 MB), no faster.
+    /// (a small cost, within noise in alternated runs; BENCHMARKS.md, "Bulk cycle against
+    /// Taskwarrior"). Kept for every write, the cache made a first pull of 1,000,000 items hold
+    /// more memory, no faster (BENCHMARKS.md, "The app at a million items").
     func withRoomForLargeWrites<T>(_ body: () throws -> T) throws -> T {
         let previous = try Int.fetchOne(db, sql: "PRAGMA cache_size") ?? -2000
         try db.execute(sql: "PRAGMA cache_size = -32768")

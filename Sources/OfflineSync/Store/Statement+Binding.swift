@@ -5,8 +5,8 @@ extension Statement {
     /// Runs the statement with `values` bound in order, each by GRDB's own `DatabaseValue.bind`:
     /// the store's per-row writes (a pull's inserts, a push's stamps). GRDB's `execute(arguments:)`
     /// builds its arguments with an initializer that is generic across modules, so unspecialized
-    /// (it mapped each value through a key path), and binds them through nested closures: 12% of
-    /// a first pull's CPU (perf, 200,000 items); the pull took 4.6 s instead of 5.0 s (alternated).
+    /// (it mapped each value through a key path), and binds them through nested closures: a good
+    /// part of a first pull's CPU (BENCHMARKS.md, "The app at a million items").
     func execute(binding values: [DatabaseValue]) throws {
         // Resets the statement and clears its bindings; `execute()` then runs it as bound here.
         setUncheckedArguments(StatementArguments())

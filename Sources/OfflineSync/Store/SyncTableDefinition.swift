@@ -110,20 +110,24 @@ public struct SyncTableDefinition: Sendable, Hashable {
     func isHumanSorted(_ column: String) -> Bool { humanSorted.contains { $0.lowercased() == column.lowercased() } }
 
     /// Every column with its type, system columns first; kept, not computed per use: each
-    /// local write reads it several times, and sorting it each time was 4% of `todo edit --all`.
+    /// local write reads it several times, and sorting it each time showed in `todo edit --all`
+    /// (BENCHMARKS.md, "Bulk cycle against Taskwarrior").
     private(set) var allColumns: [(name: String, type: SyncColumnType)]
 
     /// `allColumns`' names, quoted, as statements name them; kept for the same reason (quoting
-    /// them for each row written back after a push was 1% of `todo sync` sending 10,000 items).
+    /// them for each row written back after a push showed in `todo sync` sending 10,000 items;
+    /// BENCHMARKS.md, "Bulk cycle against Taskwarrior").
     private(set) var quotedColumns: [String]
 
     /// `quotedColumns` comma-separated, as statements list them; kept for the same reason
-    /// (building it was 6% of `todo import` of 10,000 items).
+    /// (building it showed in `todo import` of 10,000 items; BENCHMARKS.md, "Bulk cycle against
+    /// Taskwarrior").
     private(set) var columnList: String
 
     /// Each column's place in `allColumns`, by its name (`positions`): an item's properties find
     /// their columns with a lookup each (`ItemRow.values`), not by comparing every name with
-    /// every key (6% of a first pull of 1,000,000 items did that).
+    /// every key (which showed in a first pull of 1,000,000 items; BENCHMARKS.md, "The app at a
+    /// million items").
     private(set) var columnPositions: [String: Int]
 
     /// Each column under its name as declared and lower-cased (an item's keys are mostly one of

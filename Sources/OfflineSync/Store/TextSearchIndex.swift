@@ -37,10 +37,10 @@ enum TextSearchIndex {
     }
 
     /// The index's exact definition. `columnsize=0`: no per-row token counts (only ranking uses
-    /// them), which made a rebuild of 100,000 rows 0.16 s instead of 0.25 s. `detail=none`: each
-    /// trigram lists its rows, not where in them it stands, so a needle asks for rows holding all
-    /// of its trigrams (`matchExpression`), a few more than hold the needle, and the filter decides
-    /// as before; a rebuild of 200,000 rows took 0.35 s instead of 0.62 s, the index half the room.
+    /// them), which makes a rebuild faster. `detail=none`: each trigram lists its rows, not where
+    /// in them it stands, so a needle asks for rows holding all of its trigrams (`matchExpression`),
+    /// a few more than hold the needle, and the filter decides as before; a rebuild is faster and
+    /// the index smaller (BENCHMARKS.md, "The app at a million items").
     private static func indexSQL(_ table: SyncTableDefinition) -> String {
         let q = StoreMigrator.quote
         let columns = searchableColumns(table).map(q).joined(separator: ", ")
@@ -48,7 +48,8 @@ enum TextSearchIndex {
     }
 
     /// Stops keeping the index current row by row (drops its triggers), before a bulk load:
-    /// per-row upkeep cost 4 s of a 6 s first pull of 100,000 items, a rebuild 0.24 s (BENCHMARKS.md).
+    /// per-row upkeep cost most of a first pull, a rebuild little (BENCHMARKS.md, "OfflineSync":
+    /// the app's first pull).
     static func suspend(_ db: Database, table: SyncTableDefinition) throws {
         try dropTriggers(db, table: table)
     }

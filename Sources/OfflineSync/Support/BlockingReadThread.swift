@@ -3,9 +3,9 @@ import Dispatch
 /// Runs a live query's blocking store reads on a thread of its own (a serial dispatch queue,
 /// which libdispatch backs with a thread whenever it has work), not on the cooperative pool:
 /// that pool has one thread per core (two here), so two counts over a million rows held both
-/// and the screen's next window waited for them to finish (the app's cold start at 1,000,000
-/// items: 171 ms; switching view: p99 45 ms; todo-bench-client, 2026-11-24). On threads of their own the
-/// system shares the cores between them, and a short read is not queued behind long ones.
+/// and the screen's next window waited for them to finish (BENCHMARKS.md, "The app at a million
+/// items": cold start, switching view). On threads of their own the system shares the cores
+/// between them, and a short read is not queued behind long ones.
 final class BlockingReadThread: Sendable {
     private let queue = DispatchQueue(label: "OfflineSync.live-query")
 

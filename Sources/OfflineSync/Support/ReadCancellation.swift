@@ -2,8 +2,8 @@ import Synchronization
 
 /// Stops a live query's store read when nobody waits for it any more: the list asked for a
 /// new filter, or its screen closed. A read walking a million rows for a one-letter needle
-/// that matches nothing takes half a second; typed over, it held one of the two cores for
-/// nothing while the next needle's read ran.
+/// that matches nothing is slow (BENCHMARKS.md, "The app at a million items": filtering as you
+/// type); typed over, it held one of the two cores for nothing while the next needle's read ran.
 ///
 /// `BlockingReadThread` binds one to each read it runs (`current`) and cancels it with the
 /// task that waits; the SQLite store, seeing one bound, has SQLite check it as the read runs

@@ -3,8 +3,8 @@ import TableProtocol
 
 /// A `Decoder` that reads a `JSONValue` tree directly: a record is decoded from the stored item
 /// without writing it to JSON bytes and parsing them again. Through Foundation's `JSONDecoder`
-/// a 1,000-row typed read took 4.5× the dictionary read (3.60 against 0.80 ms, `make bench`,
-/// 2026-11-24). Dates are the protocol's ISO-8601 millisecond strings.
+/// a typed read took several times the dictionary read (BENCHMARKS.md, "OfflineSync": a
+/// 1,000-row read as typed records). Dates are the protocol's ISO-8601 millisecond strings.
 struct ItemDecoder: Decoder {
     let value: JSONValue
     let codingPath: [any CodingKey]

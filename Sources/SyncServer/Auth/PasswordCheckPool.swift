@@ -8,9 +8,9 @@ import Glibc
 /// Runs password hashing (PBKDF2, about 0.1 s of CPU per check) on a few threads of its own at
 /// a lower scheduling priority, never on the threads that serve requests, with a bounded queue.
 ///
-/// Measured before (2026-11-24): 16 clients posting logins with random names made another
-/// user's `GET /tables/TodoItem` take a median of 2.4 s, because the hashing ran on the event
-/// loops. Here a flood can only fill this pool: past `maxWaiting` checks a login answers 429 at
+/// Before, clients posting logins with random names made another user's `GET /tables/TodoItem`
+/// crawl, because the hashing ran on the event loops (BENCHMARKS.md, "Signing in under a login
+/// flood"). Here a flood can only fill this pool: past `maxWaiting` checks a login answers 429 at
 /// once, and the request threads, at normal priority, preempt the hashing threads.
 public final class PasswordCheckPool: Sendable {
     private let pool: NIOThreadPool

@@ -4,7 +4,8 @@ import Synchronization
 /// A value read from somewhere slow, kept for `maxAge` seconds, then read again by the next
 /// caller that needs it (callers in between get the kept copy). A copy's age counts from when its
 /// read began, so what it says is never older than `maxAge`, however long the read took (a slow
-/// read under load once let a revoked token through 1.5 s after its account was removed).
+/// read under load once let a revoked token through longer than `maxAge` after its account was
+/// removed).
 final class RefreshingValue<Value: Sendable>: Sendable {
     private let maxAge: TimeInterval
     private let load: @Sendable () async throws -> Value

@@ -6,9 +6,9 @@ import ServiceLifecycle
 /// reverse order, so this one is told first.
 ///
 /// One service for every feed rather than each feed watching for the shutdown itself: a handler
-/// per feed (`withGracefulShutdownHandler`) cost 15 KB of memory per open feed, and
-/// `cancelOnGracefulShutdown()` two tasks per feed and a second task switch per event (bench
-/// "Ten thousand subscribers", 2026-11-25).
+/// per feed (`withGracefulShutdownHandler`) cost memory per open feed, and
+/// `cancelOnGracefulShutdown()` two tasks per feed and a second task switch per event
+/// (BENCHMARKS.md, "Ten thousand subscribers").
 struct FeedShutdown: Service {
     let hub: ChangeHub
 

@@ -12,8 +12,8 @@ import TableProtocol
 /// The deadlines run from fixed points, so dripping a byte at a time extends nothing: a head must
 /// be complete `headTimeout` after the connection opened, the next head `keepAliveTimeout` after
 /// the previous response ended, and each part of a body must follow the last within
-/// `bodyStallTimeout` (a body shorter than its Content-Length is closed, not waited on). Measured
-/// before (2026-11-24): 50 half-sent requests were held for 20 s and never closed.
+/// `bodyStallTimeout` (a body shorter than its Content-Length is closed, not waited on). Before,
+/// half-sent requests were held open and never closed.
 final class ConnectionDeadlines: ChannelDuplexHandler, RemovableChannelHandler {
     typealias InboundIn = HTTPRequestPart
     typealias InboundOut = HTTPRequestPart
@@ -44,10 +44,10 @@ final class ConnectionDeadlines: ChannelDuplexHandler, RemovableChannelHandler {
 
     /// Receive buffers that start at 256 bytes, not SwiftNIO's 2 KiB, and grow as reads fill them.
     /// A channel keeps its last receive buffer for the next read, so a connection that reads
-    /// little (a change feed reads one request head, then only writes) held 2 KiB it never filled.
-    /// Measured (2026-11-25, 10,000 open feeds): 24.1 → 21.8 KB per feed. Set here, in a handler
-    /// every connection has, because a wrapping child channel adds an async frame to each
-    /// connection's task, which that task keeps while it lives (1.1 KB more per feed, measured).
+    /// little (a change feed reads one request head, then only writes) held 2 KiB it never filled
+    /// (BENCHMARKS.md, "Ten thousand subscribers"). Set here, in a handler every connection has,
+    /// because a wrapping child channel adds an async frame to each connection's task, which that
+    /// task keeps while it lives (more memory per feed, measured the same way).
     static var receiveBuffers: AdaptiveRecvByteBufferAllocator { AdaptiveRecvByteBufferAllocator(minimum: 64, initial: 256, maximum: 65_536) }
 
     func handlerRemoved(context: ChannelHandlerContext) { disarm() }

@@ -9,7 +9,7 @@ enum ServerMetrics {
     static let registry: PrometheusCollectorRegistry = {
         let registry = PrometheusCollectorRegistry()
         var factory = PrometheusMetricsFactory(registry: registry)
-        // Most requests take about a millisecond (BENCHMARKS.md), below the default 5 ms first bucket.
+        // Most requests take well below the default 5 ms first bucket (BENCHMARKS.md, "todo-server").
         factory.defaultDurationHistogramBuckets = [
             .microseconds(500), .milliseconds(1), .milliseconds(2), .milliseconds(5), .milliseconds(10), .milliseconds(25),
             .milliseconds(50), .milliseconds(100), .milliseconds(250), .milliseconds(500), .seconds(1), .seconds(5),

@@ -8,8 +8,8 @@ import Synchronization
 /// A lock rather than an actor: taking a free connection is a few instructions, where an
 /// actor hop cost two thread switches on every request. The connections are spread over the
 /// event loops, and a request on one takes a free connection of its own loop when there is
-/// one, so its query, reply and response stay on one thread: pages 4,130 → 4,380/s and inserts
-/// 4,470 → 4,680/s (wrk, two alternated 5 s rounds each, 2026-11-24).
+/// one, so its query, reply and response stay on one thread: more pages and inserts a second
+/// (BENCHMARKS.md, "todo-server": (a) and (b) on PostgreSQL).
 final class PostgresConnectionPool: Sendable {
     /// One checked-out connection and the queue its blocking work runs on.
     struct Slot: Sendable {

@@ -2,8 +2,8 @@ import PostgresNIO
 
 /// A statement PostgresNIO prepares once per connection and from then on only binds and
 /// executes, so PostgreSQL parses and plans it once rather than on every request. The
-/// single-item write runs this way: 3,060 → 4,700 inserts/s (wrk, 5 s rounds, 2026-11-24), with
-/// PostgreSQL's CPU per insert halved.
+/// single-item write runs this way: more inserts a second, with less of PostgreSQL's CPU per
+/// insert (BENCHMARKS.md, "PostgreSQL beside PostgreSQL itself").
 ///
 /// PostgresNIO's prepared-statement API reads the name, SQL and parameter types from the
 /// statement's type, while ours are known only at run time (table, columns, filter); they are

@@ -9,9 +9,9 @@ import Synchronization
 /// Why not NOTIFY inside the write's transaction: PostgreSQL serialises the commits of every
 /// transaction that notifies (one lock on the notification queue, held through the commit's WAL
 /// flush), so every write of every account queued behind every other's commit. With 1 ms commits
-/// that capped 50 accounts at about 780 inserts/s whatever else ran in parallel (2026-11-24,
-/// BENCHMARKS.md, "Namespaces"). A transaction that only notifies writes no WAL, so its commit
-/// holds that lock for microseconds.
+/// that capped 50 accounts at about one account's rate whatever else ran in parallel
+/// (BENCHMARKS.md, "Inserts of many accounts with slow commits"). A transaction that only
+/// notifies writes no WAL, so its commit holds that lock for microseconds.
 ///
 /// A notice still goes out only after its write committed (a subscriber hears of nothing that may
 /// roll back). Notices of one transaction go in one batch, in order, so a schema change still

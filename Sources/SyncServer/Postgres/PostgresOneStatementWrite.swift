@@ -7,8 +7,8 @@ import TableProtocol
 ///
 /// Every write to a namespace's table waits for its clock row, which stays locked until the write
 /// commits. Inside BEGIN … COMMIT that lock spanned four round trips, which bounded a table's
-/// writes per second: 1,100 inserts/s on the bench, where this statement holds the lock only while
-/// PostgreSQL runs it and commits.
+/// writes per second (BENCHMARKS.md, "PostgreSQL beside PostgreSQL itself"), where this
+/// statement holds the lock only while PostgreSQL runs it and commits.
 ///
 /// It only writes a row that is there to write (no id clash, a live row of the expected
 /// version). When it changes nothing, the caller takes the transaction path, which reads the

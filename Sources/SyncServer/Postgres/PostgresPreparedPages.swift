@@ -9,8 +9,8 @@ import Synchronization
 /// on every request) whose rows PostgresNIO hands to a callback on the connection's event loop,
 /// which writes them into the page's JSON as they arrive: no Swift task switch per row, as its
 /// async row sequence costs. Against the unnamed statement read as a whole, PostgreSQL's CPU per
-/// page of 50 fell from 82 to 41 µs and the page rate rose from 7,570 to 8,921/s (with the
-/// `LIMIT` in the text, `SelectStatement`; `BENCH_ONLY=page-cpu`, 5 s rounds, 2026-11-25).
+/// page fell and the page rate rose (with the `LIMIT` in the text, `SelectStatement`;
+/// BENCHMARKS.md, "The PostgreSQL page's CPU").
 final class PostgresPreparedPages: Sendable {
     private enum Entry {
         case prepared(PreparedQuery)

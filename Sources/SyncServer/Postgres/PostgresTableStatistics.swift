@@ -7,8 +7,8 @@ import Synchronization
 ///
 /// Why: until a table is analyzed, PostgreSQL guesses that an owner's rows are 0.5% of it, so
 /// for a namespace that owns a young table it expects a handful of rows, reads them all and
-/// sorts them for every page. A table grown from 0 to 10,000 rows served 334 pages/s that way,
-/// and 2,620 after `ANALYZE` (2026-11-24, issue #28; BENCHMARKS.md, "A fresh table").
+/// sorts them for every page. A table grown from 0 to 10,000 rows served pages far slower that
+/// way than after `ANALYZE` (issue #28; BENCHMARKS.md, "Read replicas and fresh tables").
 ///
 /// Each process counts the rows it writes to each physical table and runs `ANALYZE` on it, off
 /// the request, once they reach half the rows the table had at its last analysis (at least

@@ -6,10 +6,9 @@ import Synchronization
 /// length, -1 for null, then its bytes), read from inside `PostgresRow`, which keeps them private.
 ///
 /// Why below PostgresNIO's API: its only public way to a value is a `PostgresCell` per value,
-/// which copies the column's name and a slice of the buffer. A page of 50 rows of 8 columns cost
-/// this process 110 µs of CPU through cells and 85 µs from the wire bytes (`todo-bench-handler`,
-/// in process), and todo-server 164 against 129 µs per page under wrk (`BENCH_ONLY=page-cpu`,
-/// 5 s rounds, 2026-11-25). `PostgresRow` is read through a struct with its stored properties' layout
+/// which copies the column's name and a slice of the buffer: a page cost this process more CPU
+/// through cells than from the wire bytes (`todo-bench-handler`; BENCHMARKS.md, "The PostgreSQL
+/// page's CPU"). `PostgresRow` is read through a struct with its stored properties' layout
 /// (PostgresNIO 1.33), and every page checks its first row against the cells before it trusts
 /// the rest (`matchesCells`); a layout that differs turns this off for the process.
 enum PostgresWireRow {

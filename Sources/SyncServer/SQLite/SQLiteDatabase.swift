@@ -102,7 +102,7 @@ struct SQLiteSession: SQLSession {
         // One process owns the file, so its own hub is every subscriber. GRDB runs commit hooks on
         // the writer in commit order, so events leave in `updatedAt` order, and never for a rollback.
         // One hook per transaction: registering one walks GRDB's statement cache, which cost more
-        // than the insert itself in a batch of 500 (push of 10,000: 1.90 s before, see BENCHMARKS.md).
+        // than the insert itself in a batch (BENCHMARKS.md, "OfflineSync": push of 10,000).
         if notices.list.isEmpty {
             db.afterNextTransaction(onCommit: { _ in for notice in notices.list { changes.publish(notice) } })
         }

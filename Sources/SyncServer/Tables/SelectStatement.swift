@@ -81,8 +81,8 @@ struct SelectStatement: Sendable {
         orderSQL = " ORDER BY \(order.joined(separator: ", "))"
         // The limit written in, and no OFFSET on a first page: PostgreSQL plans a prepared page
         // once for all its values only when it knows how many rows the page reads (with either
-        // bound, its generic plan assumed a tenth of the table and it planned every page anew:
-        // 69 µs of PostgreSQL's CPU per page of 50, 41 µs with the limit written in, 2026-11-25).
+        // bound, its generic plan assumed a tenth of the table and it planned every page anew, at
+        // a cost in PostgreSQL's CPU per page; BENCHMARKS.md, "The PostgreSQL page's CPU").
         // A page further on binds its offset, so its statement is the same for every `$skip`.
         rowsSQL = "\(selectSQL)\(orderSQL) LIMIT \(top + 1)" + (skip > 0 ? " OFFSET \(binds.bind(.integer(Int64(skip))))" : "")
         countSQL = query.includeTotalCount ? "SELECT COUNT(*)\(from)\(whereClause)" : nil

@@ -5,8 +5,8 @@ import Synchronization
 /// counting `OFFSET` rows.
 ///
 /// Why: a base-protocol client (the Azure JS client, for one) pages with `$skip`, and `OFFSET n`
-/// reads and drops n rows: on a million rows the page at `$skip=500000` took 214 ms against
-/// 0.3 ms for the first (2026-11-24, issue #28). Each deep page (`$skip + $top` ≥ `deepFrom`)
+/// reads and drops n rows: on a million rows the page at `$skip=500000` was far slower than the
+/// first (issue #28; BENCHMARKS.md, "A million rows"). Each deep page (`$skip + $top` ≥ `deepFrom`)
 /// of a query ordered by system columns only (never null, the id last, so the order is total)
 /// remembers the order key of its last row and the namespace table's clock (read before the
 /// page's rows). The page at the next `$skip` of the same query starts after that key, in a
@@ -35,7 +35,8 @@ final class SkipSeeks: Sendable {
     /// A mark per client paging deep right now; past it the marks start over.
     private static let capacity = 10_000
     /// Longer query texts are not remembered (their pages count `OFFSET`): a key holds its text,
-    /// and 10,000 marks of 60 KB queries (padding) held 700 MB. So marks hold 20 MB at most.
+    /// and 10,000 marks of 60 KB queries (padding) would hold over 600 MB. So marks hold 20 MB at
+    /// most.
     static let longestQuery = 2_048
     private let marks = Mutex([Key: Mark]())
     /// Pages served by seeking (for tests and the bench).

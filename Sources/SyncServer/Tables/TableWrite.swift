@@ -80,8 +80,9 @@ struct TableWrite: Sendable {
             throw TableError.conflict(try rows.fetch(id: id, session: session)!)
         case .update(let id, let check):
             // The usual update finds its row live at the expected version: one statement writes
-            // and answers it (reading it first was 17% of the server's CPU for a batch of 10,000
-            // PATCHes). Otherwise nothing was written, and the read below says why (404, 412, 409).
+            // and answers it (reading it first was a large share of the server's CPU for a batch of
+            // PATCHes; BENCHMARKS.md, "Bulk cycle against Taskwarrior"). Otherwise nothing was
+            // written, and the read below says why (404, 412, 409).
             if let changed = try rows.updateIfLive(at: check.expectedVersion, id: id, properties: properties, timestamp: now,
                                                    version: Self.newVersion(), session: session) {
                 try session.announce(ChangeNotice(table: rows.table, owner: rows.owner, item: changed))

@@ -130,7 +130,8 @@ struct JSONParser {
             if byte == UInt8(ascii: "\"") {
                 let text = UnsafeBufferPointer(rebasing: bytes[start..<index])
                 // ASCII needs no validating, which goes through a generic path of the standard
-                // library: 5% of a first pull's CPU (perf, 200,000 items).
+                // library, which showed in a first pull's CPU (BENCHMARKS.md, "The app at a
+                // million items").
                 let string = ascii ? String(decoding: text, as: UTF8.self) : try decodeUTF8(text, at: start)
                 index += 1
                 return string

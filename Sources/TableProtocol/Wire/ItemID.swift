@@ -11,7 +11,8 @@ public enum ItemID {
         if count > maxLength { return "The item id must be at most \(maxLength) characters long" }
         if id == "." || id == ".." { return "The item id must not be '.' or '..'" }
         for c in scalars {
-            // ASCII's controls are known; looking the category up was 3% of a server's batch insert.
+            // ASCII's controls are known; looking the category up showed in a server's batch insert
+            // (BENCHMARKS.md, "OfflineSync": push of 10,000).
             if c.isASCII ? (c.value < 0x20 || c.value == 0x7F) : c.properties.generalCategory == .control {
                 return "The item id must not contain control characters"
             }

@@ -52,7 +52,8 @@ public struct RowWindow: Sendable, Equatable {
     /// The request to send for `list` so rows `top..<top+height` are covered, or nil when they are (or
     /// the same request is already on its way). Marks it in flight.
     /// A window in the list's second half is read from its end: an offset walks every row it
-    /// skips, so `G` on a million items took ~190 ms read from the start.
+    /// skips, so `G` on a million items was slow read from the start (BENCHMARKS.md, "The app at a
+    /// million items": End / Home).
     mutating func request(_ list: ListWindowRequest, top: Int, height: Int) -> ListWindowRequest? {
         var request = list
         let start = max(0, top - 2 * height)

@@ -65,9 +65,9 @@ public struct TodoListViewModel: KeyedView {
     public var isLoading: Bool { rows.inFlight != nil }
 
     /// Keys that change the list (typing a filter, switching views) get a count once they pause
-    /// this long; faster keys only get rows: a count over a million items takes tens of
-    /// milliseconds, and counts left running slowed the next key's rows (switching views at
-    /// 1,000,000 items: p99 63 ms with a count per switch; todo-bench-client, 2026-11-24).
+    /// this long; faster keys only get rows: a count over a million items is slow, and counts
+    /// left running slowed the next key's rows (BENCHMARKS.md, "The app at a million items":
+    /// switching view).
     static let countDelay = 0.15
 
     /// Applies one message.
