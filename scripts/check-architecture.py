@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
 """ARCHITECTURE.md stays a map: every `name` it uses exists in the repository, and it carries no
-figures (they live in BENCHMARKS.md). Run by `make test`; exit 1 names what is wrong."""
+figures (they live in BENCHMARKS.md). The app's pure core holds to its invariant: no clock, task,
+queue or sleep in its files. Run by `make test`; exit 1 names what is wrong."""
 import os
 import re
 import subprocess
@@ -45,6 +46,27 @@ def exists(token):
     return found(token, False)
 
 
+# TodoKit's pure files (ARCHITECTURE.md, "TodoKit"): the core's folders and every view model.
+PURE_FOLDERS = ["App", "Layers", "Keys", "Widgets"]
+IMPURE = re.compile(r"\bTask\s*\{|Task\.detached|DispatchQueue|\bDate\(\)|ContinuousClock|\bThread\.|\busleep\(|\bsleep\(|import Dispatch")
+
+
+def impure_lines():
+    """Lines of TodoKit's pure files that reach for a clock, a task, a queue or a sleep."""
+    base = os.path.join(ROOT, "Sources", "TodoKit")
+    problems = []
+    for folder, _, files in os.walk(base):
+        relative = os.path.relpath(folder, base)
+        for name in files:
+            if not name.endswith(".swift") or not (relative.split(os.sep)[0] in PURE_FOLDERS or name.endswith("ViewModel.swift")):
+                continue
+            for number, line in enumerate(open(os.path.join(folder, name)), 1):
+                code = line.split("//")[0]
+                if IMPURE.search(code):
+                    problems.append(f"Sources/TodoKit/{os.path.join(relative, name)}:{number}: a pure file reaches outside: {line.strip()}")
+    return problems
+
+
 def main():
     text = open(os.path.join(ROOT, "ARCHITECTURE.md")).read()
     prose = re.sub(r"```.*?```", "", text, flags=re.S)
@@ -58,6 +80,7 @@ def main():
     for number, line in enumerate(prose.splitlines(), 1):
         for figure in re.findall(r"\b\d[\d,.]*\s?(?:ms|µs|s\b|%|×|MB|KB|GB|MiB|KiB|rows|requests|items)", line):
             problems.append(f"ARCHITECTURE.md:{number}: '{figure}' is a figure; figures live in BENCHMARKS.md")
+    problems += impure_lines()
     for problem in problems:
         print(problem)
     sys.exit(1 if problems else 0)
