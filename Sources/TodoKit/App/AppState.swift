@@ -119,7 +119,7 @@ public struct AppState: Sendable, Equatable {
             push(.editor(editor))
         case .resumeEditing(let stored, let draft):
             push(.editor(TodoEditorViewModel(item: stored, draft: draft, lists: lists, today: today)))
-            status.message = "Not saved — edit again and save, or Esc to drop your change"
+            return status.update(.notice("Not saved — edit again and save, or Esc to drop your change"))
         case .editedItemLoaded(let id, let stored):
             return withLayer(TodoEditorViewModel.self) { editor in
                 if editor.original.id == id { editor.noteStoredVersion(stored) }
@@ -128,56 +128,19 @@ public struct AppState: Sendable, Equatable {
         case .editSaved(.clashed(let clash)):
             push(.conflict(ConflictDialogViewModel(prompt: clash.prompt)))
         case .editSaved(let result):
-            status.message = Self.notice(for: result)
-            return afterWrite()
-        case .toggleLive:
-            guard status.server != nil else { return apply(.notice(SyncStatus.localOnlyNotice)) }
-            if status.live == nil {
-                status.live = .connecting
-                status.message = "Live sync on"
-                return [.startLive]
-            }
-            status.live = nil
-            status.message = "Live sync off — r syncs"
-            return [.stopLive]
-        case .liveChanged(let state):
-            guard status.live != nil, state != .stopped else { return [] }
-            status.live = state
-            if state == .live { reachedServer() }
+            return status.update(.notice(Self.notice(for: result))) + afterWrite()
+        case .toggleLive: return status.update(.toggleLive)
+        case .liveChanged(let state): return status.update(.liveChanged(state))
         case .liveSynced(let activity, let outcome):
-            if activity == .pulled { status.pullProgress = nil }
-            switch outcome {
-            case .succeeded(let date):
-                reachedServer()
-                if activity == .pulled {
-                    status.lastSync = date
-                    // The item being edited may have changed: say so before the person saves.
-                    if let editor { return afterWrite() + [.loadEditedItem(id: editor.original.id)] }
-                }
-            case .failed(let text, let reason):
-                // Said on the status bar; the sign-in dialog waits for a sync the person asked for.
-                status.message = text
-                status.connectivity = reason.connectivity
-            }
+            // A failure is said on the status bar; the sign-in dialog waits for a sync the person asked for.
+            _ = status.update(.liveSynced(activity, outcome))
+            // The item being edited may have changed: say so before the person saves.
+            if case .succeeded = outcome, activity == .pulled, let editor { return afterWrite() + [.loadEditedItem(id: editor.original.id)] }
             return afterWrite()
-        case .syncRequested:
-            guard !status.syncing else { return [] }
-            guard status.server != nil else { return apply(.notice(SyncStatus.localOnlyNotice)) }
-            status.syncing = true
-            status.message = nil
-            return [.sync, .after(seconds: SyncStatus.spinnerInterval, .tick)]
+        case .syncRequested: return status.update(.syncRequested)
         case .synced(let outcome):
-            status.syncing = false
-            status.pullProgress = nil
-            switch outcome {
-            case .succeeded(let date):
-                status.connectivity = .online
-                status.lastSync = date
-            case .failed(let text, let reason):
-                status.message = text
-                status.connectivity = reason.connectivity
-                if reason == .signedOut, signIn == nil { push(.signIn(SignInDialogViewModel(user: status.user ?? ""))) }
-            }
+            _ = status.update(.synced(outcome))
+            if case .failed(_, .signedOut) = outcome, signIn == nil { push(.signIn(SignInDialogViewModel(user: status.user ?? ""))) }
             return afterWrite()
         case .openSignIn:
             guard status.server != nil else { return apply(.notice(SyncStatus.localOnlyNotice)) }
@@ -185,25 +148,13 @@ public struct AppState: Sendable, Equatable {
         case .signIn(let message): return withLayer(SignInDialogViewModel.self) { $0.update(message) }
         case .signedIn(let user):
             layers.removeAll { if case .signIn = $0 { true } else { false } }
-            status.user = user
-            status.connectivity = .unknown
-            let effects = apply(.syncRequested)
-            status.message = "Signed in as \(user)"
-            // The open feed still carries the old token (or none): reopen it.
-            return effects + (status.live == nil ? [] : [.startLive])
+            return status.update(.signedIn(user: user))
         case .written(let error):
             // A newer write makes an older notice ("Sync cancelled — …") stale.
-            status.message = error
-            return afterWrite()
-        case .undone(let notice):
-            status.message = notice
-            return afterWrite()
-        case .statusLoaded(let snapshot):
-            status.pending = snapshot.pending
-            status.pendingIds = snapshot.pendingIds
-            status.newConflicts = history == nil ? snapshot.newConflicts : 0
-            if status.lastSync == nil { status.lastSync = snapshot.lastSync }
-        case .notice(let text): status.message = text
+            return status.update(.notice(error)) + afterWrite()
+        case .undone(let notice): return status.update(.notice(notice)) + afterWrite()
+        case .statusLoaded(let snapshot): return status.update(.loaded(snapshot, historyOpen: history != nil))
+        case .notice(let text): return status.update(.notice(text))
         case .conflictRaised(let prompt): push(.conflict(ConflictDialogViewModel(prompt: prompt)))
         case .openShareDialog:
             guard case .list(let id, let name) = list.scope else { return [] }
@@ -218,23 +169,13 @@ public struct AppState: Sendable, Equatable {
             return effects
         case .openHistory:
             push(.history(ConflictHistoryViewModel()))
-            status.newConflicts = 0
-            return [.observeConflicts]
+            return status.update(.historyOpened) + [.observeConflicts]
         case .history(let message):
             var effects = withLayer(ConflictHistoryViewModel.self) { $0.update(message) }
             if case .restored = message { effects += afterWrite() }
             return effects
-        case .pullProgress(let progress):
-            // A pull of one page is over before anyone could read it: show only longer ones.
-            guard (progress.total ?? 0) > progress.received || status.pullProgress != nil else { return [] }
-            let turning = status.syncing || status.pullProgress != nil
-            status.pullProgress = progress.total == progress.received ? nil : progress
-            // The spinner turns for a live pull too, while its progress shows.
-            if !turning, status.pullProgress != nil { return [.after(seconds: SyncStatus.spinnerInterval, .tick)] }
-        case .tick:
-            guard status.syncing || status.pullProgress != nil else { return [] }
-            status.spinnerFrame += 1
-            return [.after(seconds: SyncStatus.spinnerInterval, .tick)]
+        case .pullProgress(let progress): return status.update(.pullProgress(progress))
+        case .tick: return status.update(.tick)
         case .quit: shouldQuit = true
         }
         return []
@@ -273,12 +214,6 @@ public struct AppState: Sendable, Equatable {
         // The same day and lists again (a list's position moved, a day re-read): nothing to re-watch.
         guard context != list.context else { return [] }
         return list.update(.contextChanged(context)) + [.observeScopeCounts(scopes, context)]
-    }
-
-    /// The server answered: an "Offline —" or "Signed out —" notice from before is over.
-    private mutating func reachedServer() {
-        if status.connectivity == .offline || status.connectivity == .signedOut { status.message = nil }
-        status.connectivity = .online
     }
 
     /// The status bar's words after the editor saved.
