@@ -128,6 +128,25 @@ import Testing
         #expect(try d.bob.localSpaces().isEmpty)
     }
 
+    @Test func aDissolvedSpacesRowsComeHomeWithTheirUnsentChanges() async throws {
+        let d = try await SpaceDevices.make()
+        let anns = d.ann.table(SpaceDevices.table).inSpace(d.space)
+        try await anns.insert(["id": "milk", "text": "milk"])
+        try await anns.insert(["id": "eggs", "text": "eggs"])
+        try await d.ann.push()
+        try await anns.update(["id": "milk", "text": "oat milk"])  // queued
+        try await anns.delete(["id": "eggs"])  // queued
+        // Another device of ann's dissolves the space: its rows go home on the server, ids kept.
+        _ = try await d.ann.client!.moveRows([RowSelection(table: SpaceDevices.table, where: Field("text") != nil)], from: d.space, to: nil)
+        try await d.ann.client!.deleteSpace(d.space)
+        #expect(try await d.ann.returnSpace(d.space) == 2)
+        #expect(try d.ann.localSpaces().isEmpty)
+        try await d.ann.push()
+        #expect(try d.ann.conflictLog().isEmpty)
+        let own = try await d.ann.client!.table(SpaceDevices.table).queryAll(SyncQuery(table: SpaceDevices.table)).items
+        #expect(own.map { $0["text"] } == ["oat milk"])
+    }
+
     @Test func aChangeThatWasNotSentCanBeBroughtBackAsYourOwn() async throws {
         let d = try await SpaceDevices.make()
         let bobs = d.bob.table(SpaceDevices.table).inSpace(d.space)

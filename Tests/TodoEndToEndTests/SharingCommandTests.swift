@@ -77,6 +77,27 @@ import Testing
         }
     }
 
+    @Test func theOwnersOtherDeviceOfflineDuringTheUnshareSendsItsEditHomeWithNoConflict() async throws {
+        let h = try await Household.make()
+        defer { h.server.stop() }
+        let id = try await h.todo(["add", "Post office", "--list", "Errands"], h.ann).out.trimmingCharacters(in: .whitespacesAndNewlines)
+        #expect(try await h.todo(["share", "Errands", "--with", "bob"], h.ann).status == 0)
+        let phone = try TempDir.make()
+        #expect(try await TodoCLI.run(["sign-in", "--server", h.url, "--user", "ann", "--password-stdin"], home: phone, input: "password ann\n").status == 0)
+        #expect(try await h.todo(["sync"], phone).status == 0)
+        #expect(try await h.todo(["edit", id, "--text", "Post office: stamps"], phone).status == 0)  // not sent yet
+        #expect(try await h.todo(["unshare", "Errands", "--with", "bob"], h.ann).status == 0)  // the last other member: the list comes home
+        let synced = try await h.todo(["sync"], phone)
+        #expect(synced.status == 0, "\(synced.out) \(synced.err)")
+        #expect(try await h.todo(["conflicts", "--json"], phone).out.trimmingCharacters(in: .whitespacesAndNewlines) == "[]")
+        for home in [phone, h.ann] {
+            #expect(try await h.todo(["sync"], home).status == 0)
+            let items = try #require(try JSONSerialization.jsonObject(with: Data(try await h.todo(["list", "--json"], home).out.utf8)) as? [[String: Any]])
+            #expect(items.map { $0["id"] as? String } == [id], "one item, under its id")
+            #expect(items.map { $0["text"] as? String } == ["Post office: stamps"])
+        }
+    }
+
     @Test func anItemTheOwnersOtherDeviceAddedOfflineDuringTheShareFollowsTheListIntoTheSharedList() async throws {
         let h = try await Household.make()
         defer { h.server.stop() }

@@ -41,6 +41,45 @@ extension SyncContext {
         }
     }
 
+    /// Brings a dissolved space's rows into the account's own namespace on this device, after
+    /// another device of the owner moved them back on the server (ids and versions kept) and
+    /// deleted the space: every row of the space, and every queued deletion of one, now belongs
+    /// to the account, so a change still queued for one is sent there instead of being dropped.
+    /// A row the server no longer has meets the usual deleted-on-the-server conflict at the
+    /// push. The space's delta tokens go. Answers how many rows came back. Runs between syncs.
+    @discardableResult
+    public func returnSpace(_ space: String) async throws -> Int {
+        let tables = dataSource.tableNames
+        let ownWrites = self.ownWrites
+        return try await work.run { [self] in
+            guard operations.nothingInFlight else { throw SyncError.invalid("Returning a space refused: an operation is being pushed") }
+            do {
+                return try dataSource.write { session in
+                    var ids: [String: Set<String>] = [:]
+                    for table in tables {
+                        let rows = try session.items(SyncQuery(table: table).filter(Field(SharedSpace.column) == .string(space))).items
+                        ids[table, default: []].formUnion(rows.compactMap { $0[SystemProperty.id]?.stringValue })
+                    }
+                    var after: Int64 = 0
+                    while let queued = try session.operation(after: after) {
+                        after = queued.id
+                        if queued.type == .delete, let snapshot = queued.snapshot, SharedSpace.of(snapshot) == space {
+                            ids[queued.table, default: []].insert(queued.itemId)
+                        }
+                    }
+                    for (table, rows) in ids {
+                        try Self.moveRows(in: table, ids: rows.sorted(), to: nil, session: session)
+                        try session.removeDeltaTokens(table: table, queryIdSuffix: SharedSpace.tokenKey("", space: space))
+                        ownWrites.forget(table: table, space: space)
+                    }
+                    return ids.values.reduce(0) { $0 + $1.count }
+                }
+            } catch {
+                throw SyncError.wrap(error)
+            }
+        }
+    }
+
     /// Moves this device's copies of rows to `space` (nil: the account's own namespace), after
     /// `SyncClient.moveRows` moved them on the server: each row, and a queued deletion's copy,
     /// now belongs there, so every change still queued for them is sent there. Ids, base copies,

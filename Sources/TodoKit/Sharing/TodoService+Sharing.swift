@@ -204,7 +204,14 @@ extension TodoService {
         try spaceDirectory.save(spaces)
         let listed = Set(spaces.map(\.id))
         for gone in held.subtracting(listed) {
-            try await context.dropSpace(gone, reason: "The list is no longer shared with you (you left or were removed, or it was deleted)")
+            if before[gone]?.role == .owner {
+                // The account's own list, shared with nobody any more: another of its devices moved
+                // the rows back home (ids kept) before the space went, so this device's copies and
+                // their unsent changes follow (#41).
+                try await context.returnSpace(gone)
+            } else {
+                try await context.dropSpace(gone, reason: "The list is no longer shared with you (you left or were removed, or it was deleted)")
+            }
         }
         return spaces.map(\.id).sorted()
     }
