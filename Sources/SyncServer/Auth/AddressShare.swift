@@ -18,6 +18,9 @@ final class AddressShare: Sendable {
 
     private let addresses = Mutex<[String: Address]>([:])
 
+    /// How many of `address`'s checks wait for a place now.
+    func waitingCount(for address: String) -> Int { addresses.withLock { $0[address]?.queue.count ?? 0 } }
+
     /// Runs `check` within `address`'s share, after the address's earlier checks when it has
     /// `running` of them on their way; 429 at once when `waiting` more wait already.
     func run<T>(for address: String, _ check: () async throws -> T) async throws -> T {

@@ -33,13 +33,26 @@ import Testing
         return (checks, gates.map(\.continuation))
     }
 
+    /// Waits until `count` of the address's checks are queued: a fixed sleep let a busy machine
+    /// start the test's own check before them, which then queued instead of being refused.
+    private func waitUntil(_ share: AddressShare, queues count: Int, for address: String) async throws {
+        let deadline = ContinuousClock.now + .seconds(30)
+        while share.waitingCount(for: address) < count {
+            guard ContinuousClock.now < deadline else {
+                Issue.record("only \(share.waitingCount(for: address)) of \(count) checks queued after 30 s")
+                return
+            }
+            try await Task.sleep(for: .milliseconds(5))
+        }
+    }
+
     @Test func oneAddressRunsAtMostItsShareOfPasswordChecksAndTheRestWaitTheirTurn() async throws {
         let share = AddressShare()
         let held = await holdTheRunningPlaces(of: "192.0.2.1", in: share)
         let ran = Mutex(false)
         let next = Task { try await share.run(for: "192.0.2.1") { ran.withLock { $0 = true } } }
         #expect(try await share.run(for: "198.51.100.7") { 7 } == 7)  // another address is not held up
-        try await Task.sleep(for: .milliseconds(100))
+        try await waitUntil(share, queues: 1, for: "192.0.2.1")
         #expect(!ran.withLock { $0 })  // waits its turn
         held.gates[0].yield()
         try await next.value
@@ -52,7 +65,7 @@ import Testing
         let share = AddressShare()
         let held = await holdTheRunningPlaces(of: "192.0.2.1", in: share)
         let queued = (0..<AddressShare.waiting).map { _ in Task { try await share.run(for: "192.0.2.1") { () } } }
-        try await Task.sleep(for: .milliseconds(100))
+        try await waitUntil(share, queues: AddressShare.waiting, for: "192.0.2.1")
         await #expect { try await share.run(for: "192.0.2.1") { () } } throws: { ($0 as? TableError)?.status == 429 }
         for gate in held.gates { gate.yield() }
         for check in held.checks + queued { try await check.value }
