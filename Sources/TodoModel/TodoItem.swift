@@ -38,6 +38,10 @@ public struct TodoItem: Codable, Sendable, Hashable, Identifiable {
     public var updatedAt: String?
     /// Who made the server's version (an account's name), if known (read, never written).
     public var updatedBy: String?
+    /// The shared space its row is in (nil: the account's own namespace), as read from the
+    /// store; never a column: a row's space is where it lives. With the id, it names the row:
+    /// two namespaces may hold one id.
+    public var space: String?
 
     // The app's own columns; the store keeps the system properties.
     private enum CodingKeys: String, CodingKey {

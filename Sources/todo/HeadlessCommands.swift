@@ -16,18 +16,6 @@ func openService(_ setup: ClientSetup, policy: ConflictPolicy = .fail) throws ->
                     client: setup.clientConfiguration, tokens: TokenStore())
 }
 
-/// Finds an item by id or unique id prefix. An empty id is refused: as a prefix it would match
-/// every item (`todo rm "$ID"` with `ID` unset deleted the only item there was).
-func findItem(_ service: TodoService, _ id: String) throws -> TodoItem {
-    guard !id.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty else { throw ValidationError("An item id cannot be empty.") }
-    if let item = try service.item(id: id) { return item }
-    let matches = try service.items(idPrefix: id, limit: 2)
-    guard matches.count == 1 else {
-        throw CommandFailure(description: matches.isEmpty ? "No item has the id '\(id)'." : "The id '\(id)' matches more than one item; give more of it.")
-    }
-    return matches[0]
-}
-
 /// A failure in plain words, as a command-line error (exit code 1, no usage).
 struct CommandFailure: Error, CustomStringConvertible {
     var description: String
@@ -197,7 +185,8 @@ struct EditCommand: AsyncParsableCommand {
             print("Marked \(changed) item\(changed == 1 ? "" : "s") \(complete ? "done" : "not done").")
             return
         }
-        var item = try findItem(service, id)
+        // `--list` moves the item, and names which one is meant when the id is in two lists.
+        var item = try ItemLookup(service).find(id, inList: fields.listName, strict: false)
         if let text { item.text = text }
         if let replacedTags { item.tags = try ItemFieldOptions.tags(replacedTags.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }) }
         try await fields.apply(to: &item, today: currentDay()) { try await listId(named: $0, in: service) }
@@ -211,10 +200,12 @@ struct DoneCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(commandName: "done", abstract: "Mark an item complete (a repeating one gets its next instance).")
     @OptionGroup var options: ClientOptions
     @Argument(help: "The item's id (or a unique prefix).") var id: String
+    @Option(name: .customLong("list"), help: ItemLookup.listHelp) var listName: String?
 
     func run() async throws {
         let service = try openService(options)
-        try await service.setComplete(id: try findItem(service, id).id, to: true)
+        let item = try ItemLookup(service).find(id, inList: listName)
+        try await service.setComplete(id: item.id, space: item.space, to: true)
     }
 }
 
@@ -222,10 +213,11 @@ struct RemoveCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(commandName: "rm", abstract: "Delete an item.")
     @OptionGroup var options: ClientOptions
     @Argument(help: "The item's id (or a unique prefix).") var id: String
+    @Option(name: .customLong("list"), help: ItemLookup.listHelp) var listName: String?
 
     func run() async throws {
         let service = try openService(options)
-        try await service.delete(try findItem(service, id))
+        try await service.delete(try ItemLookup(service).find(id, inList: listName))
     }
 }
 

@@ -99,9 +99,9 @@ final class WatchPrinter: Sendable {
         pending.withLock { pending in
             let all = pending
             pending = all.enumerated().filter { index, change in
-                let item = try? service.item(id: change.id)
+                let item = try? service.item(id: change.id, space: change.space)
                 if let item, (item.updatedAt ?? "") < change.updatedAt { return true }
-                let superseded = all[(index + 1)...].contains { $0.id == change.id }
+                let superseded = all[(index + 1)...].contains { $0.id == change.id && $0.space == change.space }
                 if item == nil, !change.deleted, !superseded { return true }  // not pulled yet
                 emit(change, item, lists: lists)
                 return false

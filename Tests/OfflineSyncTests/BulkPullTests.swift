@@ -81,7 +81,7 @@ import Testing
         let table = "crashed"
         do {
             let store = try SQLiteSyncStore(path: path, tables: [Self.definition(table)])
-            try store.write { try $0.upsert([["id": .string("a"), "text": .string("before the crash"), "complete": false]], in: table) }
+            try store.write { try $0.upsert([["id": .string("a"), "text": .string("before the crash"), "complete": false]], in: table, space: nil) }
         }
         // What a process killed during a bulk load leaves: the index's triggers gone, rows written without them.
         let raw = try DatabaseQueue(path: path)
@@ -93,7 +93,7 @@ import Testing
         let reopened = try SQLiteSyncStore(path: path, tables: [Self.definition(table)])
         #expect(try Self.search(reopened, table, "during the") == ["b"])
         #expect(try Self.search(reopened, table, "before the") == ["a"])
-        try reopened.write { try $0.upsert([["id": .string("c"), "text": .string("after reopening"), "complete": false]], in: table) }
+        try reopened.write { try $0.upsert([["id": .string("c"), "text": .string("after reopening"), "complete": false]], in: table, space: nil) }
         #expect(try Self.search(reopened, table, "after reopen") == ["c"])
     }
 

@@ -142,7 +142,7 @@ enum QueueInvariants {
                 perItem[op.itemId.lowercased(), default: []].append(op)
             }
             for (id, ops) in perItem {
-                let row = try session.item(in: table, id: id)
+                let row = try session.item(in: table, id: id, space: nil)
                 // At most one in-flight operation plus one queued behind it.
                 if ops.count > 2 { problems.append("\(id): \(ops.count) operations") }
                 let newest = ops.last!

@@ -21,7 +21,7 @@ import Testing
         let moved = try await d.ann.client!.moveRows([RowSelection(table: SpaceDevices.table, where: Field("id") == .string(ids[0]))],
                                                       from: nil, to: space)
         #expect(moved[SpaceDevices.table.lowercased()] == ids)
-        try await d.ann.moveRows(in: SpaceDevices.table, ids: ids, to: space)
+        try await d.ann.moveRows(in: SpaceDevices.table, ids: ids, from: nil, to: space)
     }
 
     @Test func theMovingDeviceKeepsTheRowUnderItsIdInTheSpace() async throws {
@@ -82,7 +82,7 @@ import Testing
         for space in [nil, d.space] as [String?] { try await phone.table(SpaceDevices.table).inSpace(space).pull(queryId: "g") }
         try await phone.table(SpaceDevices.table).update(["id": "milk", "text": "oat milk"])  // offline, in the space
         _ = try await d.ann.client!.moveRows([RowSelection(table: SpaceDevices.table, where: Field("id") == .string("milk"))], from: d.space, to: nil)
-        try await d.ann.moveRows(in: SpaceDevices.table, ids: ["milk"], to: nil)
+        try await d.ann.moveRows(in: SpaceDevices.table, ids: ["milk"], from: d.space, to: nil)
         try await phone.push()
         #expect(try phone.conflictLog().isEmpty)
         #expect(SharedSpace.of(try #require(try phone.table(SpaceDevices.table).read(id: "milk"))) == nil)

@@ -218,10 +218,10 @@ import Testing
     }
 }
 
-/// Ids are per namespace on the server; on a device one id names one row, so a pulled row of
-/// one namespace never takes the place of (or deletes) a row of another.
+/// Ids are per namespace on the server; on a device a row is keyed by (space, id), so a pulled
+/// row of one namespace never takes the place of (or deletes) a row of another: both stay.
 @Suite struct SpaceIdClashTests {
-    @Test func aSpacesRowWithTheIdOfOneOfYoursNeitherOverwritesNorDeletesIt() async throws {
+    @Test func aSpacesRowWithTheIdOfOneOfYoursNeitherOverwritesNorDeletesItAndStaysBesideIt() async throws {
         let d = try await SpaceDevices.make()
         try await d.ann.table(SpaceDevices.table).insert(["id": "x", "text": "ann's own"])
         try await d.ann.push()
@@ -231,6 +231,7 @@ import Testing
         let anns = d.ann.table(SpaceDevices.table).inSpace(d.space)
         try await anns.pull(queryId: "g")
         #expect(try d.ann.table(SpaceDevices.table).read(id: "x")?["text"] == "ann's own")
+        #expect(try d.ann.table(SpaceDevices.table).rows(id: "x").map { $0["text"] } == ["ann's own", "aimed at ann"])
         try await bobs.delete(["id": "x"])
         try await d.bob.push()
         try await anns.pull(queryId: "g")

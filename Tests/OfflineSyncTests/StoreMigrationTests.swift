@@ -49,7 +49,8 @@ import Testing
         #expect(context.pendingOperationsCount == 1)
         #expect(try context.table("todos").read(id: "a")?["text"] == "kept")
         let applied = try await DatabaseQueue(path: path).read { try String.fetchAll($0, sql: "SELECT identifier FROM grdb_migrations") }
-        #expect(applied == ["v1: MS_ system tables", "v2: base copies and conflict log", "v3: undo journal", "v4: conflict log reasons"])
+        #expect(applied == ["v1: MS_ system tables", "v2: base copies and conflict log", "v3: undo journal", "v4: conflict log reasons",
+                            "v5: items keyed by space and id"])
 
         // Opening again runs no migration twice and keeps everything.
         let reopened = SyncContext(client: nil, dataSource: try SQLiteSyncStore(path: path, tables: [SyncTableDefinition(name: "todos", columns: ["text": .text])]))
@@ -64,6 +65,6 @@ import Testing
         let names = try DatabaseQueue(path: path).read {
             try String.fetchAll($0, sql: "SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = 'todos' AND sql IS NOT NULL ORDER BY name")
         }
-        #expect(names == ["todos_space", "todos_text"])
+        #expect(names == ["todos__key", "todos_space", "todos_text"])
     }
 }

@@ -13,16 +13,16 @@ import Testing
     init() throws {
         store = try SQLiteSyncStore(path: try TempDir.make().appendingPathComponent("d.sqlite").path,
                                     tables: [BulkPullTests.definition(table)])
-        try store.write { try $0.upsert([["id": "Old", "text": "stored", "complete": false]], in: table) }
+        try store.write { try $0.upsert([["id": "Old", "text": "stored", "complete": false]], in: table, space: nil) }
     }
 
-    func text(_ id: String) throws -> JSONValue? { try store.read { try $0.item(in: table, id: id) }?["text"] }
+    func text(_ id: String) throws -> JSONValue? { try store.read { try $0.item(in: table, id: id, space: nil) }?["text"] }
 
     @Test func anIdGivenTwiceEndsWithItsSecondItem() throws {
         try store.write { session in
             try session.upsert([["id": "new", "text": "first", "complete": false], ["id": "NEW", "text": "second", "complete": true],
                                 ["id": "old", "text": "changed", "complete": false], ["id": "OLD", "text": "changed again", "complete": false]],
-                               in: table)
+                               in: table, space: nil)
         }
         #expect(try text("new") == "second")
         #expect(try text("old") == "changed again")
@@ -30,12 +30,12 @@ import Testing
     }
 
     @Test func aStoredRowKeepsItsIdsLetterCase() throws {
-        try store.write { try $0.upsert([["id": "OLD", "text": "changed", "complete": false]], in: table) }
-        #expect(try store.read { try $0.item(in: table, id: "old") }?["id"] == "Old")
+        try store.write { try $0.upsert([["id": "OLD", "text": "changed", "complete": false]], in: table, space: nil) }
+        #expect(try store.read { try $0.item(in: table, id: "old", space: nil) }?["id"] == "Old")
     }
 
     @Test func anItemWhoseIdKeyIsSpelledInCapitalsStillFindsItsRow() throws {
-        try store.write { try $0.upsert([["ID": "old", "text": "changed", "complete": false]], in: table) }
+        try store.write { try $0.upsert([["ID": "old", "text": "changed", "complete": false]], in: table, space: nil) }
         #expect(try text("old") == "changed")
     }
 }

@@ -45,7 +45,7 @@ import Testing
         try pair.write { session, table in
             try session.upsert((0..<Self.rows).map { i in
                 ["id": .string("r\(i)"), "text": .string("\(words[i % words.count]) item \(i)"), "note": .string("n\(i % 7)"), "done": .bool(i % 5 == 0)]
-            }, in: table)
+            }, in: table, space: nil)
         }
         return pair
     }
@@ -95,7 +95,7 @@ import Testing
     @Test func quotesAndWildcardsInTheNeedleAreLiteral() throws {
         let p = try pair()
         try p.write { session, table in
-            try session.upsert([["id": "q1", "text": "say \"hi\" 100% _now_", "done": false]], in: table)
+            try session.upsert([["id": "q1", "text": "say \"hi\" 100% _now_", "done": false]], in: table, space: nil)
         }
         for needle in ["\"hi\"", "100%", "_now_", "y \"h"] {
             let r = try p.results(containsQuery(needle))
@@ -107,9 +107,9 @@ import Testing
     @Test func theIndexFollowsInsertsUpdatesReplacementsAndDeletes() throws {
         let p = try pair()
         try p.write { session, table in
-            try session.upsert([["id": "new", "text": "zebra crossing", "done": false]], in: table)
-            try session.upsert([["id": "r1", "text": "zebra stripes", "done": false]], in: table)  // replaces r1
-            try session.deleteItems(ids: ["new"], in: table)
+            try session.upsert([["id": "new", "text": "zebra crossing", "done": false]], in: table, space: nil)
+            try session.upsert([["id": "r1", "text": "zebra stripes", "done": false]], in: table, space: nil)  // replaces r1
+            try session.deleteItems(ids: ["new"], in: table, space: nil)
         }
         #expect(try p.results(containsQuery("zebra")).indexed == ["r1"])
         #expect(try p.results(containsQuery("call item 1")).indexed.contains("r1") == false)
@@ -119,7 +119,7 @@ import Testing
         let dir = try TempDir.make()
         let path = dir.appendingPathComponent("late.sqlite").path
         let before = try SQLiteSyncStore(path: path, tables: [Self.definition(searchable: [])])
-        try before.write { try $0.upsert([["id": "old", "text": "written before the index", "done": false]], in: "items") }
+        try before.write { try $0.upsert([["id": "old", "text": "written before the index", "done": false]], in: "items", space: nil) }
         let after = try SQLiteSyncStore(path: path, tables: [Self.definition(searchable: ["text"])])
         let found = try after.read { try $0.items(containsQuery("before the")) }
         #expect(found.items.compactMap { $0["id"]?.stringValue } == ["old"])
@@ -131,7 +131,7 @@ import Testing
                                         tables: [Self.definition(searchable: ["text", "note"])])
         try store.write {
             try $0.upsert([["id": "a", "text": "alpha", "note": "beta", "done": false],
-                           ["id": "b", "text": "beta", "note": "gamma", "done": false]], in: "items")
+                           ["id": "b", "text": "beta", "note": "gamma", "done": false]], in: "items", space: nil)
         }
         let query = SyncQuery(table: "items").filter(Field("note").contains("beta"))
         #expect(try store.read { try $0.items(query) }.items.compactMap { $0["id"]?.stringValue } == ["a"])
@@ -165,7 +165,7 @@ import Testing
         let p = try pair()
         try p.write { session, table in
             try session.upsert([["id": "apart", "text": "abcd bcde", "done": false],
-                                ["id": "whole", "text": "xabcdex", "done": false]], in: table)
+                                ["id": "whole", "text": "xabcdex", "done": false]], in: table, space: nil)
         }
         let r = try p.results(containsQuery("abcde"))
         #expect(r.indexed == ["whole"])

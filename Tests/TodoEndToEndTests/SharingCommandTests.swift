@@ -241,4 +241,36 @@ import Testing
         let theirs = try await h.todo(["list", "--list", "Groceries@ann"], h.bob).out
         #expect(theirs.contains("ann's milk") && !theirs.contains("bob's own"))
     }
+
+    /// Two people who imported one export hold the same ids; once one shares the list, the other's
+    /// device holds each id twice: in their own list and in the shared one.
+    @Test func twoListsHoldingOneIdBothShowAndACommandNamingItAsksWhichList() async throws {
+        let h = try await Household.make()
+        defer { h.server.stop() }
+        let id = try await h.todo(["add", "milk", "--list", "Groceries"], h.ann).out.trimmingCharacters(in: .whitespacesAndNewlines)
+        let export = try TempDir.make().appendingPathComponent("groceries.json")
+        try Data(try await h.todo(["export"], h.ann).out.utf8).write(to: export)
+        #expect(try await h.todo(["import", export.path], h.bob).status == 0)
+        #expect(try await h.todo(["edit", id, "--text", "bob's milk"], h.bob).status == 0)
+        #expect(try await h.todo(["share", "Groceries", "--with", "bob"], h.ann).status == 0)
+        #expect(try await h.todo(["sync"], h.bob).status == 0)
+
+        let listed = try #require(try JSONSerialization.jsonObject(with: Data(try await h.todo(["list", "--json"], h.bob).out.utf8)) as? [[String: Any]])
+        #expect(listed.map { $0["id"] as? String } == [id, id])
+        #expect(Set(listed.compactMap { $0["text"] as? String }) == ["milk", "bob's milk"])
+
+        let ambiguous = try await h.todo(["done", id], h.bob)
+        #expect(ambiguous.status != 0)
+        #expect(ambiguous.err.contains("“Groceries”") && ambiguous.err.contains("“Groceries@ann”") && ambiguous.err.contains("--list"))
+        let prefix = try await h.todo(["rm", String(id.prefix(8))], h.bob)
+        #expect(prefix.status != 0 && prefix.err.contains("--list"))
+
+        #expect(try await h.todo(["done", id, "--list", "Groceries@ann"], h.bob).status == 0)
+        #expect(try await h.todo(["sync"], h.bob).status == 0)
+        #expect(try await h.todo(["sync"], h.ann).status == 0)
+        let anns = try #require(try JSONSerialization.jsonObject(with: Data(try await h.todo(["list", "--all", "--json"], h.ann).out.utf8)) as? [[String: Any]])
+        #expect(anns.map { $0["complete"] as? Bool } == [true])
+        let bobsOwn = try await h.todo(["list", "--list", "Groceries"], h.bob).out
+        #expect(bobsOwn.contains("bob's milk") && bobsOwn.contains("[ ]"))
+    }
 }

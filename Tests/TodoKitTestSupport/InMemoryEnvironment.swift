@@ -143,7 +143,7 @@ public final class InMemoryEnvironment: Sendable {
                 }
             },
             saveOver: { [self] item in write("edit of “\(item.text)”") { $0.local[item.id] = item; $0.pending.insert(item.id) } },
-            setComplete: { [self] id, complete in
+            setComplete: { [self] id, _, complete in
                 guard let item = state.withLock({ $0.local[id] }) else { throw SyncError(.invalidParameter, "The item no longer exists") }
                 write("edit of “\(item.text)”") { $0.local[id]?.complete = complete; $0.pending.insert(id) }
             },

@@ -37,7 +37,7 @@ import TodoModel
 
     @Test func spaceAsksToCompleteTheSelectedItemById() {
         var app = ListFixture(["only"])
-        #expect(app.send(.key(.character(" "))) == [.setComplete(id: "0", complete: true)])
+        #expect(app.send(.key(.character(" "))) == [.setComplete(id: "0", space: nil, complete: true)])
     }
 
     @Test func aWriteReloadsTheQueuesState() {
@@ -64,7 +64,7 @@ import TodoModel
         var app = ListFixture(["a", "b", "c"])
         app.send(.written(error: nil), answerReads: false)
         app.press(.character("j"))
-        #expect(app.send(.key(.character(" "))) == [.setComplete(id: "1", complete: true)])
+        #expect(app.send(.key(.character(" "))) == [.setComplete(id: "1", space: nil, complete: true)])
     }
 
     @Test func deleteAsksAndYesAsksToDelete() {

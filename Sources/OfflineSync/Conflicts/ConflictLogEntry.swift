@@ -27,6 +27,8 @@ public struct ConflictLogEntry: Sendable, Equatable {
     public var table: String
     /// The item's id.
     public var itemId: String
+    /// The item's space (nil: the account's own namespace).
+    public var space: String?
     /// What each side did.
     public var kind: SyncConflict.Kind
     /// How it was settled.
@@ -49,12 +51,13 @@ public struct ConflictLogEntry: Sendable, Equatable {
     public var reason: String?
 
     /// Creates an entry (the store gives it its id).
-    public init(id: Int64 = 0, table: String, itemId: String, kind: SyncConflict.Kind, resolution: Resolution, at: Date,
+    public init(id: Int64 = 0, table: String, itemId: String, space: String? = nil, kind: SyncConflict.Kind, resolution: Resolution, at: Date,
                 fields: [String], base: JSONObject?, local: JSONObject?, server: JSONObject?, lost: JSONObject, restoredAt: Date? = nil,
                 reason: String? = nil) {
         self.id = id
         self.table = table
         self.itemId = itemId
+        self.space = space
         self.kind = kind
         self.resolution = resolution
         self.at = at

@@ -54,7 +54,7 @@ struct ConflictSettlement {
         // Re-inserting an id the server holds deleted (a restore, an import): this device means to create it.
         if queued.type == .insert, kind == .deletedOnServer { return .sent(try await recreate(local, over: server), nil) }
         let rules = policy == .fieldMerge ? context.dataSource.definition(of: queued.table)?.mergeRules ?? [:] : [:]
-        let conflict = SyncConflict(kind: kind, table: queued.table, itemId: queued.itemId, base: base, local: local, server: server, rules: rules)
+        let conflict = SyncConflict(kind: kind, table: queued.table, itemId: queued.itemId, space: queued.space, base: base, local: local, server: server, rules: rules)
         if kind == .edit, let server, PushRun.sameContent(local, server) { return .sent(server, nil) }  // nothing differs
         let automatic = policy == .fieldMerge && conflict.mergesCleanly
         let resolution: ConflictResolution
@@ -133,7 +133,7 @@ struct ConflictSettlement {
     private func entry(_ conflict: SyncConflict, _ resolution: ConflictLogEntry.Resolution, final: JSONObject?) -> ConflictLogEntry {
         let comparison = conflict.comparison
         let fields = resolution == .merged ? Self.union(comparison.changedLocally, comparison.changedOnServer) : comparison.clashingFields
-        return ConflictLogEntry(table: conflict.table, itemId: conflict.itemId, kind: conflict.kind, resolution: resolution, at: Date(),
+        return ConflictLogEntry(table: conflict.table, itemId: conflict.itemId, space: conflict.space, kind: conflict.kind, resolution: resolution, at: Date(),
                                 fields: fields, base: conflict.base, local: conflict.local, server: conflict.server,
                                 lost: resolution == .cancel ? JSONObject() : Self.lost(conflict, final: final))
     }

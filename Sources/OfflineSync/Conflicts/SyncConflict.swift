@@ -18,6 +18,8 @@ public struct SyncConflict: Sendable {
     public let table: String
     /// The item's id.
     public let itemId: String
+    /// The item's space (nil: the account's own namespace).
+    public let space: String?
     /// The last version this device had from the server; nil when it never had one.
     public let base: JSONObject?
     /// The item this device wants (for `.deletedLocally`, the item as it was deleted).
@@ -31,11 +33,12 @@ public struct SyncConflict: Sendable {
     /// Deletion conflicts list the fields whose values the deletion would lose.
     public var clashingFields: [String] { comparison.clashingFields }
 
-    init(kind: Kind, table: String, itemId: String, base: JSONObject?, local: JSONObject, server: JSONObject?,
+    init(kind: Kind, table: String, itemId: String, space: String?, base: JSONObject?, local: JSONObject, server: JSONObject?,
          rules: [String: ColumnMergeRule] = [:]) {
         self.kind = kind
         self.table = table
         self.itemId = itemId
+        self.space = space
         self.base = base
         self.local = local
         self.server = server

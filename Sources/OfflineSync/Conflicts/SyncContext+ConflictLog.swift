@@ -44,20 +44,19 @@ extension SyncContext {
                     throw SyncError(.invalidAction, "Conflict \(id) lost no value: nothing to restore")
                 }
                 let table = self.table(entry.table)
-                let current = try session.item(in: entry.table, id: entry.itemId)
+                let current = try session.item(in: entry.table, id: entry.itemId, space: entry.space)
                 var result: JSONObject?
                 if entry.lostADeletion {
-                    if let current { try table.delete(current, id: entry.itemId, in: session) }
+                    if let current { try table.delete(current, id: entry.itemId, space: entry.space, in: session) }
                 } else if current != nil {
-                    result = try table.update(entry.lost, id: entry.itemId, in: session)
+                    result = try table.update(entry.lost, id: entry.itemId, space: entry.space, in: session)
                 } else {
                     var item = ConflictSettlement.userValues(entry.local ?? entry.server ?? JSONObject())
                     for (key, value) in entry.lost { item[key] = value }
                     item[SystemProperty.id] = .string(entry.itemId)
                     // Back where it was; a change that could not be sent to its space comes back as your own.
-                    let space = entry.resolution == .notSent ? nil : (entry.local ?? entry.server).flatMap(SharedSpace.of)
-                    item[SharedSpace.column] = space.map(JSONValue.string) ?? .null
-                    result = try table.insert(item, id: entry.itemId, in: session)
+                    let space = entry.resolution == .notSent ? nil : entry.space
+                    result = try table.insert(item, id: entry.itemId, space: space, in: session)
                 }
                 try session.markConflictRestored(id: id, at: Date())
                 return result

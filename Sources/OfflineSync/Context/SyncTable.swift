@@ -8,7 +8,8 @@ public struct SyncTable: Sendable {
     /// The context it belongs to.
     public let context: SyncContext
     /// The shared space this value of the table inserts, pulls and purges in (nil: the account's
-    /// own namespace). Reads see every space; updates and deletes go to the row's own.
+    /// own namespace). Reads see every space; updates and deletes go to the row's own. A row is
+    /// keyed by (space, id): two namespaces may hold one id, and the store keeps both.
     public let space: String?
 
     init(name: String, context: SyncContext, space: String? = nil) {
@@ -28,20 +29,22 @@ public struct SyncTable: Sendable {
     @discardableResult
     public func insert(_ item: JSONObject) async throws -> JSONObject {
         let (id, item) = try stampedForInsert(item)
-        return try journaledWrite(id: id) { session, current in try insert(item, id: id, current: current, in: session) }!
+        return try journaledWrite(id: id, item: item) { session, current in try insert(item, id: id, current: current, in: session) }!
     }
 
-    /// Updates (upserts) an item; system properties it lacks are kept from the stored row.
+    /// Updates (upserts) an item; system properties it lacks are kept from the stored row. The
+    /// row is the item's space's (its space column, as read from the store), else this value's,
+    /// else the only row with its id.
     @discardableResult
     public func update(_ item: JSONObject) async throws -> JSONObject {
         let id = try Self.checkedId(item, generate: false)
-        return try journaledWrite(id: id) { session, current in try update(item, id: id, current: current, in: session) }!
+        return try journaledWrite(id: id, item: item) { session, current in try update(item, id: id, current: current, in: session) }!
     }
 
-    /// Deletes an item locally; the server delete is queued.
+    /// Deletes an item locally (found as `update` finds it); the server delete is queued.
     public func delete(_ item: JSONObject) async throws {
         let id = try Self.checkedId(item, generate: false)
-        try journaledWrite(id: id) { session, current in
+        try journaledWrite(id: id, item: item) { session, current in
             try delete(item, id: id, current: current, in: session)
             return nil
         }
@@ -49,29 +52,49 @@ public struct SyncTable: Sendable {
 
     // Local writes inside a store write, shared by the calls above and by restores.
 
-    func insert(_ item: JSONObject, id: String, in session: any SyncStoreSession) throws -> JSONObject {
-        try insert(item, id: id, current: try session.item(in: name, id: id), in: session)
+    func insert(_ item: JSONObject, id: String, space: String?, in session: any SyncStoreSession) throws -> JSONObject {
+        var item = item
+        item[SharedSpace.column] = space.map(JSONValue.string) ?? .null
+        return try insert(item, id: id, current: try session.item(in: name, id: id, space: space), in: session)
     }
 
-    func update(_ item: JSONObject, id: String, in session: any SyncStoreSession) throws -> JSONObject {
-        try update(item, id: id, current: try session.item(in: name, id: id), in: session)
+    func update(_ item: JSONObject, id: String, space: String?, in session: any SyncStoreSession) throws -> JSONObject {
+        var item = item
+        item[SharedSpace.column] = space.map(JSONValue.string) ?? .null
+        return try update(item, id: id, current: try session.item(in: name, id: id, space: space), in: session)
     }
 
-    func delete(_ item: JSONObject, id: String, in session: any SyncStoreSession) throws {
-        try delete(item, id: id, current: try session.item(in: name, id: id), in: session)
+    func delete(_ item: JSONObject, id: String, space: String?, in session: any SyncStoreSession) throws {
+        var item = item
+        item[SharedSpace.column] = space.map(JSONValue.string) ?? .null
+        try delete(item, id: id, current: try session.item(in: name, id: id, space: space), in: session)
+    }
+
+    /// The space of the row an item names: its own space column when it has one (an item read
+    /// from the store), else this value's space when that holds the id or nothing does, else
+    /// the one space holding it. An id held by several spaces, none of them this value's, is
+    /// refused as ambiguous rather than one of them picked.
+    func space(of item: JSONObject, id: String, in session: any SyncStoreSession) throws -> String? {
+        if let named = item[SharedSpace.column] { return named.stringValue }
+        if try session.item(in: name, id: id, space: space) != nil { return space }
+        let holders = try session.items(in: name, id: id).map(SharedSpace.of)
+        guard holders.count > 1 else { return holders.first ?? space }
+        throw SyncError(.invalidParameter, "The id '\(id)' names items in \(holders.count) spaces: say which (the item's \(SharedSpace.column))")
     }
 
     // The same, given the stored item (`current`) the caller already read.
 
     func insert(_ item: JSONObject, id: String, current: JSONObject?, in session: any SyncStoreSession) throws -> JSONObject {
         guard current == nil else { throw Self.alreadyExists(id) }
-        return try insert(item, id: id, pending: try session.newestOperation(table: name, itemId: id), in: session)
+        let pending = try session.newestOperation(table: name, itemId: id, space: SharedSpace.of(item))
+        return try insert(item, id: id, pending: pending, in: session)
     }
 
     /// An insert of an item the caller found absent, given its newest queued operation (a local
     /// delete not pushed yet may have left one).
     func insert(_ item: JSONObject, id: String, pending: QueuedOperation?, in session: any SyncStoreSession) throws -> JSONObject {
-        try context.operations.recordChange(.insert, table: name, itemId: id, snapshot: nil, current: nil, pending: pending, in: session)
+        try context.operations.recordChange(.insert, table: name, itemId: id, space: SharedSpace.of(item), snapshot: nil, current: nil,
+                                            pending: pending, in: session)
         var item = item
         item[SystemProperty.updatedBy] = .null  // nobody on the server wrote it yet
         return try session.write(item, over: nil, in: name)
@@ -86,22 +109,47 @@ public struct SyncTable: Sendable {
         if current == nil, merged[SharedSpace.column] == nil { merged[SharedSpace.column] = space.map(JSONValue.string) ?? .null }
         // Nobody on the server wrote this version yet: the next push's answer says who did.
         merged[SystemProperty.updatedBy] = .null
-        try context.operations.recordChange(.update, table: name, itemId: id, snapshot: nil, current: current, in: session)
+        try context.operations.recordChange(.update, table: name, itemId: id, space: SharedSpace.of(merged), snapshot: nil, current: current, in: session)
         return try session.write(merged, over: current, in: name)
     }
 
     func delete(_ item: JSONObject, id: String, current: JSONObject?, in session: any SyncStoreSession) throws {
         var snapshot = current ?? item
         if current == nil, snapshot[SharedSpace.column] == nil { snapshot[SharedSpace.column] = space.map(JSONValue.string) ?? .null }
-        try context.operations.recordChange(.delete, table: name, itemId: id, snapshot: snapshot, current: current, in: session)
-        try session.deleteItems(ids: [id], in: name)
+        let space = SharedSpace.of(snapshot)
+        try context.operations.recordChange(.delete, table: name, itemId: id, space: space, snapshot: snapshot, current: current, in: session)
+        try session.deleteItems(ids: [id], in: name, space: space)
     }
 
     // MARK: Local reads
 
-    /// The local item with this id.
+    /// The local item with this id: in this value's space when that holds it, else the first
+    /// of the rows with the id (the account's own namespace first). `read(id:space:)` names the
+    /// space; `rows(id:)` answers every row.
     public func read(id: String) throws -> JSONObject? {
-        try guarded { try store.read { try $0.item(in: name, id: id) } }
+        try guarded {
+            try store.read { session in
+                try session.item(in: name, id: id, space: space) ?? Self.ownFirst(try session.items(in: name, id: id)).first
+            }
+        }
+    }
+
+    /// The local item with this id in `space` (nil: the account's own namespace).
+    public func read(id: String, space: String?) throws -> JSONObject? {
+        try guarded { try store.read { try $0.item(in: name, id: id, space: space) } }
+    }
+
+    /// Every local item with this id, one per space holding it (the account's own first).
+    public func rows(id: String) throws -> [JSONObject] {
+        try guarded { try store.read { Self.ownFirst(try $0.items(in: name, id: id)) } }
+    }
+
+    private static func ownFirst(_ rows: [JSONObject]) -> [JSONObject] {
+        rows.sorted { lhs, rhs in
+            let (left, right) = (SharedSpace.of(lhs), SharedSpace.of(rhs))
+            if (left == nil) != (right == nil) { return left == nil }
+            return left ?? "" < right ?? ""
+        }
     }
 
     /// Local items matching a query (run in SQLite).
@@ -192,10 +240,11 @@ public struct SyncTable: Sendable {
 
     /// One local write of one item, its own undo step, recorded in the same transaction.
     @discardableResult
-    private func journaledWrite(id: String, _ write: (any SyncStoreSession, _ current: JSONObject?) throws -> JSONObject?) throws -> JSONObject? {
+    private func journaledWrite(id: String, item: JSONObject, _ write: (any SyncStoreSession, _ current: JSONObject?) throws -> JSONObject?) throws -> JSONObject? {
         try guarded {
             try context.localWrite { session in
-                try journaled(id: id, step: try context.newUndoStep(in: session), in: session) { try write(session, $0) }
+                let space = try space(of: item, id: id, in: session)
+                return try journaled(id: id, space: space, step: try context.newUndoStep(in: session), in: session) { try write(session, $0) }
             }
         }
     }
@@ -203,10 +252,11 @@ public struct SyncTable: Sendable {
     /// Runs one item's write inside a store write and journals it as part of `step`. `write` is
     /// given the stored item and answers it as written (nil when deleted): each is read once.
     @discardableResult
-    func journaled(id: String, step: Int64?, in session: any SyncStoreSession, _ write: (_ current: JSONObject?) throws -> JSONObject?) throws -> JSONObject? {
-        let before = try session.item(in: name, id: id)
+    func journaled(id: String, space: String?, step: Int64?, in session: any SyncStoreSession,
+                   _ write: (_ current: JSONObject?) throws -> JSONObject?) throws -> JSONObject? {
+        let before = try session.item(in: name, id: id, space: space)
         let after = try write(before)
-        try context.journal(table: name, itemId: id, before: before, after: after, step: step, in: session)
+        try context.journal(table: name, itemId: id, space: space, before: before, after: after, step: step, in: session)
         return after
     }
 

@@ -7,9 +7,16 @@ public struct SyncTableTransaction {
     let session: any SyncStoreSession
     let step: Int64?
 
-    /// The local item with this id, as this transaction sees it.
+    /// The local item with this id, as this transaction sees it: in the table's space when
+    /// that holds it, else the first row with the id (as `SyncTable.read(id:)`).
     public func read(id: String) throws -> JSONObject? {
-        try session.item(in: table.name, id: id)
+        try session.item(in: table.name, id: id, space: table.space) ?? session.items(in: table.name, id: id).first
+    }
+
+    /// The local item with this id in `space` (nil: the account's own namespace), as this
+    /// transaction sees it.
+    public func read(id: String, space: String?) throws -> JSONObject? {
+        try session.item(in: table.name, id: id, space: space)
     }
 
     /// Local items matching a query, as this transaction sees them.
@@ -23,7 +30,7 @@ public struct SyncTableTransaction {
     @discardableResult
     public func insert(_ item: JSONObject) throws -> JSONObject {
         let (id, item) = try table.stampedForInsert(item)
-        return try table.journaled(id: id, step: step, in: session) { try table.insert(item, id: id, current: $0, in: session) }!
+        return try table.journaled(id: id, space: table.space, step: step, in: session) { try table.insert(item, id: id, current: $0, in: session) }!
     }
 
     /// Inserts many items in the table's space, as `insert(_:)` one at a time would, in order;
@@ -39,8 +46,8 @@ public struct SyncTableTransaction {
     public func insert(contentsOf items: [JSONObject], skippingStored: Bool = false) throws -> [JSONObject] {
         let prepared = try items.map(table.stampedForInsert)
         let ids = prepared.map(\.id)
-        let stored = try session.items(in: table.name, ids: ids)
-        let pending = try session.newestOperations(table: table.name, itemIds: ids)
+        let stored = try session.items(in: table.name, ids: ids, space: table.space)
+        let pending = try session.newestOperations(table: table.name, itemIds: ids, space: table.space)
         var seen = Set<String>()
         return try prepared.compactMap { id, item in
             let key = id.lowercased()
@@ -49,7 +56,7 @@ public struct SyncTableTransaction {
                 throw SyncTable.alreadyExists(id)
             }
             let saved = try table.insert(item, id: id, pending: pending[key], in: session)
-            try table.context.journal(table: table.name, itemId: id, before: nil, after: saved, step: step, in: session)
+            try table.context.journal(table: table.name, itemId: id, space: table.space, before: nil, after: saved, step: step, in: session)
             return saved
         }
     }
@@ -72,13 +79,15 @@ public struct SyncTableTransaction {
     @discardableResult
     public func update(_ item: JSONObject) throws -> JSONObject {
         let id = try SyncTable.checkedId(item, generate: false)
-        return try table.journaled(id: id, step: step, in: session) { try table.update(item, id: id, current: $0, in: session) }!
+        let space = try table.space(of: item, id: id, in: session)
+        return try table.journaled(id: id, space: space, step: step, in: session) { try table.update(item, id: id, current: $0, in: session) }!
     }
 
     /// Deletes an item locally; the server delete is queued.
     public func delete(_ item: JSONObject) throws {
         let id = try SyncTable.checkedId(item, generate: false)
-        try table.journaled(id: id, step: step, in: session) {
+        let space = try table.space(of: item, id: id, in: session)
+        try table.journaled(id: id, space: space, step: step, in: session) {
             try table.delete(item, id: id, current: $0, in: session)
             return nil
         }

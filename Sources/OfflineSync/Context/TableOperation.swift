@@ -11,6 +11,8 @@ public final class TableOperation: Sendable {
     public let table: String
     /// The item's id.
     public let itemId: String
+    /// The item's space (nil: the account's own namespace).
+    public let space: String?
     /// The queue position.
     public let operationId: Int64
 
@@ -30,6 +32,7 @@ public final class TableOperation: Sendable {
         type = queued.type
         table = queued.table
         itemId = queued.itemId
+        space = queued.space
         operationId = queued.id
         state = Mutex(Editable(item: item))
         self.base = base

@@ -10,6 +10,8 @@ public struct OperationError: Sendable, Hashable {
     public var table: String
     /// The operation's item id.
     public var itemId: String
+    /// The operation's space (nil: the account's own namespace).
+    public var space: String? = nil
     /// The operation's type when it failed.
     public var operationType: TableOperationType
     /// The HTTP status, if a server answered.

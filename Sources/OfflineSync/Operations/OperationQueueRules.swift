@@ -22,27 +22,27 @@ final class OperationQueueRules: Sendable {
 
     /// Applies the collapse rules for a new local change (`current`: the stored item before it);
     /// must run inside a store write.
-    func recordChange(_ type: TableOperationType, table: String, itemId: String, snapshot: JSONObject?, current: JSONObject?,
+    func recordChange(_ type: TableOperationType, table: String, itemId: String, space: String?, snapshot: JSONObject?, current: JSONObject?,
                       in session: any SyncStoreSession) throws {
-        try recordChange(type, table: table, itemId: itemId, snapshot: snapshot, current: current,
-                         pending: try session.newestOperation(table: table, itemId: itemId), in: session)
+        try recordChange(type, table: table, itemId: itemId, space: space, snapshot: snapshot, current: current,
+                         pending: try session.newestOperation(table: table, itemId: itemId, space: space), in: session)
     }
 
     /// The same, given the item's newest queued operation (`pending`), read by the caller in this
     /// write: a bulk insert reads those of a whole batch with one statement.
-    func recordChange(_ type: TableOperationType, table: String, itemId: String, snapshot: JSONObject?, current: JSONObject?,
+    func recordChange(_ type: TableOperationType, table: String, itemId: String, space: String?, snapshot: JSONObject?, current: JSONObject?,
                       pending: QueuedOperation?, in session: any SyncStoreSession) throws {
         if pending == nil {
             // With nothing queued the row (`current`) is the server's last version: keep it as the
             // base of a three-way merge (an insert has none).
-            try session.setBaseItem(type == .insert ? nil : current, in: table, id: itemId)
+            try session.setBaseItem(type == .insert ? nil : current, in: table, id: itemId, space: space)
         }
         let inFlight = pending.map { isInFlight($0.id) } ?? false
         // A pending insert with a base copy was sent before: its first send keeps one.
-        let sentBefore = try pending?.type == .insert && type == .delete && !inFlight && session.baseItem(in: table, id: itemId) != nil
+        let sentBefore = try pending?.type == .insert && type == .delete && !inFlight && session.baseItem(in: table, id: itemId, space: space) != nil
         switch OperationCollapse.decide(pending: pending?.type, inFlight: inFlight, sentBefore: sentBefore, new: type) {
         case .append(let new):
-            _ = try session.appendOperation(table: table, itemId: itemId, type: new, snapshot: new == .delete ? snapshot : nil)
+            _ = try session.appendOperation(table: table, itemId: itemId, space: space, type: new, snapshot: new == .delete ? snapshot : nil)
         case .keepPending:
             break
         case .dropPending:

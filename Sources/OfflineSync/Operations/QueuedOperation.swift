@@ -8,6 +8,9 @@ public struct QueuedOperation: Sendable, Hashable {
     public var table: String
     /// The item's id.
     public var itemId: String
+    /// The shared space the item is in (nil: the account's own namespace): with `itemId`, the
+    /// item's key in the local store, where two namespaces may hold one id.
+    public var space: String?
     /// What to send.
     public var type: TableOperationType
     /// For deletes: the item as it was when deleted (its version goes into `If-Match`).

@@ -295,20 +295,18 @@ struct PullRun {
             }
             var upserts: [JSONObject] = []
             var deletes: [String] = []
-            let pending = try session.pendingItemIds(table: query.table, among: rows.compactMap { $0[SystemProperty.id]?.stringValue })
+            let pending = try session.pendingItemIds(table: query.table, space: space, among: rows.compactMap { $0[SystemProperty.id]?.stringValue })
             for row in rows {
                 guard let id = row[SystemProperty.id]?.stringValue, ItemID.validate(id) == nil else { continue }
                 if !pending.isEmpty, pending.contains(id.lowercased()) { continue }
                 if row[SystemProperty.deleted]?.boolValue == true {
                     deletes.append(id)
                 } else {
-                    var row = row
-                    row[SharedSpace.column] = space.map(JSONValue.string) ?? .null
                     upserts.append(row)
                 }
             }
             try session.deleteItems(ids: deletes, in: query.table, space: space)
-            try session.upsertPulled(upserts, in: query.table)
+            try session.upsertPulled(upserts, in: query.table, space: space)
             if let token, let queryId { try session.setDeltaToken(token, table: query.table, queryId: queryId) }
         }
     }

@@ -9,7 +9,7 @@ struct PushRun {
 
     /// One queued operation read for sending: the item to send and whether an insert was sent before.
     struct Pending {
-        let queued: QueuedOperation
+        var queued: QueuedOperation
         var item: JSONObject
         var resent: Bool
         /// An update's base copy: the server's state it is based on (`PatchBody`).
@@ -19,11 +19,13 @@ struct PushRun {
 
         /// The shared space the operation writes to (the row's, or the deleted row's; nil: the
         /// account's own namespace).
-        var space: String? { SharedSpace.of(item) }
+        var space: String? { queued.space }
 
-        /// The item's key among a push's operations: table and id, lower-cased.
-        static func key(table: String, itemId: String) -> String { table.lowercased() + "\u{0}" + itemId.lowercased() }
-        var key: String { Self.key(table: queued.table, itemId: queued.itemId) }
+        /// The item's key among a push's operations: table, id (lower-cased) and space.
+        static func key(_ queued: QueuedOperation) -> String {
+            queued.table.lowercased() + "\u{0}" + queued.itemId.lowercased() + "\u{0}" + (queued.space ?? "")
+        }
+        var key: String { Self.key(queued) }
     }
 
     /// Operations per batch request at most (the server may allow more).
@@ -98,15 +100,17 @@ struct PushRun {
     /// A failed send: a lost reply of an earlier insert, a conflict to settle (merge, or ask the
     /// delegate), or an error to record. Answers whether the operation stays failed.
     func settle(_ failure: SyncError, _ pending: Pending, _ operation: TableOperation, _ client: SyncClient) async throws -> Bool {
-        let queued = pending.queued
+        var queued = pending.queued
         var (error, pending, operation) = (failure, pending, operation)
         try Self.abortIfFatal(error)
         // The row moved on the server (its list shared or unshared on another device): it
         // follows, and the change goes where the row is now, with the version it had. A row
         // moved on again meanwhile is followed a few hops, then the failure is recorded.
         for _ in 0..<3 where error.code == .itemMoved {
-            let target = error.movedToSpace
-            try storeStep { try store.write { try SyncContext.moveRows(in: queued.table, ids: [queued.itemId], to: target, session: $0) } }
+            let (target, source) = (error.movedToSpace, queued.space)
+            try storeStep { try store.write { try $0.moveItems(in: queued.table, ids: [queued.itemId], from: source, to: target) } }
+            queued.space = target
+            pending.queued = queued
             pending.item[SharedSpace.column] = target.map(JSONValue.string) ?? .null
             operation = pending.operation(client)
             switch await perform(operation) {
@@ -145,7 +149,7 @@ struct PushRun {
         // inserted the id, and every differing field clashes. A re-sent insert (its reply
         // was lost to a crash) has the content first sent as its base.
         let base = { queued.type == .insert && !pending.resent ? nil
-            : try storeStep { try store.read { try $0.baseItem(in: queued.table, id: queued.itemId) } } }
+            : try storeStep { try store.read { try $0.baseItem(in: queued.table, id: queued.itemId, space: queued.space) } } }
         switch try await settlement.settle(error, base: base) {
         case .sent(let serverItem, let entry)?:
             try storeStep { try finish(queued, serverItem: serverItem, basedOn: pending.item, log: entry) }
@@ -180,23 +184,25 @@ struct PushRun {
         try store.write { session in
             let limit = batch.map { min($0.maxOperations, Self.batchOperations) } ?? 1
             let queue = try session.operations(after: id, limit: limit)
-            // Rows and base copies are read per table, many per statement.
+            // Rows and base copies are read per table and space, many per statement.
             var rows: [String: [String: JSONObject]] = [:]
             var bases: [String: [String: JSONObject]] = [:]
-            for (table, operations) in Dictionary(grouping: queue, by: { $0.table.lowercased() }) {
+            for (table, operations) in Dictionary(grouping: queue, by: { Self.place($0) }) {
+                let (name, space) = (operations[0].table, operations[0].space)
+                // An insert's base tells whether it was sent before; an update's is what it changes from.
                 let written = operations.filter { $0.type != .delete }.map(\.itemId)
-                if !written.isEmpty { rows[table] = try session.items(in: operations[0].table, ids: written) }
-                // An insert's tells whether it was sent before; an update's is what it changes from.
-                let based = operations.filter { $0.type != .delete }.map(\.itemId)
-                if !based.isEmpty { bases[table] = try session.baseItems(in: operations[0].table, ids: based) }
+                if !written.isEmpty {
+                    rows[table] = try session.items(in: name, ids: written, space: space)
+                    bases[table] = try session.baseItems(in: name, ids: written, space: space)
+                }
             }
             var chunk: [Pending] = []
             var cursor = id
             var items = Set<String>()
             var bytes = 64
             for queued in queue {
-                let (table, itemId) = (queued.table.lowercased(), queued.itemId.lowercased())
-                let key = Pending.key(table: table, itemId: itemId)
+                let (table, itemId) = (Self.place(queued), queued.itemId.lowercased())
+                let key = Pending.key(queued)
                 guard !items.contains(key), !busy.contains(key) else { break }
                 let item = queued.type == .delete ? (queued.snapshot ?? JSONObject([(SystemProperty.id.rawValue, .string(queued.itemId))]))
                     : rows[table]?[itemId]
@@ -217,7 +223,7 @@ struct PushRun {
                 context.operations.sending([queued.id])
                 if queued.type == .insert {
                     let resent = bases[table]?[itemId] != nil
-                    if !resent { try session.setBaseItem(item, in: queued.table, id: queued.itemId) }
+                    if !resent { try session.setBaseItem(item, in: queued.table, id: queued.itemId, space: queued.space) }
                     pending.resent = resent
                 }
                 chunk.append(pending)
@@ -229,6 +235,9 @@ struct PushRun {
             return cursor == id ? nil : (chunk, cursor)
         }
     }
+
+    /// An operation's table and space, as the rows of one statement share them.
+    private static func place(_ queued: QueuedOperation) -> String { queued.table.lowercased() + "\u{0}" + (queued.space ?? "") }
 
     /// A transport failure or a refused token ends the whole push.
     static func abortIfFatal(_ error: SyncError) throws {
@@ -269,7 +278,7 @@ struct PushRun {
         context.operations.sent([queued.id])
         try session.removeOperation(id: queued.id)
         if let entry { _ = try session.addConflict(entry) }
-        let newer = try session.newestOperation(table: queued.table, itemId: queued.itemId)
+        let newer = try session.newestOperation(table: queued.table, itemId: queued.itemId, space: queued.space)
         try writeBack(queued, serverItem: serverItem, basedOn: sent, newer: newer, keepingServerItem: keepingServerItem, in: session)
     }
 
@@ -281,9 +290,9 @@ struct PushRun {
         guard !sent.isEmpty else { return }
         context.operations.sent(sent.map(\.0.id))
         try session.removeOperations(ids: sent.map(\.queued.id))
-        for (_, group) in Dictionary(grouping: sent, by: { $0.queued.table.lowercased() }) {
-            let table = group[0].queued.table
-            let newer = try session.newestOperations(table: table, itemIds: group.map(\.queued.itemId))
+        for (_, group) in Dictionary(grouping: sent, by: { Self.place($0.queued) }) {
+            let (table, space) = (group[0].queued.table, group[0].queued.space)
+            let newer = try session.newestOperations(table: table, itemIds: group.map(\.queued.itemId), space: space)
             var settled: [(queued: QueuedOperation, written: Written)] = []
             for (queued, written) in group {
                 if let newer = newer[queued.itemId.lowercased()] {
@@ -292,10 +301,10 @@ struct PushRun {
                     settled.append((queued, written))
                 }
             }
-            try session.removeBaseItems(in: table, ids: settled.map(\.queued.itemId))
+            try session.removeBaseItems(in: table, ids: settled.map(\.queued.itemId), space: space)
             let rows = settled.filter { $0.queued.type != .delete }.map(\.written)
-            try session.writeStamps(rows.filter(\.asSent).compactMap(\.serverItem), in: table)
-            try session.upsert(rows.filter { !$0.asSent }.compactMap(\.serverItem), in: table)
+            try session.writeStamps(rows.filter(\.asSent).compactMap(\.serverItem), in: table, space: space)
+            try session.upsert(rows.filter { !$0.asSent }.compactMap(\.serverItem), in: table, space: space)
         }
     }
 
@@ -304,15 +313,15 @@ struct PushRun {
     private func writeBack(_ queued: QueuedOperation, serverItem: JSONObject?, basedOn sent: JSONObject? = nil, newer: QueuedOperation?,
                            keepingServerItem: Bool = false, in session: any SyncStoreSession) throws {
         // The server's answer is the base of the next queued change; with none, the row is.
-        try session.setBaseItem(newer == nil ? nil : serverItem, in: queued.table, id: queued.itemId)
+        try session.setBaseItem(newer == nil ? nil : serverItem, in: queued.table, id: queued.itemId, space: queued.space)
         if keepingServerItem, newer == nil, serverItem == nil {
-            try session.deleteItems(ids: [queued.itemId], in: queued.table)
+            try session.deleteItems(ids: [queued.itemId], in: queued.table, space: queued.space)
             return
         }
         guard let serverItem, queued.type != .delete || keepingServerItem else { return }
         if let newer {
             let stamps = SystemProperty.writeStamps.compactMap { key in serverItem[key].map { (key, $0) } }
-            if var row = try session.item(in: queued.table, id: queued.itemId) {
+            if var row = try session.item(in: queued.table, id: queued.itemId, space: queued.space) {
                 for (key, value) in stamps { row[key] = value }
                 if let sent {
                     for (key, value) in serverItem where !SystemProperty.isSystem(key) {
@@ -320,7 +329,7 @@ struct PushRun {
                         if (row[field] ?? .null) == (sent[field] ?? .null) { row[field] = value }
                     }
                 }
-                try session.upsert([row], in: queued.table)
+                try session.upsert([row], in: queued.table, space: queued.space)
             }
             if newer.type == .delete, var snapshot = newer.snapshot {
                 for (key, value) in stamps { snapshot[key] = value }
@@ -328,16 +337,14 @@ struct PushRun {
             }
         } else {
             // A row brought back (a deletion that lost) returns to the space it was deleted from.
-            var item = serverItem
-            if let space = queued.snapshot.flatMap(SharedSpace.of) { item[SharedSpace.column] = .string(space) }
-            try session.upsert([item], in: queued.table)
+            try session.upsert([serverItem], in: queued.table, space: queued.space)
         }
     }
 
     private func record(_ error: SyncError, for queued: QueuedOperation, sent: JSONObject) throws {
         _ = try store.write { session in
             try session.addError(OperationError(
-                id: 0, operationId: queued.id, table: queued.table, itemId: queued.itemId, operationType: queued.type,
+                id: 0, operationId: queued.id, table: queued.table, itemId: queued.itemId, space: queued.space, operationType: queued.type,
                 statusCode: error.statusCode, code: error.code.rawValue, message: error.message, clientItem: sent,
                 serverItem: error.serverItem, rawResponse: nil))
         }
@@ -383,13 +390,13 @@ struct PushRun {
         var firstSent: JSONObject?
         switch (queued.type, error.statusCode) {
         case (.insert, 409?):
-            firstSent = try store.read { try $0.baseItem(in: queued.table, id: queued.itemId) }
+            firstSent = try store.read { try $0.baseItem(in: queued.table, id: queued.itemId, space: queued.space) }
             facts.serverHoldsSent = Self.sameContent(sent, serverItem)
-            facts.newerChangeQueued = try store.read { try $0.operationCount(table: queued.table, itemId: queued.itemId) } > 1
+            facts.newerChangeQueued = try store.read { try $0.operationCount(table: queued.table, itemId: queued.itemId, space: queued.space) } > 1
             facts.serverHoldsFirstSent = firstSent.map { Self.sameContent($0, serverItem) } ?? false
         case (.update, 412?), (.delete, 412?):
             facts.serverHoldsOwnEarlierState = try store.read { session in
-                try session.journaledStates(table: queued.table, itemId: queued.itemId).contains { Self.sameContent(RemoteTable.clientBody($0), serverItem) }
+                try session.journaledStates(table: queued.table, itemId: queued.itemId, space: queued.space).contains { Self.sameContent(RemoteTable.clientBody($0), serverItem) }
             }
         default:
             break

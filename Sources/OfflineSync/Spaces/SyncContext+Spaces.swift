@@ -28,8 +28,8 @@ extension SyncContext {
                     for table in tables {
                         let rows = try session.items(SyncQuery(table: table).filter(Field(SharedSpace.column) == .string(space))).items
                         let ids = rows.compactMap { $0[SystemProperty.id]?.stringValue }
-                        try session.removeJournalEntries(table: table, itemIds: ids)
-                        try session.deleteItems(ids: ids, in: table)
+                        try session.removeJournalEntries(table: table, itemIds: ids, space: space)
+                        try session.deleteItems(ids: ids, in: table, space: space)
                         try session.removeDeltaTokens(table: table, queryIdSuffix: SharedSpace.tokenKey("", space: space))
                         ownWrites.forget(table: table, space: space)
                     }
@@ -63,12 +63,10 @@ extension SyncContext {
                     var after: Int64 = 0
                     while let queued = try session.operation(after: after) {
                         after = queued.id
-                        if queued.type == .delete, let snapshot = queued.snapshot, SharedSpace.of(snapshot) == space {
-                            ids[queued.table, default: []].insert(queued.itemId)
-                        }
+                        if queued.space == space { ids[queued.table, default: []].insert(queued.itemId) }
                     }
                     for (table, rows) in ids {
-                        try Self.moveRows(in: table, ids: rows.sorted(), to: nil, session: session)
+                        try session.moveItems(in: table, ids: rows.sorted(), from: space, to: nil)
                         try session.removeDeltaTokens(table: table, queryIdSuffix: SharedSpace.tokenKey("", space: space))
                         ownWrites.forget(table: table, space: space)
                     }
@@ -80,35 +78,18 @@ extension SyncContext {
         }
     }
 
-    /// Moves this device's copies of rows to `space` (nil: the account's own namespace), after
-    /// `SyncClient.moveRows` moved them on the server: each row, and a queued deletion's copy,
-    /// now belongs there, so every change still queued for them is sent there. Ids, base copies,
-    /// undo steps and conflict history are untouched: the rows keep their identity.
-    public func moveRows(in table: String, ids: [String], to space: String?) async throws {
+    /// Moves this device's copies of rows from one space to another (nil: the account's own
+    /// namespace), after `SyncClient.moveRows` moved them on the server: each row, and a queued
+    /// deletion's copy, now belongs there, so every change still queued for them is sent there.
+    /// Their ids, and the base copies, undo steps and conflict history naming them, go with
+    /// them: the rows keep their identity. An id the target holds already stays where it is.
+    public func moveRows(in table: String, ids: [String], from source: String?, to space: String?) async throws {
         try await work.run { [self] in
             do {
-                try dataSource.write { session in try Self.moveRows(in: table, ids: ids, to: space, session: session) }
+                try dataSource.write { session in try session.moveItems(in: table, ids: ids, from: source, to: space) }
             } catch {
                 throw SyncError.wrap(error)
             }
-        }
-    }
-
-    /// `moveRows`, inside a store write (a push follows a row the server says moved).
-    static func moveRows(in table: String, ids: [String], to space: String?, session: any SyncStoreSession) throws {
-        let place = space.map(JSONValue.string) ?? .null
-        for chunk in stride(from: 0, to: ids.count, by: 500).map({ Array(ids[$0..<min($0 + 500, ids.count)]) }) {
-            let rows = try session.items(in: table, ids: chunk).values.map { row -> JSONObject in
-                var row = row
-                row[SharedSpace.column] = place
-                return row
-            }
-            try session.upsert(rows, in: table)
-        }
-        for id in ids {
-            guard let queued = try session.newestOperation(table: table, itemId: id), queued.type == .delete, var snapshot = queued.snapshot else { continue }
-            snapshot[SharedSpace.column] = place
-            try session.updateOperation(id: queued.id, type: .delete, snapshot: snapshot)
         }
     }
 
@@ -127,15 +108,14 @@ extension SyncContext {
                     var logged = 0
                     for error in try session.errors() where error.code == SyncErrorCode.readOnlySpace.rawValue {
                         guard let queued = try session.operation(id: error.operationId) else { continue }
-                        let local = queued.type == .delete ? queued.snapshot : try session.item(in: queued.table, id: queued.itemId)
-                        guard local.flatMap(SharedSpace.of) != nil else { continue }
-                        let base = try session.baseItem(in: queued.table, id: queued.itemId)
+                        guard let space = queued.space else { continue }
+                        let local = queued.type == .delete ? queued.snapshot : try session.item(in: queued.table, id: queued.itemId, space: space)
+                        let base = try session.baseItem(in: queued.table, id: queued.itemId, space: space)
                         try Self.logNotSent(queued, local: local, reason: reason, session: session)
-                        if var base {
-                            base[SharedSpace.column] = local.flatMap(SharedSpace.of).map(JSONValue.string) ?? .null
-                            try session.upsert([base], in: queued.table)
+                        if let base {
+                            try session.upsert([base], in: queued.table, space: space)
                         } else if queued.type == .insert {
-                            try session.deleteItems(ids: [queued.itemId], in: queued.table)
+                            try session.deleteItems(ids: [queued.itemId], in: queued.table, space: space)
                         }
                         logged += 1
                     }
@@ -153,8 +133,8 @@ extension SyncContext {
         var after: Int64 = 0
         while let queued = try session.operation(after: after) {
             after = queued.id
-            let local = queued.type == .delete ? queued.snapshot : try session.item(in: queued.table, id: queued.itemId)
-            guard let local, SharedSpace.of(local) == space else { continue }
+            guard queued.space == space else { continue }
+            let local = queued.type == .delete ? queued.snapshot : try session.item(in: queued.table, id: queued.itemId, space: space)
             try logNotSent(queued, local: local, reason: reason, session: session)
             logged += 1
         }
@@ -166,11 +146,11 @@ extension SyncContext {
         let lost = queued.type == .delete ? JSONObject([(SystemProperty.deleted.rawValue, .bool(true))])
             : JSONObject((local ?? JSONObject()).filter { !SharedSpace.isBookkeeping($0.key) }.map { ($0.key, $0.value) })
         _ = try session.addConflict(ConflictLogEntry(
-            table: queued.table, itemId: queued.itemId, kind: queued.type == .delete ? .deletedLocally : .deletedOnServer,
-            resolution: .notSent, at: Date(), fields: [], base: try session.baseItem(in: queued.table, id: queued.itemId), local: local,
+            table: queued.table, itemId: queued.itemId, space: queued.space, kind: queued.type == .delete ? .deletedLocally : .deletedOnServer,
+            resolution: .notSent, at: Date(), fields: [], base: try session.baseItem(in: queued.table, id: queued.itemId, space: queued.space), local: local,
             server: nil, lost: lost, reason: reason))
         try session.removeErrors(operationId: queued.id)
         try session.removeOperation(id: queued.id)
-        try session.setBaseItem(nil, in: queued.table, id: queued.itemId)
+        try session.setBaseItem(nil, in: queued.table, id: queued.itemId, space: queued.space)
     }
 }

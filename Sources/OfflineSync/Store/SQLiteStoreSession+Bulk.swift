@@ -9,13 +9,14 @@ extension SQLiteStoreSession {
     private static func idList(_ ids: [Int64]) -> String { "[" + ids.map(String.init).joined(separator: ",") + "]" }
     private static let inList = #"IN (SELECT "value" FROM json_each(?))"#
 
-    func items(in table: String, ids: [String]) throws -> [String: JSONObject] {
+    func items(in table: String, ids: [String], space: String?) throws -> [String: JSONObject] {
         let definition = try definition(table)
         let columns = definition.allColumns
-        let select = try db.cachedStatement(sql: selectRows(definition) + " WHERE \(q(SystemProperty.id.rawValue)) \(Self.inList)")
+        let select = try db.cachedStatement(sql: selectRows(definition)
+            + " WHERE \(q(SystemProperty.id.rawValue)) \(Self.inList) AND ifnull(\(q(SharedSpace.column)), '') = ?")
         var found: [String: JSONObject] = [:]
         // A cursor's row is read in place; `fetchAll` copied every row first.
-        let rows = try Row.fetchCursor(select, arguments: [Self.idList(ids)])
+        let rows = try Row.fetchCursor(select, arguments: [Self.idList(ids), space ?? ""])
         while let row = try rows.next() {
             let item = ItemRow.object(fromSelected: row, columns: columns)
             if let id = item[SystemProperty.id]?.stringValue { found[id.lowercased()] = item }
@@ -29,6 +30,12 @@ extension SQLiteStoreSession {
         return Set(try String.fetchAll(db.cachedStatement(sql: sql), arguments: [table, Self.idList(ids)]).map { $0.lowercased() })
     }
 
+    func pendingItemIds(table: String, space: String?, among ids: [String]) throws -> Set<String> {
+        guard !ids.isEmpty else { return [] }
+        let sql = #"SELECT DISTINCT "itemId" FROM "MS_TableOperations" WHERE "tableName" = ? AND "space" = ? AND "itemId" "# + Self.inList
+        return Set(try String.fetchAll(db.cachedStatement(sql: sql), arguments: [table, space ?? "", Self.idList(ids)]).map { $0.lowercased() })
+    }
+
     func operations(after id: Int64, limit: Int) throws -> [QueuedOperation] {
         try Row.fetchAll(db.cachedStatement(sql: Self.operationColumns + #" WHERE "id" > ? ORDER BY "id" LIMIT ?"#), arguments: [id, limit])
             .map(operation(from:))
@@ -39,10 +46,10 @@ extension SQLiteStoreSession {
         try removeErrors(operationIds: ids)
     }
 
-    func newestOperations(table: String, itemIds: [String]) throws -> [String: QueuedOperation] {
+    func newestOperations(table: String, itemIds: [String], space: String?) throws -> [String: QueuedOperation] {
         let rows = try Row.fetchAll(
-            db.cachedStatement(sql: Self.operationColumns + #" WHERE "tableName" = ? AND "itemId" "# + Self.inList + #" ORDER BY "id""#),
-            arguments: [table, Self.idList(itemIds)])
+            db.cachedStatement(sql: Self.operationColumns + #" WHERE "tableName" = ? AND "space" = ? AND "itemId" "# + Self.inList + #" ORDER BY "id""#),
+            arguments: [table, space ?? "", Self.idList(itemIds)])
         var newest: [String: QueuedOperation] = [:]
         for row in rows {
             let operation = operation(from: row)
@@ -56,10 +63,10 @@ extension SQLiteStoreSession {
             .execute(arguments: [Self.idList(operationIds)])
     }
 
-    func baseItems(in table: String, ids: [String]) throws -> [String: JSONObject] {
+    func baseItems(in table: String, ids: [String], space: String?) throws -> [String: JSONObject] {
         let rows = try Row.fetchAll(
-            db.cachedStatement(sql: #"SELECT "itemId", "item" FROM "MS_BaseItems" WHERE "tableName" = ? AND "itemId" "# + Self.inList),
-            arguments: [table, Self.idList(ids)])
+            db.cachedStatement(sql: #"SELECT "itemId", "item" FROM "MS_BaseItems" WHERE "tableName" = ? AND "space" = ? AND "itemId" "# + Self.inList),
+            arguments: [table, space ?? "", Self.idList(ids)])
         var found: [String: JSONObject] = [:]
         for row in rows {
             if let item = JSONText.decodeObject(row[1]) { found[(row[0] as String).lowercased()] = item }
@@ -67,8 +74,8 @@ extension SQLiteStoreSession {
         return found
     }
 
-    func removeBaseItems(in table: String, ids: [String]) throws {
-        try db.cachedStatement(sql: #"DELETE FROM "MS_BaseItems" WHERE "tableName" = ? AND "itemId" "# + Self.inList)
-            .execute(arguments: [table, Self.idList(ids)])
+    func removeBaseItems(in table: String, ids: [String], space: String?) throws {
+        try db.cachedStatement(sql: #"DELETE FROM "MS_BaseItems" WHERE "tableName" = ? AND "space" = ? AND "itemId" "# + Self.inList)
+            .execute(arguments: [table, space ?? "", Self.idList(ids)])
     }
 }

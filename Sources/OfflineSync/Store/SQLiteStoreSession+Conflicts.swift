@@ -4,26 +4,27 @@ import TableProtocol
 
 /// Base copies and the conflict log in SQLite.
 extension SQLiteStoreSession {
-    func baseItem(in table: String, id: String) throws -> JSONObject? {
-        try String.fetchOne(db.cachedStatement(sql: "SELECT \"item\" FROM \"MS_BaseItems\" WHERE \"tableName\" = ? AND \"itemId\" = ?"),
-                            arguments: [table, id]).flatMap(JSONText.decodeObject)
+    func baseItem(in table: String, id: String, space: String?) throws -> JSONObject? {
+        try String.fetchOne(db.cachedStatement(sql: #"SELECT "item" FROM "MS_BaseItems" WHERE "tableName" = ? AND "itemId" = ? AND "space" = ?"#),
+                            arguments: [table, id, space ?? ""]).flatMap(JSONText.decodeObject)
     }
 
-    func setBaseItem(_ item: JSONObject?, in table: String, id: String) throws {
+    func setBaseItem(_ item: JSONObject?, in table: String, id: String, space: String?) throws {
         if let item {
-            try db.cachedStatement(sql: "INSERT OR REPLACE INTO \"MS_BaseItems\" (\"tableName\", \"itemId\", \"item\") VALUES (?, ?, ?)")
-                .execute(arguments: [table, id, JSONText.encode(item)])
+            try db.cachedStatement(sql: #"INSERT OR REPLACE INTO "MS_BaseItems" ("tableName", "itemId", "space", "item") VALUES (?, ?, ?, ?)"#)
+                .execute(arguments: [table, id, space ?? "", JSONText.encode(item)])
         } else {
-            try db.cachedStatement(sql: "DELETE FROM \"MS_BaseItems\" WHERE \"tableName\" = ? AND \"itemId\" = ?").execute(arguments: [table, id])
+            try db.cachedStatement(sql: #"DELETE FROM "MS_BaseItems" WHERE "tableName" = ? AND "itemId" = ? AND "space" = ?"#)
+                .execute(arguments: [table, id, space ?? ""])
         }
     }
 
     func addConflict(_ entry: ConflictLogEntry) throws -> ConflictLogEntry {
         try db.execute(sql: """
-            INSERT INTO "MS_ConflictLog" ("tableName", "itemId", "kind", "resolution", "at", "fields", "base", "local", "server", "lost", "restoredAt", "reason")
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+            INSERT INTO "MS_ConflictLog" ("tableName", "itemId", "space", "kind", "resolution", "at", "fields", "base", "local", "server", "lost", "restoredAt", "reason")
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
             """, arguments: [
-                entry.table, entry.itemId, entry.kind.rawValue, entry.resolution.rawValue, entry.at.timeIntervalSince1970,
+                entry.table, entry.itemId, entry.space ?? "", entry.kind.rawValue, entry.resolution.rawValue, entry.at.timeIntervalSince1970,
                 JSONWriter.string(.array(entry.fields.map { .string($0) })), entry.base.map(JSONText.encode),
                 entry.local.map(JSONText.encode), entry.server.map(JSONText.encode), JSONText.encode(entry.lost),
                 entry.restoredAt?.timeIntervalSince1970, entry.reason,
@@ -57,7 +58,7 @@ extension SQLiteStoreSession {
     private static func conflict(from row: Row) -> ConflictLogEntry {
         let fields = (row["fields"] as String?).flatMap { try? JSONText.decode(Data($0.utf8)) }
         return ConflictLogEntry(
-            id: row["id"], table: row["tableName"], itemId: row["itemId"],
+            id: row["id"], table: row["tableName"], itemId: row["itemId"], space: (row["space"] as String?).flatMap { $0.isEmpty ? nil : $0 },
             kind: SyncConflict.Kind(rawValue: row["kind"]) ?? .edit,
             resolution: ConflictLogEntry.Resolution(rawValue: row["resolution"]) ?? .merged,
             at: Date(timeIntervalSince1970: row["at"]),

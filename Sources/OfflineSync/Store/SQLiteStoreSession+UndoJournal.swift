@@ -5,8 +5,8 @@ import TableProtocol
 extension SQLiteStoreSession {
     func addJournalEntry(_ entry: UndoJournalEntry) throws {
         try db.cachedStatement(sql: """
-            INSERT INTO "MS_UndoJournal" ("step", "tableName", "itemId", "before", "after") VALUES (?, ?, ?, ?, ?)
-            """).execute(arguments: [entry.step, entry.table, entry.itemId, entry.before.map(JSONText.encode), entry.after.map(JSONText.encode)])
+            INSERT INTO "MS_UndoJournal" ("step", "tableName", "itemId", "space", "before", "after") VALUES (?, ?, ?, ?, ?, ?)
+            """).execute(arguments: [entry.step, entry.table, entry.itemId, entry.space ?? "", entry.before.map(JSONText.encode), entry.after.map(JSONText.encode)])
     }
 
     func newestJournalStep() throws -> Int64 {
@@ -22,6 +22,7 @@ extension SQLiteStoreSession {
             """), arguments: [undone])
         return rows.map { row in
             UndoJournalEntry(id: row["id"], step: row["step"], table: row["tableName"], itemId: row["itemId"],
+                             space: (row["space"] as String?).flatMap { $0.isEmpty ? nil : $0 },
                              before: (row["before"] as String?).flatMap(JSONText.decodeObject),
                              after: (row["after"] as String?).flatMap(JSONText.decodeObject))
         }
@@ -35,9 +36,9 @@ extension SQLiteStoreSession {
         try db.cachedStatement(sql: "DELETE FROM \"MS_UndoJournal\" WHERE \"undone\" = 1").execute()
     }
 
-    func journaledStates(table: String, itemId: String) throws -> [JSONObject] {
-        try String.fetchAll(db.cachedStatement(sql: #"SELECT "after" FROM "MS_UndoJournal" WHERE "tableName" = ? AND "itemId" = ? AND "after" IS NOT NULL ORDER BY "id""#),
-                            arguments: [table, itemId]).compactMap(JSONText.decodeObject)
+    func journaledStates(table: String, itemId: String, space: String?) throws -> [JSONObject] {
+        try String.fetchAll(db.cachedStatement(sql: #"SELECT "after" FROM "MS_UndoJournal" WHERE "tableName" = ? AND "itemId" = ? AND "space" = ? AND "after" IS NOT NULL ORDER BY "id""#),
+                            arguments: [table, itemId, space ?? ""]).compactMap(JSONText.decodeObject)
     }
 
     func trimJournal(keepingAfter step: Int64) throws {
@@ -48,8 +49,8 @@ extension SQLiteStoreSession {
         try db.execute(sql: "DELETE FROM \"MS_UndoJournal\" WHERE \"tableName\" = ?", arguments: [table])
     }
 
-    func removeJournalEntries(table: String, itemIds: [String]) throws {
-        let statement = try db.cachedStatement(sql: "DELETE FROM \"MS_UndoJournal\" WHERE \"tableName\" = ? AND \"itemId\" = ?")
-        for id in itemIds { try statement.execute(arguments: [table, id]) }
+    func removeJournalEntries(table: String, itemIds: [String], space: String?) throws {
+        let statement = try db.cachedStatement(sql: #"DELETE FROM "MS_UndoJournal" WHERE "tableName" = ? AND "itemId" = ? AND "space" = ?"#)
+        for id in itemIds { try statement.execute(arguments: [table, id, space ?? ""]) }
     }
 }

@@ -21,16 +21,22 @@ struct SQLiteStoreSession: SyncStoreSession {
 
     // MARK: Items
 
-    func item(in table: String, id: String) throws -> JSONObject? {
+    func item(in table: String, id: String, space: String?) throws -> JSONObject? {
         let definition = try definition(table)
-        let row = try Row.fetchOne(selectById(definition), arguments: [id])
+        let row = try Row.fetchOne(selectByKey(definition), arguments: [id, space ?? ""])
         return row.map { ItemRow.object(fromSelected: $0, columns: definition.allColumns) }
     }
 
-    /// The row with an id, its columns in `allColumns` order. Read by position: GRDB's lookup
+    func items(in table: String, id: String) throws -> [JSONObject] {
+        let definition = try definition(table)
+        return try Row.fetchAll(db.cachedStatement(sql: selectRows(definition) + " WHERE \(q(SystemProperty.id.rawValue)) = ?"), arguments: [id])
+            .map { ItemRow.object(fromSelected: $0, columns: definition.allColumns) }
+    }
+
+    /// The row with a key, its columns in `allColumns` order. Read by position: GRDB's lookup
     /// by name lower-cases every name, which cost a quarter of `todo edit --all` on 10,000 items.
-    func selectById(_ definition: SyncTableDefinition) throws -> Statement {
-        try db.cachedStatement(sql: selectRows(definition) + " WHERE \(q(SystemProperty.id.rawValue)) = ?")
+    func selectByKey(_ definition: SyncTableDefinition) throws -> Statement {
+        try db.cachedStatement(sql: selectRows(definition) + " WHERE " + StoreMigrator.keyClause)
     }
 
     /// Every column of the table's rows, in `allColumns` order.
@@ -99,25 +105,28 @@ struct SQLiteStoreSession: SyncStoreSession {
         return counts
     }
 
-    func upsert(_ items: [JSONObject], in table: String) throws {
-        try upsert(items, in: table, skippingSameVersion: false)
+    func upsert(_ items: [JSONObject], in table: String, space: String?) throws {
+        try upsert(items, in: table, space: space, pulled: false)
     }
 
-    func upsertPulled(_ items: [JSONObject], in table: String) throws {
-        try upsert(items, in: table, skippingSameVersion: true)
+    func upsertPulled(_ items: [JSONObject], in table: String, space: String?) throws {
+        try upsert(items, in: table, space: space, pulled: true)
     }
 
-    /// Inserts new rows; of an existing row, writes only the columns whose values differ (an item
-    /// without the space column keeps the row's space). The
-    /// row keeps its rowid, and an index is rewritten only when one of its columns changed: a
-    /// row written back after a push differs only in its version and timestamps, and rewriting
-    /// its text indexes (ordered by a Swift collation) cost more than reading the row first.
-    /// `skippingSameVersion`: a pulled row whose version the local row already has is that very
-    /// row (a device pulling back what it just pushed), so nothing is written.
-    private func upsert(_ items: [JSONObject], in table: String, skippingSameVersion: Bool) throws {
+    /// Inserts new rows into `space`; of an existing row there, writes only the columns whose
+    /// values differ. The row keeps its rowid, and an index is rewritten only when one of its
+    /// columns changed: a row written back after a push differs only in its version and
+    /// timestamps, and rewriting its text indexes (ordered by a Swift collation) cost more than
+    /// reading the row first.
+    /// `pulled`: a pulled row whose version the local row already has is that very row (a device
+    /// pulling back what it just pushed), so nothing is written; and a pulled row whose version a
+    /// row of another namespace has, under its id, is that row moved on the server (moves keep
+    /// ids and versions, and only the server hands versions out): it moves here, with its queued
+    /// changes, base copy, undo steps and conflict history.
+    private func upsert(_ items: [JSONObject], in table: String, space: String?, pulled: Bool) throws {
         let definition = try definition(table)
         let columns = definition.allColumns
-        let select = try selectById(definition)
+        let select = try selectByKey(definition)
         let insert = try insertStatement(definition, ignoringExisting: true)
         // Without live search-index triggers (a bulk load, a table without them) a failed insert
         // is cheap, so rows are inserted first and only existing ones read: a first pull of
@@ -125,56 +134,71 @@ struct SQLiteStoreSession: SyncStoreSession {
         let insertFirst = !searchIndexes.isCurrent(definition.name)
         let versionIndex = columns.firstIndex { $0.name == SystemProperty.version.rawValue }!
         let spaceIndex = columns.firstIndex { $0.name == SharedSpace.column }!
+        let place: DatabaseValue = space?.databaseValue ?? .null
+        if pulled { try moveArrivals(items, in: definition, to: space) }
         for item in items {
             var values = try ItemRow.values(of: item, definition: definition)
+            values[spaceIndex] = place
             if insertFirst {
                 try insert.execute(binding: values)
                 if db.changesCount > 0 { continue }
             }
-            guard let row = try Row.fetchOne(select, arguments: [values[0]]) else {
+            guard let row = try Row.fetchOne(select, arguments: [values[0], space ?? ""]) else {
                 try insert.execute(binding: values)
                 continue
             }
             let stored = columns.indices.map { row[$0] as DatabaseValue }
-            // A pulled row at the version this row has is this very row: nothing to write, unless
-            // it comes from another namespace, where a move on the server took it (moves keep
-            // versions, and only the server hands them out): then it moves here too.
-            let sameVersion = skippingSameVersion && !values[versionIndex].isNull && values[versionIndex] == stored[versionIndex]
-            if sameVersion, item[SharedSpace.column] == nil || values[spaceIndex] == stored[spaceIndex] { continue }
-            // A server's item says nothing of the space: the row stays where it is. A pulled row
-            // of one namespace never overwrites a row of another that has its id (ids are per
-            // namespace on the server; a member of a space could otherwise aim at yours).
-            if item[SharedSpace.column] == nil {
-                values[spaceIndex] = stored[spaceIndex]
-            } else if skippingSameVersion, values[spaceIndex] != stored[spaceIndex], !sameVersion {
-                continue
-            }
+            if pulled, !values[versionIndex].isNull, values[versionIndex] == stored[versionIndex] { continue }
             try updateChanged(values, stored: stored, definition)
+        }
+    }
+
+    /// Of pulled rows new to `space`, the ones another namespace here holds at the same id and
+    /// version: moved on the server, so moved here (one statement finds them for the page).
+    private func moveArrivals(_ items: [JSONObject], in definition: SyncTableDefinition, to space: String?) throws {
+        var versions: [String: String] = [:]
+        for item in items {
+            guard let id = item[SystemProperty.id]?.stringValue, let version = item[SystemProperty.version]?.stringValue else { continue }
+            versions[id.lowercased()] = version
+        }
+        guard !versions.isEmpty else { return }
+        let id = q(SystemProperty.id.rawValue), column = q(SharedSpace.column)
+        let sql = "SELECT \(id), \(column), \(q(SystemProperty.version.rawValue)) FROM \(q(definition.name)) WHERE \(id) IN (SELECT \"value\" FROM json_each(?)) "
+            + "AND ifnull(\(column), '') <> ? AND NOT EXISTS (SELECT 1 FROM \(q(definition.name)) here WHERE here.\(id) = \(q(definition.name)).\(id) AND ifnull(here.\(column), '') = ?)"
+        let list = JSONWriter.string(.array(versions.keys.map { .string($0) }))
+        for row in try Row.fetchAll(db.cachedStatement(sql: sql), arguments: [list, space ?? "", space ?? ""]) {
+            let found: String = row[0]
+            guard let version: String = row[2], versions[found.lowercased()] == version else { continue }
+            try moveItems(in: definition.name, ids: [found], from: row[1], to: space)
         }
     }
 
     /// One UPDATE of the stamp columns per row: the row is not read, nor its other columns
     /// compared, as `upsert` does.
-    func writeStamps(_ items: [JSONObject], in table: String) throws {
+    func writeStamps(_ items: [JSONObject], in table: String, space: String?) throws {
         guard !items.isEmpty else { return }
         let definition = try definition(table)
         let columns = definition.allColumns.filter { column in SystemProperty(rawValue: column.name).map { $0 != .id } ?? false }
-        let update = try db.cachedStatement(sql: "UPDATE \(q(definition.name)) SET \(columns.map { "\(q($0.name)) = ?" }.joined(separator: ", ")) WHERE \(q(SystemProperty.id.rawValue)) = ?")
+        let update = try db.cachedStatement(sql: "UPDATE \(q(definition.name)) SET \(columns.map { "\(q($0.name)) = ?" }.joined(separator: ", ")) WHERE \(StoreMigrator.keyClause)")
         for item in items {
             guard let id = item[SystemProperty.id.rawValue] else { continue }
             var arguments = try columns.map { try ItemRow.value(item[$0.name] ?? .null, for: $0, in: definition) }
             arguments.append(try ItemRow.value(id, for: definition.allColumns[0], in: definition))
+            arguments.append((space ?? "").databaseValue)
             try update.execute(binding: arguments)
         }
     }
 
     /// The item is written over `current` as read in this transaction, so neither is read again:
-    /// `todo edit --all` read each row three times before.
+    /// `todo edit --all` read each row three times before. A new item goes into its own space
+    /// column's space; an existing one stays in `current`'s.
     func write(_ item: JSONObject, over current: JSONObject?, in table: String) throws -> JSONObject {
         let definition = try definition(table)
         var values = try ItemRow.values(of: item, definition: definition)
         if let current {
             let stored = try ItemRow.values(of: current, definition: definition)
+            let spaceIndex = definition.allColumns.firstIndex { $0.name == SharedSpace.column }!
+            values[spaceIndex] = stored[spaceIndex]
             try updateChanged(values, stored: stored, definition)
             values[0] = stored[0]  // the row keeps its id's letter case
         } else {
@@ -186,18 +210,21 @@ struct SQLiteStoreSession: SyncStoreSession {
     private func insertStatement(_ definition: SyncTableDefinition, ignoringExisting: Bool) throws -> Statement {
         let placeholders = Array(repeating: "?", count: definition.allColumns.count).joined(separator: ", ")
         return try db.cachedStatement(sql: "INSERT INTO \(q(definition.name)) (\(definition.columnList)) VALUES (\(placeholders))"
-            + (ignoringExisting ? " ON CONFLICT (\(q(SystemProperty.id.rawValue))) DO NOTHING" : ""))
+            + (ignoringExisting ? " ON CONFLICT (\(StoreMigrator.keyColumns)) DO NOTHING" : ""))
     }
 
-    /// Writes the columns whose values differ from the stored row's (both in `allColumns` order).
+    /// Writes the columns whose values differ from the stored row's (both in `allColumns` order;
+    /// the key columns are the stored row's).
     private func updateChanged(_ values: [DatabaseValue], stored: [DatabaseValue], _ definition: SyncTableDefinition) throws {
-        let changed = values.indices.filter { $0 != 0 && values[$0] != stored[$0] }
+        let spaceIndex = definition.allColumns.firstIndex { $0.name == SharedSpace.column }!
+        let changed = values.indices.filter { $0 != 0 && $0 != spaceIndex && values[$0] != stored[$0] }
         if changed.isEmpty { return }
         let names = definition.quotedColumns
         let update = try db.cachedStatement(
-            sql: "UPDATE \(q(definition.name)) SET \(changed.map { "\(names[$0]) = ?" }.joined(separator: ", ")) WHERE \(q(SystemProperty.id.rawValue)) = ?")
+            sql: "UPDATE \(q(definition.name)) SET \(changed.map { "\(names[$0]) = ?" }.joined(separator: ", ")) WHERE \(StoreMigrator.keyClause)")
         // Typed: as a literal `[Any]`, GRDB's failable `init?(_: [Any])` cast every value.
-        let arguments: [DatabaseValue] = changed.map { values[$0] } + [stored[0]]
+        let place: DatabaseValue = stored[spaceIndex].isNull ? "".databaseValue : stored[spaceIndex]
+        let arguments: [DatabaseValue] = changed.map { values[$0] } + [stored[0], place]
         try update.execute(binding: arguments)
     }
 
@@ -212,8 +239,9 @@ struct SQLiteStoreSession: SyncStoreSession {
 
     func suspendIndexes(table: String) throws -> [String] {
         let definition = try definition(table)
-        let indexes = try Row.fetchAll(db, sql: "SELECT name, sql FROM sqlite_master WHERE type = 'index' AND tbl_name = ? AND sql IS NOT NULL",
-                                       arguments: [definition.name])
+        // Not the key: every write of the load looks rows up by it.
+        let indexes = try Row.fetchAll(db, sql: "SELECT name, sql FROM sqlite_master WHERE type = 'index' AND tbl_name = ? AND sql IS NOT NULL AND name <> ?",
+                                       arguments: [definition.name, StoreMigrator.keyIndex(definition)])
         for index in indexes { try db.execute(sql: "DROP INDEX \(q(index["name"]))") }
         return indexes.map { $0["sql"] }
     }
@@ -240,17 +268,43 @@ struct SQLiteStoreSession: SyncStoreSession {
         searchIndexes.set(definition.name, current: true)
     }
 
-    func deleteItems(ids: [String], in table: String) throws {
-        let definition = try definition(table)
-        let statement = try db.cachedStatement(sql: "DELETE FROM \(q(definition.name)) WHERE \(q(SystemProperty.id.rawValue)) = ?")
-        for id in ids { try statement.execute(arguments: [id]) }
-    }
-
     func deleteItems(ids: [String], in table: String, space: String?) throws {
         let definition = try definition(table)
-        let statement = try db.cachedStatement(
-            sql: "DELETE FROM \(q(definition.name)) WHERE \(q(SystemProperty.id.rawValue)) = ? AND \(q(SharedSpace.column)) IS ?")
-        for id in ids { try statement.execute(arguments: [id, space]) }
+        let statement = try db.cachedStatement(sql: "DELETE FROM \(q(definition.name)) WHERE \(StoreMigrator.keyClause)")
+        for id in ids { try statement.execute(arguments: [id, space ?? ""]) }
+    }
+
+    func moveItems(in table: String, ids: [String], from: String?, to: String?) throws {
+        let definition = try definition(table)
+        let (source, target) = (from ?? "", to ?? "")
+        guard source != target else { return }
+        let row = try db.cachedStatement(sql: "UPDATE \(q(definition.name)) SET \(q(SharedSpace.column)) = ? WHERE \(StoreMigrator.keyClause)")
+        let taken = try selectByKey(definition)
+        for id in ids {
+            // The target holding a row of this id already (another item there): this one stays.
+            guard try Row.fetchOne(taken, arguments: [id, target]) == nil else { continue }
+            try row.execute(arguments: [to, id, source])
+            for statement in Self.entriesFollowingAMove {
+                let arguments: StatementArguments = [definition.name, id, source, target]
+                try db.cachedStatement(sql: statement).execute(arguments: statement.contains("?5") ? arguments + [to] : arguments)
+            }
+        }
+    }
+
+    /// Entries that name a moved item, moved with it (bound: table, id, from, to, and the new
+    /// space column's value). Their copies of the item keep its space too, so what they bring
+    /// back (an undo, a restored conflict, a queued delete) lands where the row is now.
+    private static let entriesFollowingAMove = [
+        #"UPDATE "MS_TableOperations" SET "space" = ?4, "item" = \#(respaced("item")) WHERE "tableName" = ?1 AND "itemId" = ?2 AND "space" = ?3"#,
+        #"UPDATE "MS_TableOperationErrors" SET "space" = ?4 WHERE "tableName" = ?1 AND "itemId" = ?2 AND "space" = ?3"#,
+        #"UPDATE "MS_BaseItems" SET "space" = ?4, "item" = \#(respaced("item")) WHERE "tableName" = ?1 AND "itemId" = ?2 AND "space" = ?3"#,
+        #"UPDATE "MS_UndoJournal" SET "space" = ?4, "before" = \#(respaced("before")), "after" = \#(respaced("after")) WHERE "tableName" = ?1 AND "itemId" = ?2 AND "space" = ?3"#,
+        #"UPDATE "MS_ConflictLog" SET "space" = ?4, "local" = \#(respaced("local")), "server" = \#(respaced("server")) WHERE "tableName" = ?1 AND "itemId" = ?2 AND "space" = ?3"#,
+    ]
+
+    /// A stored item copy (JSON text, or null) with its space set to `?5` (null: the own namespace).
+    private static func respaced(_ column: String) -> String {
+        "CASE WHEN json_valid(\"\(column)\") THEN json_set(\"\(column)\", '$.__space', ?5) ELSE \"\(column)\" END"
     }
 
     func deleteItems(matching query: SyncQuery) throws {
@@ -265,11 +319,12 @@ struct SQLiteStoreSession: SyncStoreSession {
     // MARK: Operations
 
     /// The columns `operation(from:)` reads, by position (a push reads two operations per item).
-    static let operationColumns = #"SELECT "id", "tableName", "itemId", "type", "item" FROM "MS_TableOperations""#
+    static let operationColumns = #"SELECT "id", "tableName", "itemId", "type", "item", "space" FROM "MS_TableOperations""#
 
     func operation(from row: Row) -> QueuedOperation {
-        QueuedOperation(
-            id: row[0], table: row[1], itemId: row[2],
+        let space: String = row[5]
+        return QueuedOperation(
+            id: row[0], table: row[1], itemId: row[2], space: space.isEmpty ? nil : space,
             type: TableOperationType(rawValue: row[3]) ?? .update,
             snapshot: (row[4] as String?).flatMap(JSONText.decodeObject))
     }
@@ -283,10 +338,10 @@ struct SQLiteStoreSession: SyncStoreSession {
         try Row.fetchOne(db.cachedStatement(sql: Self.operationColumns + #" WHERE "id" = ?"#), arguments: [id]).map(operation(from:))
     }
 
-    func newestOperation(table: String, itemId: String) throws -> QueuedOperation? {
+    func newestOperation(table: String, itemId: String, space: String?) throws -> QueuedOperation? {
         try Row.fetchOne(
-            db.cachedStatement(sql: Self.operationColumns + #" WHERE "tableName" = ? AND "itemId" = ? ORDER BY "id" DESC LIMIT 1"#),
-            arguments: [table, itemId]
+            db.cachedStatement(sql: Self.operationColumns + #" WHERE "tableName" = ? AND "itemId" = ? AND "space" = ? ORDER BY "id" DESC LIMIT 1"#),
+            arguments: [table, itemId, space ?? ""]
         ).map(operation(from:))
     }
 
@@ -295,9 +350,9 @@ struct SQLiteStoreSession: SyncStoreSession {
                                 arguments: [table]).map { $0.lowercased() })
     }
 
-    func operationCount(table: String, itemId: String) throws -> Int {
-        try Int.fetchOne(db.cachedStatement(sql: "SELECT COUNT(*) FROM \"MS_TableOperations\" WHERE \"tableName\" = ? AND \"itemId\" = ?"),
-                         arguments: [table, itemId]) ?? 0
+    func operationCount(table: String, itemId: String, space: String?) throws -> Int {
+        try Int.fetchOne(db.cachedStatement(sql: #"SELECT COUNT(*) FROM "MS_TableOperations" WHERE "tableName" = ? AND "itemId" = ? AND "space" = ?"#),
+                         arguments: [table, itemId, space ?? ""]) ?? 0
     }
 
     func operationCount(table: String?) throws -> Int {
@@ -307,9 +362,9 @@ struct SQLiteStoreSession: SyncStoreSession {
         return try Int.fetchOne(db.cachedStatement(sql: "SELECT COUNT(*) FROM \"MS_TableOperations\"")) ?? 0
     }
 
-    func appendOperation(table: String, itemId: String, type: TableOperationType, snapshot: JSONObject?) throws -> Int64 {
-        try db.cachedStatement(sql: "INSERT INTO \"MS_TableOperations\" (\"tableName\", \"itemId\", \"type\", \"item\") VALUES (?, ?, ?, ?)")
-            .execute(arguments: [table, itemId, type.rawValue, snapshot.map(JSONText.encode)])
+    func appendOperation(table: String, itemId: String, space: String?, type: TableOperationType, snapshot: JSONObject?) throws -> Int64 {
+        try db.cachedStatement(sql: #"INSERT INTO "MS_TableOperations" ("tableName", "itemId", "space", "type", "item") VALUES (?, ?, ?, ?, ?)"#)
+            .execute(arguments: [table, itemId, space ?? "", type.rawValue, snapshot.map(JSONText.encode)])
         return db.lastInsertedRowID
     }
 
@@ -333,10 +388,10 @@ struct SQLiteStoreSession: SyncStoreSession {
 
     func addError(_ error: OperationError) throws -> OperationError {
         try db.execute(sql: """
-            INSERT INTO "MS_TableOperationErrors" ("operationId", "tableName", "itemId", "operationType", "statusCode", "code",
-                "message", "clientItem", "serverItem", "rawResponse") VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+            INSERT INTO "MS_TableOperationErrors" ("operationId", "tableName", "itemId", "space", "operationType", "statusCode", "code",
+                "message", "clientItem", "serverItem", "rawResponse") VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
             """, arguments: [
-                error.operationId, error.table, error.itemId, error.operationType.rawValue, error.statusCode, error.code,
+                error.operationId, error.table, error.itemId, error.space ?? "", error.operationType.rawValue, error.statusCode, error.code,
                 error.message, error.clientItem.map(JSONText.encode), error.serverItem.map(JSONText.encode), error.rawResponse,
             ])
         var stored = error
@@ -348,6 +403,7 @@ struct SQLiteStoreSession: SyncStoreSession {
         try Row.fetchAll(db, sql: "SELECT * FROM \"MS_TableOperationErrors\" ORDER BY \"id\"").map { row in
             OperationError(
                 id: row["id"], operationId: row["operationId"], table: row["tableName"], itemId: row["itemId"],
+                space: (row["space"] as String?).flatMap { $0.isEmpty ? nil : $0 },
                 operationType: TableOperationType(rawValue: row["operationType"]) ?? .update, statusCode: row["statusCode"],
                 code: row["code"], message: row["message"],
                 clientItem: (row["clientItem"] as String?).flatMap(JSONText.decodeObject),

@@ -23,8 +23,11 @@ protocol SyncDataSource: Sendable {
 /// What a data source offers inside a `read` or `write` call.
 protocol SyncStoreSession {
     // Items
-    /// The item with this id (ids compare case-insensitively).
-    func item(in table: String, id: String) throws -> JSONObject?
+    /// The item with this key: its id (compared case-insensitively) in `space` (nil: the
+    /// account's own namespace). Two namespaces may hold one id, and a store keeps both.
+    func item(in table: String, id: String, space: String?) throws -> JSONObject?
+    /// Every item with this id, whatever its space.
+    func items(in table: String, id: String) throws -> [JSONObject]
     /// The items matching a query, run in the store.
     func items(_ query: SyncQuery) throws -> SyncQueryResult
     /// The items matching a query, in its order, handed to `body` `size` at a time with the
@@ -33,30 +36,35 @@ protocol SyncStoreSession {
     func forEachChunk(_ query: SyncQuery, size: Int, _ body: ([JSONObject], Set<String>) throws -> Void) throws
     /// How many items match the query for each value of one column (null included).
     func counts(_ query: SyncQuery, groupedBy column: String) throws -> [JSONValue: Int]
-    /// Inserts or replaces whole items; unknown keys are dropped, missing keys become null (but
-    /// for the space column: an existing row keeps its space).
-    func upsert(_ items: [JSONObject], in table: String) throws
+    /// Inserts or replaces whole items of `space` (their own space column is set aside);
+    /// unknown keys are dropped, missing keys become null.
+    func upsert(_ items: [JSONObject], in table: String, space: String?) throws
     /// Writes the system properties (version, timestamps, deleted, writer) of items whose other
     /// values the stored rows already hold: a push's writes the server stored as sent.
-    func writeStamps(_ items: [JSONObject], in table: String) throws
+    func writeStamps(_ items: [JSONObject], in table: String, space: String?) throws
     /// Writes one item over the stored one the caller read in this transaction (`current`, nil
-    /// when there is none, as `upsert` would); answers the item as stored.
+    /// when there is none: the item goes into the space its space column names); answers the
+    /// item as stored. An existing row keeps its space.
     func write(_ item: JSONObject, over current: JSONObject?, in table: String) throws -> JSONObject
-    /// Upserts items a pull brought; one whose version the stored row already has may be skipped.
-    func upsertPulled(_ items: [JSONObject], in table: String) throws
-    /// The items with these ids that exist, by lower-cased id.
-    func items(in table: String, ids: [String]) throws -> [String: JSONObject]
-    /// Deletes items by id.
-    func deleteItems(ids: [String], in table: String) throws
+    /// Upserts items a pull brought into `space`; one whose version the stored row already has
+    /// may be skipped, and one another namespace holds at its id and version moves here
+    /// (`moveItems`): the server moved it.
+    func upsertPulled(_ items: [JSONObject], in table: String, space: String?) throws
+    /// The items of `space` with these ids that exist, by lower-cased id.
+    func items(in table: String, ids: [String], space: String?) throws -> [String: JSONObject]
     /// Deletes the items with these ids that are in `space` (nil: the account's own namespace).
     func deleteItems(ids: [String], in table: String, space: String?) throws
+    /// Moves items from one space to another with everything that names them: queued
+    /// operations (and a queued delete's copy), errors, base copies, undo entries and conflict
+    /// log entries. An id the target holds already stays where it is.
+    func moveItems(in table: String, ids: [String], from: String?, to: String?) throws
     /// Deletes the items matching a query (limit and offset ignored).
     func deleteItems(matching query: SyncQuery) throws
     /// Before a large pull, or a local transaction, into the empty `table`: may stop keeping derived data (a search index)
     /// current row by row; true when it did, and `endBulkLoad` must follow. A store that stays
     /// current by itself answers false.
     func beginBulkLoad(table: String) throws -> Bool
-    /// Drops the table's indexes (not its primary key) and answers the statements that make
+    /// Drops the table's indexes (not its key) and answers the statements that make
     /// them again, for `restoreIndexes` before the same transaction ends: readers never see the
     /// table without them.
     func suspendIndexes(table: String) throws -> [String]
@@ -73,17 +81,19 @@ protocol SyncStoreSession {
     /// The operation with this id.
     func operation(id: Int64) throws -> QueuedOperation?
     /// The newest operation for an item.
-    func newestOperation(table: String, itemId: String) throws -> QueuedOperation?
-    /// Lower-cased ids of the items of a table that have queued operations.
+    func newestOperation(table: String, itemId: String, space: String?) throws -> QueuedOperation?
+    /// Lower-cased ids of the items of a table that have queued operations, in any space.
     func pendingItemIds(table: String) throws -> Set<String>
-    /// Which of these ids (lowercased) have queued operations.
+    /// Which of these ids (lowercased) have queued operations, in any space.
     func pendingItemIds(table: String, among ids: [String]) throws -> Set<String>
+    /// Which of these ids (lowercased) have queued operations in `space`.
+    func pendingItemIds(table: String, space: String?, among ids: [String]) throws -> Set<String>
     /// How many operations exist for an item.
-    func operationCount(table: String, itemId: String) throws -> Int
+    func operationCount(table: String, itemId: String, space: String?) throws -> Int
     /// How many operations are queued, for one table or all.
     func operationCount(table: String?) throws -> Int
     /// Appends an operation; returns its id.
-    func appendOperation(table: String, itemId: String, type: TableOperationType, snapshot: JSONObject?) throws -> Int64
+    func appendOperation(table: String, itemId: String, space: String?, type: TableOperationType, snapshot: JSONObject?) throws -> Int64
     /// Changes an operation's type and snapshot in place (same queue position).
     func updateOperation(id: Int64, type: TableOperationType, snapshot: JSONObject?) throws
     /// Removes an operation and its errors.
@@ -94,8 +104,8 @@ protocol SyncStoreSession {
     func operations(after id: Int64, limit: Int) throws -> [QueuedOperation]
     /// Removes operations and their errors.
     func removeOperations(ids: [Int64]) throws
-    /// Of these items, the newest operation of each that has one, by lower-cased id.
-    func newestOperations(table: String, itemIds: [String]) throws -> [String: QueuedOperation]
+    /// Of these items of `space`, the newest operation of each that has one, by lower-cased id.
+    func newestOperations(table: String, itemIds: [String], space: String?) throws -> [String: QueuedOperation]
 
     // Operation errors (`MS_TableOperationErrors`)
     /// Records an error; returns it with its id set.
@@ -111,13 +121,13 @@ protocol SyncStoreSession {
 
     // Base copies (`MS_BaseItems`)
     /// The last server version of an item with queued changes, if kept.
-    func baseItem(in table: String, id: String) throws -> JSONObject?
+    func baseItem(in table: String, id: String, space: String?) throws -> JSONObject?
     /// Keeps (or, with nil, forgets) an item's base copy.
-    func setBaseItem(_ item: JSONObject?, in table: String, id: String) throws
-    /// The base copies kept of these items, by lower-cased id.
-    func baseItems(in table: String, ids: [String]) throws -> [String: JSONObject]
-    /// Forgets the base copies of these items.
-    func removeBaseItems(in table: String, ids: [String]) throws
+    func setBaseItem(_ item: JSONObject?, in table: String, id: String, space: String?) throws
+    /// The base copies kept of these items of `space`, by lower-cased id.
+    func baseItems(in table: String, ids: [String], space: String?) throws -> [String: JSONObject]
+    /// Forgets the base copies of these items of `space`.
+    func removeBaseItems(in table: String, ids: [String], space: String?) throws
 
     // Conflict log (`MS_ConflictLog`)
     /// Appends an entry (dropping the oldest beyond `ConflictLogEntry.limit`); returns it with its id.
@@ -147,11 +157,11 @@ protocol SyncStoreSession {
     /// Forgets the steps numbered `step` and lower.
     func trimJournal(keepingAfter step: Int64) throws
     /// The item's states that local writes made, as the journal holds them (oldest first).
-    func journaledStates(table: String, itemId: String) throws -> [JSONObject]
+    func journaledStates(table: String, itemId: String, space: String?) throws -> [JSONObject]
     /// Forgets every journal entry of a table.
     func removeJournalEntries(table: String) throws
-    /// Removes the undo journal's entries of these items.
-    func removeJournalEntries(table: String, itemIds: [String]) throws
+    /// Removes the undo journal's entries of these items of `space`.
+    func removeJournalEntries(table: String, itemIds: [String], space: String?) throws
 
     // Pull tokens (`MS_TableConfig`)
     /// The delta token of a query id.

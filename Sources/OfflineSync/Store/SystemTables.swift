@@ -83,6 +83,27 @@ enum SystemTables {
         migrator.registerMigration("v4: conflict log reasons") { db in
             try db.execute(sql: #"ALTER TABLE "MS_ConflictLog" ADD COLUMN "reason" TEXT"#)
         }
+        // Each entry names its item by (space, id): two namespaces may hold one id. The own
+        // namespace is ''. `StoreMigrator` fills the column in when it rekeys a table.
+        migrator.registerMigration("v5: items keyed by space and id") { db in
+            try db.execute(sql: """
+                ALTER TABLE "MS_TableOperations" ADD COLUMN "space" TEXT NOT NULL DEFAULT '';
+                DROP INDEX "MS_TableOperations_item";
+                CREATE INDEX "MS_TableOperations_item" ON "MS_TableOperations" ("tableName", "itemId", "space");
+                ALTER TABLE "MS_TableOperationErrors" ADD COLUMN "space" TEXT NOT NULL DEFAULT '';
+                ALTER TABLE "MS_UndoJournal" ADD COLUMN "space" TEXT NOT NULL DEFAULT '';
+                ALTER TABLE "MS_ConflictLog" ADD COLUMN "space" TEXT NOT NULL DEFAULT '';
+                CREATE TABLE "MS_BaseItems_v5" (
+                    "tableName" TEXT NOT NULL COLLATE NOCASE,
+                    "itemId" TEXT NOT NULL COLLATE NOCASE,
+                    "space" TEXT NOT NULL DEFAULT '',
+                    "item" TEXT NOT NULL,
+                    PRIMARY KEY ("tableName", "itemId", "space"));
+                INSERT INTO "MS_BaseItems_v5" ("tableName", "itemId", "item") SELECT "tableName", "itemId", "item" FROM "MS_BaseItems";
+                DROP TABLE "MS_BaseItems";
+                ALTER TABLE "MS_BaseItems_v5" RENAME TO "MS_BaseItems";
+                """)
+        }
         return migrator
     }
 }

@@ -52,9 +52,19 @@ public struct TypedSyncTable<Record: SyncRecord>: Sendable {
         try await untyped.delete([SystemProperty.id.rawValue: .string(id)])
     }
 
-    /// The stored record with this id.
+    /// The stored record with this id (in this value's space when that holds it; see `SyncTable.read(id:)`).
     public func read(id: String) throws -> Synced<Record>? {
         try untyped.read(id: id).map { try RecordCoding.synced($0) }
+    }
+
+    /// The stored record with this id in `space` (nil: the account's own namespace).
+    public func read(id: String, space: String?) throws -> Synced<Record>? {
+        try untyped.read(id: id, space: space).map { try RecordCoding.synced($0) }
+    }
+
+    /// Every stored record with this id, one per space holding it (the account's own first).
+    public func rows(id: String) throws -> [Synced<Record>] {
+        try untyped.rows(id: id).map { try RecordCoding.synced($0) }
     }
 
     /// The stored records a query matches, in its order (and its total count when it asked for one).

@@ -9,17 +9,17 @@ struct LocalUndo {
 
     /// Moves an item from the journaled state `from` to `to` (nil: absent).
     func apply(_ entry: UndoJournalEntry, from: JSONObject?, to target: JSONObject?) throws -> UndoneChange {
-        let current = try session.item(in: entry.table, id: entry.itemId)
-        var result = UndoneChange(table: entry.table, itemId: entry.itemId, change: entry.change, previous: current, item: current,
+        let current = try session.item(in: entry.table, id: entry.itemId, space: entry.space)
+        var result = UndoneChange(table: entry.table, itemId: entry.itemId, space: entry.space, change: entry.change, previous: current, item: current,
                                   sendsNewChange: false, itemGone: false)
-        let pending = try session.newestOperation(table: entry.table, itemId: entry.itemId)
+        let pending = try session.newestOperation(table: entry.table, itemId: entry.itemId, space: entry.space)
         let inFlight = pending.map { context.operations.isInFlight($0.id) } ?? false
         let table = context.table(entry.table)
         switch (target, current) {
         case (nil, nil):
             break  // gone already
         case (nil, let current?):
-            try table.delete(current, id: entry.itemId, in: session)
+            try table.delete(current, id: entry.itemId, space: entry.space, in: session)
             // Only an insert still queued (and not on the wire) is dropped unsent.
             result.sendsNewChange = !(pending?.type == .insert && !inFlight)
             result.item = nil
@@ -28,25 +28,25 @@ struct LocalUndo {
             guard !fields.isEmpty else { break }
             var patch = JSONObject(fields.map { ($0, target[$0] ?? .null) })
             patch[SystemProperty.id] = .string(entry.itemId)
-            result.item = try table.update(patch, id: entry.itemId, in: session)
+            result.item = try table.update(patch, id: entry.itemId, space: entry.space, in: session)
             result.sendsNewChange = pending == nil || inFlight
-            if !inFlight, try backToBase(entry, result.item) { result.item = try session.item(in: entry.table, id: entry.itemId) }
+            if !inFlight, try backToBase(entry, result.item) { result.item = try session.item(in: entry.table, id: entry.itemId, space: entry.space) }
         case (let target?, nil):
             if from != nil && entry.change == .update {
                 result.itemGone = true  // an edit of an item deleted elsewhere since: nothing to return to
             } else if let pending, pending.type == .delete, !inFlight {
                 // The delete is still queued: bring the row back and turn the delete into the
                 // update it collapsed from, or drop it when the row is the server's version.
-                try session.upsert([target], in: entry.table)
+                try session.upsert([target], in: entry.table, space: entry.space)
                 try session.updateOperation(id: pending.id, type: .update, snapshot: nil)
                 _ = try backToBase(entry, target)
-                result.item = try session.item(in: entry.table, id: entry.itemId)
+                result.item = try session.item(in: entry.table, id: entry.itemId, space: entry.space)
             } else {
                 // The delete reached the server (or never needed to): a new insert, which the
                 // push turns into an undelete of the server's row.
                 var fresh = target
                 fresh[SystemProperty.id] = .string(entry.itemId)
-                result.item = try table.insert(fresh, id: entry.itemId, in: session)
+                result.item = try table.insert(fresh, id: entry.itemId, space: entry.space, in: session)
                 result.sendsNewChange = target[SystemProperty.version].map { $0 != .null } ?? false
             }
         }
@@ -55,14 +55,14 @@ struct LocalUndo {
 
     /// Drops the item's only queued update when the row equals its base copy again; answers whether it did.
     private func backToBase(_ entry: UndoJournalEntry, _ row: JSONObject?) throws -> Bool {
-        guard let row, let base = try session.baseItem(in: entry.table, id: entry.itemId),
-              let queued = try session.newestOperation(table: entry.table, itemId: entry.itemId), queued.type == .update,
-              try session.operationCount(table: entry.table, itemId: entry.itemId) == 1,
+        guard let row, let base = try session.baseItem(in: entry.table, id: entry.itemId, space: entry.space),
+              let queued = try session.newestOperation(table: entry.table, itemId: entry.itemId, space: entry.space), queued.type == .update,
+              try session.operationCount(table: entry.table, itemId: entry.itemId, space: entry.space) == 1,
               Self.userFields(row).union(Self.userFields(base)).allSatisfy({ row[$0] ?? .null == base[$0] ?? .null })
         else { return false }
         try session.removeOperation(id: queued.id)
-        try session.upsert([base], in: entry.table)
-        try session.setBaseItem(nil, in: entry.table, id: entry.itemId)
+        try session.upsert([base], in: entry.table, space: entry.space)
+        try session.setBaseItem(nil, in: entry.table, id: entry.itemId, space: entry.space)
         return true
     }
 

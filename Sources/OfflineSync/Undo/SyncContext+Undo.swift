@@ -48,9 +48,9 @@ extension SyncContext {
 
     /// Records one item's local write as part of undo step `step` (nil: none is kept); runs
     /// inside the write's transaction.
-    func journal(table: String, itemId: String, before: JSONObject?, after: JSONObject?, step: Int64?,
+    func journal(table: String, itemId: String, space: String?, before: JSONObject?, after: JSONObject?, step: Int64?,
                  in session: any SyncStoreSession) throws {
         guard let step, before != after else { return }
-        try session.addJournalEntry(UndoJournalEntry(step: step, table: table, itemId: itemId, before: before, after: after))
+        try session.addJournalEntry(UndoJournalEntry(step: step, table: table, itemId: itemId, space: space, before: before, after: after))
     }
 }

@@ -10,14 +10,16 @@ public struct UndoJournalEntry: Sendable, Hashable {
     public var table: String
     /// The item's id.
     public var itemId: String
+    /// The item's space (nil: the account's own namespace).
+    public var space: String?
     /// The row before the change; nil when the change inserted it.
     public var before: JSONObject?
     /// The row after the change; nil when the change deleted it.
     public var after: JSONObject?
 
     /// Creates an entry (the store assigns `id`).
-    public init(id: Int64 = 0, step: Int64, table: String, itemId: String, before: JSONObject?, after: JSONObject?) {
-        (self.id, self.step, self.table, self.itemId, self.before, self.after) = (id, step, table, itemId, before, after)
+    public init(id: Int64 = 0, step: Int64, table: String, itemId: String, space: String?, before: JSONObject?, after: JSONObject?) {
+        (self.id, self.step, self.table, self.itemId, self.space, self.before, self.after) = (id, step, table, itemId, space, before, after)
     }
 
     /// What the recorded change did to the item.

@@ -21,6 +21,8 @@ public struct UndoneChange: Sendable {
     public var table: String
     /// The item's id.
     public var itemId: String
+    /// The item's space (nil: the account's own namespace).
+    public var space: String?
     /// The local change taken back (undo) or made again (redo).
     public var change: TableOperationType
     /// The item as it was just before this undo or redo (nil when absent).

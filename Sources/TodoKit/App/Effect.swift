@@ -20,8 +20,8 @@ public enum Effect: Sendable, Equatable {
     case save(TodoItem, original: TodoItem)
     /// Save an item over the stored one, whatever changed meanwhile (Use Client on an edit clash) → `.written`.
     case saveOver(TodoItem)
-    /// Set one stored item's completion → `.written`.
-    case setComplete(id: String, complete: Bool)
+    /// Set one stored item's completion (the row of `space`, when two namespaces hold the id) → `.written`.
+    case setComplete(id: String, space: String?, complete: Bool)
     /// Delete an item → `.written`.
     case delete(TodoItem)
     /// Take back the newest local change → `.undone`.

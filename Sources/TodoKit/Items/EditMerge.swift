@@ -77,7 +77,9 @@ public enum EditSavePlan: Sendable, Equatable {
 extension TodoService {
     /// Saves an edit of an item opened as `original`, as `EditSavePlan` decides.
     public func save(_ edited: TodoItem, openedAs original: TodoItem) async throws -> EditSaveResult {
-        switch EditSavePlan(edited: edited, original: original, stored: try item(id: edited.id)) {
+        // The row the editor opened: its space's, when two namespaces hold the id.
+        let stored = try table.inSpace(original.space).read(id: edited.id).map(TodoItem.init)
+        switch EditSavePlan(edited: edited, original: original, stored: stored) {
         case .save(let item, let result):
             try await save(item)
             return result

@@ -11,6 +11,7 @@ extension TodoItem: SyncRecord {
         version = synced.version
         updatedAt = synced.updatedAtStamp
         updatedBy = synced.updatedBy
+        space = synced.space
     }
 
     /// Reads a row of the `TodoItem` table; nil when it has no id.

@@ -129,7 +129,7 @@ public struct TodoListViewModel: KeyedView {
         case .add: return [.send(.push(.addPrompt(AddPromptViewModel(scope: scope, today: context.today))))]
         case .toggleComplete:
             // The stored item, not this row: the row may be older than the store.
-            if let item = selectedItem { return [.setComplete(id: item.id, complete: !item.complete)] }
+            if let item = selectedItem { return [.setComplete(id: item.id, space: item.space, complete: !item.complete)] }
         case .delete: if let item = selectedItem { return [.send(.push(.deleteConfirmation(DeleteConfirmationViewModel(item: item))))] }
         case .undo: return [.undo]
         case .redo: return [.redo]

@@ -54,21 +54,25 @@ extension TodoService {
             for stored in items {
                 var item = stored.record
                 item.listId = nil
-                _ = try moveToSpace(item, from: stored.record)
+                _ = try moveToSpace(item, from: TodoItem(stored))
             }
             try await listTable.delete(list)
             return items.count
         }
         let count = try table.untyped.transaction { writes in
-            let ids = try writes.read(table.query.filter(Field("listId") == .string(list.id))).items.compactMap { $0[SystemProperty.id]?.stringValue }
-            for id in ids {
+            let rows = try writes.read(table.query.filter(Field("listId") == .string(list.id))).items
+            for row in rows {
+                // Each row by its key: its id and its space.
+                let key = JSONObject(row.filter { $0.key == SystemProperty.id.rawValue || $0.key == SharedSpace.column }.map { ($0.key, $0.value) })
                 if withItems {
-                    try writes.delete([SystemProperty.id.rawValue: .string(id)])
+                    try writes.delete(key)
                 } else {
-                    try writes.update([SystemProperty.id.rawValue: .string(id), "listId": .null])
+                    var cleared = key
+                    cleared["listId"] = .null
+                    try writes.update(cleared)
                 }
             }
-            return ids.count
+            return rows.count
         }
         try await listTable.delete(list)
         return count

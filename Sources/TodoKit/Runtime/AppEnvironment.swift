@@ -46,8 +46,8 @@ public struct AppEnvironment: Sendable {
     public var save: @Sendable (_ edited: TodoItem, _ original: TodoItem) async throws -> EditSaveResult
     /// Saves an item over the stored one.
     public var saveOver: @Sendable (TodoItem) async throws -> Void
-    /// Sets the stored item's completion.
-    public var setComplete: @Sendable (_ id: String, _ complete: Bool) async throws -> Void
+    /// Sets the stored item's completion (the row of `space`, when two namespaces hold the id).
+    public var setComplete: @Sendable (_ id: String, _ space: String?, _ complete: Bool) async throws -> Void
     /// Deletes an item.
     public var delete: @Sendable (TodoItem) async throws -> Void
     /// Takes back the newest local change; its words, or nil when there was nothing to undo.
@@ -94,7 +94,7 @@ public struct AppEnvironment: Sendable {
                 add: @escaping @Sendable (QuickAdd) async throws -> Void,
                 save: @escaping @Sendable (TodoItem, TodoItem) async throws -> EditSaveResult,
                 saveOver: @escaping @Sendable (TodoItem) async throws -> Void,
-                setComplete: @escaping @Sendable (String, Bool) async throws -> Void,
+                setComplete: @escaping @Sendable (String, String?, Bool) async throws -> Void,
                 delete: @escaping @Sendable (TodoItem) async throws -> Void,
                 undo: @escaping @Sendable () async throws -> String?,
                 redo: @escaping @Sendable () async throws -> String?,

@@ -104,7 +104,7 @@ public final class AppRuntime {
                 do { return .editSaved(try await environment.save(item, original)) } catch { return .written(error: SyncError.wrapping(error).message) }
             }
         case .saveOver(let item): write { try await environment.saveOver(item) }
-        case .setComplete(let id, let complete): write { try await environment.setComplete(id, complete) }
+        case .setComplete(let id, let space, let complete): write { try await environment.setComplete(id, space, complete) }
         case .delete(let item): write { try await environment.delete(item) }
         case .undo: store { await Self.undone { try await environment.undo() ?? UndoNotice.nothingToUndo } }
         case .redo: store { await Self.undone { try await environment.redo() ?? UndoNotice.nothingToRedo } }

@@ -16,7 +16,7 @@ extension AppEnvironment {
             add: { try await service.add($0) },
             save: { try await service.save($0, openedAs: $1) },
             saveOver: { try await service.save($0) },
-            setComplete: { try await service.setComplete(id: $0, to: $1) },
+            setComplete: { try await service.setComplete(id: $0, space: $1, to: $2) },
             delete: { try await service.delete($0) },
             undo: { try service.undo() },
             redo: { try service.redo() },

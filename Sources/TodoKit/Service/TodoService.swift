@@ -194,17 +194,18 @@ public final class TodoService: Sendable {
     @discardableResult
     public func save(_ item: TodoItem, now: Date = Date()) async throws -> TodoItem {
         try Self.requireText(item)
-        let stored = try table.read(id: item.id)
+        // The row the copy was read from: its space's, when two namespaces hold its id.
+        let stored = try table.inSpace(item.space).read(id: item.id)
         try requireWritable(listId: stored?.listId)
         if item.listId != stored?.listId { try requireWritable(listId: item.listId) }
         let wasComplete = stored?.complete ?? item.complete
         let item = CompletionRules.saving(item, wasComplete: wasComplete, now: now)
         // Moved to a list in another namespace (shared, or back to one's own): a new item there.
         if let stored, item.listId != stored.listId, try space(ofList: item.listId) != stored.space {
-            return try moveToSpace(item, from: stored.record)
+            return try moveToSpace(item, from: TodoItem(stored))
         }
         guard let next = CompletionRules.nextInstance(saving: item, wasComplete: wasComplete, now: now) else {
-            return TodoItem(try await table.update(item))
+            return TodoItem(try await table.inSpace(stored?.space ?? item.space).update(item))
         }
         let row = try item.item()  // without the copy's version: the stored one stays
         // The next instance goes where the item is (a shared list's space, or one's own).
@@ -219,18 +220,22 @@ public final class TodoService: Sendable {
     /// older: the list shows rows until their reload arrives, and a save of that copy would undo
     /// newer edits). Unknown ids are an error; an item already in that state is left alone.
     /// The completion rules are `save`'s.
+    /// `space` names the row when two namespaces hold the id (nil: the account's own first).
     @discardableResult
-    public func setComplete(id: String, to complete: Bool, now: Date = Date()) async throws -> TodoItem {
-        guard var item = try item(id: id) else { throw SyncError(.invalidParameter, "The item no longer exists") }
+    public func setComplete(id: String, space: String? = nil, to complete: Bool, now: Date = Date()) async throws -> TodoItem {
+        guard var item = try table.inSpace(space).read(id: id).map(TodoItem.init) else {
+            throw SyncError(.invalidParameter, "The item no longer exists")
+        }
         guard item.complete != complete else { return item }
         item.complete = complete
         return try await save(item, now: now)
     }
 
-    /// Deletes an item.
+    /// Deletes an item (the row of its space, when two namespaces hold its id).
     public func delete(_ item: TodoItem) async throws {
-        try requireWritable(listId: try self.item(id: item.id)?.listId)
-        try await table.delete(id: item.id)
+        let row = table.inSpace(item.space)
+        try requireWritable(listId: try row.read(id: item.id)?.listId)
+        try await row.delete(id: item.id)
     }
 
     /// An item moved to a list in another namespace (shared, or back to one's own): a new item
@@ -240,7 +245,7 @@ public final class TodoService: Sendable {
         if moved.repeatRule != nil, moved.series == nil { moved.series = stored.id }  // its next instances keep their ids
         moved.id = UUID().uuidString
         return try table.untyped.inSpace(try space(ofList: item.listId)).transaction { writes in
-            try writes.delete([SystemProperty.id.rawValue: .string(stored.id)])
+            try writes.delete([SystemProperty.id.rawValue: .string(stored.id), SharedSpace.column: stored.space.map(JSONValue.string) ?? .null])
             return TodoItem(try writes.insert(moved.object)) ?? moved
         }
     }
@@ -292,12 +297,13 @@ public final class TodoService: Sendable {
             let rows = try writes.read(query).items
             for (index, row) in rows.enumerated() {
                 guard let id = row[SystemProperty.id]?.stringValue else { continue }
-                try writes.update([SystemProperty.id.rawValue: .string(id), "complete": .bool(complete), "completedAt": stamp])
+                let space = row[SharedSpace.column] ?? .null  // the row's key is its id and its space
+                try writes.update([SystemProperty.id.rawValue: .string(id), SharedSpace.column: space, "complete": .bool(complete), "completedAt": stamp])
                 // Only a repeating row is decoded: marking 10,000 done stays a column write each.
                 if complete, (row["repeat"] ?? .null) != .null, let open = TodoItem(row),
                    let next = CompletionRules.nextInstance(saving: open.completed, wasComplete: false, now: now),
-                   try writes.read(id: next.id) == nil {
-                    try writes.insert(next.object, inSpace: SharedSpace.of(row))
+                   try writes.read(id: next.id, space: space.stringValue) == nil {
+                    try writes.insert(next.object, inSpace: space.stringValue)
                 }
                 if (index + 1) % Self.progressEvery == 0 { progress(index + 1, rows.count) }
             }
@@ -322,8 +328,14 @@ public final class TodoService: Sendable {
     /// Makes the change undone last again; answers what it did in words, or nil when there was nothing to redo.
     public func redo() throws -> String? { try context.redo().map(UndoNotice.text) }
 
-    /// The item with this id.
+    /// The item with this id (the account's own first, when two namespaces hold the id).
     public func item(id: String) throws -> TodoItem? { try table.read(id: id).map(TodoItem.init) }
+
+    /// The item with this id in `space` (nil: the account's own namespace).
+    public func item(id: String, space: String?) throws -> TodoItem? { try table.read(id: id, space: space).map(TodoItem.init) }
+
+    /// Every item with this id: one per namespace holding it (two shared lists may hold one id).
+    public func items(id: String) throws -> [TodoItem] { try table.rows(id: id).map(TodoItem.init) }
 
     /// Up to `limit` items whose id starts with `prefix`, in any letter case (a short id typed
     /// for a long one), read by the store rather than from every item.

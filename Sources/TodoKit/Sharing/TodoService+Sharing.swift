@@ -239,10 +239,12 @@ extension TodoService {
             RowSelection(table: listTable.untyped.name, where: Field("id") == .string(listId)),
             RowSelection(table: table.untyped.name, where: Field("listId") == .string(listId)),
         ], from: space, to: target)
-        try await context.moveRows(in: listTable.untyped.name, ids: [listId], to: target)
-        let held = try table.untyped.read(table.query.filter(Field("listId") == .string(listId))).items.compactMap { $0[SystemProperty.id]?.stringValue }
+        try await context.moveRows(in: listTable.untyped.name, ids: [listId], from: space, to: target)
+        let here = Field(SharedSpace.column) == (space.map(QueryValue.string) ?? nil)
+        let held = try table.untyped.read(table.query.filter(Field("listId") == .string(listId) && here)).items
+            .compactMap { $0[SystemProperty.id]?.stringValue }
         let items = Set(held).union(moved[table.untyped.name.lowercased()] ?? [])
-        try await context.moveRows(in: table.untyped.name, ids: items.sorted(), to: target)
+        try await context.moveRows(in: table.untyped.name, ids: items.sorted(), from: space, to: target)
     }
 
     /// Items this device added to a list while another device shared it went to the account's
@@ -260,7 +262,7 @@ extension TodoService {
             // Sent first, so the server's move takes them along.
             try await context.push()
             _ = try await client.moveRows([RowSelection(table: table.untyped.name, where: Field("listId") == .string(listId))], from: nil, to: space)
-            try await context.moveRows(in: table.untyped.name, ids: strays, to: space)
+            try await context.moveRows(in: table.untyped.name, ids: strays, from: nil, to: space)
         }
     }
 

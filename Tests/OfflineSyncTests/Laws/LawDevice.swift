@@ -90,7 +90,7 @@ final class LawDevice {
     func outgoing() throws -> [(id: String, change: SentChange)] {
         var changes: [(String, SentChange)] = []
         for id in try context.pendingItemIds(table: Self.table).sorted() {
-            let base = try context.dataSource.read { try $0.baseItem(in: Self.table, id: id) }
+            let base = try context.dataSource.read { try $0.baseItem(in: Self.table, id: id, space: nil) }
             guard let local = try table.read(id: id), local["deleted"] != .bool(true) else {
                 changes.append((id, .deleted))
                 continue
