@@ -89,4 +89,18 @@ import Testing
         try await d.ann.table(SpaceDevices.table).pull(queryId: "g")
         #expect(try d.ann.table(SpaceDevices.table).read(id: "milk")?["text"] == "oat milk")
     }
+
+    @Test func undoingADeleteQueuedBeforeAMoveBringsTheRowBackWhereItNowLives() async throws {
+        let d = try await SpaceDevices.make()
+        let table = d.ann.table(SpaceDevices.table)
+        try await table.insert(["id": "milk", "text": "milk"])
+        try await d.ann.push()
+        try await table.delete(["id": "milk"])  // queued, not sent
+        try await Self.move(d, ids: ["milk"], to: d.space)
+        try d.ann.undo()
+        #expect(try table.rows(id: "milk").map { SharedSpace.of($0) } == [d.space])
+        #expect(d.ann.pendingOperationsCount == 0)  // the server's version again: nothing to send
+        try await d.bob.table(SpaceDevices.table).inSpace(d.space).pull(queryId: "g")
+        #expect(try SpaceDevices.texts(d.bob) == ["milk"])
+    }
 }
