@@ -129,7 +129,7 @@ public struct SyncTable: Sendable {
     public func read(id: String) throws -> JSONObject? {
         try guarded {
             try store.read { session in
-                try session.item(in: name, id: id, space: space) ?? Self.ownFirst(try session.items(in: name, id: id)).first
+                try session.item(in: name, id: id, space: space) ?? session.items(in: name, id: id).first
             }
         }
     }
@@ -141,15 +141,7 @@ public struct SyncTable: Sendable {
 
     /// Every local item with this id, one per space holding it (the account's own first).
     public func rows(id: String) throws -> [JSONObject] {
-        try guarded { try store.read { Self.ownFirst(try $0.items(in: name, id: id)) } }
-    }
-
-    private static func ownFirst(_ rows: [JSONObject]) -> [JSONObject] {
-        rows.sorted { lhs, rhs in
-            let (left, right) = (SharedSpace.of(lhs), SharedSpace.of(rhs))
-            if (left == nil) != (right == nil) { return left == nil }
-            return left ?? "" < right ?? ""
-        }
+        try guarded { try store.read { try $0.items(in: name, id: id) } }
     }
 
     /// Local items matching a query (run in SQLite).

@@ -43,11 +43,16 @@ struct PullRun {
     }
 
     /// Whether this pull loads the table in bulk (see `SyncStoreSession.beginBulkLoad`): decided
-    /// on the first page, when it is full (more follow) and the local table is empty.
+    /// on the first page, when it is full (more follow) and the local table is empty. Also
+    /// decided then: whether a pulled row may be one another namespace here holds, moved on the
+    /// server, which only a store holding rows of another namespace can have; a first pull into
+    /// an empty store then looks no row up for it (BENCHMARKS.md, "OfflineSync": the app's first
+    /// pull).
     final class BulkLoad: @unchecked Sendable {  // used by one pull, one page at a time
         let pageSize: Int
         var decided = false
         var active = false
+        var movesPossible = true
         init(pageSize: Int) { self.pageSize = pageSize }
     }
 
@@ -292,6 +297,9 @@ struct PullRun {
             if !bulk.decided {
                 bulk.decided = true
                 bulk.active = try rows.count >= bulk.pageSize && session.beginBulkLoad(table: query.table)
+                // A move's row keeps its server version, which no local write makes: rows written
+                // here during the pull cannot be one.
+                bulk.movesPossible = try session.holdsRows(in: query.table, outside: space)
             }
             var upserts: [JSONObject] = []
             var deletes: [String] = []
@@ -306,7 +314,7 @@ struct PullRun {
                 }
             }
             try session.deleteItems(ids: deletes, in: query.table, space: space)
-            try session.upsertPulled(upserts, in: query.table, space: space)
+            try session.upsertPulled(upserts, in: query.table, space: space, detectingMoves: bulk.movesPossible)
             if let token, let queryId { try session.setDeltaToken(token, table: query.table, queryId: queryId) }
         }
     }

@@ -29,7 +29,9 @@ struct SQLiteStoreSession: SyncStoreSession {
 
     func items(in table: String, id: String) throws -> [JSONObject] {
         let definition = try definition(table)
-        return try Row.fetchAll(db.cachedStatement(sql: selectRows(definition) + " WHERE \(q(SystemProperty.id.rawValue)) = ?"), arguments: [id])
+        // The account's own row ('') first, then by space.
+        let sql = selectRows(definition) + " WHERE \(q(SystemProperty.id.rawValue)) = ? ORDER BY ifnull(\(q(SharedSpace.column)), '')"
+        return try Row.fetchAll(db.cachedStatement(sql: sql), arguments: [id])
             .map { ItemRow.object(fromSelected: $0, columns: definition.allColumns) }
     }
 
@@ -109,8 +111,19 @@ struct SQLiteStoreSession: SyncStoreSession {
         try upsert(items, in: table, space: space, pulled: false)
     }
 
-    func upsertPulled(_ items: [JSONObject], in table: String, space: String?) throws {
+    func upsertPulled(_ items: [JSONObject], in table: String, space: String?, detectingMoves: Bool) throws {
+        if detectingMoves { try moveArrivals(items, in: try definition(table), to: space) }
         try upsert(items, in: table, space: space, pulled: true)
+    }
+
+    func holdsRows(in table: String, outside space: String?) throws -> Bool {
+        let definition = try definition(table)
+        let column = q(SharedSpace.column)
+        // The own namespace's pull asks the shared rows' partial index; a space's may walk rows of
+        // that space before it finds another's, once per pull.
+        let sql = space == nil ? "SELECT EXISTS (SELECT 1 FROM \(q(definition.name)) WHERE \(column) IS NOT NULL)"
+            : "SELECT EXISTS (SELECT 1 FROM \(q(definition.name)) WHERE \(column) IS NOT ?)"
+        return try Bool.fetchOne(db, sql: sql, arguments: space.map { [$0] } ?? []) ?? false
     }
 
     /// Inserts new rows into `space`; of an existing row there, writes only the columns whose
@@ -119,10 +132,7 @@ struct SQLiteStoreSession: SyncStoreSession {
     /// timestamps, and rewriting its text indexes (ordered by a Swift collation) cost more than
     /// reading the row first.
     /// `pulled`: a pulled row whose version the local row already has is that very row (a device
-    /// pulling back what it just pushed), so nothing is written; and a pulled row whose version a
-    /// row of another namespace has, under its id, is that row moved on the server (moves keep
-    /// ids and versions, and only the server hands versions out): it moves here, with its queued
-    /// changes, base copy, undo steps and conflict history.
+    /// pulling back what it just pushed), so nothing is written.
     private func upsert(_ items: [JSONObject], in table: String, space: String?, pulled: Bool) throws {
         let definition = try definition(table)
         let columns = definition.allColumns
@@ -135,7 +145,6 @@ struct SQLiteStoreSession: SyncStoreSession {
         let versionIndex = columns.firstIndex { $0.name == SystemProperty.version.rawValue }!
         let spaceIndex = columns.firstIndex { $0.name == SharedSpace.column }!
         let place: DatabaseValue = space?.databaseValue ?? .null
-        if pulled { try moveArrivals(items, in: definition, to: space) }
         for item in items {
             var values = try ItemRow.values(of: item, definition: definition)
             values[spaceIndex] = place
@@ -154,7 +163,9 @@ struct SQLiteStoreSession: SyncStoreSession {
     }
 
     /// Of pulled rows new to `space`, the ones another namespace here holds at the same id and
-    /// version: moved on the server, so moved here (one statement finds them for the page).
+    /// version: moved on the server (moves keep ids and versions, and only the server hands
+    /// versions out), so moved here with their queued changes, base copies, undo steps and
+    /// conflict history. One statement finds them for the page.
     private func moveArrivals(_ items: [JSONObject], in definition: SyncTableDefinition, to space: String?) throws {
         var versions: [String: String] = [:]
         for item in items {

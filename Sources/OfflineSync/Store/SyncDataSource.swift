@@ -26,7 +26,7 @@ protocol SyncStoreSession {
     /// The item with this key: its id (compared case-insensitively) in `space` (nil: the
     /// account's own namespace). Two namespaces may hold one id, and a store keeps both.
     func item(in table: String, id: String, space: String?) throws -> JSONObject?
-    /// Every item with this id, whatever its space.
+    /// Every item with this id, whatever its space: the account's own first, then by space.
     func items(in table: String, id: String) throws -> [JSONObject]
     /// The items matching a query, run in the store.
     func items(_ query: SyncQuery) throws -> SyncQueryResult
@@ -47,9 +47,11 @@ protocol SyncStoreSession {
     /// item as stored. An existing row keeps its space.
     func write(_ item: JSONObject, over current: JSONObject?, in table: String) throws -> JSONObject
     /// Upserts items a pull brought into `space`; one whose version the stored row already has
-    /// may be skipped, and one another namespace holds at its id and version moves here
-    /// (`moveItems`): the server moved it.
-    func upsertPulled(_ items: [JSONObject], in table: String, space: String?) throws
+    /// may be skipped, and, `detectingMoves`, one another namespace holds at its id and version
+    /// moves here (`moveItems`): the server moved it.
+    func upsertPulled(_ items: [JSONObject], in table: String, space: String?, detectingMoves: Bool) throws
+    /// Whether the table holds any row outside `space` (nil: the account's own namespace).
+    func holdsRows(in table: String, outside space: String?) throws -> Bool
     /// The items of `space` with these ids that exist, by lower-cased id.
     func items(in table: String, ids: [String], space: String?) throws -> [String: JSONObject]
     /// Deletes the items with these ids that are in `space` (nil: the account's own namespace).

@@ -196,7 +196,7 @@ public final class TodoService: Sendable {
         try Self.requireText(item)
         // The row the copy was read from: its space's, when two namespaces hold its id.
         let stored = try table.inSpace(item.space).read(id: item.id)
-        try requireWritable(listId: stored?.listId)
+        try requireWritable(listId: stored?.listId, space: stored?.space)
         if item.listId != stored?.listId { try requireWritable(listId: item.listId) }
         let wasComplete = stored?.complete ?? item.complete
         let item = CompletionRules.saving(item, wasComplete: wasComplete, now: now)
@@ -234,7 +234,8 @@ public final class TodoService: Sendable {
     /// Deletes an item (the row of its space, when two namespaces hold its id).
     public func delete(_ item: TodoItem) async throws {
         let row = table.inSpace(item.space)
-        try requireWritable(listId: try row.read(id: item.id)?.listId)
+        let stored = try row.read(id: item.id)
+        try requireWritable(listId: stored?.listId, space: stored?.space)
         try await row.delete(id: item.id)
     }
 

@@ -225,8 +225,9 @@ extension TodoService {
 
     /// Refuses a write to a list the person may only read: one read of the list's row (every
     /// save asks), its space's role from the directory kept in memory.
-    func requireWritable(listId: String?) throws {
-        guard let listId, let list = try listTable.read(id: listId), let space = list.space,
+    /// `space`: where the item is, and so its list (ids are unique per namespace).
+    func requireWritable(listId: String?, space: String? = nil) throws {
+        guard let listId, let list = try listTable.inSpace(space).read(id: listId), let space = list.space,
               spaceDirectory.load()[space]?.role == .viewer else { return }
         throw SyncError(.invalidAction, "“\(list.name)” is shared with you read-only (viewer); its owner can make you an editor")
     }

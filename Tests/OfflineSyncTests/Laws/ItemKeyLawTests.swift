@@ -65,14 +65,14 @@ import Testing
     static func canonical(_ id: String) -> String { ids.first { $0.lowercased() == id.lowercased() }! }
 
     @Test func eachNamespaceHoldsWhatItsOwnWritesLeftWhateverTheOthersDidWithTheSameIds() async {
-        await propertyCheck(count: LawCases.count / 4, input: Self.steps) { steps in
+        await propertyCheck(count: LawCases.storeCount, input: Self.steps) { steps in
             let (context, model) = try await Self.play(steps)
             #expect(try Self.rows(context) == model)
         }
     }
 
     @Test func theQueueNamesEveryRowByItsKeyOnceAndNothingElse() async {
-        await propertyCheck(count: LawCases.count / 4, input: Self.steps) { steps in
+        await propertyCheck(count: LawCases.storeCount, input: Self.steps) { steps in
             let (context, model) = try await Self.play(steps)
             // Nothing was ever sent: each row waits as one insert, and a deleted one left nothing.
             let queued = try context.dataSource.read { session in
@@ -91,7 +91,7 @@ import Testing
     }
 
     @Test func undoingEveryStepLeavesTheStoreEmptyAgainRowsMovedMeanwhileToo() async {
-        await propertyCheck(count: LawCases.count / 4, input: Self.steps) { steps in
+        await propertyCheck(count: LawCases.storeCount, input: Self.steps) { steps in
             let (context, _) = try await Self.play(steps)
             while try context.undo() != nil {}
             #expect(try Self.rows(context).isEmpty)
