@@ -126,4 +126,28 @@ import Testing
         try ui.send("r")
         try await ui.waitUntil("the list gone") { !$0.contains("milk") && !$0.contains("Groceries") }
     }
+
+    /// bob imported ann's export, then ann shared the list: bob's device holds the id twice.
+    @Test func twoListsHoldingOneIdBothShowAndSpaceCompletesTheRowUnderTheCursor() async throws {
+        let h = try await Household.make()
+        defer { h.server.stop() }
+        let id = try await h.todo(["add", "milk", "--list", "Groceries"], h.ann).out.trimmingCharacters(in: .whitespacesAndNewlines)
+        let export = try TempDir.make().appendingPathComponent("groceries.json")
+        try Data(try await h.todo(["export"], h.ann).out.utf8).write(to: export)
+        try await h.todo(["import", export.path], h.bob)
+        try await h.todo(["edit", id, "--text", "bob's milk"], h.bob)
+        try await h.todo(["share", "Groceries", "--with", "bob"], h.ann)
+        let ui = try ui(h, h.bob, live: false)
+        defer { ui.kill() }
+        try ui.send("r")
+        try await ui.waitUntil("both rows") { $0.contains("[ ] bob's milk") && $0.contains("[ ] milk") }
+        try ui.send("j", "Space")  // the second row: ann's milk, in the shared list
+        let done = try await ui.waitUntil("ann's milk done") { $0.contains("Completed           1") && !$0.contains("[ ] milk") }
+        #expect(done.contains("[ ] bob's milk") && done.contains("Groceries           1") && done.contains("Groceries (ann) 👥2 0"))
+        try ui.send("r")
+        try await ui.waitUntil("synced") { $0.contains("synced") || $0.contains("Synced") }
+        try await h.todo(["sync"], h.ann)
+        let anns = try JSONSerialization.jsonObject(with: Data(try await h.todo(["list", "--all", "--json"], h.ann).out.utf8)) as? [[String: Any]] ?? []
+        #expect(anns.map { $0["complete"] as? Bool } == [true])
+    }
 }
