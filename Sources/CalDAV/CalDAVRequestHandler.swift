@@ -40,7 +40,7 @@ struct CalDAVRequestHandler: Sendable {
             }
             let stored = try await TaskWriter(tasks: context.tasks(collection), writer: context.writer)
                 .put(name: name, text: text, ifMatch: request.headers[.ifMatch], ifNoneMatch: request.headers[.ifNoneMatch])
-            return CalDAVMiddleware.response(stored.created ? 201 : 204, headers: [(.eTag, stored.etag)])
+            return CalDAVMiddleware.response(stored.created ? 201 : 204, headers: stored.etag.map { [(.eTag, $0)] } ?? [])
         case ("DELETE", .resource(_, let segment, let name)):
             let collection = try await context.collection(segment)
             try await TaskWriter(tasks: context.tasks(collection), writer: context.writer).delete(name: name, ifMatch: request.headers[.ifMatch])

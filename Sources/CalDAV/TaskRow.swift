@@ -38,8 +38,15 @@ struct TaskRow: Sendable {
     /// A task's resource name when the client chose none: its UID and `.ics`.
     static func defaultName(id: String) -> String { id + ".ics" }
 
-    /// The strong ETag: the row's version, which every write replaces.
-    var etag: String { "\"\(version)\"" }
+    /// The strong ETag: the row's version with its fingerprint (`TaskETag`).
+    var etag: String { tag.quoted }
+
+    /// The ETag's parts.
+    var tag: TaskETag { TaskETag(version: version, fingerprint: TaskFingerprint(columns: columns)) }
+
+    /// The row's columns as the face writes them (`columns(of:name:)`), read back: what a stale
+    /// write merges against, and what the fingerprint is of.
+    var columns: JSONObject { Self.columns(of: item, keptText: keptText, name: name) }
 
     /// The resource as iCalendar text.
     var text: String {
@@ -50,12 +57,24 @@ struct TaskRow: Sendable {
     /// The row's columns for a resource: the item's, the kept text (null when nothing is kept) and
     /// the name (null for `UID.ics`).
     static func columns(of resource: TaskResource, name: String) -> JSONObject {
-        var object = resource.item.object
+        columns(of: resource.item, keptText: isEmpty(resource.kept) ? nil : ICalendarWriter.text([resource.kept]), name: name)
+    }
+
+    private static func columns(of item: TodoItem, keptText: String?, name: String) -> JSONObject {
+        var object = item.object
         object[SystemProperty.version.rawValue] = nil
-        let keptText = isEmpty(resource.kept) ? nil : ICalendarWriter.text([resource.kept])
         object[keptColumn] = keptText.map(JSONValue.string) ?? .null
-        object[nameColumn] = name == defaultName(id: resource.item.id) ? .null : .string(name)
+        object[nameColumn] = name == defaultName(id: item.id) ? .null : .string(name)
         return object
+    }
+
+    /// A row's columns read back as a resource: the item, and what it kept.
+    static func resource(of columns: JSONObject) throws -> TaskResource {
+        let item = try JSONDecoder().decode(TodoItem.self, from: Data(JSONWriter.bytes(.object(columns))))
+        guard let keptText = columns[keptColumn]?.stringValue, let kept = try ICalendarReader.components(keptText).first else {
+            return TaskResource(item: item)
+        }
+        return TaskResource(item: item, kept: kept)
     }
 
     /// True for a bare calendar: one VTODO with nothing kept.

@@ -12,10 +12,11 @@ struct TaskWriter: Sendable {
     /// Where a UTC due time is read (the server's zone).
     var zone: TimeZone = .current
 
-    /// The outcome of a PUT: 201 for a new resource, 204 for a changed one, and the new ETag.
+    /// The outcome of a PUT: 201 for a new resource, 204 for a changed one, and the new ETag;
+    /// none when what is stored differs from what was sent (a stale write merged).
     struct Stored: Sendable {
         let created: Bool
-        let etag: String
+        let etag: String?
     }
 
     /// Stores the resource `text` at `name`.
@@ -38,7 +39,7 @@ struct TaskWriter: Sendable {
             throw DAVError(403, "The UID cannot be kept as an item id: \(problem)", precondition: .caldav("valid-calendar-object-resource"))
         }
         var prior = try await tasks.task(named: name)
-        try Self.check(ifMatch: ifMatch, ifNoneMatch: ifNoneMatch, against: prior)
+        let base = try Self.check(ifMatch: ifMatch, ifNoneMatch: ifNoneMatch, against: prior)
         if let prior, prior.item.id != uid {
             throw DAVError(403, "The resource's UID cannot change (it is \(prior.item.id))", precondition: .caldav("no-uid-conflict"))
         }
@@ -49,13 +50,19 @@ struct TaskWriter: Sendable {
             } else if collection.holds(listId: other.item.listId) {
                 throw DAVError(403, "Another resource of this list (\(other.name)) has the UID \(uid)", precondition: .caldav("no-uid-conflict"))
             }
-            // Live in another list of the namespace: the task moves here (tasks.org moves by a PUT
-            // into the new list and a DELETE in the old one).
+            // Live in another list of the namespace: the task moves here, id kept (a client moving a
+            // task by a PUT of its UID into the new list and a DELETE in the old one). tasks.org
+            // gives a moved task a new UID: ClientSequenceTests.
             prior = other
         }
         var item = resource.item
         item.listId = collection.listId
         item.series = prior?.item.series
+        var kept = resource.kept, merged: StaleWriteMerge?
+        if let base, let prior {
+            merged = try StaleWriteMerge(sent: TaskResource(item: item, kept: kept), name: name, current: prior, base: base)
+            (item, kept) = (merged!.merged.item, merged!.merged.kept)
+        }
         let wasComplete = (revive ? nil : prior)?.item.complete ?? false
         if let prior, !revive, Self.advancesInPlace(from: prior.item, to: item) {
             // tasks.org completes a repeating task by moving its due date on: the current instance
@@ -64,7 +71,8 @@ struct TaskWriter: Sendable {
             item.complete = true
         }
         item = CompletionRules.saving(item, wasComplete: wasComplete, reportedAt: item.completedAt, now: now)
-        let stored = try await write(TaskResource(item: item, kept: resource.kept), name: name, prior: prior, revive: revive)
+        var stored = try await write(TaskResource(item: item, kept: kept), name: name, prior: prior, revive: revive)
+        if merged?.differs == true { stored = Stored(created: stored.created, etag: nil) }
         if let next = CompletionRules.nextInstance(saving: item, wasComplete: wasComplete, now: now) {
             // Made once whoever completes it: a second completion meets the first's next instance (409).
             do {
@@ -79,7 +87,9 @@ struct TaskWriter: Sendable {
     func delete(name: String, ifMatch: String?) async throws {
         guard tasks.collection.canWrite else { throw DAVError(403, "You are a viewer of this shared list", precondition: .dav("need-privileges")) }
         guard let prior = try await tasks.task(named: name) else { throw DAVError.notFound() }
-        try Self.check(ifMatch: ifMatch, ifNoneMatch: nil, against: prior)
+        if try Self.check(ifMatch: ifMatch, ifNoneMatch: nil, against: prior) != nil {
+            throw DAVError(412, "The task changed since that version (If-Match): read it again before deleting it")
+        }
         do {
             _ = try await tasks.tables.delete(table: TodoItem.tableName, id: prior.item.id, ifMatch: ETag.quote(prior.version),
                                               owner: tasks.collection.namespace, writer: writer)
@@ -94,34 +104,37 @@ struct TaskWriter: Sendable {
         do {
             guard let prior else {
                 let stored = try await tasks.tables.insert(table: table, body: body, owner: namespace, writer: writer)
-                return Stored(created: true, etag: "\"\(stored.version)\"")
+                return Stored(created: true, etag: TaskRow(stored.properties)?.etag)
             }
             var version = prior.version
             if revive { version = try await tasks.tables.undelete(table: table, id: prior.item.id, ifMatch: ETag.quote(version), owner: namespace, writer: writer).version }
             body[SystemProperty.id.rawValue] = nil
             let stored = try await tasks.tables.update(table: table, id: prior.item.id, body: body, ifMatch: ETag.quote(version), owner: namespace, writer: writer)
-            return Stored(created: revive, etag: "\"\(stored.version)\"")
+            return Stored(created: revive, etag: TaskRow(stored.properties)?.etag)
         } catch let error as TableError where [409, 412, 404].contains(error.status) {
             throw DAVError(412, "The task changed while it was being written; read it again")
         }
     }
 
     /// RFC 9110 §13.1: `If-None-Match: *` needs no resource; `If-Match` needs one whose ETag it
-    /// names (`*`: any).
-    static func check(ifMatch: String?, ifNoneMatch: String?, against prior: TaskRow?) throws {
+    /// names (`*`: any). An `If-Match` naming an older version of the task, with its fingerprint,
+    /// returns that version's fingerprint: the write is merged against it. Otherwise nil.
+    static func check(ifMatch: String?, ifNoneMatch: String?, against prior: TaskRow?) throws -> TaskFingerprint? {
         if let ifNoneMatch {
             let tags = entityTags(ifNoneMatch)
-            if let prior, tags.contains("*") || tags.contains(prior.version) {
+            if let prior, tags.contains("*") || tags.contains(where: { TaskETag(opaque: $0).version == prior.version }) {
                 throw DAVError(412, "The resource exists (If-None-Match)")
             }
         }
-        if let ifMatch {
-            let tags = entityTags(ifMatch)
-            guard let prior else { throw DAVError(412, "There is no such resource (If-Match)") }
-            guard tags.contains("*") || tags.contains(prior.version) else {
-                throw DAVError(412, "The resource was changed since that version (If-Match): read it again")
-            }
+        guard let ifMatch else { return nil }
+        let tags = entityTags(ifMatch)
+        guard let prior else { throw DAVError(412, "There is no such resource (If-Match)") }
+        let named = tags.filter { $0 != "*" }.map(TaskETag.init(opaque:))
+        if tags.contains("*") || named.contains(where: { $0.version == prior.version }) { return nil }
+        guard let base = named.lazy.compactMap(\.fingerprint).first else {
+            throw DAVError(412, "The resource was changed since that version (If-Match): read it again")
         }
+        return base
     }
 
     /// The opaque tags of an `If-Match` or `If-None-Match` list (weak ones compared as strong, as

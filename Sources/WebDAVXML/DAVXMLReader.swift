@@ -89,7 +89,11 @@ public enum DAVXMLReader {
                     while at < bytes.count && bytes[at] != UInt8(ascii: "<") { at += 1 }
                     let text = try decoded(bytes[start..<at])
                     if open.isEmpty {
-                        guard text.allSatisfy({ $0 == " " || $0 == "\n" || $0 == "\r" || $0 == "\t" }) else { throw error("text outside the document element") }
+                        // By scalars: "\r\n" is one Character, equal to neither "\r" nor "\n" (python-caldav
+                        // ends its XML declaration with CRLF).
+                        guard text.unicodeScalars.allSatisfy({ $0 == " " || $0 == "\n" || $0 == "\r" || $0 == "\t" }) else {
+                            throw error("text outside the document element")
+                        }
                     } else {
                         open[open.count - 1].element.text += text
                     }

@@ -39,6 +39,13 @@ import WebDAVXML
         #expect(root.children.isEmpty)
     }
 
+    @Test func lineBreaksOfCRLFAroundTheDocumentElementAreWhitespace() throws {
+        // python-caldav's bodies: the declaration, then CRLF (one Character in Swift).
+        let root = try read("<?xml version='1.0' encoding='utf-8'?>\r\n<D:propfind xmlns:D=\"DAV:\"><D:prop/></D:propfind>\r\n")
+        #expect(root.name == .dav("propfind"))
+        #expect(refusal("<d:a xmlns:d=\"DAV:\"/>\r\nx")?.contains("text outside the document element") == true)
+    }
+
     @Test(arguments: [
         ("<d:a xmlns:d=\"DAV:\">&lol;</d:a>", "not defined"),
         ("<d:a xmlns:d=\"DAV:\"><d:b></d:a>", "closes"),

@@ -58,7 +58,7 @@ public enum TodoTable {
         // column; an index on (complete, due) went unread and cost every write.)
         indexes: [["text", SystemProperty.id.rawValue]],
         searchable: ["text"], mergePolicy: .fieldMerge, humanSorted: ["text"],
-        mergeRules: ["tags": .wordSet, "completedAt": .serverWins],
+        mergeRules: TodoItem.mergeRules,
         sortRules: ["due": .nullsLast, "priority": .ranked(Priority.allCases.map(\.rawValue))],
         // The list's order (due, items without one last; priority, high first; text) in every
         // scope: open items, one list's, and all of them (with completed ones).

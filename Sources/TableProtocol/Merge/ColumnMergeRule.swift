@@ -1,5 +1,3 @@
-import TableProtocol
-
 /// How a column's two new values merge when both sides changed it.
 public enum ColumnMergeRule: String, Sendable, Hashable {
     /// One value: different changes on both sides clash (the default).
@@ -12,13 +10,14 @@ public enum ColumnMergeRule: String, Sendable, Hashable {
     /// difference does not matter to anyone (a completion time when both completed the item).
     case serverWins
 
-    /// Merges a set column: the server's words, plus the words this device added since the
-    /// base, minus the words it removed (without a base, the union).
-    static func mergeWords(base: JSONValue?, local: JSONValue, server: JSONValue) -> JSONValue {
+    /// Merges a set column: the server's words, plus the words this side added since the base,
+    /// minus the words it removed (without a base, the union).
+    static func mergeWords(field: String, base: (any MergeBase)?, local: JSONValue, server: JSONValue) -> JSONValue {
         let mine = words(local), theirs = words(server)
         guard let base else { return wordSetValue(mine.union(theirs)) }
-        let was = words(base)
-        return wordSetValue(theirs.union(mine.subtracting(was)).subtracting(was.subtracting(mine)))
+        let added = mine.filter { !base.holdsWord($0, in: field) }
+        let removed = theirs.filter { base.holdsWord($0, in: field) && !mine.contains($0) }
+        return wordSetValue(theirs.subtracting(removed).union(added))
     }
 
     /// The words of a set column's value.

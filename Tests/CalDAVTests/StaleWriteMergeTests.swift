@@ -1,0 +1,88 @@
+import Foundation
+import Testing
+
+/// A PUT whose If-Match names an older version merges field by field against that version, as a
+/// device's sync does: only a field both sides changed to different values answers 412.
+@Suite struct StaleWriteMergeTests {
+    /// A task stored through CalDAV, then changed by `todo` (the table API): the CalDAV client
+    /// still holds the first ETag.
+    private func staleTask(_ store: DAVStore, lines: [String] = [], todoChanges: [String: Any]) async throws -> (DAVAccount, String, String) {
+        let account = try await DAVServers.shared.server(store).addAccount()
+        let uid = Tasks.uid()
+        let first = try await account.store(account.inbox + "\(uid).ics", Tasks.vtodo(uid, "Milk", lines))
+        let patched = try await account.table("PATCH", "/tables/TodoItem/\(uid)", todoChanges)
+        #expect(patched.status == 200)
+        return (account, uid, try #require(first.etag))
+    }
+
+    @Test(arguments: DAVStore.allCases)
+    func aStaleWriteOfAnotherFieldKeepsBothChangesAndAnswersWithoutAnETag(_ store: DAVStore) async throws {
+        let (account, uid, stale) = try await staleTask(store, todoChanges: ["notes": "semi-skimmed"])
+        let reply = try await account.put(account.inbox + "\(uid).ics", Tasks.vtodo(uid, "Oat milk"), headers: ["If-Match": stale])
+        #expect(reply.status == 204)
+        #expect(reply.etag == nil)
+        let item = try #require(try await account.item(uid))
+        #expect(item["text"] as? String == "Oat milk")
+        #expect(item["notes"] as? String == "semi-skimmed")
+        let read = try await account.dav("GET", account.inbox + "\(uid).ics")
+        #expect(read.text.contains("SUMMARY:Oat milk") && read.text.contains("DESCRIPTION:semi-skimmed"))
+    }
+
+    @Test(arguments: DAVStore.allCases)
+    func aFieldBothSidesChangedDifferentlyIsRefusedWith412AndNothingIsWritten(_ store: DAVStore) async throws {
+        let (account, uid, stale) = try await staleTask(store, todoChanges: ["text": "Soy milk"])
+        let reply = try await account.put(account.inbox + "\(uid).ics", Tasks.vtodo(uid, "Oat milk", ["DESCRIPTION:two litres"]), headers: ["If-Match": stale])
+        #expect(reply.status == 412)
+        #expect(reply.text.contains("SUMMARY"))
+        let item = try #require(try await account.item(uid))
+        #expect(item["text"] as? String == "Soy milk")
+        #expect(item["notes"] as? String == nil)
+    }
+
+    @Test(arguments: DAVStore.allCases)
+    func bothSidesChangingAFieldToTheSameValueIsNoClash(_ store: DAVStore) async throws {
+        let (account, uid, stale) = try await staleTask(store, todoChanges: ["text": "Oat milk"])
+        let reply = try await account.put(account.inbox + "\(uid).ics", Tasks.vtodo(uid, "Oat milk"), headers: ["If-Match": stale])
+        #expect(reply.status == 204)
+        #expect(try await account.item(uid)?["text"] as? String == "Oat milk")
+    }
+
+    @Test(arguments: DAVStore.allCases)
+    func tagsMergeAsASetEveryAdditionAndRemovalOnEitherSideSurvives(_ store: DAVStore) async throws {
+        let (account, uid, stale) = try await staleTask(store, lines: ["CATEGORIES:dairy,shop"], todoChanges: ["tags": "dairy shop weekly"])
+        // The CalDAV client removed "shop" and added "fridge"; todo added "weekly".
+        let reply = try await account.put(account.inbox + "\(uid).ics", Tasks.vtodo(uid, "Milk", ["CATEGORIES:dairy,fridge"]), headers: ["If-Match": stale])
+        #expect(reply.status == 204)
+        #expect(try await account.item(uid)?["tags"] as? String == "dairy fridge weekly")
+    }
+
+    @Test(arguments: DAVStore.allCases)
+    func anETagFromBeforeFingerprintsStillRefusesAStaleWrite(_ store: DAVStore) async throws {
+        let (account, uid, stale) = try await staleTask(store, todoChanges: ["notes": "semi-skimmed"])
+        let bareVersion = "\"" + String(stale.dropFirst().dropLast().split(separator: ".").first ?? "") + "\""
+        let reply = try await account.put(account.inbox + "\(uid).ics", Tasks.vtodo(uid, "Oat milk"), headers: ["If-Match": bareVersion])
+        #expect(reply.status == 412)
+        #expect(try await account.item(uid)?["text"] as? String == "Milk")
+    }
+
+    @Test(arguments: DAVStore.allCases)
+    func aStaleDeleteIsStillRefused(_ store: DAVStore) async throws {
+        let (account, uid, stale) = try await staleTask(store, todoChanges: ["notes": "semi-skimmed"])
+        let reply = try await account.dav("DELETE", account.inbox + "\(uid).ics", headers: ["If-Match": stale])
+        #expect(reply.status == 412)
+        #expect(try await account.item(uid) != nil)
+    }
+
+    @Test(arguments: DAVStore.allCases)
+    func theETagOfAWriteIsTheOneEveryListingShows(_ store: DAVStore) async throws {
+        let account = try await DAVServers.shared.server(store).addAccount()
+        let uid = Tasks.uid()
+        let put = try await account.store(account.inbox + "\(uid).ics", Tasks.vtodo(uid, "Milk", ["CATEGORIES:dairy", "PRIORITY:1"]))
+        let etag = try #require(put.etag)
+        #expect(try await account.dav("GET", account.inbox + "\(uid).ics").etag == etag)
+        let listing = try await account.xml("REPORT", account.inbox, Tasks.calendarQuery())
+        #expect(listing.multiStatus.response("\(uid).ics")?.properties["getetag"] == etag)
+        let report = try await account.xml("REPORT", account.inbox, Tasks.syncCollection(""))
+        #expect(report.multiStatus.response("\(uid).ics")?.properties["getetag"] == etag)
+    }
+}
