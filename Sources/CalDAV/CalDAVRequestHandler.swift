@@ -16,7 +16,16 @@ struct CalDAVRequestHandler: Sendable {
             return Self.multiStatus(status)
         case ("REPORT", _):
             guard let body = try await xml(request) else { throw DAVError(400, "A REPORT needs a body naming the report") }
-            return Self.multiStatus(try await ReportResponder(context: context).respond(place, body: body))
+            switch body.name {
+            case .caldav("free-busy-query"):
+                let text = try await FreeBusyReport(context: context).respond(place, body: body)
+                return CalDAVMiddleware.response(200, headers: [(.contentType, "text/calendar; charset=utf-8")], body: text)
+            case .dav("principal-property-search"):
+                // Principals are not searched (one account sees only its own): no match, as Radicale answers.
+                return Self.multiStatus(MultiStatus())
+            default:
+                return Self.multiStatus(try await ReportResponder(context: context).respond(place, body: body))
+            }
         case ("GET", .resource(_, let segment, let name)), ("HEAD", .resource(_, let segment, let name)):
             let collection = try await context.collection(segment)
             guard let task = try await context.tasks(collection).task(named: name) else { throw DAVError.notFound() }

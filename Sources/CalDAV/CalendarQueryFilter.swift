@@ -84,11 +84,11 @@ struct CalendarQueryFilter: Sendable {
     private static func matches(in parent: ICalendarComponent, _ filter: CompFilter) -> Bool {
         let candidates = parent.components.filter { $0.name == filter.name }
         if filter.isNotDefined { return candidates.isEmpty }
-        return candidates.contains { passes($0, filter) }
+        return candidates.contains { passes($0, filter, parent: parent) }
     }
 
-    private static func passes(_ component: ICalendarComponent, _ filter: CompFilter) -> Bool {
-        if let range = filter.timeRange, !overlaps(component, range) { return false }
+    private static func passes(_ component: ICalendarComponent, _ filter: CompFilter, parent: ICalendarComponent? = nil) -> Bool {
+        if let range = filter.timeRange, !overlaps(component, range, parent: parent) { return false }
         return filter.props.allSatisfy { matches(component, $0) } && filter.comps.allSatisfy { matches(in: component, $0) }
     }
 
@@ -111,24 +111,78 @@ struct CalendarQueryFilter: Sendable {
         }
     }
 
-    /// RFC 4791 §9.9 for a VTODO; for other components their DTSTART (and DTEND or DUE).
-    static func overlaps(_ component: ICalendarComponent, _ range: TimeRange) -> Bool {
+    /// RFC 4791 §9.9: a VTODO by its DTSTART, DURATION, DUE, COMPLETED and CREATED (another
+    /// component by its DTSTART with DTEND or DUE), matching when any instance its RRULE makes
+    /// does; a VALARM by its trigger times, read against its `parent`.
+    static func overlaps(_ component: ICalendarComponent, _ range: TimeRange, parent: ICalendarComponent? = nil) -> Bool {
         let s = range.start ?? .distantPast, e = range.end ?? .distantFuture
+        if component.name == "VALARM" {
+            guard let parent else { return false }
+            return anyInstance(of: parent, s, e) { offset in
+                alarmTriggers(component, parent: parent, offset: offset).contains { s <= $0 && e > $0 }
+            }
+        }
         let start = component.property("DTSTART").flatMap(date), due = component.property("DUE").flatMap(date)
         let completed = component.property("COMPLETED").flatMap(date), created = component.property("CREATED").flatMap(date)
         let end = component.property("DTEND").flatMap(date)
-        switch (start, due ?? end) {
-        case (let start?, let due?): return (s < due || s <= start) && (e > start || e >= due)
-        case (let start?, nil): return s <= start && e > start
-        case (nil, let due?): return s < due && e >= due
-        case (nil, nil):
-            switch (completed, created) {
-            case (let completed?, let created?): return (s <= created || s <= completed) && (e >= created || e >= completed)
-            case (let completed?, nil): return s <= completed && e >= completed
-            case (nil, let created?): return e > created
-            case (nil, nil): return true
+        let duration = component.property("DURATION").flatMap { ICalendarDuration.seconds($0.value) }
+        return anyInstance(of: component, s, e) { offset in
+            let start = start?.addingTimeInterval(offset), due = (due ?? end)?.addingTimeInterval(offset)
+            switch (start, due) {
+            case (let start?, let due?): return (s < due || s <= start) && (e > start || e >= due)
+            case (let start?, nil):
+                if let duration {
+                    let finish = start.addingTimeInterval(duration)
+                    return s <= finish && (e > start || e >= finish)
+                }
+                return s <= start && e > start
+            case (nil, let due?): return s < due && e >= due
+            case (nil, nil):
+                switch (completed, created) {
+                case (let completed?, let created?): return (s <= created || s <= completed) && (e >= created || e >= completed)
+                case (let completed?, nil): return s <= completed && e >= completed
+                case (nil, let created?): return e > created
+                case (nil, nil): return true
+                }
             }
         }
+    }
+
+    /// Asks `test` of each instance of `component` (its offset from the first), the first alone
+    /// when it does not repeat: true when one passes.
+    private static func anyInstance(of component: ICalendarComponent, _ s: Date, _ e: Date, _ test: (TimeInterval) -> Bool) -> Bool {
+        let start = component.property("DTSTART").flatMap(date), due = component.property("DUE").flatMap(date) ?? component.property("DTEND").flatMap(date)
+        guard component.properties("RRULE").count == 1, let rule = component.property("RRULE").flatMap({ RecurrenceExpansion($0.value) }),
+              let first = start ?? due else {
+            return test(0)
+        }
+        let span = max(0, (due ?? first).timeIntervalSince(first), component.property("DURATION").flatMap { ICalendarDuration.seconds($0.value) } ?? 0)
+        return rule.anyInstance(first: first, span: span, rangeStart: s, rangeEnd: e, test)
+    }
+
+    /// When an alarm goes off for the instance of `parent` at `offset`: its TRIGGER, absolute or
+    /// relative to the parent's start (or, RELATED=END, its due or end), then REPEAT more times
+    /// DURATION apart.
+    private static func alarmTriggers(_ alarm: ICalendarComponent, parent: ICalendarComponent, offset: TimeInterval) -> [Date] {
+        guard let trigger = alarm.property("TRIGGER") else { return [] }
+        let first: Date
+        if let instant = instant(trigger.value) {
+            first = instant
+        } else {
+            guard let delta = ICalendarDuration.seconds(trigger.value) else { return [] }
+            let related = trigger.parameters.first { $0.name == "RELATED" }?.values.first?.uppercased() ?? "START"
+            let start = parent.property("DTSTART").flatMap(date)
+            let finish = (parent.property("DUE") ?? parent.property("DTEND")).flatMap(date)
+                ?? start.flatMap { start in parent.property("DURATION").flatMap { ICalendarDuration.seconds($0.value) }.map { start.addingTimeInterval($0) } }
+            guard let anchor = related == "END" ? finish ?? start : start ?? finish else { return [] }
+            first = anchor.addingTimeInterval(offset + delta)
+        }
+        var triggers = [first]
+        if let repeats = alarm.property("REPEAT").flatMap({ Int($0.value) }), repeats > 0,
+           let every = alarm.property("DURATION").flatMap({ ICalendarDuration.seconds($0.value) }), every > 0 {
+            for index in 1...min(repeats, 100) { triggers.append(first.addingTimeInterval(Double(index) * every)) }
+        }
+        return triggers
     }
 
     /// A DATE or DATE-TIME value as an instant (a floating or zoned time read as UTC).

@@ -27,6 +27,12 @@ public struct UTCDateParts: Equatable, Sendable {
         weekday = Int((days % 7 + 7 + 4) % 7)  // 1970-01-01 was a Thursday
     }
 
+    /// The parts as an iCalendar UTC date-time value (`20261201T180000Z`).
+    public var iCalendarUTC: String {
+        Self.padded(year, 4) + Self.padded(month, 2) + Self.padded(day, 2) + "T" + Self.padded(hour, 2) + Self.padded(minute, 2)
+            + Self.padded(second, 2) + "Z"
+    }
+
     /// The instant of a date and time in UTC, on the same proleptic Gregorian calendar as
     /// `init(_:)` (Howard Hinnant's `days_from_civil`). Not `Calendar`: its Gregorian calendar is
     /// Julian before 1582, so a date read with it and written with these parts moved by days

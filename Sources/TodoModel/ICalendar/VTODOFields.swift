@@ -40,11 +40,7 @@ enum VTODOFields {
     }
 
     /// A UTC date-time value (`20261201T180000Z`) for a stamp.
-    static func utc(_ date: Date) -> String {
-        let p = UTCDateParts(date)
-        return UTCDateParts.padded(p.year, 4) + UTCDateParts.padded(p.month, 2) + UTCDateParts.padded(p.day, 2) + "T"
-            + UTCDateParts.padded(p.hour, 2) + UTCDateParts.padded(p.minute, 2) + UTCDateParts.padded(p.second, 2) + "Z"
-    }
+    static func utc(_ date: Date) -> String { UTCDateParts(date).iCalendarUTC }
 
     /// The instant of a UTC or floating date-time value (floating read as UTC); nil otherwise.
     static func instant(_ value: String) -> Date? {

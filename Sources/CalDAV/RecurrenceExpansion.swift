@@ -1,0 +1,94 @@
+import Foundation
+import TodoModel
+
+/// The instants a component's `RRULE` repeats its first instance at, for a time-range query
+/// (RFC 4791 §9.9: a recurring task matches when any instance does). FREQ with INTERVAL, COUNT,
+/// UNTIL and a weekly BYDAY; other BY parts are not applied, so such a rule may match more
+/// instances than it has. Times are read as UTC, as the filter reads them.
+struct RecurrenceExpansion {
+    enum Frequency: String { case daily = "DAILY", weekly = "WEEKLY", monthly = "MONTHLY", yearly = "YEARLY" }
+
+    let frequency: Frequency
+    let interval: Int
+    let count: Int?
+    let until: Date?
+    /// Weekdays of a weekly rule (1 Sunday … 7 Saturday, as `Calendar` numbers them).
+    let weekdays: Set<Int>
+
+    /// The most instances looked at per task and query: a rule repeats without end, and a query
+    /// must stay bounded. Frequent rules jump close to the range first.
+    static let maximumSteps = 2_000
+
+    /// Reads an RRULE value; nil for one without a FREQ we repeat by.
+    init?(_ value: String) {
+        var parts: [String: String] = [:]
+        for part in value.uppercased().split(separator: ";") {
+            let pair = part.split(separator: "=", maxSplits: 1)
+            if pair.count == 2 { parts[String(pair[0])] = String(pair[1]) }
+        }
+        guard let frequency = parts["FREQ"].flatMap(Frequency.init(rawValue:)) else { return nil }
+        self.frequency = frequency
+        interval = max(1, min(parts["INTERVAL"].flatMap { Int($0) } ?? 1, 10_000))
+        count = parts["COUNT"].flatMap { Int($0) }.map { max(0, $0) }
+        until = parts["UNTIL"].flatMap(CalendarQueryFilter.instant)
+        let days = ["SU": 1, "MO": 2, "TU": 3, "WE": 4, "TH": 5, "FR": 6, "SA": 7]
+        weekdays = frequency == .weekly ? Set((parts["BYDAY"] ?? "").split(separator: ",").compactMap { days[String($0.suffix(2))] }) : []
+    }
+
+    /// Calls `body` with each instance's offset from the first, in order, from the last that may
+    /// still reach `rangeStart` (an instance lasts `span`) until one starts at or after `rangeEnd`;
+    /// stops when `body` returns true, and answers whether it did.
+    func anyInstance(first: Date, span: TimeInterval, rangeStart: Date, rangeEnd: Date, _ body: (TimeInterval) -> Bool) -> Bool {
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = TimeZone(identifier: "UTC")!
+        // Periods that end before the range starts are skipped unwalked: period k starts at most
+        // k × interval × the longest unit after the first, so one starting before the first
+        // instant that could still reach the range is passed over. A weekly BYDAY rule with a
+        // COUNT is walked from the start, since its instances must be counted.
+        var period = 0
+        let gap = rangeStart.timeIntervalSince(first) - max(span, 0)
+        if gap > 0, count == nil || weekdays.isEmpty {
+            let longest: TimeInterval
+            switch frequency {
+            case .daily: longest = 86_400
+            case .weekly: longest = 604_800
+            case .monthly: longest = 31 * 86_400
+            case .yearly: longest = 366 * 86_400
+            }
+            period = max(0, Int(min(gap / (longest * Double(interval)), 1e9)) - 1)
+        }
+        var seen = weekdays.isEmpty ? period : 0
+        for _ in 0..<Self.maximumSteps {
+            guard let start = periodStart(period, first: first, calendar: calendar), start < rangeEnd else { return false }
+            for instant in instants(in: start, calendar: calendar) {
+                if let count, seen >= count { return false }
+                if let until, instant > until { return false }
+                if instant >= rangeEnd { return false }
+                seen += 1
+                if body(instant.timeIntervalSince(first)) { return true }
+            }
+            period += 1
+        }
+        return false
+    }
+
+    private func periodStart(_ period: Int, first: Date, calendar: Calendar) -> Date? {
+        let steps = period * interval
+        switch frequency {
+        case .daily: return calendar.date(byAdding: .day, value: steps, to: first)
+        case .weekly: return calendar.date(byAdding: .day, value: 7 * steps, to: first)
+        case .monthly: return calendar.date(byAdding: .month, value: steps, to: first)
+        case .yearly: return calendar.date(byAdding: .year, value: steps, to: first)
+        }
+    }
+
+    /// The instances in one period: its start, or for a weekly BYDAY rule the named days of the
+    /// seven from its start (periods start on the first instance's weekday).
+    private func instants(in start: Date, calendar: Calendar) -> [Date] {
+        guard !weekdays.isEmpty else { return [start] }
+        return (0..<7).compactMap { day -> Date? in
+            guard let instant = calendar.date(byAdding: .day, value: day, to: start) else { return nil }
+            return weekdays.contains(calendar.component(.weekday, from: instant)) ? instant : nil
+        }
+    }
+}
