@@ -62,7 +62,7 @@ struct UICommand: ParsableCommand {
             let terminal = try NCursesTerminal(colors: settings.colors.value)
             let editor = ExternalEditor(terminal: terminal)
             var environment = AppEnvironment.live(service)
-            environment.editExternally = editor.edit
+            environment.items.editExternally = editor.edit
             let app = AppRuntime(state: state, environment: environment)
             MainLoop(app: app, terminal: terminal, editor: editor).run()
         }

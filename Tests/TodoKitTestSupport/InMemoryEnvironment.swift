@@ -9,7 +9,7 @@ import TodoModel
 /// that ask the person and wait, accounts to sign in to and to share lists with, live sync
 /// events and pull progress the test sends, and a `TestClock`. Live queries re-read after every write, as the store's do.
 public final class InMemoryEnvironment: Sendable {
-    private struct State {
+    struct State {
         var local: [String: TodoItem] = [:]
         var lists: [TodoList] = []
         /// Ids with queued changes.
@@ -36,13 +36,13 @@ public final class InMemoryEnvironment: Sendable {
     }
 
     /// The list and queue before a write, and the write's words.
-    private struct Snapshot {
+    struct Snapshot {
         var local: [String: TodoItem]
         var pending: Set<String>
         var words: String
     }
 
-    private let state = Mutex(State())
+    let state = Mutex(State())
     /// The clock the app's timers use.
     public let clock = TestClock()
 
@@ -94,182 +94,15 @@ public final class InMemoryEnvironment: Sendable {
 
     // MARK: The environment
 
-    /// The app's outside, over this memory.
+    /// The app's outside, over this memory: each capability's fake (in its folder here).
     public var environment: AppEnvironment {
-        AppEnvironment(
-            observeWindow: { [self] request in
-                observe { local in
-                    let rows = Self.matching(local, request.filterText, showCompleted: request.showCompleted, scope: request.scope, context: request.context)
-                    return ListWindow(request: request, items: request.rows(of: rows))
-                }
-            },
-            observeCount: { [self] request in
-                observe { Self.matching($0, request.filterText, showCompleted: request.showCompleted, scope: request.scope, context: request.context).count }
-            },
-            observeLists: { [self] in observe { _ in self.state.withLock { $0.lists } } },
-            observeScopeCounts: { [self] scopes, context in
-                observe { local in
-                    Dictionary(uniqueKeysWithValues: scopes.map { ($0, Self.matching(local, "", showCompleted: false, scope: $0, context: context).count) })
-                }
-            },
-            item: { [self] id in state.withLock { $0.local[id] } },
-            status: { [self] in
-                state.withLock { SyncSnapshot(pending: $0.pending.count, pendingIds: Set($0.pending.map { $0.lowercased() }), lastSync: $0.lastSync) }
-            },
-            pendingCount: { [self] in state.withLock { $0.pending.count } },
-            observeConflictLog: { [self] in observe { _ in [ConflictRecord]() } },
-            add: { [self] quick in
-                var item = quick.item
-                if let name = quick.listName {
-                    item.listId = state.withLock { state in
-                        if let list = state.lists.first(where: { $0.name.lowercased() == name.lowercased() }) { return list.id }
-                        let list = TodoList(name: name, position: Double(state.lists.count + 1))
-                        state.lists.append(list)
-                        return list.id
-                    }
-                }
-                write("add of “\(item.text)”") { $0.local[item.id] = item; $0.pending.insert(item.id) }
-            },
-            save: { [self] edited, original in
-                switch EditSavePlan(edited: edited, original: original, stored: state.withLock { $0.local[edited.id] }) {
-                case .save(let item, let result):
-                    write("edit of “\(original.text)”") { $0.local[item.id] = item; $0.pending.insert(item.id) }
-                    return result
-                case .addBack(let item):
-                    write("add of “\(item.text)”") { $0.local[item.id] = item; $0.pending.insert(item.id) }
-                    return .addedBack
-                case .clash(let clash):
-                    return .clashed(clash)
-                }
-            },
-            saveOver: { [self] item in write("edit of “\(item.text)”") { $0.local[item.id] = item; $0.pending.insert(item.id) } },
-            setComplete: { [self] id, _, complete in
-                guard let item = state.withLock({ $0.local[id] }) else { throw SyncError(.invalidParameter, "The item no longer exists") }
-                write("edit of “\(item.text)”") { $0.local[id]?.complete = complete; $0.pending.insert(id) }
-            },
-            delete: { [self] item in write("delete of “\(item.text)”") { $0.local[item.id] = nil; $0.pending.insert(item.id) } },
-            undo: { [self] in step(from: \.undo, to: \.redo, verb: "Undid") },
-            redo: { [self] in step(from: \.redo, to: \.undo, verb: "Redid") },
-            restoreConflict: { _ in throw SyncError(.invalidParameter, "No such conflict") },
-            sync: { [self] in try await sync() },
-            signIn: { [self] user, password in
-                try state.withLock { state in
-                    guard state.accounts[user] == password else { throw SyncError(.authenticationFailed, "The user name or password is wrong") }
-                    state.signedIn = user
-                }
-            },
-            live: { [self] in
-                let (events, continuation) = AsyncStream.makeStream(of: LiveEvent.self)
-                state.withLock { $0.live = continuation; $0.liveStarts += 1 }
-                return events
-            },
-            pullProgress: { [self] in
-                let (progress, continuation) = AsyncStream.makeStream(of: PullProgress.self)
-                state.withLock { $0.progress = continuation }
-                return progress
-            },
-            conflictQuestions: { [self] in
-                let (questions, continuation) = AsyncStream.makeStream(of: ConflictQuestion.self)
-                state.withLock { $0.questions = continuation }
-                return questions
-            },
-            observeSharing: { [self] in observe { _ in self.sharing() } },
-            members: { [self] listId in
-                try state.withLock { state in
-                    if state.offline { throw SyncError(.pushAbortedNetwork, "The server could not be reached") }
-                    return state.shares[listId] ?? []
-                }
-            },
-            share: { [self] listId, user, role in try share(listId, with: user, as: role) },
-            unshare: { [self] listId, user in try unshare(listId, from: user) },
-            clock: clock,
-            today: { [self] in (state.withLock { $0.today }, 86_400) })
-    }
-
-    // MARK: Sharing, as the server's spaces and the sharing service answer
-
-    /// The person's name on the server.
-    private static func me(_ state: State) -> String { state.signedIn ?? "me" }
-
-    /// Every list, each with who shares it.
-    private func sharing() -> [ListEntry] {
-        state.withLock { state in
-            state.lists.map { list in
-                let members = state.shares[list.id] ?? []
-                return ListEntry(list: list, space: members.isEmpty ? nil : "space-" + list.id, owner: Self.me(state), role: .owner,
-                                 members: max(1, members.count), displayName: list.name)
-            }
-        }
-    }
-
-    /// Shares a list: a first share makes the person its owner; an account the server does not
-    /// know is refused as the server refuses it. The list keeps its id.
-    private func share(_ listId: String, with user: String, as role: SpaceRole) throws -> String {
-        var refusal: SyncError?
-        commit { state in
-            if state.offline { return refusal = SyncError(.pushAbortedNetwork, "The server could not be reached") }
-            guard state.lists.contains(where: { $0.id == listId }) else { return refusal = SyncError(.invalidParameter, "No list has the id \(listId)") }
-            guard state.accounts.isEmpty || state.accounts[user] != nil else { return refusal = SyncError(.invalidParameter, "There is no account named '\(user)'") }
-            var members = state.shares[listId] ?? [SpaceMember(user: Self.me(state), role: .owner)]
-            members.removeAll { $0.user == user }
-            members.append(SpaceMember(user: user, role: role))
-            state.shares[listId] = members
-        }
-        if let refusal { throw refusal }
-        return listId
-    }
-
-    /// Stops sharing a list with someone; with its last other member gone, the list is the
-    /// person's own again.
-    private func unshare(_ listId: String, from user: String) throws {
-        var refusal: SyncError?
-        commit { state in
-            if state.offline { return refusal = SyncError(.pushAbortedNetwork, "The server could not be reached") }
-            guard var members = state.shares[listId], members.contains(where: { $0.user == user }) else {
-                return refusal = SyncError(.invalidParameter, "\(user) does not share this list")
-            }
-            members.removeAll { $0.user == user }
-            state.shares[listId] = members.count > 1 ? members : nil
-        }
-        if let refusal { throw refusal }
-    }
-
-    /// Push (asking each scripted conflict first), then pull everything.
-    private func sync() async throws {
-        let (offline, signedOut) = state.withLock { state -> (Bool, Bool) in
-            state.syncs += 1
-            return (state.offline, !state.accounts.isEmpty && state.signedIn == nil)
-        }
-        if offline { throw SyncError(.pushAbortedNetwork, "The server could not be reached") }
-        if signedOut { throw SyncError(.pushAbortedAuthentication, "Unauthorized") }
-        while let prompt = state.withLock({ $0.conflicts.isEmpty ? nil : $0.conflicts.removeFirst() }) {
-            let answer = await ask(prompt)
-            state.withLock { $0.answers.append(answer) }
-            switch answer.choice {
-            case .cancel: throw SyncError(.pushAbortedCancelled, "Cancelled")
-            case .useServer: commit { $0.pending.remove(prompt.itemId); $0.local[prompt.itemId] = $0.server[prompt.itemId] }
-            case .useClient: break
-            }
-        }
-        commit { state in
-            for id in state.pending { state.server[id] = state.local[id] }
-            state.pending = []
-            for (id, item) in state.server { state.local[id] = item }
-            state.lastSync = Date()
-        }
-    }
-
-    private func ask(_ prompt: ConflictPrompt) async -> ConflictAnswer {
-        await withCheckedContinuation { reply in
-            guard let questions = state.withLock({ $0.questions }),
-                  case .enqueued = questions.yield(ConflictQuestion(prompt: prompt, reply: reply)) else {
-                return reply.resume(returning: ConflictAnswer(.cancel))
-            }
-        }
+        AppEnvironment(listView: listViewClient, lists: listsClient, items: itemsClient, undo: undoClient, conflicts: conflictsClient,
+                       sync: syncClient, signIn: signInClient, sharing: sharingClient, clock: clock,
+                       today: { [self] in (state.withLock { $0.today }, 86_400) })
     }
 
     /// A local write, one undo step.
-    private func write(_ words: String, _ change: (inout State) -> Void) {
+    func write(_ words: String, _ change: (inout State) -> Void) {
         commit { state in
             state.undo.append(Snapshot(local: state.local, pending: state.pending, words: words))
             state.redo = []
@@ -277,7 +110,7 @@ public final class InMemoryEnvironment: Sendable {
         }
     }
 
-    private func step(from: WritableKeyPath<State, [Snapshot]>, to: WritableKeyPath<State, [Snapshot]>, verb: String) -> String? {
+    func step(from: WritableKeyPath<State, [Snapshot]>, to: WritableKeyPath<State, [Snapshot]>, verb: String) -> String? {
         var words: String?
         commit { state in
             guard let snapshot = state[keyPath: from].popLast() else { return }
@@ -290,7 +123,7 @@ public final class InMemoryEnvironment: Sendable {
     }
 
     /// Changes the state and tells every live query.
-    private func commit(_ change: (inout State) -> Void) {
+    func commit(_ change: (inout State) -> Void) {
         let watchers = state.withLock { state in
             change(&state)
             return Array(state.watchers.values)
@@ -299,7 +132,7 @@ public final class InMemoryEnvironment: Sendable {
     }
 
     /// A live query: `read` now and after every commit, newest result only.
-    private func observe<Value: Sendable>(_ read: @escaping @Sendable ([String: TodoItem]) -> Value) -> AsyncThrowingStream<Value, any Error> {
+    func observe<Value: Sendable>(_ read: @escaping @Sendable ([String: TodoItem]) -> Value) -> AsyncThrowingStream<Value, any Error> {
         let (values, continuation) = AsyncThrowingStream.makeStream(of: Value.self, bufferingPolicy: .bufferingNewest(1))
         let (commits, commitSink) = AsyncStream.makeStream(of: Void.self, bufferingPolicy: .bufferingNewest(1))
         let id = UUID()

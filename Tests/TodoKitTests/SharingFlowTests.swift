@@ -13,7 +13,7 @@ import TodoModel
 
     /// The app showing Groceries, signed in as ann, with bob's account on the "server".
     func onGroceries(_ outside: InMemoryEnvironment) async throws -> AppRuntime {
-        try await outside.environment.signIn("ann", "ann's password")
+        try await outside.environment.signIn.signIn("ann", "ann's password")
         outside.setLists([Self.groceries])
         let app = AppRuntime.started(outside)
         try await eventually("lists") { app.state.lists == [Self.groceries] }

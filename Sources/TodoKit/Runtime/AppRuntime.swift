@@ -46,11 +46,11 @@ public final class AppRuntime {
 
     /// Starts the loop and sends `.started`.
     public func start() {
-        subscribe(.conflictQuestions, to: environment.conflictQuestions()) { [weak self] question in
+        subscribe(.conflictQuestions, to: environment.conflicts.conflictQuestions()) { [weak self] question in
             self?.questions[question.prompt.id] = question.reply
             return .conflictRaised(question.prompt)
         }
-        subscribe(.pullProgress, to: environment.pullProgress()) { .pullProgress($0) }
+        subscribe(.pullProgress, to: environment.sync.pullProgress()) { .pullProgress($0) }
         tasks.append(Task { [weak self, messages] in
             for await message in messages {
                 guard let self else { return }
@@ -91,48 +91,48 @@ public final class AppRuntime {
                 inbox.yield(message)
             }
         case .observeWindow(let request):
-            subscribe(.listWindow, to: environment.observeWindow(request)) { .list(.windowLoaded($0)) } failed: { error in
-                .list(.windowFailed(request, message: SyncStatus.describe(SyncError.wrapping(error), pending: await environment.pendingCount())))
+            subscribe(.listWindow, to: environment.listView.observeWindow(request)) { .list(.windowLoaded($0)) } failed: { error in
+                .list(.windowFailed(request, message: SyncStatus.describe(SyncError.wrapping(error), pending: await environment.sync.pendingCount())))
             }
         case .observeCount(let request):
-            subscribe(.listCount, to: environment.observeCount(request)) {
+            subscribe(.listCount, to: environment.listView.observeCount(request)) {
                 .list(.counted(total: $0, generation: request.generation))
             } failed: { _ in nil }
-        case .add(let quick): write { try await environment.add(quick) }
+        case .add(let quick): write { try await environment.items.add(quick) }
         case .save(let item, let original):
             store {
-                do { return .editSaved(try await environment.save(item, original)) } catch { return .written(error: SyncError.wrapping(error).message) }
+                do { return .editSaved(try await environment.items.save(item, original)) } catch { return .written(error: SyncError.wrapping(error).message) }
             }
-        case .saveOver(let item): write { try await environment.saveOver(item) }
-        case .setComplete(let id, let space, let complete): write { try await environment.setComplete(id, space, complete) }
-        case .delete(let item): write { try await environment.delete(item) }
-        case .undo: store { await Self.undone { try await environment.undo() ?? UndoNotice.nothingToUndo } }
-        case .redo: store { await Self.undone { try await environment.redo() ?? UndoNotice.nothingToRedo } }
-        case .loadStatus: store { .statusLoaded(await environment.status()) }
+        case .saveOver(let item): write { try await environment.items.saveOver(item) }
+        case .setComplete(let id, let space, let complete): write { try await environment.items.setComplete(id, space, complete) }
+        case .delete(let item): write { try await environment.items.delete(item) }
+        case .undo: store { await Self.undone { try await environment.undo.undo() ?? UndoNotice.nothingToUndo } }
+        case .redo: store { await Self.undone { try await environment.undo.redo() ?? UndoNotice.nothingToRedo } }
+        case .loadStatus: store { .statusLoaded(await environment.sync.status()) }
         case .runEditor(let text):
             let inbox = self.inbox
             Task {
                 do {
-                    inbox.yield(.externalEditFinished(try await environment.editExternally(text), error: nil))
+                    inbox.yield(.externalEditFinished(try await environment.items.editExternally(text), error: nil))
                 } catch {
                     inbox.yield(.externalEditFinished(nil, error: "\(SyncError.wrapping(error).message)"))
                 }
             }
-        case .observeLists: subscribe(.lists, to: environment.observeLists()) { .listsLoaded($0) }
-        case .observeSharing: subscribe(.sharing, to: environment.observeSharing()) { .sharingLoaded($0) }
+        case .observeLists: subscribe(.lists, to: environment.lists.observeLists()) { .listsLoaded($0) }
+        case .observeSharing: subscribe(.sharing, to: environment.sharing.observeSharing()) { .sharingLoaded($0) }
         case .observeScopeCounts(let scopes, let context):
-            subscribe(.scopeCounts, to: environment.observeScopeCounts(scopes, context)) { .scopeCountsLoaded($0) }
+            subscribe(.scopeCounts, to: environment.lists.observeScopeCounts(scopes, context)) { .scopeCountsLoaded($0) }
         case .readDay:
             let (day, secondsLeft) = environment.today()
             inbox.yield(.dayStarted(day, secondsLeft: secondsLeft))
-        case .loadEditedItem(let id): store { .editedItemLoaded(id: id, try? await environment.item(id)) }
+        case .loadEditedItem(let id): store { .editedItemLoaded(id: id, try? await environment.items.item(id)) }
         case .observeConflicts:
-            subscribe(.conflictLog, to: environment.observeConflictLog()) { .history(.loaded($0)) }
+            subscribe(.conflictLog, to: environment.conflicts.observeConflictLog()) { .history(.loaded($0)) }
         case .stopObservingConflicts: subscriptions.removeValue(forKey: .conflictLog)?.cancel()
         case .restoreConflict(let id):
             store {
                 do {
-                    try await environment.restoreConflict(id)
+                    try await environment.conflicts.restoreConflict(id)
                     return .history(.restored(error: nil))
                 } catch {
                     return .history(.restored(error: SyncError.wrapping(error).message))
@@ -144,10 +144,10 @@ public final class AppRuntime {
             storeJobs.yield {
                 Task {
                     do {
-                        try await environment.sync()
+                        try await environment.sync.sync()
                         inbox.yield(.synced(.succeeded(at: Date())))
                     } catch {
-                        inbox.yield(.synced(.failed(error, pending: await environment.pendingCount())))
+                        inbox.yield(.synced(.failed(error, pending: await environment.sync.pendingCount())))
                     }
                 }
             }
@@ -155,23 +155,23 @@ public final class AppRuntime {
             let inbox = self.inbox
             Task {
                 do {
-                    try await environment.signIn(user, password)
+                    try await environment.signIn.signIn(user, password)
                     inbox.yield(.signedIn(user: user))
                 } catch {
                     inbox.yield(.signIn(.failed(SyncError.wrapping(error).message)))
                 }
             }
         case .loadMembers(let listId):
-            shareRequest { [environment] in .membersLoaded(try await environment.members(listId)) }
+            shareRequest { [environment] in .membersLoaded(try await environment.sharing.members(listId)) }
         case .shareList(let listId, let user, let role):
-            shareRequest { [environment] in .shared(listId: try await environment.share(listId, user, role), user: user, role: role) }
+            shareRequest { [environment] in .shared(listId: try await environment.sharing.share(listId, user, role), user: user, role: role) }
         case .unshareList(let listId, let user):
             shareRequest { [environment] in
-                try await environment.unshare(listId, user)
+                try await environment.sharing.unshare(listId, user)
                 return .removed(user)
             }
         case .startLive:
-            subscribe(.live, to: environment.live()) { event in
+            subscribe(.live, to: environment.sync.live()) { event in
                 switch event {
                 case .state(let state): return .liveChanged(state)
                 case .synced(let activity, let outcome): return .liveSynced(activity, outcome)

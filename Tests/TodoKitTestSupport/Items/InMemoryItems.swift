@@ -1,0 +1,41 @@
+import OfflineSync
+import TodoKit
+import TodoModel
+
+extension InMemoryEnvironment {
+    /// Local writes, each one undo step and queued for push, with the editor's merge plan.
+    public var itemsClient: ItemsClient {
+        ItemsClient(
+            item: { [self] id in state.withLock { $0.local[id] } },
+            add: { [self] quick in
+                var item = quick.item
+                if let name = quick.listName {
+                    item.listId = state.withLock { state in
+                        if let list = state.lists.first(where: { $0.name.lowercased() == name.lowercased() }) { return list.id }
+                        let list = TodoList(name: name, position: Double(state.lists.count + 1))
+                        state.lists.append(list)
+                        return list.id
+                    }
+                }
+                write("add of “\(item.text)”") { $0.local[item.id] = item; $0.pending.insert(item.id) }
+            },
+            save: { [self] edited, original in
+                switch EditSavePlan(edited: edited, original: original, stored: state.withLock { $0.local[edited.id] }) {
+                case .save(let item, let result):
+                    write("edit of “\(original.text)”") { $0.local[item.id] = item; $0.pending.insert(item.id) }
+                    return result
+                case .addBack(let item):
+                    write("add of “\(item.text)”") { $0.local[item.id] = item; $0.pending.insert(item.id) }
+                    return .addedBack
+                case .clash(let clash):
+                    return .clashed(clash)
+                }
+            },
+            saveOver: { [self] item in write("edit of “\(item.text)”") { $0.local[item.id] = item; $0.pending.insert(item.id) } },
+            setComplete: { [self] id, _, complete in
+                guard let item = state.withLock({ $0.local[id] }) else { throw SyncError(.invalidParameter, "The item no longer exists") }
+                write("edit of “\(item.text)”") { $0.local[id]?.complete = complete; $0.pending.insert(id) }
+            },
+            delete: { [self] item in write("delete of “\(item.text)”") { $0.local[item.id] = nil; $0.pending.insert(item.id) } })
+    }
+}
