@@ -29,7 +29,7 @@ struct ReportResponder: Sendable {
 
     /// The tasks the hrefs name, each 200 with its properties or 404.
     private func multiget(_ segment: String, _ body: DAVElement) async throws -> MultiStatus {
-        let request = PropertyRequest(body)
+        let request = PropertyRequest(body), expand = try Self.expandRange(body)
         var status = MultiStatus()
         var collections: [String: TaskCollection?] = [:]
         for href in body.children(.dav("href")).map(\.trimmedText) {
@@ -43,15 +43,25 @@ struct ReportResponder: Sendable {
                 status.responses.append(.init(href: href, status: 404))
                 continue
             }
-            status.responses.append(response(task, segment: hrefSegment, request))
+            status.responses.append(response(task, segment: hrefSegment, request, expand: expand))
         }
         return status
+    }
+
+    /// The range of `calendar-data`'s `C:expand`, if asked: a start and an end, both UTC.
+    private static func expandRange(_ body: DAVElement) throws -> CalendarQueryFilter.TimeRange? {
+        guard let expand = body.child(.dav("prop"))?.child(.caldav("calendar-data"))?.child(.caldav("expand")) else { return nil }
+        guard let start = expand.attributes["start"].flatMap(CalendarQueryFilter.instant),
+              let end = expand.attributes["end"].flatMap(CalendarQueryFilter.instant), start < end else {
+            throw DAVError(400, "C:expand needs a start before its end, each a UTC date-time such as 20261201T000000Z", precondition: .caldav("valid-filter"))
+        }
+        return CalendarQueryFilter.TimeRange(start: start, end: end)
     }
 
     /// The collection's tasks (or the one named) that pass the filter.
     private func query(_ segment: String, only: String?, _ body: DAVElement) async throws -> MultiStatus {
         let filter = try CalendarQueryFilter(body.child(.caldav("filter")))
-        let request = PropertyRequest(body)
+        let request = PropertyRequest(body), expand = try Self.expandRange(body)
         let collection = try await context.collection(segment)
         let tasks: [TaskRow]
         if let only {
@@ -65,12 +75,12 @@ struct ReportResponder: Sendable {
         let everyTask = filter.matchesEveryTask
         for task in tasks {
             if everyTask {
-                status.responses.append(response(task, segment: segment, request))
+                status.responses.append(response(task, segment: segment, request, expand: expand))
                 continue
             }
             let text = task.text
             guard let calendar = try? ICalendarReader.components(text).first, filter.matches(calendar) else { continue }
-            status.responses.append(response(task, segment: segment, request, text: text))
+            status.responses.append(response(task, segment: segment, request, text: text, expand: expand))
         }
         return status
     }
@@ -112,8 +122,11 @@ struct ReportResponder: Sendable {
         return status
     }
 
-    private func response(_ task: TaskRow, segment: String, _ request: PropertyRequest, text: String? = nil) -> MultiStatus.Response {
-        let values = ResourceProperties.task(task, text: request.needsContent ? text ?? task.text : nil)
+    private func response(_ task: TaskRow, segment: String, _ request: PropertyRequest, text: String? = nil,
+                          expand: CalendarQueryFilter.TimeRange? = nil) -> MultiStatus.Response {
+        var content = request.needsContent ? text ?? task.text : nil
+        if let expand, let plain = content { content = ExpandedTask.text(plain, over: expand) }
+        let values = ResourceProperties.task(task, text: content)
         return .init(href: DAVPath.resource(user: context.user, segment: segment, name: task.name).href,
                      propstats: request.propstats(values, inAll: ResourceProperties.inAll, minimal: context.minimal))
     }

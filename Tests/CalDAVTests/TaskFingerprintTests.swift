@@ -1,4 +1,5 @@
 @testable import CalDAV
+import Foundation
 import TableProtocol
 import Testing
 
@@ -39,5 +40,17 @@ import Testing
         let tag = TaskETag(opaque: "AbC+/d==." + fingerprint.encoded)
         #expect(tag.version == "AbC+/d==" && tag.fingerprint == fingerprint)
         #expect(TaskETag(opaque: "AbC+/d==") == TaskETag(version: "AbC+/d==", fingerprint: nil))
+    }
+
+    @Test func base64URLIsFoundationsBase64WithTheURLAlphabetAndNoPadding() {
+        var generator = SystemRandomNumberGenerator()
+        for count in 0..<64 {
+            let bytes = (0..<count).map { _ in UInt8.random(in: 0...255, using: &generator) }
+            let foundation = Data(bytes).base64EncodedString().replacingOccurrences(of: "+", with: "-")
+                .replacingOccurrences(of: "/", with: "_").replacingOccurrences(of: "=", with: "")
+            #expect(Base64URL.encode(bytes) == foundation)
+            #expect(Base64URL.decode(Substring(foundation)) == bytes)
+        }
+        #expect(Base64URL.decode("A") == nil && Base64URL.decode("AB=") == nil && Base64URL.decode("A+") == nil)
     }
 }

@@ -1,0 +1,59 @@
+import Foundation
+import TodoModel
+
+/// A task's text with its repeats written out (RFC 4791 §9.6.5, `C:expand`): each instance that
+/// overlaps the range as a VTODO of its own with a RECURRENCE-ID, its dates in UTC, and no RRULE,
+/// RDATE or EXDATE; an override the client stored stands in for the instance it names. A task
+/// that does not repeat comes back as it is.
+enum ExpandedTask {
+    /// The most instances written for one task.
+    static let maximumInstances = 1_000
+
+    /// `text` expanded over `range`; `text` itself when it is not a repeating task.
+    static func text(_ text: String, over range: CalendarQueryFilter.TimeRange) -> String {
+        guard var calendar = try? ICalendarReader.components(text).first,
+              let masterIndex = calendar.components.firstIndex(where: { $0.name == "VTODO" && $0.property("RECURRENCE-ID") == nil }) else {
+            return text
+        }
+        let master = calendar.components[masterIndex]
+        let anchor = master.property("DTSTART") ?? master.property("DUE")
+        guard master.properties("RRULE").count == 1, let rule = master.property("RRULE").flatMap({ RecurrenceExpansion($0.value) }),
+              let anchor, let first = CalendarQueryFilter.date(anchor) else {
+            return text
+        }
+        let overrides = Dictionary(calendar.components.filter { $0.name == "VTODO" && $0.property("RECURRENCE-ID") != nil }
+            .compactMap { component in component.property("RECURRENCE-ID").flatMap(CalendarQueryFilter.date).map { ($0, component) } },
+                                   uniquingKeysWith: { first, _ in first })
+        let s = range.start ?? .distantPast, e = range.end ?? .distantFuture
+        let due = master.property("DUE").flatMap(CalendarQueryFilter.date)
+        let span = max(0, (due ?? first).timeIntervalSince(first))
+        var instances: [ICalendarComponent] = []
+        _ = rule.anyInstance(first: first, span: span, rangeStart: s, rangeEnd: e) { offset in
+            let start = first.addingTimeInterval(offset)
+            var instance = overrides[start].map { inUTC($0, shiftedBy: 0) } ?? inUTC(master, shiftedBy: offset)
+            instance.remove(["RRULE", "RDATE", "EXDATE", "RECURRENCE-ID"])
+            instance.properties.insert(utcProperty("RECURRENCE-ID", start, dateOnly: anchor.value.count == 8), at: 0)
+            if CalendarQueryFilter.overlaps(instance, range) { instances.append(instance) }
+            return instances.count >= maximumInstances
+        }
+        calendar.components.removeAll { $0.name == "VTODO" }
+        calendar.components += instances
+        return ICalendarWriter.text([calendar])
+    }
+
+    /// A component with its DTSTART, DUE, DTEND and RECURRENCE-ID moved by `offset` and written in
+    /// UTC (a day stays a day).
+    private static func inUTC(_ component: ICalendarComponent, shiftedBy offset: TimeInterval) -> ICalendarComponent {
+        var copy = component
+        copy.properties = component.properties.map { property in
+            guard ["DTSTART", "DUE", "DTEND", "RECURRENCE-ID"].contains(property.name), let date = CalendarQueryFilter.date(property) else { return property }
+            return utcProperty(property.name, date.addingTimeInterval(offset), dateOnly: property.value.count == 8)
+        }
+        return copy
+    }
+
+    private static func utcProperty(_ name: String, _ date: Date, dateOnly: Bool) -> ICalendarProperty {
+        let utc = UTCDateParts(date).iCalendarUTC
+        return dateOnly ? ICalendarProperty(name, String(utc.prefix(8)), parameters: [("VALUE", ["DATE"])]) : ICalendarProperty(name, utc)
+    }
+}
