@@ -60,8 +60,8 @@ struct TaskWriter: Sendable {
         item.series = prior?.item.series
         var kept = resource.kept, merged: StaleWriteMerge?
         if let base, let prior {
-            merged = try StaleWriteMerge(sent: TaskResource(item: item, kept: kept), name: name, current: prior, base: base)
-            (item, kept) = (merged!.merged.item, merged!.merged.kept)
+            let merge = try StaleWriteMerge(sent: TaskResource(item: item, kept: kept), name: name, current: prior, base: base)
+            (item, kept, merged) = (merge.merged.item, merge.merged.kept, merge)
         }
         let wasComplete = (revive ? nil : prior)?.item.complete ?? false
         if let prior, !revive, Self.advancesInPlace(from: prior.item, to: item) {
