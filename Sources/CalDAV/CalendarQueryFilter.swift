@@ -118,7 +118,10 @@ struct CalendarQueryFilter: Sendable {
         let s = range.start ?? .distantPast, e = range.end ?? .distantFuture
         if component.name == "VALARM" {
             guard let parent else { return false }
-            return anyInstance(of: parent, s, e) { offset in
+            // The instances walked are those whose triggers can fall in the range: a trigger may go
+            // off before its instance starts (a negative TRIGGER) or after (RELATED=END, REPEAT).
+            let (before, after) = alarmReach(component, parent: parent)
+            return anyInstance(of: parent, s.addingTimeInterval(-after), e.addingTimeInterval(before)) { offset in
                 alarmTriggers(component, parent: parent, offset: offset).contains { s <= $0 && e > $0 }
             }
         }
@@ -158,6 +161,18 @@ struct CalendarQueryFilter: Sendable {
         }
         let span = max(0, (due ?? first).timeIntervalSince(first), component.property("DURATION").flatMap { ICalendarDuration.seconds($0.value) } ?? 0)
         return rule.anyInstance(first: first, span: span, rangeStart: s, rangeEnd: e, test)
+    }
+
+    /// How long before its instance's start an alarm may go off, and how long after.
+    private static func alarmReach(_ alarm: ICalendarComponent, parent: ICalendarComponent) -> (before: TimeInterval, after: TimeInterval) {
+        guard let trigger = alarm.property("TRIGGER"), let delta = ICalendarDuration.seconds(trigger.value) else { return (0, 0) }
+        let start = parent.property("DTSTART").flatMap(date)
+        let finish = (parent.property("DUE") ?? parent.property("DTEND")).flatMap(date)
+        let span = start.flatMap { start in finish.map { max(0, $0.timeIntervalSince(start)) } }
+            ?? parent.property("DURATION").flatMap { ICalendarDuration.seconds($0.value) }.map { max(0, $0) } ?? 0
+        let repeats = alarm.property("REPEAT").flatMap { Int($0.value) }.map { min(max($0, 0), 100) } ?? 0
+        let every = alarm.property("DURATION").flatMap { ICalendarDuration.seconds($0.value) }.map { max(0, $0) } ?? 0
+        return (max(0, -delta), max(0, delta) + span + Double(repeats) * every)
     }
 
     /// When an alarm goes off for the instance of `parent` at `offset`: its TRIGGER, absolute or

@@ -39,6 +39,13 @@ import WebDAVXML
         #expect(try query("20260110T082500Z", "20260110T083500Z", alarm: true).matches(task))
     }
 
+    @Test func anAlarmOfARepeatingTaskGoesOffBeforeAnInstanceThatStartsAfterTheRange() throws {
+        let task = try task(["DTSTART:20260105T090000Z", "RRULE:FREQ=WEEKLY"], alarm: ["TRIGGER:-P1D"])
+        // The third instance starts 2026-01-19 09:00; its alarm goes off the day before.
+        #expect(try query("20260118T080000Z", "20260118T100000Z", alarm: true).matches(task))
+        #expect(try !query("20260119T080000Z", "20260119T100000Z", alarm: true).matches(task))
+    }
+
     @Test func aRepeatingTaskMatchesARangeHoldingALaterInstance() throws {
         let task = try task(["DTSTART:20260112T120000Z", "DUE:20260112T130000Z", "RRULE:FREQ=MONTHLY"])
         #expect(try query("20260212T000000Z", "20260213T000000Z").matches(task))
