@@ -47,7 +47,7 @@ struct CalDAVRequestHandler: Sendable {
             guard let text = String(data: data, encoding: .utf8) else {
                 throw DAVError(403, "The resource is not UTF-8 text", precondition: .caldav("valid-calendar-data"))
             }
-            let stored = try await TaskWriter(tasks: context.tasks(collection), writer: context.writer)
+            let stored = try await TaskWriter(tasks: context.tasks(collection), writer: context.writer, agent: request.headers[.userAgent])
                 .put(name: name, text: text, ifMatch: request.headers[.ifMatch], ifNoneMatch: request.headers[.ifNoneMatch])
             return CalDAVMiddleware.response(stored.created ? 201 : 204, headers: stored.etag.map { [(.eTag, $0)] } ?? [])
         case ("DELETE", .resource(_, let segment, let name)):

@@ -5,26 +5,37 @@ import TodoModel
 /// field onto what is stored, against that version (known by the fingerprint in its ETag), by
 /// the todo's merge rules: tags as a set, as a device's sync merges. Every CalDAV server answers
 /// such a write with 412, and DAVx5 then drops the person's edit; only a field both sides changed
-/// to different values refuses it here.
+/// to different values refuses it here, and then what the write changed is kept as a lost edit.
 struct StaleWriteMerge {
     /// What is stored.
     let merged: TaskResource
     /// True when what is stored differs from what was sent: the reply then carries no ETag, and
     /// the client reads the task again.
     let differs: Bool
+    /// The item fields the write changed from its version, with the values it sent.
+    let changed: JSONObject
+    /// The fields both sides changed to different values: the write is refused (412), and
+    /// `changed` is kept as a lost edit (`LostEdit`).
+    let clashingFields: [String]
 
-    /// Merges `sent` (the resource at `name`) onto `current` against `base`; throws 412 naming
-    /// the fields both sides changed differently.
+    /// Merges `sent` (the resource at `name`) onto `current` against `base`.
     init(sent: TaskResource, name: String, current: TaskRow, base: TaskFingerprint) throws {
         let sentColumns = TaskRow.columns(of: sent, name: name)
         let merge = FieldMerge(fields: TaskFingerprint.fields, base: base, local: sentColumns, server: current.columns,
                                rules: TodoItem.mergeRules)
-        guard merge.clashingFields.isEmpty else {
-            let fields = merge.clashingFields.map { Self.property[$0] ?? $0 }.joined(separator: ", ")
-            throw DAVError(412, "The task changed since that version, and both sides changed \(fields): read it again")
-        }
         merged = try TaskRow.resource(of: merge.merged)
         differs = merge.merged != sentColumns
+        clashingFields = merge.clashingFields
+        // The item's own fields: a restore in `todo` writes them (what the resource kept beyond
+        // them, alarms and the like, is not restorable there).
+        changed = JSONObject(merge.changedLocally.filter { !TaskRow.resourceColumns.contains($0) }.map { ($0, sentColumns.value(ofField: $0)) })
+    }
+
+    /// The refusal of a write with clashing fields, naming them as iCalendar properties.
+    var refusal: DAVError {
+        let fields = clashingFields.map { Self.property[$0] ?? $0 }.joined(separator: ", ")
+        return DAVError(412, "The task changed since that version, and both sides changed \(fields): read it again. "
+                        + "Your edit is kept in the task's conflict history")
     }
 
     /// The iCalendar property a column is written as, for the refusal's message.

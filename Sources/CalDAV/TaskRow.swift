@@ -21,6 +21,8 @@ struct TaskRow: Sendable {
     static let keptColumn = "ical"
     /// The row's column keeping a resource's name, when a client chose one other than `UID.ics`.
     static let nameColumn = "icalName"
+    /// The columns a resource has beyond its item's.
+    static let resourceColumns: Set<String> = [keptColumn, nameColumn]
 
     /// Reads a row; nil for one without an id.
     init?(_ row: JSONObject) {

@@ -9,6 +9,8 @@ struct TaskWriter: Sendable {
     let tasks: CollectionTasks
     /// The writing account's name (the rows' `updatedBy`); nil for anonymous access.
     let writer: String?
+    /// Who sends the write (the request's `User-Agent`), named by a lost edit.
+    var agent: String?
     /// Where a UTC due time is read (the server's zone).
     var zone: TimeZone = .current
 
@@ -39,6 +41,11 @@ struct TaskWriter: Sendable {
             throw DAVError(403, "The UID cannot be kept as an item id: \(problem)", precondition: .caldav("valid-calendar-object-resource"))
         }
         var prior = try await tasks.task(named: name)
+        if prior == nil, let ifMatch, Self.entityTags(ifMatch).contains(where: { TaskETag(opaque: $0).fingerprint != nil }) {
+            // A stale edit of a task `todo` moved to another list meanwhile: merged where it now
+            // is (the list is a field the client did not change), not refused and lost.
+            prior = try await movedTask(uid: uid, name: name)
+        }
         let base = try Self.check(ifMatch: ifMatch, ifNoneMatch: ifNoneMatch, against: prior)
         if let prior, prior.item.id != uid {
             throw DAVError(403, "The resource's UID cannot change (it is \(prior.item.id))", precondition: .caldav("no-uid-conflict"))
@@ -61,6 +68,10 @@ struct TaskWriter: Sendable {
         var kept = resource.kept, merged: StaleWriteMerge?
         if let base, let prior {
             let merge = try StaleWriteMerge(sent: TaskResource(item: item, kept: kept), name: name, current: prior, base: base)
+            if !merge.clashingFields.isEmpty {
+                try await keepLostEdit(merge, of: item, now: now)
+                throw merge.refusal
+            }
             (item, kept, merged) = (merge.merged.item, merge.merged.kept, merge)
         }
         let wasComplete = (revive ? nil : prior)?.item.complete ?? false
@@ -81,6 +92,28 @@ struct TaskWriter: Sendable {
             } catch let error as TableError where error.status == 409 {}
         }
         return stored
+    }
+
+    /// The live task `uid` in another list of the namespace, still at `name`: a task moved away
+    /// after the client read it.
+    private func movedTask(uid: String, name: String) async throws -> TaskRow? {
+        guard let row = try await tasks.rows.anyRow(id: uid), let task = TaskRow(row), !task.deleted, task.name == name else { return nil }
+        return task
+    }
+
+    /// Keeps what a refused stale write changed as a `LostEdit` in the task's namespace, which
+    /// `todo` adds to the item's conflict history: DAVx5 drops an edit refused with 412.
+    private func keepLostEdit(_ merge: StaleWriteMerge, of item: TodoItem, now: Date) async throws {
+        guard !merge.changed.isEmpty else { return }
+        let edit = LostEdit(itemId: item.id, fields: merge.clashingFields, lost: merge.changed, text: item.text,
+                            sentBy: agent.map(Self.appName) ?? "A CalDAV app", at: now)
+        _ = try await tasks.tables.insert(table: LostEdit.tableName, body: edit.columns, owner: tasks.collection.namespace, writer: writer)
+    }
+
+    /// An app's name from its `User-Agent`: the first product token (`DAVx5/4.4.3-ose (…)`: DAVx5).
+    static func appName(_ agent: String) -> String {
+        let product = agent.split(separator: " ").first.map { String($0.split(separator: "/").first ?? $0) } ?? ""
+        return product.isEmpty ? "A CalDAV app" : String(product.prefix(64))
     }
 
     /// Deletes the task at `name` (a soft delete, as `todo rm` does).

@@ -9,7 +9,7 @@ struct ConflictsCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "conflicts", abstract: "List settled conflicts, newest first, with the values that lost.")
     @OptionGroup var options: ClientOptions
-    @Flag(help: "Print JSON: an array of {id, item, text, kind, resolution, at, fields, lost, restored}.") var json = false
+    @Flag(help: "Print JSON: an array of {id, item, text, kind, resolution, at, fields, lost, restored, reason}.") var json = false
     @Flag(help: "Empty the log instead.") var clear = false
 
     func run() async throws {
@@ -37,7 +37,7 @@ struct ConflictsCommand: AsyncParsableCommand {
             "id": .number(Double(record.id)), "item": .string(record.itemId), "text": .string(record.text),
             "kind": .string(record.kind.rawValue), "resolution": .string(record.resolution.rawValue),
             "at": .string(SyncDateFormat.string(from: record.at)), "fields": .array(record.fields.map { .string($0) }),
-            "lost": .object(record.lost), "restored": .bool(record.restored),
+            "lost": .object(record.lost), "restored": .bool(record.restored), "reason": record.reason.map(JSONValue.string) ?? .null,
         ]
     }
 }

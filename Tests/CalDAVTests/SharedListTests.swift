@@ -55,4 +55,20 @@ import Testing
         #expect(shared404.status == 404)
         #expect(shared404.text == missing.text)
     }
+
+    @Test(arguments: DAVStore.allCases)
+    func anEditorsRefusedStaleEditIsKeptInTheSharedListsSpaceOnly(_ store: DAVStore) async throws {
+        let server = try await DAVServers.shared.server(store)
+        let ann = try await server.addAccount(), bob = try await server.addAccount()
+        let shared = try await sharedList(ann, bob, role: "editor")
+        let path = bob.home + "\(shared.space)~\(shared.list.id)/"
+        let uid = Tasks.uid()
+        let stale = try #require(try await bob.store(path + "\(uid).ics", Tasks.vtodo(uid, "Bread")).etag)
+        #expect(try await ann.table("PATCH", "/tables/TodoItem/\(uid)?space=\(shared.space)", ["text": "Rye bread"]).status == 200)
+        #expect(try await bob.put(path + "\(uid).ics", Tasks.vtodo(uid, "Sourdough"), headers: ["If-Match": stale]).status == 412)
+        let kept = try #require(try await ann.table("GET", "/tables/TodoLostEdit?space=\(shared.space)").json as? [[String: Any]])
+        #expect(kept.map { $0["itemId"] as? String } == [uid])
+        #expect((try await bob.table("GET", "/tables/TodoLostEdit").json as? [Any])?.isEmpty == true)
+        #expect((try await ann.table("GET", "/tables/TodoLostEdit").json as? [Any])?.isEmpty == true)
+    }
 }

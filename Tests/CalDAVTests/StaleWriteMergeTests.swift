@@ -85,4 +85,59 @@ import Testing
         let report = try await account.xml("REPORT", account.inbox, Tasks.syncCollection(""))
         #expect(report.multiStatus.response("\(uid).ics")?.properties["getetag"] == etag)
     }
+
+    @Test(arguments: DAVStore.allCases)
+    func aRefusedStaleWriteKeepsWhatItChangedAsALostEditOfTheItem(_ store: DAVStore) async throws {
+        let (account, uid, stale) = try await staleTask(store, todoChanges: ["text": "Soy milk"])
+        let reply = try await account.put(account.inbox + "\(uid).ics", Tasks.vtodo(uid, "Oat milk", ["DESCRIPTION:two litres"]),
+                                          headers: ["If-Match": stale, "User-Agent": "DAVx5/4.4.3-ose (dav4jvm; okhttp/4.12.0) Android/14"])
+        #expect(reply.status == 412)
+        let rows = try #require(try await account.table("GET", "/tables/TodoLostEdit").json as? [[String: Any]])
+        #expect(rows.count == 1)
+        let row = try #require(rows.first)
+        #expect(row["itemId"] as? String == uid)
+        #expect(row["fields"] as? String == "text")
+        #expect(row["sentBy"] as? String == "DAVx5")
+        let lostText = try #require(row["lost"] as? String)
+        let lost = try #require(JSONSerialization.jsonObject(with: Data(lostText.utf8)) as? [String: Any])
+        #expect(lost["text"] as? String == "Oat milk")
+        #expect(lost["notes"] as? String == "two litres")
+        #expect(lost.count == 2)
+    }
+
+    @Test(arguments: DAVStore.allCases)
+    func aMergedStaleWriteKeepsNoLostEdit(_ store: DAVStore) async throws {
+        let (account, uid, stale) = try await staleTask(store, todoChanges: ["notes": "semi-skimmed"])
+        #expect(try await account.put(account.inbox + "\(uid).ics", Tasks.vtodo(uid, "Oat milk"), headers: ["If-Match": stale]).status == 204)
+        #expect((try await account.table("GET", "/tables/TodoLostEdit").json as? [Any])?.isEmpty == true)
+    }
+
+    @Test(arguments: DAVStore.allCases)
+    func aStaleEditOfATaskMovedToAnotherListMergesWhereTheTaskNowIs(_ store: DAVStore) async throws {
+        let account = try await DAVServers.shared.server(store).addAccount()
+        let work = try await account.makeList("Work")
+        let uid = Tasks.uid()
+        let stale = try #require(try await account.store(account.inbox + "\(uid).ics", Tasks.vtodo(uid, "Milk")).etag)
+        #expect(try await account.table("PATCH", "/tables/TodoItem/\(uid)", ["listId": work.id]).status == 200)
+        // DAVx5 still holds the task in the Inbox and edits it there.
+        let reply = try await account.put(account.inbox + "\(uid).ics", Tasks.vtodo(uid, "Oat milk"), headers: ["If-Match": stale])
+        #expect(reply.status == 204)
+        #expect(reply.etag == nil)
+        let item = try #require(try await account.item(uid))
+        #expect(item["text"] as? String == "Oat milk")
+        #expect(item["listId"] as? String == work.id)
+        #expect(try await account.dav("GET", account.inbox + "\(uid).ics").status == 404)
+        #expect(try await account.dav("GET", work.path + "\(uid).ics").text.contains("SUMMARY:Oat milk"))
+    }
+
+    @Test(arguments: DAVStore.allCases)
+    func anIfMatchStarOnATaskMovedAwayFindsNoResource(_ store: DAVStore) async throws {
+        let account = try await DAVServers.shared.server(store).addAccount()
+        let work = try await account.makeList("Work")
+        let uid = Tasks.uid()
+        _ = try await account.store(account.inbox + "\(uid).ics", Tasks.vtodo(uid, "Milk"))
+        #expect(try await account.table("PATCH", "/tables/TodoItem/\(uid)", ["listId": work.id]).status == 200)
+        #expect(try await account.put(account.inbox + "\(uid).ics", Tasks.vtodo(uid, "Oat milk"), headers: ["If-Match": "*"]).status == 412)
+        #expect(try await account.item(uid)?["listId"] as? String == work.id)
+    }
 }

@@ -20,13 +20,9 @@ import Testing
                 throw ServerStartError(description: "vdirsyncer is not in .venv: run the tests with `make test` (scripts/ensure-venv.sh makes it)")
             }
             let home = try TempDir.make(), dav = home.appendingPathComponent("dav")
-            let database = home.appendingPathComponent("server.sqlite").path
-            let server = try await ServerProcess.start(arguments: ["--database", database, "--auth", "required"])
-            let url = "http://127.0.0.1:\(server.port)"
-            let (status, errors) = try await ServerProcess.runToExit(arguments: ["users", "add", "ann", "--password-stdin", "--database", database], input: "password ann\n")
-            guard status == 0 else { throw ServerStartError(description: errors) }
-            let signIn = try await TodoCLI.run(["sign-in", "--server", url, "--user", "ann", "--password-stdin"], home: home, input: "password ann\n")
-            guard signIn.status == 0 else { throw ServerStartError(description: signIn.err) }
+            let accounts = try await AccountServer.start()
+            try await accounts.signIn("ann", home: home)
+            let (server, url) = (accounts.server, accounts.url)
             try FileManager.default.createDirectory(at: dav, withIntermediateDirectories: true)
             try """
             [general]

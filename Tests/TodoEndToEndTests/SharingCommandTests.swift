@@ -13,21 +13,11 @@ import Testing
         let bob: URL
 
         static func make() async throws -> Household {
-            let root = try TempDir.make()
-            let database = root.appendingPathComponent("s.sqlite").path
-            let server = try await ServerProcess.start(arguments: ["--database", database, "--auth", "required"])
-            let url = "http://127.0.0.1:\(server.port)"
-            var homes: [URL] = []
-            for name in ["ann", "bob"] {
-                let (status, errors) = try await ServerProcess.runToExit(arguments: ["users", "add", name, "--password-stdin", "--database", database],
-                                                                         input: "password \(name)\n")
-                guard status == 0 else { throw ServerStartError(description: errors) }
-                let home = try TempDir.make()
-                let login = try await TodoCLI.run(["sign-in", "--server", url, "--user", name, "--password-stdin"], home: home, input: "password \(name)\n")
-                guard login.status == 0 else { throw ServerStartError(description: login.err) }
-                homes.append(home)
-            }
-            return Household(server: server, url: url, ann: homes[0], bob: homes[1])
+            let accounts = try await AccountServer.start()
+            let (ann, bob) = (try TempDir.make(), try TempDir.make())
+            try await accounts.signIn("ann", home: ann)
+            try await accounts.signIn("bob", home: bob)
+            return Household(server: accounts.server, url: accounts.url, ann: ann, bob: bob)
         }
 
         @discardableResult

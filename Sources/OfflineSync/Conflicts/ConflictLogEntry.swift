@@ -19,6 +19,10 @@ public struct ConflictLogEntry: Sendable, Equatable {
         /// The change could not be sent and left the queue (`reason` says why: a shared space
         /// the account left or was removed from); `local` is the item as this device had it.
         case notSent
+        /// Another app's write was refused by the server, which kept it (a CalDAV app's stale
+        /// edit that clashed with a newer change); recorded here by `recordConflicts`. `local` is
+        /// what it sent, `lost` what it changed, and `reason` who sent it and why.
+        case refusedOnServer
     }
 
     /// The log's own id (ascending).
@@ -47,7 +51,7 @@ public struct ConflictLogEntry: Sendable, Equatable {
     public var lost: JSONObject
     /// When its losing values were restored, if they were.
     public var restoredAt: Date?
-    /// Why, for a change that could not be sent (`.notSent`).
+    /// Why, for a change that could not be sent (`.notSent`) or was refused (`.refusedOnServer`).
     public var reason: String?
 
     /// Creates an entry (the store gives it its id).

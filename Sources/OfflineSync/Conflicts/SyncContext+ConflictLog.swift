@@ -25,6 +25,19 @@ extension SyncContext {
         try guarded { try dataSource.read { try $0.settledConflictCount(after: id) } }
     }
 
+    /// Adds conflicts settled elsewhere to the log (`.refusedOnServer`: a server face refused
+    /// another app's write and kept what it sent), each once: an `origin` recorded before is
+    /// skipped, even when its entry was cleared or trimmed since. Returns how many were added.
+    @discardableResult
+    public func recordConflicts(_ entries: [(origin: String, entry: ConflictLogEntry)]) throws -> Int {
+        guard !entries.isEmpty else { return 0 }
+        return try guarded {
+            try dataSource.write { session in
+                try entries.reduce(0) { count, recorded in try session.addConflict(recorded.entry, origin: recorded.origin) == nil ? count : count + 1 }
+            }
+        }
+    }
+
     /// Empties the conflict log.
     public func clearConflictLog() throws {
         try guarded { try dataSource.write { try $0.removeConflicts() } }

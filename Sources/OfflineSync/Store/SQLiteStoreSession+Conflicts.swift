@@ -35,6 +35,11 @@ extension SQLiteStoreSession {
         return stored
     }
 
+    func addConflict(_ entry: ConflictLogEntry, origin: String) throws -> ConflictLogEntry? {
+        try db.execute(sql: #"INSERT OR IGNORE INTO "MS_ConflictOrigins" ("origin") VALUES (?)"#, arguments: [origin])
+        return db.changesCount == 0 ? nil : try addConflict(entry)
+    }
+
     func conflicts(limit: Int) throws -> [ConflictLogEntry] {
         try Row.fetchAll(db, sql: "SELECT * FROM \"MS_ConflictLog\" ORDER BY \"id\" DESC LIMIT ?", arguments: [limit]).map(Self.conflict(from:))
     }

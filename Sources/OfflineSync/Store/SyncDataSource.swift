@@ -134,6 +134,8 @@ protocol SyncStoreSession {
     // Conflict log (`MS_ConflictLog`)
     /// Appends an entry (dropping the oldest beyond `ConflictLogEntry.limit`); returns it with its id.
     func addConflict(_ entry: ConflictLogEntry) throws -> ConflictLogEntry
+    /// Appends an entry recorded elsewhere unless its origin was recorded before; returns it, or nil.
+    func addConflict(_ entry: ConflictLogEntry, origin: String) throws -> ConflictLogEntry?
     /// Entries, newest first.
     func conflicts(limit: Int) throws -> [ConflictLogEntry]
     /// The entry with this id.

@@ -104,6 +104,11 @@ enum SystemTables {
                 ALTER TABLE "MS_BaseItems_v5" RENAME TO "MS_BaseItems";
                 """)
         }
+        // The origins of entries recorded from elsewhere (`SyncContext.recordConflicts`), kept
+        // when the log is cleared or trimmed, so that none is recorded twice.
+        migrator.registerMigration("v6: conflict origins") { db in
+            try db.execute(sql: #"CREATE TABLE IF NOT EXISTS "MS_ConflictOrigins" ("origin" TEXT PRIMARY KEY NOT NULL)"#)
+        }
         return migrator
     }
 }

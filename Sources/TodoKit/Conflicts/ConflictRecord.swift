@@ -22,7 +22,8 @@ public struct ConflictRecord: Sendable, Equatable, Identifiable {
     public var lost: JSONObject
     /// True once its losing values were restored.
     public var restored: Bool
-    /// Why a change could not be sent (a shared list left or taken away), for `.notSent`.
+    /// Why a change could not be sent (a shared list left or taken away), for `.notSent`, or
+    /// which app's edit the server refused, for `.refusedOnServer`.
     public var reason: String?
     /// Who wrote the server's side (an account's name), when the server said.
     public var serverChangedBy: String?
@@ -54,7 +55,7 @@ public struct ConflictRecord: Sendable, Equatable, Identifiable {
 
     /// What happened, in a few words, naming who changed the server's side when known.
     public var summary: String {
-        guard let who = serverChangedBy, resolution != .notSent else { return outcome }
+        guard let who = serverChangedBy, resolution != .notSent, resolution != .refusedOnServer else { return outcome }
         return outcome + " (theirs by \(who))"
     }
 
@@ -62,6 +63,7 @@ public struct ConflictRecord: Sendable, Equatable, Identifiable {
         switch (kind, resolution) {
         case (_, .cancel): return "sync cancelled"
         case (_, .notSent): return "not sent: " + (reason ?? "the server would not take it")
+        case (_, .refusedOnServer): return "not stored: " + (reason ?? "the server refused another app's edit")
         case (.edit, .merged): return "merged " + fields.joined(separator: ", ")
         case (.edit, .client): return "kept yours"
         case (.edit, .server): return "kept the server's"

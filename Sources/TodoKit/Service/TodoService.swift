@@ -37,7 +37,7 @@ public final class TodoService: Sendable {
         self.serverURL = serverURL
         self.tokens = tokens
         clientConfiguration = client
-        let store = try SQLiteSyncStore(path: storePath, tables: [TodoTable.definition, TodoList.definition])
+        let store = try SQLiteSyncStore(path: storePath, tables: [TodoTable.definition, TodoList.definition, LostEditTable.definition])
         resolver = TodoConflictResolver(policy: conflictPolicy)
         context = SyncContext(client: serverURL.map { SyncClient(serverURL: $0, configuration: client) },
                               dataSource: store, delegate: resolver, pullPageSize: Self.pullPageSize)
@@ -434,6 +434,7 @@ public final class TodoService: Sendable {
             // arrive with their lists known.
             for space in spaces { try await listTable.inSpace(space).pull(queryId: "allTodoLists") }
             for space in spaces { try await table.inSpace(space).pull(queryId: "allTodoItems", progress: pullProgress.withLock { $0 }) }
+            try await pullLostEdits(spaces: spaces)
             if push { try await adoptStrayItems() }
         }
         lastSyncStore.save(Date())

@@ -10,7 +10,7 @@ extension TodoService {
                              onSync: @escaping @Sendable (LiveSyncActivity, SyncError?) -> Void,
                              onChange: @escaping @Sendable (FeedChange) -> Void = { _ in }) -> LiveSync? {
         guard serverURL != nil else { return nil }
-        return LiveSync(context: context, tables: [TodoList.tableName, TodoTable.name], options: options,
+        return LiveSync(context: context, tables: [TodoList.tableName, TodoTable.name, LostEdit.tableName], options: options,
                         pull: { try await self.sync(push: false, pull: true) },
                         push: { try await self.sync(push: true, pull: false) },
                         onState: onState, onSync: onSync, onChange: onChange)

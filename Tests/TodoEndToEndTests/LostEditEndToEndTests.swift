@@ -1,0 +1,106 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+import ServerTestSupport
+import Testing
+
+/// A CalDAV app's stale edit the server refuses (412: both sides changed a field) reaches `todo`'s
+/// conflict history, through a real server, and `todo restore` brings it back.
+@Suite struct LostEditEndToEndTests {
+    /// A server with ann signed in on `todo`, and one task she synced.
+    struct Desk {
+        let server: ServerProcess
+        let home: URL
+        let url: String
+        let id: String
+
+        static func make() async throws -> Desk {
+            let home = try TempDir.make()
+            let accounts = try await AccountServer.start()
+            try await accounts.signIn("ann", home: home)
+            let (server, url) = (accounts.server, accounts.url)
+            let added = try await TodoCLI.run(["add", "Milk", "--server", url], home: home)
+            let desk = Desk(server: server, home: home, url: url, id: added.out.trimmingCharacters(in: .whitespacesAndNewlines))
+            try await desk.todo("sync")
+            return desk
+        }
+
+        @discardableResult
+        func todo(_ args: String...) async throws -> String {
+            let result = try await TodoCLI.run(args + ["--server", url], home: home)
+            #expect(result.status == 0, "todo \(args): \(result.err)")
+            return result.out
+        }
+
+        /// `todo conflicts --json`.
+        func conflicts() async throws -> [[String: Any]] {
+            try #require(try JSONSerialization.jsonObject(with: Data(try await todo("conflicts", "--json").utf8)) as? [[String: Any]])
+        }
+
+        /// A CalDAV request as ann, the way DAVx5 sends it.
+        func dav(_ method: String, headers: [String: String] = [:], body: String? = nil) async throws -> (status: Int, etag: String?, text: String) {
+            var request = URLRequest(url: URL(string: "\(url)/dav/calendars/ann/inbox/\(id).ics")!)
+            request.httpMethod = method
+            request.setValue("Basic " + Data("ann:password ann".utf8).base64EncodedString(), forHTTPHeaderField: "Authorization")
+            request.setValue("DAVx5/4.4.3-ose (dav4jvm; okhttp/4.12.0) Android/14", forHTTPHeaderField: "User-Agent")
+            for (name, value) in headers { request.setValue(value, forHTTPHeaderField: name) }
+            request.httpBody = body.map { Data($0.utf8) }
+            let (data, response) = try await URLSession.shared.data(for: request)
+            let http = try #require(response as? HTTPURLResponse)
+            return (http.statusCode, http.value(forHTTPHeaderField: "ETag"), String(decoding: data, as: UTF8.self))
+        }
+
+        /// The phone edits its copy of the task while `todo` renames it: the phone's PUT is refused.
+        func refusedPhoneEdit() async throws {
+            let phone = try await dav("GET")
+            try await todo("edit", id, "--text", "Soy milk")
+            try await todo("sync")
+            let edited = phone.text.replacingOccurrences(of: "SUMMARY:Milk", with: "SUMMARY:Oat milk\r\nDESCRIPTION:two litres")
+            let put = try await dav("PUT", headers: ["If-Match": try #require(phone.etag), "Content-Type": "text/calendar"], body: edited)
+            #expect(put.status == 412)
+        }
+    }
+
+    @Test func aRefusedPhoneEditIsInTheConflictHistoryAfterTheNextSync() async throws {
+        let desk = try await Desk.make()
+        defer { _ = desk.server.stop() }
+        try await desk.refusedPhoneEdit()
+        try await desk.todo("sync")
+        let entries = try await desk.conflicts()
+        #expect(entries.count == 1)
+        let entry = try #require(entries.first)
+        #expect(entry["item"] as? String == desk.id)
+        #expect(entry["resolution"] as? String == "refusedOnServer")
+        #expect(entry["fields"] as? [String] == ["text"])
+        #expect((entry["lost"] as? [String: Any])?["text"] as? String == "Oat milk")
+        #expect((entry["lost"] as? [String: Any])?["notes"] as? String == "two litres")
+        #expect((entry["reason"] as? String)?.contains("DAVx5") == true)
+        #expect(try await desk.todo("conflicts").contains("not stored: DAVx5's edit"))
+    }
+
+    @Test func restoringARefusedPhoneEditWritesItAndThePhoneReadsIt() async throws {
+        let desk = try await Desk.make()
+        defer { _ = desk.server.stop() }
+        try await desk.refusedPhoneEdit()
+        try await desk.todo("sync")
+        let id = try #require(try await desk.conflicts().first?["id"] as? Double)
+        try await desk.todo("restore", String(Int(id)))
+        try await desk.todo("sync")
+        let phone = try await desk.dav("GET")
+        #expect(phone.text.contains("SUMMARY:Oat milk"))
+        #expect(phone.text.contains("DESCRIPTION:two litres"))
+    }
+
+    @Test func aRefusedPhoneEditIsRecordedOnceEvenAfterTheHistoryIsCleared() async throws {
+        let desk = try await Desk.make()
+        defer { _ = desk.server.stop() }
+        try await desk.refusedPhoneEdit()
+        try await desk.todo("sync")
+        try await desk.todo("sync")
+        #expect(try await desk.conflicts().count == 1)
+        try await desk.todo("conflicts", "--clear")
+        try await desk.todo("sync")
+        #expect(try await desk.conflicts().isEmpty)
+    }
+}
