@@ -83,7 +83,7 @@ fuzz: deps-build
 	FUZZ_SECONDS=$(FUZZ_SECONDS) scripts/fuzz.sh
 	PROPERTY_CASES=$(PROPERTY_CASES) PROPERTY_STORE_CASES=$(PROPERTY_STORE_CASES) $(SWIFT) test --filter LawTests
 
-## CI's budget: 30 s per target, 1,000 cases per law (250 for the store-and-server laws).
+## CI's budget: 30 s per target, 1,000 cases per law.
 fuzz-ci: deps-build
 	FUZZ_SECONDS=30 scripts/fuzz.sh
 	$(SWIFT) test --filter LawTests

@@ -52,7 +52,7 @@ struct CalDAVRequestHandler: Sendable {
             return CalDAVMiddleware.response(stored.created ? 201 : 204, headers: stored.etag.map { [(.eTag, $0)] } ?? [])
         case ("DELETE", .resource(_, let segment, let name)):
             let collection = try await context.collection(segment)
-            try await TaskWriter(tasks: context.tasks(collection), writer: context.writer).delete(name: name, ifMatch: request.headers[.ifMatch])
+            try await TaskWriter(tasks: context.tasks(collection), writer: context.writer, agent: request.headers[.userAgent]).delete(name: name, ifMatch: request.headers[.ifMatch])
             return CalDAVMiddleware.response(204)
         case ("DELETE", .collection(_, let segment)):
             try await CollectionResponder(context: context).delete(segment)

@@ -105,10 +105,15 @@ struct TaskWriter: Sendable {
     /// `todo` adds to the item's conflict history: DAVx5 drops an edit refused with 412.
     private func keepLostEdit(_ merge: StaleWriteMerge, of item: TodoItem, now: Date) async throws {
         guard !merge.changed.isEmpty else { return }
-        let edit = LostEdit(itemId: item.id, fields: merge.clashingFields, lost: merge.changed, text: item.text,
-                            sentBy: agent.map(Self.appName) ?? "A CalDAV app", at: now)
+        try await keep(LostEdit(itemId: item.id, fields: merge.clashingFields, lost: merge.changed, text: item.text, sentBy: sender, at: now))
+    }
+
+    private func keep(_ edit: LostEdit) async throws {
         _ = try await tasks.tables.insert(table: LostEdit.tableName, body: edit.columns, owner: tasks.collection.namespace, writer: writer)
     }
+
+    /// Who sends the write, as a lost edit names it.
+    private var sender: String { agent.map(Self.appName) ?? "A CalDAV app" }
 
     /// An app's name from its `User-Agent`: the first product token (`DAVx5/4.4.3-ose (…)`: DAVx5).
     static func appName(_ agent: String) -> String {
@@ -120,8 +125,14 @@ struct TaskWriter: Sendable {
     func delete(name: String, ifMatch: String?) async throws {
         guard tasks.collection.canWrite else { throw DAVError(403, "You are a viewer of this shared list", precondition: .dav("need-privileges")) }
         guard let prior = try await tasks.task(named: name) else { throw DAVError.notFound() }
-        if try Self.check(ifMatch: ifMatch, ifNoneMatch: nil, against: prior) != nil {
-            throw DAVError(412, "The task changed since that version (If-Match): read it again before deleting it")
+        if let base = try Self.check(ifMatch: ifMatch, ifNoneMatch: nil, against: prior) {
+            // The change made since wins (the task comes back on the app's next sync), and the
+            // deletion goes to the item's conflict history, where restoring it deletes the task.
+            let changed = TaskFingerprint.fields.filter { !TaskRow.resourceColumns.contains($0) && !base.holds(prior.columns.value(ofField: $0), in: $0) }
+            try await keep(LostEdit(itemId: prior.item.id, fields: changed, lost: [SystemProperty.deleted.rawValue: .bool(true)], text: prior.item.text,
+                                    sentBy: sender, at: Date()))
+            throw DAVError(412, "The task changed since that version (If-Match): read it again before deleting it. "
+                           + "Your deletion is kept in the task's conflict history")
         }
         do {
             _ = try await tasks.tables.delete(table: TodoItem.tableName, id: prior.item.id, ifMatch: ETag.quote(prior.version),

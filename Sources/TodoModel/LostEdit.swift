@@ -2,8 +2,8 @@ import Foundation
 import TableProtocol
 
 /// An edit a server face received and could not store, kept so that nothing a person typed is
-/// lost: a CalDAV app's stale write whose fields clashed with a newer change (412; DAVx5 then
-/// drops the edit on the phone). A row of the `TodoLostEdit` table in the item's namespace, so
+/// lost: a CalDAV app's stale write whose fields clashed with a newer change, or its stale
+/// deletion of a task changed since (412; DAVx5 then drops the edit on the phone). A row of the `TodoLostEdit` table in the item's namespace, so
 /// every device that syncs the item's list pulls it; `todo` adds each one to its conflict
 /// history once, where its values can be restored onto the item.
 public struct LostEdit: Codable, Sendable, Equatable, Identifiable {
@@ -14,9 +14,11 @@ public struct LostEdit: Codable, Sendable, Equatable, Identifiable {
     public var id: String
     /// The item the edit was for.
     public var itemId: String
-    /// The fields both sides changed to different values (item column names).
+    /// The fields both sides changed to different values (item column names); for a deletion,
+    /// the fields changed since the version it was made on.
     public var fields: [String]
-    /// Every value the edit changed, by item column, as JSON object text: what restoring brings back.
+    /// Every value the edit changed, by item column, as JSON object text: what restoring brings
+    /// back (`{"deleted": true}` for a deletion).
     public var lost: String
     /// The item's text as the edit had it, to name the item in the history.
     public var text: String
@@ -61,9 +63,13 @@ public struct LostEdit: Codable, Sendable, Equatable, Identifiable {
         return JSONObject()
     }
 
+    /// True when the edit was a deletion (`lost` is `{"deleted": true}`).
+    public var isDeletion: Bool { lostValues[SystemProperty.deleted.rawValue] == .bool(true) }
+
     /// Why it is in the history, in a few words.
     public var reason: String {
-        let both = fields.isEmpty ? "" : ": both sides changed " + fields.joined(separator: ", ")
-        return "\(sentBy)'s edit came from an older version\(both)"
+        let named = fields.joined(separator: ", ")
+        if isDeletion { return "\(sentBy)'s deletion came from an older version" + (named.isEmpty ? "" : ": changed since: " + named) }
+        return "\(sentBy)'s edit came from an older version" + (named.isEmpty ? "" : ": both sides changed " + named)
     }
 }

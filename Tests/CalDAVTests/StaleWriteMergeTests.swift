@@ -140,4 +140,14 @@ import Testing
         #expect(try await account.put(account.inbox + "\(uid).ics", Tasks.vtodo(uid, "Oat milk"), headers: ["If-Match": "*"]).status == 412)
         #expect(try await account.item(uid)?["listId"] as? String == work.id)
     }
+
+    @Test(arguments: DAVStore.allCases)
+    func aRefusedStaleDeleteIsKeptAsALostDeletionNamingWhatChangedSince(_ store: DAVStore) async throws {
+        let (account, uid, stale) = try await staleTask(store, todoChanges: ["notes": "semi-skimmed"])
+        #expect(try await account.dav("DELETE", account.inbox + "\(uid).ics", headers: ["If-Match": stale, "User-Agent": "DAVx5/4.4.3-ose"]).status == 412)
+        let row = try #require((try await account.table("GET", "/tables/TodoLostEdit").json as? [[String: Any]])?.first)
+        #expect(row["itemId"] as? String == uid)
+        #expect(row["lost"] as? String == #"{"deleted":true}"#)
+        #expect(row["fields"] as? String == "notes")
+    }
 }

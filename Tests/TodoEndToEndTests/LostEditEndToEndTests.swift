@@ -103,4 +103,20 @@ import Testing
         try await desk.todo("sync")
         #expect(try await desk.conflicts().isEmpty)
     }
+
+    @Test func aRefusedPhoneDeletionIsInTheHistoryAndRestoringItDeletesTheTask() async throws {
+        let desk = try await Desk.make()
+        defer { _ = desk.server.stop() }
+        let phone = try await desk.dav("GET")
+        try await desk.todo("edit", desk.id, "--notes", "semi-skimmed")
+        try await desk.todo("sync")
+        #expect(try await desk.dav("DELETE", headers: ["If-Match": try #require(phone.etag)]).status == 412)
+        try await desk.todo("sync")
+        let entry = try #require(try await desk.conflicts().first)
+        #expect(entry["kind"] as? String == "deletedLocally")
+        #expect(try await desk.todo("conflicts").contains("lost: the deletion"))
+        try await desk.todo("restore", String(Int(try #require(entry["id"] as? Double))))
+        try await desk.todo("sync")
+        #expect(try await desk.dav("GET").status == 404)
+    }
 }

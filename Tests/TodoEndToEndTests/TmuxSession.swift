@@ -157,16 +157,28 @@ enum TodoCLI {
     }
 }
 
-/// A free loopback port (for a server that starts later).
+/// A free loopback port for a server that starts later, below the kernel's ephemeral range:
+/// a port the kernel picked (`bind` to port 0) is handed out again to the next server any test
+/// starts with `--port 0`, which took it before ours started now and then.
 func freePort() throws -> Int {
+    let range = (try? String(contentsOfFile: "/proc/sys/net/ipv4/ip_local_port_range", encoding: .utf8))?
+        .split(whereSeparator: \.isWhitespace).compactMap { Int($0) }
+    let ephemeralStart = range?.first ?? 32768
+    for _ in 0..<200 {
+        let port = Int.random(in: 20000..<max(20001, ephemeralStart))
+        if canBind(port) { return port }
+    }
+    throw ServerStartError(description: "no free loopback port below \(ephemeralStart)")
+}
+
+/// True when nothing listens on the loopback port (a bind succeeds).
+private func canBind(_ port: Int) -> Bool {
     let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
     defer { close(fd) }
     var address = sockaddr_in()
     address.sin_family = sa_family_t(AF_INET)
     address.sin_addr.s_addr = inet_addr("127.0.0.1")
-    address.sin_port = 0
-    var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-    _ = withUnsafePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, length) } }
-    _ = withUnsafeMutablePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &length) } }
-    return Int(UInt16(bigEndian: address.sin_port))
+    address.sin_port = in_port_t(UInt16(port).bigEndian)
+    let length = socklen_t(MemoryLayout<sockaddr_in>.size)
+    return withUnsafePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, length) } } == 0
 }

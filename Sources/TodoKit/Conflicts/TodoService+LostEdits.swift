@@ -32,7 +32,8 @@ extension TodoService {
         let stored = try? context.table(TodoItem.tableName).read(id: edit.itemId, space: space)
         var sent = stored ?? ["id": .string(edit.itemId), "text": .string(edit.text)]
         for (field, value) in edit.lostValues { sent[field] = value }
-        return ConflictLogEntry(table: TodoItem.tableName, itemId: edit.itemId, space: space, kind: .edit, resolution: .refusedOnServer,
+        return ConflictLogEntry(table: TodoItem.tableName, itemId: edit.itemId, space: space, kind: edit.isDeletion ? .deletedLocally : .edit,
+                                resolution: .refusedOnServer,
                                 at: SyncDateFormat.date(from: edit.at) ?? Date(), fields: edit.fields, base: nil, local: sent,
                                 server: stored, lost: edit.lostValues, reason: edit.reason)
     }
