@@ -79,8 +79,22 @@ import Testing
             if !problems.isEmpty { return }
         }
 
-        let definition = SyncTableDefinition(name: table, columns: ["text": .text, "note": .text], mergePolicy: .fieldMerge)
-        let (context, serverById) = try await Self.settle(storePath, definition, server, delegate: ScriptedResolver(.client))
+        let definition = SyncTableDefinition(name: table, columns: ["text": .text, "note": .text, "flag": .text], mergePolicy: .fieldMerge)
+        let (context, serverById) = try await Self.settle(storePath, definition, server, delegate: ScriptedResolver(.client)) { context in
+            // The test proves nothing unless a push meets a conflict, and on a loaded machine
+            // the rounds may leave none: this device flags a live item (a field nobody else
+            // writes) and the other device changes its note first, so the settling push merges.
+            let newest = SyncQuery(table: table).order(by: SystemProperty.updatedAt.rawValue, ascending: false).limit(20)
+            for item in try await other.query(newest).result.items {
+                guard let id = item["id"]?.stringValue, item["deleted"] != .bool(true), var local = try context.table(table).read(id: id) else { continue }
+                local["flag"] = .string("settled")
+                _ = try await context.table(table).update(local)
+                let note = "note settle-\(UInt32.random(in: 0...UInt32.max))"
+                _ = try await other.update(["id": .string(id), "note": .string(note), SystemProperty.version.rawValue: item[SystemProperty.version] ?? .null])
+                notes[id] = note
+                return
+            }
+        }
         let journal = try JournalReplay(path: journalPath)
         #expect(try context.conflictLog(limit: 5_000).contains { $0.resolution == .merged }, "no push met a conflict: the test proves nothing")
         for (id, expected) in journal.finalStates {
@@ -92,13 +106,14 @@ import Testing
         }
     }
 
-    /// Settles the store with the server up (one push, nothing left queued) and answers the
-    /// server's rows by id, deleted ones included; an id twice on the server is a failure.
-    static func settle(_ storePath: String, _ definition: SyncTableDefinition, _ server: ServerProcess,
-                       delegate: any SyncContextDelegate) async throws -> (SyncContext, [String: JSONObject]) {
+    /// Settles the store with the server up (`beforePush`, then one push, nothing left queued)
+    /// and answers the server's rows by id, deleted ones included; an id twice on the server is a failure.
+    static func settle(_ storePath: String, _ definition: SyncTableDefinition, _ server: ServerProcess, delegate: any SyncContextDelegate,
+                       beforePush: (SyncContext) async throws -> Void = { _ in }) async throws -> (SyncContext, [String: JSONObject]) {
         let store = try SQLiteSyncStore(path: storePath, tables: [definition])
         let client = SyncClient(serverURL: server.baseURL, configuration: SyncClientConfiguration(timeout: 5, installationID: "crash-test"))
         let context = SyncContext(client: client, dataSource: store, delegate: delegate)
+        try await beforePush(context)
         try await context.push()
         #expect(context.pendingOperationsCount == 0)
         var query = SyncQuery(table: definition.name)
