@@ -152,7 +152,7 @@ struct CalendarQueryFilter: Sendable {
     }
 
     /// Asks `test` of each instance of `component` (its offset from the first), the first alone
-    /// when it does not repeat: true when one passes.
+    /// when it does not repeat: true when one passes (or may, for a rule not walked exactly).
     private static func anyInstance(of component: ICalendarComponent, _ s: Date, _ e: Date, _ test: (TimeInterval) -> Bool) -> Bool {
         let start = component.property("DTSTART").flatMap(date), due = component.property("DUE").flatMap(date) ?? component.property("DTEND").flatMap(date)
         guard component.properties("RRULE").count == 1, let rule = component.property("RRULE").flatMap({ RecurrenceExpansion($0.value) }),
@@ -160,7 +160,11 @@ struct CalendarQueryFilter: Sendable {
             return test(0)
         }
         let span = max(0, (due ?? first).timeIntervalSince(first), component.property("DURATION").flatMap { ICalendarDuration.seconds($0.value) } ?? 0)
-        return rule.anyInstance(first: first, span: span, rangeStart: s, rangeEnd: e, test)
+        // Another app's rule with parts not applied here: read as possibly repeating any time,
+        // so that no task with an instance in the range is missed.
+        guard rule.exact else { return test(0) || rule.mayHaveInstance(first: first, span: span, rangeStart: s, rangeEnd: e) }
+        // DTSTART is always the first instance (RFC 5545 §3.3.10), on a BYDAY day or not.
+        return test(0) || rule.anyInstance(first: first, span: span, rangeStart: s, rangeEnd: e, test)
     }
 
     /// How long before its instance's start an alarm may go off, and how long after.

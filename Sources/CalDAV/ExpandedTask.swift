@@ -17,7 +17,9 @@ enum ExpandedTask {
         }
         let master = calendar.components[masterIndex]
         let anchor = master.property("DTSTART") ?? master.property("DUE")
-        guard master.properties("RRULE").count == 1, let rule = master.property("RRULE").flatMap({ RecurrenceExpansion($0.value) }),
+        // A rule with parts not applied here (`RecurrenceExpansion.exact`) is sent unexpanded,
+        // RRULE and all, rather than as instances it does not have.
+        guard master.properties("RRULE").count == 1, let rule = master.property("RRULE").flatMap({ RecurrenceExpansion($0.value) }), rule.exact,
               let anchor, let first = CalendarQueryFilter.date(anchor) else {
             return text
         }

@@ -3,8 +3,10 @@ import TodoModel
 
 /// The instants a component's `RRULE` repeats its first instance at, for a time-range query
 /// (RFC 4791 §9.9: a recurring task matches when any instance does). FREQ with INTERVAL, COUNT,
-/// UNTIL and a weekly BYDAY; other BY parts are not applied, so such a rule may match more
-/// instances than it has. Times are read as UTC, as the filter reads them.
+/// UNTIL and a weekly BYDAY: the rules `todo` writes. A rule with other parts (another app's
+/// BYMONTHDAY, BYSETPOS…) is not `exact`: its instances are not walked, and a query reads it as
+/// possibly repeating at any time from its first instance until its UNTIL, never missing one.
+/// Times are read as UTC, as the filter reads them.
 struct RecurrenceExpansion {
     enum Frequency: String { case daily = "DAILY", weekly = "WEEKLY", monthly = "MONTHLY", yearly = "YEARLY" }
 
@@ -14,6 +16,8 @@ struct RecurrenceExpansion {
     let until: Date?
     /// Weekdays of a weekly rule (1 Sunday … 7 Saturday, as `Calendar` numbers them).
     let weekdays: Set<Int>
+    /// True when the rule has no part beyond those applied here, so its instances are exact.
+    let exact: Bool
 
     /// The most instances looked at per task and query: a rule repeats without end, and a query
     /// must stay bounded. Frequent rules jump close to the range first.
@@ -32,7 +36,18 @@ struct RecurrenceExpansion {
         count = parts["COUNT"].flatMap { Int($0) }.map { max(0, $0) }
         until = parts["UNTIL"].flatMap(CalendarQueryFilter.instant)
         let days = ["SU": 1, "MO": 2, "TU": 3, "WE": 4, "TH": 5, "FR": 6, "SA": 7]
-        weekdays = frequency == .weekly ? Set((parts["BYDAY"] ?? "").split(separator: ",").compactMap { days[String($0.suffix(2))] }) : []
+        let byDay = (parts["BYDAY"] ?? "").split(separator: ",").map(String.init)
+        weekdays = frequency == .weekly ? Set(byDay.compactMap { days[String($0.suffix(2))] }) : []
+        let applied: Set<String> = frequency == .weekly ? ["FREQ", "INTERVAL", "COUNT", "UNTIL", "WKST", "BYDAY"] : ["FREQ", "INTERVAL", "COUNT", "UNTIL", "WKST"]
+        // Weekly periods are walked from the first instance, not from WKST's weekday: the same
+        // weeks only when every week counts.
+        exact = Set(parts.keys).isSubset(of: applied) && byDay.allSatisfy { days[$0] != nil } && (weekdays.isEmpty || interval == 1)
+    }
+
+    /// For a rule that is not `exact`: true when the range may hold an instance (one lasting
+    /// `span`), that is, when it reaches past the first instance and starts before UNTIL ends.
+    func mayHaveInstance(first: Date, span: TimeInterval, rangeStart: Date, rangeEnd: Date) -> Bool {
+        rangeEnd > first && until.map { rangeStart < $0.addingTimeInterval(max(span, 0)) } ?? true
     }
 
     /// Calls `body` with each instance's offset from the first, in order, from the last that may

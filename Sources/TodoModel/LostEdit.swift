@@ -3,10 +3,11 @@ import TableProtocol
 
 /// An edit a server face received and could not store, kept so that nothing a person typed is
 /// lost: a CalDAV app's stale write whose fields clashed with a newer change, or its stale
-/// deletion of a task changed since (412; DAVx5 then drops the edit on the phone). A row of the `TodoLostEdit` table in the item's namespace, so
-/// every device that syncs the item's list pulls it; `todo` adds each one to its conflict
-/// history once, where its values can be restored onto the item.
-public struct LostEdit: Codable, Sendable, Equatable, Identifiable {
+/// deletion of a task changed since (412; DAVx5 then drops the edit on the phone). A row of the
+/// `TodoLostEdit` table in the item's namespace, so every device that syncs the item's list
+/// pulls it; `todo` adds each one to its conflict history once, where its values can be
+/// restored onto the item.
+public struct LostEdit: Sendable, Equatable, Identifiable {
     /// The lost edits' table name on the server.
     public static let tableName = "TodoLostEdit"
 

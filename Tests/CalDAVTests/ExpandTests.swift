@@ -52,6 +52,18 @@ import Testing
     }
 
     @Test(arguments: DAVStore.allCases)
+    func aRuleWithPartsNotWalkedComesBackUnexpandedRatherThanWithInstancesItDoesNotHave(_ store: DAVStore) async throws {
+        let account = try await DAVServers.shared.server(store).addAccount()
+        let uid = Tasks.uid()
+        try await account.store(account.inbox + "\(uid).ics", Tasks.vtodo(uid, "Pay rent", ["DTSTART:20260101T120000Z", "RRULE:FREQ=MONTHLY;BYMONTHDAY=15"]))
+        let body = #"<?xml version="1.0"?><c:calendar-multiget xmlns:d="DAV:" xmlns:c="urn:ietf:params:xml:ns:caldav">"#
+            + calendarData(("20260101T000000Z", "20260401T000000Z")) + "<d:href>\(account.inbox)\(uid).ics</d:href></c:calendar-multiget>"
+        let data = try #require(try await account.xml("REPORT", account.inbox, body).multiStatus.response("\(uid).ics")?.properties["calendar-data"])
+        #expect(data.contains("RRULE:FREQ=MONTHLY;BYMONTHDAY=15"))
+        #expect(!data.contains("RECURRENCE-ID"))
+    }
+
+    @Test(arguments: DAVStore.allCases)
     func anExpandWithoutAnEndIsRefused(_ store: DAVStore) async throws {
         let account = try await DAVServers.shared.server(store).addAccount()
         let body = #"<?xml version="1.0"?><c:calendar-query xmlns:d="DAV:" xmlns:c="urn:ietf:params:xml:ns:caldav"><d:prop><c:calendar-data><c:expand start="20260101T000000Z"/></c:calendar-data></d:prop></c:calendar-query>"#

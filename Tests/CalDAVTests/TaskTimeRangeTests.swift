@@ -73,6 +73,33 @@ import WebDAVXML
         #expect(try query("20360102T000000Z", "20360103T000000Z").matches(task))  // a Wednesday ten years on
     }
 
+    @Test func aRuleWithPartsNotWalkedMatchesEveryRangeFromItsFirstInstanceToItsUntil() throws {
+        // Another app's rule: the 15th of every month, until June.
+        let task = try task(["DUE:20260101T090000Z", "RRULE:FREQ=MONTHLY;BYMONTHDAY=15;UNTIL=20260601T000000Z"])
+        #expect(try query("20260315T000000Z", "20260316T000000Z").matches(task))
+        #expect(try !query("20251201T000000Z", "20251202T000000Z").matches(task))
+        #expect(try !query("20270315T000000Z", "20270316T000000Z").matches(task))
+    }
+
+    @Test func theFirstInstanceMatchesWhenItIsNotOnANamedWeekday() throws {
+        // 2026-01-08 is a Thursday; DTSTART is always the first instance.
+        let task = try task(["DTSTART:20260108T090000Z", "RRULE:FREQ=WEEKLY;BYDAY=MO"])
+        #expect(try query("20260108T000000Z", "20260109T000000Z").matches(task))
+        #expect(try query("20260112T000000Z", "20260113T000000Z").matches(task))
+        #expect(try !query("20260115T000000Z", "20260116T000000Z").matches(task))
+    }
+
+    @Test(arguments: ["FREQ=WEEKLY;BYDAY=MO,WE", "FREQ=DAILY;INTERVAL=3;COUNT=4", "FREQ=MONTHLY;UNTIL=20260601T000000Z"])
+    func theRulesTodoWritesAreWalkedExactly(_ rule: String) throws {
+        #expect(try #require(RecurrenceExpansion(rule)).exact)
+    }
+
+    @Test(arguments: ["FREQ=MONTHLY;BYMONTHDAY=15", "FREQ=MONTHLY;BYDAY=2TU", "FREQ=YEARLY;BYMONTH=3", "FREQ=WEEKLY;INTERVAL=2;BYDAY=MO,TH",
+                      "FREQ=DAILY;BYHOUR=9,17"])
+    func otherRulesAreNotWalked(_ rule: String) throws {
+        #expect(try !#require(RecurrenceExpansion(rule)).exact)
+    }
+
     @Test func aDailyRuleYearsAwayIsFoundWithoutWalkingEveryDay() throws {
         let task = try task(["DUE:20260101T090000Z", "RRULE:FREQ=DAILY"])
         #expect(try query("20700601T000000Z", "20700602T000000Z").matches(task))
