@@ -130,6 +130,7 @@ struct ServeCommand: AsyncParsableCommand {
         let env = ServerEnvironment(variables: environment)
         var c = ServerConfiguration(database: env.text(database, "database") ?? ServerEnvironment.defaultDatabasePath(environment))
         c.changeChannel = ServerEnvironment.changeChannel
+        c.metricsNamespace = ServerEnvironment.metricsNamespace
         c.readDatabases = env.list(readDatabases, ServerEnvironment.name("read-databases"))
         if let value = try env.seconds(readMaxLag, "read-max-lag") { c.readMaxLag = value }
         if let value = env.text(host, "host") { c.host = value }

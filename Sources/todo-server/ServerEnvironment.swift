@@ -25,6 +25,10 @@ struct ServerEnvironment {
     /// keeps hearing every process's writes.
     static let changeChannel = "offline_todo_changes"
 
+    /// The prefix of todo-server's own metrics (`todo_db_connections` …), as dashboards and
+    /// alerts scrape them.
+    static let metricsNamespace = "todo"
+
     /// The variable of a long option name.
     static func name(_ option: String) -> String {
         "TODO_SERVER_" + option.uppercased().replacingOccurrences(of: "-", with: "_")

@@ -37,6 +37,15 @@ import Testing
         #expect(!text.contains(table), "labels name route templates, never a table")
     }
 
+    @Test func theLibraryNamesItsMetricsForItselfAndTodoServerForTheProduct() async throws {
+        let library = try await InProcessServer.with(.sqlite, configure: { $0.metrics = true }) { server in try await TableClient(server).get("metrics").text }
+        #expect(sample(library, "sync_server_db_connection_waiters") == 0)
+        #expect(!library.contains("todo_db_"))
+        let server = try await server(.sqlite)
+        defer { _ = server.stop() }
+        #expect(sample(try await TableClient(server).get("metrics").text, "todo_db_connection_waiters") == 0)
+    }
+
     @Test(arguments: Backend.allCases)
     func connectionUseIsReported(_ backend: Backend) async throws {
         let server = try await server(backend)

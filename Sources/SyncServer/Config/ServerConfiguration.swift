@@ -60,6 +60,10 @@ public struct ServerConfiguration: Sendable {
 
     /// `changeChannel` unless a product names its own.
     public static let defaultChangeChannel = "sync_server_changes"
+    /// The prefix of the server's own metrics (`<namespace>_db_connections` …).
+    public var metricsNamespace = ServerConfiguration.defaultMetricsNamespace
+    /// `metricsNamespace` unless a product names its own.
+    public static let defaultMetricsNamespace = "sync_server"
 
     /// The deadlines of every connection.
     var connectionTimeouts: ConnectionDeadlines.Timeouts {

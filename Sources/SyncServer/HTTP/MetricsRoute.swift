@@ -13,14 +13,16 @@ struct MetricsRoute {
     let hub: ChangeHub
     let access: MetricsAccess
     let authenticator: Authenticator
+    /// The metrics' name prefix (`ServerConfiguration.metricsNamespace`).
+    let namespace: String
 
     /// The Prometheus text format, version 0.0.4.
     static let contentType = "text/plain; version=0.0.4; charset=utf-8"
 
     func register(on router: Router<TableRequestContext>) {
-        let registry = ServerMetrics.registry
+        let registry = ServerMetrics.registry, namespace = self.namespace
         func gauge(_ name: String, _ help: String, _ labels: [(String, String)] = []) -> Gauge {
-            registry.makeGauge(descriptor: MetricNameDescriptor(namespace: "todo", metricName: name, unitName: "", helpText: help), labels: labels)
+            registry.makeGauge(descriptor: MetricNameDescriptor(namespace: namespace, metricName: name, unitName: "", helpText: help), labels: labels)
         }
         let connections = "Database connections by state (SQLite: the read connections)"
         let inUse = gauge("db_connections", connections, [("state", "in_use")])

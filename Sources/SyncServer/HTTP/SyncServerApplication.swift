@@ -106,7 +106,8 @@ public enum SyncServerApplication {
             if case .noScrapeToken = access {
                 logger.warning("GET /metrics answers 403 until a scrape token is set: --metrics-token-file (the metrics count every account's use, so no account's token reads them)")
             }
-            MetricsRoute(database: database, hub: hub, access: access, authenticator: authenticator).register(on: router)
+            MetricsRoute(database: database, hub: hub, access: access, authenticator: authenticator, namespace: configuration.metricsNamespace)
+                .register(on: router)
         }
         let resolver = NamespaceResolver(authenticator: authenticator, spaces: SpaceStore(database: database))
         SpaceRoutes(spaces: resolver.spaces, resolver: resolver, hub: hub, database: database, maxBodyBytes: configuration.maxBodyBytes)
