@@ -413,8 +413,9 @@ public final class TodoService: Sendable {
             && error.operationErrors.allSatisfy { spaceCodes.contains($0.code) }
     }
 
-    /// Push then pull (either may be left out); remembers the time of a full success.
-    public func sync(push: Bool = true, pull: Bool = true) async throws {
+    /// Push then pull (either may be left out); remembers the time of a full success. A pull
+    /// fetches the server's lost edits too (`pullLostEdits`) unless `lostEdits` is false.
+    public func sync(push: Bool = true, pull: Bool = true, lostEdits: Bool = true) async throws {
         guard serverURL != nil else { throw SyncError(.pushAbortedNetwork, "No server is configured (local only)") }
         resolver.beginSync()
         // The spaces first: a list no longer shared leaves, and a role changed shows, before anything is sent.
@@ -434,7 +435,7 @@ public final class TodoService: Sendable {
             // arrive with their lists known.
             for space in spaces { try await listTable.inSpace(space).pull(queryId: "allTodoLists") }
             for space in spaces { try await table.inSpace(space).pull(queryId: "allTodoItems", progress: pullProgress.withLock { $0 }) }
-            try await pullLostEdits(spaces: spaces)
+            if lostEdits { try await pullLostEdits(spaces: spaces) }
             if push { try await adoptStrayItems() }
         }
         lastSyncStore.save(Date())
