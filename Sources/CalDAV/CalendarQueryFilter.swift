@@ -162,7 +162,7 @@ struct CalendarQueryFilter: Sendable {
         let span = max(0, (due ?? first).timeIntervalSince(first), component.property("DURATION").flatMap { ICalendarDuration.seconds($0.value) } ?? 0)
         // Another app's rule with parts not applied here: read as possibly repeating any time,
         // so that no task with an instance in the range is missed.
-        guard rule.exact else { return test(0) || rule.mayHaveInstance(first: first, span: span, rangeStart: s, rangeEnd: e) }
+        guard rule.isExact(from: first) else { return test(0) || rule.mayHaveInstance(first: first, span: span, rangeStart: s, rangeEnd: e) }
         // DTSTART is always the first instance (RFC 5545 §3.3.10), on a BYDAY day or not.
         return test(0) || rule.anyInstance(first: first, span: span, rangeStart: s, rangeEnd: e, test)
     }

@@ -19,8 +19,8 @@ enum ExpandedTask {
         let anchor = master.property("DTSTART") ?? master.property("DUE")
         // A rule with parts not applied here (`RecurrenceExpansion.exact`) is sent unexpanded,
         // RRULE and all, rather than as instances it does not have.
-        guard master.properties("RRULE").count == 1, let rule = master.property("RRULE").flatMap({ RecurrenceExpansion($0.value) }), rule.exact,
-              let anchor, let first = CalendarQueryFilter.date(anchor) else {
+        guard master.properties("RRULE").count == 1, let rule = master.property("RRULE").flatMap({ RecurrenceExpansion($0.value) }),
+              let anchor, let first = CalendarQueryFilter.date(anchor), rule.isExact(from: first) else {
             return text
         }
         let overrides = Dictionary(calendar.components.filter { $0.name == "VTODO" && $0.property("RECURRENCE-ID") != nil }
@@ -29,8 +29,11 @@ enum ExpandedTask {
         let s = range.start ?? .distantPast, e = range.end ?? .distantFuture
         let due = master.property("DUE").flatMap(CalendarQueryFilter.date)
         let span = max(0, (due ?? first).timeIntervalSince(first))
-        var instances: [ICalendarComponent] = []
-        _ = rule.anyInstance(first: first, span: span, rangeStart: s, rangeEnd: e) { offset in
+        var instances: [ICalendarComponent] = [], written: Set<TimeInterval> = []
+        // DTSTART is the first instance, on a named weekday or not (RFC 5545 §3.3.10); the walk
+        // meets it again when it is.
+        let instance = { (offset: TimeInterval) -> Bool in
+            guard written.insert(offset).inserted else { return false }
             let start = first.addingTimeInterval(offset)
             var instance = overrides[start].map { inUTC($0, shiftedBy: 0) } ?? inUTC(master, shiftedBy: offset)
             instance.remove(["RRULE", "RDATE", "EXDATE", "RECURRENCE-ID"])
@@ -38,6 +41,7 @@ enum ExpandedTask {
             if CalendarQueryFilter.overlaps(instance, range) { instances.append(instance) }
             return instances.count >= maximumInstances
         }
+        if !instance(0) { _ = rule.anyInstance(first: first, span: span, rangeStart: s, rangeEnd: e, instance) }
         calendar.components.removeAll { $0.name == "VTODO" }
         calendar.components += instances
         return ICalendarWriter.text([calendar])

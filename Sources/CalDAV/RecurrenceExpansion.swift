@@ -4,8 +4,9 @@ import TodoModel
 /// The instants a component's `RRULE` repeats its first instance at, for a time-range query
 /// (RFC 4791 §9.9: a recurring task matches when any instance does). FREQ with INTERVAL, COUNT,
 /// UNTIL and a weekly BYDAY: the rules `todo` writes. A rule with other parts (another app's
-/// BYMONTHDAY, BYSETPOS…) is not `exact`: its instances are not walked, and a query reads it as
-/// possibly repeating at any time from its first instance until its UNTIL, never missing one.
+/// BYMONTHDAY, BYSETPOS…, or one repeating within a day) is not `exact`: its instances are not
+/// walked, and a query reads it as possibly repeating at any time from its first instance until
+/// its UNTIL, never missing one.
 /// Times are read as UTC, as the filter reads them.
 struct RecurrenceExpansion {
     enum Frequency: String { case daily = "DAILY", weekly = "WEEKLY", monthly = "MONTHLY", yearly = "YEARLY" }
@@ -30,7 +31,9 @@ struct RecurrenceExpansion {
             let pair = part.split(separator: "=", maxSplits: 1)
             if pair.count == 2 { parts[String(pair[0])] = String(pair[1]) }
         }
-        guard let frequency = parts["FREQ"].flatMap(Frequency.init(rawValue:)) else { return nil }
+        // A rule repeating within a day is not walked (`exact` is false), only bounded.
+        let subDaily = ["HOURLY", "MINUTELY", "SECONDLY"].contains(parts["FREQ"] ?? "")
+        guard let frequency = subDaily ? .daily : parts["FREQ"].flatMap(Frequency.init(rawValue:)) else { return nil }
         self.frequency = frequency
         interval = max(1, min(parts["INTERVAL"].flatMap { Int($0) } ?? 1, 10_000))
         count = parts["COUNT"].flatMap { Int($0) }.map { max(0, $0) }
@@ -41,13 +44,28 @@ struct RecurrenceExpansion {
         let applied: Set<String> = frequency == .weekly ? ["FREQ", "INTERVAL", "COUNT", "UNTIL", "WKST", "BYDAY"] : ["FREQ", "INTERVAL", "COUNT", "UNTIL", "WKST"]
         // Weekly periods are walked from the first instance, not from WKST's weekday: the same
         // weeks only when every week counts.
-        exact = Set(parts.keys).isSubset(of: applied) && byDay.allSatisfy { days[$0] != nil } && (weekdays.isEmpty || interval == 1)
+        exact = !subDaily && Set(parts.keys).isSubset(of: applied) && byDay.allSatisfy { days[$0] != nil } && (weekdays.isEmpty || interval == 1)
+    }
+
+    /// True when walking from `first` gives exactly the rule's instances: the rule is `exact`,
+    /// and no monthly or yearly date is one `Calendar` would move into a shorter month (the
+    /// 31st, 29 February), where RFC 5545 skips the month instead.
+    func isExact(from first: Date) -> Bool {
+        guard exact else { return false }
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = TimeZone(identifier: "UTC")!
+        let day = calendar.component(.day, from: first)
+        switch frequency {
+        case .monthly: return day <= 28
+        case .yearly: return !(day == 29 && calendar.component(.month, from: first) == 2)
+        case .daily, .weekly: return true
+        }
     }
 
     /// For a rule that is not `exact`: true when the range may hold an instance (one lasting
     /// `span`), that is, when it reaches past the first instance and starts before UNTIL ends.
     func mayHaveInstance(first: Date, span: TimeInterval, rangeStart: Date, rangeEnd: Date) -> Bool {
-        rangeEnd > first && until.map { rangeStart < $0.addingTimeInterval(max(span, 0)) } ?? true
+        rangeEnd > first && until.map { rangeStart <= $0.addingTimeInterval(max(span, 0)) } ?? true
     }
 
     /// Calls `body` with each instance's offset from the first, in order, from the last that may
@@ -72,7 +90,8 @@ struct RecurrenceExpansion {
             }
             period = max(0, Int(min(gap / (longest * Double(interval)), 1e9)) - 1)
         }
-        var seen = weekdays.isEmpty ? period : 0
+        // DTSTART counts as the first instance even off the named weekdays (RFC 5545 §3.3.10).
+        var seen = weekdays.isEmpty ? period : (weekdays.contains(calendar.component(.weekday, from: first)) ? 0 : 1)
         for _ in 0..<Self.maximumSteps {
             guard let start = periodStart(period, first: first, calendar: calendar), start < rangeEnd else { return false }
             for instant in instants(in: start, calendar: calendar) {

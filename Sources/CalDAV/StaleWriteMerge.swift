@@ -31,11 +31,12 @@ struct StaleWriteMerge {
         changed = JSONObject(merge.changedLocally.filter { !TaskRow.resourceColumns.contains($0) }.map { ($0, sentColumns.value(ofField: $0)) })
     }
 
-    /// The refusal of a write with clashing fields, naming them as iCalendar properties.
-    var refusal: DAVError {
+    /// The refusal of a write with clashing fields, naming them as iCalendar properties, and
+    /// saying so when what it changed was `kept` as a lost edit.
+    func refusal(kept: Bool) -> DAVError {
         let fields = clashingFields.map { Self.property[$0] ?? $0 }.joined(separator: ", ")
-        return DAVError(412, "The task changed since that version, and both sides changed \(fields): read it again. "
-                        + "Your edit is kept in the task's conflict history")
+        return DAVError(412, "The task changed since that version, and both sides changed \(fields): read it again"
+                        + (kept ? ". Your edit is kept in the task's conflict history" : ""))
     }
 
     /// The iCalendar property a column is written as, for the refusal's message.

@@ -40,13 +40,15 @@ struct TaskWriter: Sendable {
         if let problem = ItemID.validate(uid) {
             throw DAVError(403, "The UID cannot be kept as an item id: \(problem)", precondition: .caldav("valid-calendar-object-resource"))
         }
-        var prior = try await tasks.task(named: name)
+        var prior = try await tasks.task(named: name), moved = false
         if prior == nil, let ifMatch, Self.entityTags(ifMatch).contains(where: { TaskETag(opaque: $0).fingerprint != nil }) {
             // A stale edit of a task `todo` moved to another list meanwhile: merged where it now
             // is (the list is a field the client did not change), not refused and lost.
             prior = try await movedTask(uid: uid, name: name)
+            moved = prior != nil
         }
         let base = try Self.check(ifMatch: ifMatch, ifNoneMatch: ifNoneMatch, against: prior)
+        if moved, base == nil { throw DAVError(412, "There is no such resource (If-Match)") }
         if let prior, prior.item.id != uid {
             throw DAVError(403, "The resource's UID cannot change (it is \(prior.item.id))", precondition: .caldav("no-uid-conflict"))
         }
@@ -69,8 +71,7 @@ struct TaskWriter: Sendable {
         if let base, let prior {
             let merge = try StaleWriteMerge(sent: TaskResource(item: item, kept: kept), name: name, current: prior, base: base)
             if !merge.clashingFields.isEmpty {
-                try await keepLostEdit(merge, of: item, now: now)
-                throw merge.refusal
+                throw merge.refusal(kept: await keepLostEdit(merge, of: item, now: now))
             }
             (item, kept, merged) = (merge.merged.item, merge.merged.kept, merge)
         }
@@ -103,22 +104,28 @@ struct TaskWriter: Sendable {
 
     /// Keeps what a refused stale write changed as a `LostEdit` in the task's namespace, which
     /// `todo` adds to the item's conflict history: DAVx5 drops an edit refused with 412.
-    private func keepLostEdit(_ merge: StaleWriteMerge, of item: TodoItem, now: Date) async throws {
-        guard !merge.changed.isEmpty else { return }
-        try await keep(LostEdit(itemId: item.id, fields: merge.clashingFields, lost: merge.changed, text: item.text, sentBy: sender, at: now))
+    private func keepLostEdit(_ merge: StaleWriteMerge, of item: TodoItem, now: Date) async -> Bool {
+        guard !merge.changed.isEmpty else { return false }
+        return await keep(LostEdit(itemId: item.id, fields: merge.clashingFields, lost: merge.changed, text: item.text, sentBy: sender, at: now))
     }
 
-    private func keep(_ edit: LostEdit) async throws {
-        _ = try await tasks.tables.insert(table: LostEdit.tableName, body: edit.columns, owner: tasks.collection.namespace, writer: writer)
+    /// Stores a lost edit; false when it could not be (a server with a fixed schema and no
+    /// `TodoLostEdit` table): the refusal stands either way.
+    private func keep(_ edit: LostEdit) async -> Bool {
+        (try? await tasks.tables.insert(table: LostEdit.tableName, body: edit.columns, owner: tasks.collection.namespace, writer: writer)) != nil
     }
 
     /// Who sends the write, as a lost edit names it.
     private var sender: String { agent.map(Self.appName) ?? "A CalDAV app" }
 
     /// An app's name from its `User-Agent`: the first product token (`DAVx5/4.4.3-ose (…)`: DAVx5).
+    /// Only letters, digits and `.`, `_`, `-` are kept: the name is shown in other people's terminals.
     static func appName(_ agent: String) -> String {
         let product = agent.split(separator: " ").first.map { String($0.split(separator: "/").first ?? $0) } ?? ""
-        return product.isEmpty ? "A CalDAV app" : String(product.prefix(64))
+        let kept = String(String.UnicodeScalarView(product.unicodeScalars.filter {
+            ($0.isASCII && ($0.properties.isAlphabetic || ("0"..."9").contains($0))) || "._-".unicodeScalars.contains($0)
+        }).prefix(64))
+        return kept.isEmpty ? "A CalDAV app" : kept
     }
 
     /// Deletes the task at `name` (a soft delete, as `todo rm` does).
@@ -126,13 +133,17 @@ struct TaskWriter: Sendable {
         guard tasks.collection.canWrite else { throw DAVError(403, "You are a viewer of this shared list", precondition: .dav("need-privileges")) }
         guard let prior = try await tasks.task(named: name) else { throw DAVError.notFound() }
         if let base = try Self.check(ifMatch: ifMatch, ifNoneMatch: nil, against: prior) {
-            // The change made since wins (the task comes back on the app's next sync), and the
-            // deletion goes to the item's conflict history, where restoring it deletes the task.
-            let changed = TaskFingerprint.fields.filter { !TaskRow.resourceColumns.contains($0) && !base.holds(prior.columns.value(ofField: $0), in: $0) }
-            try await keep(LostEdit(itemId: prior.item.id, fields: changed, lost: [SystemProperty.deleted.rawValue: .bool(true)], text: prior.item.text,
-                                    sentBy: sender, at: Date()))
-            throw DAVError(412, "The task changed since that version (If-Match): read it again before deleting it. "
-                           + "Your deletion is kept in the task's conflict history")
+            let changed = TaskFingerprint.fields.filter { !base.holds(prior.columns.value(ofField: $0), in: $0) }
+            if !changed.isEmpty {
+                // The change made since wins (the task comes back on the app's next sync), and the
+                // deletion goes to the item's conflict history, where restoring it deletes the task.
+                let fields = changed.filter { !TaskRow.resourceColumns.contains($0) }
+                let kept = await keep(LostEdit(itemId: prior.item.id, fields: fields, lost: [SystemProperty.deleted.rawValue: .bool(true)],
+                                               text: prior.item.text, sentBy: sender, at: Date()))
+                throw DAVError(412, "The task changed since that version (If-Match): read it again before deleting it"
+                               + (kept ? ". Your deletion is kept in the task's conflict history" : ""))
+            }
+            // Nothing the version holds changed since: the deletion goes ahead.
         }
         do {
             _ = try await tasks.tables.delete(table: TodoItem.tableName, id: prior.item.id, ifMatch: ETag.quote(prior.version),

@@ -1,3 +1,4 @@
+@testable import CalDAV
 import Foundation
 import Testing
 
@@ -61,6 +62,16 @@ import Testing
         let data = try #require(try await account.xml("REPORT", account.inbox, body).multiStatus.response("\(uid).ics")?.properties["calendar-data"])
         #expect(data.contains("RRULE:FREQ=MONTHLY;BYMONTHDAY=15"))
         #expect(!data.contains("RECURRENCE-ID"))
+    }
+
+    @Test func theFirstInstanceIsWrittenOutWhenItIsNotOnANamedWeekday() throws {
+        // 2026-01-08 is a Thursday: the instances are that Thursday, then Mondays, three in all.
+        let text = ["BEGIN:VCALENDAR", "VERSION:2.0", "PRODID:-//T//EN", "BEGIN:VTODO", "UID:t", "DTSTAMP:20260101T000000Z",
+                    "DTSTART:20260108T090000Z", "RRULE:FREQ=WEEKLY;BYDAY=MO;COUNT=3", "END:VTODO", "END:VCALENDAR", ""].joined(separator: "\r\n")
+        let range = CalendarQueryFilter.TimeRange(start: CalendarQueryFilter.instant("20260101T000000Z"), end: CalendarQueryFilter.instant("20260301T000000Z"))
+        let expanded = ExpandedTask.text(text, over: range)
+        #expect(expanded.components(separatedBy: "RECURRENCE-ID:").dropFirst().map { String($0.prefix(16)) }
+                == ["20260108T090000Z", "20260112T090000Z", "20260119T090000Z"])
     }
 
     @Test(arguments: DAVStore.allCases)

@@ -1,3 +1,4 @@
+@testable import CalDAV
 import Foundation
 import Testing
 
@@ -137,7 +138,10 @@ import Testing
         let uid = Tasks.uid()
         _ = try await account.store(account.inbox + "\(uid).ics", Tasks.vtodo(uid, "Milk"))
         #expect(try await account.table("PATCH", "/tables/TodoItem/\(uid)", ["listId": work.id]).status == 200)
-        #expect(try await account.put(account.inbox + "\(uid).ics", Tasks.vtodo(uid, "Oat milk"), headers: ["If-Match": "*"]).status == 412)
+        let stale = try #require(try await account.dav("GET", work.path + "\(uid).ics").etag)
+        for ifMatch in ["*", "*, \(stale)"] {
+            #expect(try await account.put(account.inbox + "\(uid).ics", Tasks.vtodo(uid, "Oat milk"), headers: ["If-Match": ifMatch]).status == 412)
+        }
         #expect(try await account.item(uid)?["listId"] as? String == work.id)
     }
 
@@ -149,5 +153,20 @@ import Testing
         #expect(row["itemId"] as? String == uid)
         #expect(row["lost"] as? String == #"{"deleted":true}"#)
         #expect(row["fields"] as? String == "notes")
+    }
+
+    @Test(arguments: DAVStore.allCases)
+    func aStaleDeleteOfATaskWhoseFieldsAreUnchangedDeletesIt(_ store: DAVStore) async throws {
+        // A new version, with a column the face does not read: nothing the ETag's version held changed.
+        let (account, uid, stale) = try await staleTask(store, todoChanges: ["importedFrom": "a script"])
+        #expect(try await account.dav("GET", account.inbox + "\(uid).ics").etag != stale)
+        #expect(try await account.dav("DELETE", account.inbox + "\(uid).ics", headers: ["If-Match": stale]).status == 204)
+        #expect(try await account.item(uid) == nil)
+    }
+
+    @Test(arguments: [("DAVx5/4.4.3-ose (dav4jvm; okhttp/4.12.0) Android/14", "DAVx5"), ("tasks.org/14.2", "tasks.org"),
+                      ("\u{1B}[2JEvil\u{7}/1", "2JEvil"), ("", "A CalDAV app"), ("//", "A CalDAV app")])
+    func aLostEditNamesTheAppByItsProductTokenInPlainCharacters(_ agent: String, _ name: String) {
+        #expect(TaskWriter.appName(agent) == name)
     }
 }

@@ -89,13 +89,26 @@ import WebDAVXML
         #expect(try !query("20260115T000000Z", "20260116T000000Z").matches(task))
     }
 
+    @Test func aRuleRepeatingWithinADayIsNotWalkedButNeverMissed() throws {
+        let task = try task(["DTSTART:20260101T090000Z", "RRULE:FREQ=HOURLY;INTERVAL=5"])
+        #expect(try query("20260301T000000Z", "20260301T010000Z").matches(task))
+    }
+
+    @Test func theThirtyFirstOfEveryMonthIsNotWalkedIntoShorterMonths() throws {
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = TimeZone(identifier: "UTC")!
+        let rule = try #require(RecurrenceExpansion("FREQ=MONTHLY"))
+        #expect(!rule.isExact(from: try #require(calendar.date(from: DateComponents(year: 2026, month: 1, day: 31)))))
+        #expect(rule.isExact(from: try #require(calendar.date(from: DateComponents(year: 2026, month: 1, day: 28)))))
+    }
+
     @Test(arguments: ["FREQ=WEEKLY;BYDAY=MO,WE", "FREQ=DAILY;INTERVAL=3;COUNT=4", "FREQ=MONTHLY;UNTIL=20260601T000000Z"])
     func theRulesTodoWritesAreWalkedExactly(_ rule: String) throws {
         #expect(try #require(RecurrenceExpansion(rule)).exact)
     }
 
     @Test(arguments: ["FREQ=MONTHLY;BYMONTHDAY=15", "FREQ=MONTHLY;BYDAY=2TU", "FREQ=YEARLY;BYMONTH=3", "FREQ=WEEKLY;INTERVAL=2;BYDAY=MO,TH",
-                      "FREQ=DAILY;BYHOUR=9,17"])
+                      "FREQ=DAILY;BYHOUR=9,17", "FREQ=HOURLY"])
     func otherRulesAreNotWalked(_ rule: String) throws {
         #expect(try !#require(RecurrenceExpansion(rule)).exact)
     }

@@ -119,4 +119,20 @@ import Testing
         try await desk.todo("sync")
         #expect(try await desk.dav("GET").status == 404)
     }
+
+    /// An operator's fixed schema holds the tables `todo` made (its lists and items), not this one.
+    @Test func syncWorksWithAFixedSchemaServerThatHasNoLostEditTable() async throws {
+        let database = try TempDir.make().appendingPathComponent("server.sqlite").path
+        let writer = try TempDir.make()
+        let dynamic = try await ServerProcess.start(arguments: ["--database", database])
+        _ = try await TodoCLI.run(["add", "Milk", "--list", "Groceries", "--server", "http://127.0.0.1:\(dynamic.port)"], home: writer)
+        #expect(try await TodoCLI.run(["sync", "--server", "http://127.0.0.1:\(dynamic.port)"], home: writer).status == 0)
+        _ = dynamic.stop()
+        let fixed = try await ServerProcess.start(arguments: ["--database", database, "--fixed-schema"])
+        defer { _ = fixed.stop() }
+        let reader = try TempDir.make()
+        let sync = try await TodoCLI.run(["sync", "--server", "http://127.0.0.1:\(fixed.port)"], home: reader)
+        #expect(sync.status == 0, "\(sync.err)")
+        #expect(try await TodoCLI.run(["list", "--server", "http://127.0.0.1:\(fixed.port)"], home: reader).out.contains("Milk"))
+    }
 }

@@ -165,7 +165,7 @@ func freePort() throws -> Int {
         .split(whereSeparator: \.isWhitespace).compactMap { Int($0) }
     let ephemeralStart = range?.first ?? 32768
     for _ in 0..<200 {
-        let port = Int.random(in: 20000..<max(20001, ephemeralStart))
+        let port = Int.random(in: max(1024, ephemeralStart - 12_000)..<max(1025, ephemeralStart))
         if canBind(port) { return port }
     }
     throw ServerStartError(description: "no free loopback port below \(ephemeralStart)")

@@ -44,14 +44,16 @@ import TodoModel
         milk = try await service.save(milk)
         try await service.sync()
 
-        let pulls = Mutex(0)
-        let made = service.makeLiveSync(onState: { _ in }, onSync: { activity, _ in
-            if activity == .pulled { pulls.withLock { $0 += 1 } }
-        })
+        // Pulls finished after the feed went live: the first is the catch-up that takes what is due.
+        let pulls = Mutex((live: false, after: 0))
+        let made = service.makeLiveSync(onState: { state in if case .live = state { pulls.withLock { $0.live = true } } },
+                                        onSync: { activity, _ in
+                                            if activity == .pulled { pulls.withLock { if $0.live { $0.after += 1 } } }
+                                        })
         let live = try #require(made)
         live.start()
         defer { live.stop() }
-        try await waitUntil { pulls.withLock { $0 } >= 1 }  // the catch-up pull is done
+        try await waitUntil { pulls.withLock { $0.after } >= 1 }
 
         let edited = phone.text.replacingOccurrences(of: "SUMMARY:Milk", with: "SUMMARY:Oat milk")
         let put = try await dav(server, "PUT", milk.id, headers: ["If-Match": try #require(phone.etag), "Content-Type": "text/calendar"], body: edited)
