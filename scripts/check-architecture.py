@@ -67,6 +67,33 @@ def impure_lines():
     return problems
 
 
+# The files every capability would otherwise touch (ARCHITECTURE.md, "How to add a capability"):
+# the runtime's effects, its runner and the environment name no capability's type.
+CAPABILITY_FREE = ["App/Effect.swift", "Runtime/AppRuntime.swift", "Runtime/AppEnvironment.swift",
+                   "Runtime/CapabilityEffect.swift", "Runtime/CapabilityClient.swift", "Service/AppEnvironment+Live.swift"]
+CORE_FOLDERS = PURE_FOLDERS + ["Runtime", "Service"]
+
+
+def capability_names():
+    """Lines of the capability-free files that name a type declared in a capability's folder."""
+    base = os.path.join(ROOT, "Sources", "TodoKit")
+    declared = {}
+    for folder in sorted(os.listdir(base)):
+        if folder in CORE_FOLDERS or not os.path.isdir(os.path.join(base, folder)):
+            continue
+        for name in os.listdir(os.path.join(base, folder)):
+            for match in re.finditer(r"^\s*(?:public |internal |private |fileprivate )?(?:final )?(?:struct|enum|class|protocol|actor) (\w+)",
+                                     open(os.path.join(base, folder, name)).read(), re.M):
+                declared[match.group(1)] = folder
+    problems = []
+    for relative in CAPABILITY_FREE:
+        for number, line in enumerate(open(os.path.join(base, relative)), 1):
+            code = line.split("//")[0]
+            for word in set(re.findall(r"\b[A-Z]\w*", code)) & declared.keys():
+                problems.append(f"Sources/TodoKit/{relative}:{number}: names {word}, of the {declared[word]} capability")
+    return problems
+
+
 def main():
     text = open(os.path.join(ROOT, "ARCHITECTURE.md")).read()
     prose = re.sub(r"```.*?```", "", text, flags=re.S)
@@ -81,6 +108,7 @@ def main():
         for figure in re.findall(r"\b\d[\d,.]*\s?(?:ms|µs|s\b|%|×|MB|KB|GB|MiB|KiB|rows|requests|items)", line):
             problems.append(f"ARCHITECTURE.md:{number}: '{figure}' is a figure; figures live in BENCHMARKS.md")
     problems += impure_lines()
+    problems += capability_names()
     for problem in problems:
         print(problem)
     sys.exit(1 if problems else 0)

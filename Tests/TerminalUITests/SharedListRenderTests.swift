@@ -41,7 +41,7 @@ import TodoModel
         var app = app(role: .viewer, items: [TodoItem(id: "m", text: "milk", listId: "g")])
         app.press(.character(" "))
         #expect(app.state.status.message?.contains("read-only") == true)
-        #expect(!app.effects.contains { if case .setComplete = $0 { true } else { false } })
+        #expect(!app.effects.contains { if case .setComplete = $0.capability(ItemsEffect.self) { true } else { false } })
         app.press(.character("d"))
         #expect(app.state.layers.isEmpty)
     }

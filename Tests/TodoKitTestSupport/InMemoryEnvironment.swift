@@ -94,11 +94,12 @@ public final class InMemoryEnvironment: Sendable {
 
     // MARK: The environment
 
-    /// The app's outside, over this memory: each capability's fake (in its folder here).
+    /// The app's outside, over this memory: each capability's fake (in its folder here), found by
+    /// `InMemoryCapabilityClient`.
     public var environment: AppEnvironment {
-        AppEnvironment(listView: listViewClient, lists: listsClient, items: itemsClient, undo: undoClient, conflicts: conflictsClient,
-                       sync: syncClient, signIn: signInClient, sharing: sharingClient, clock: clock,
-                       today: { [self] in (state.withLock { $0.today }, 86_400) })
+        AppEnvironment(clock: clock, today: { [self] in (state.withLock { $0.today }, 86_400) }) { [self] type in
+            (type as? any InMemoryCapabilityClient.Type)?.inMemory(self)
+        }
     }
 
     /// A local write, one undo step.
@@ -168,4 +169,11 @@ public final class InMemoryEnvironment: Sendable {
         }
         return rows.sorted(by: TodoItem.dueOrder)
     }
+}
+
+/// A capability client with a fake over `InMemoryEnvironment`, beside the others in the
+/// capability's folder here; the in-memory environment finds it by this conformance.
+public protocol InMemoryCapabilityClient: CapabilityClient {
+    /// The fake over `outside`.
+    static func inMemory(_ outside: InMemoryEnvironment) -> Self
 }

@@ -70,16 +70,16 @@ public struct ListFixture {
     public var visibleTexts: [String] { state.list.visibleRows.compactMap { $0?.text } }
 
     private mutating func remember(_ effect: Effect) {
-        switch effect {
-        case .observeWindow: liveQueries.removeAll { if case .observeWindow = $0 { true } else { false } }
-        case .observeCount: liveQueries.removeAll { if case .observeCount = $0 { true } else { false } }
-        default: return
+        switch effect.capability(ListViewEffect.self) {
+        case .observeWindow: liveQueries.removeAll { if case .observeWindow = $0.capability(ListViewEffect.self) { true } else { false } }
+        case .observeCount: liveQueries.removeAll { if case .observeCount = $0.capability(ListViewEffect.self) { true } else { false } }
+        case nil: return
         }
         liveQueries.append(effect)
     }
 
     private func answer(_ effect: Effect) -> AppMessage? {
-        switch effect {
+        switch effect.capability(ListViewEffect.self) {
         case .observeWindow(let request):
             let rows = InMemoryEnvironment.matching(byId, request.filterText, showCompleted: request.showCompleted,
                                                     scope: request.scope, context: request.context)

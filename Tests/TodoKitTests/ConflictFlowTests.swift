@@ -54,7 +54,7 @@ import ServerTestSupport
         #expect(app.state.status.message == nil)
         try await a.sync()
         #expect(try a.item(id: id)?.text == "B's text")
-        #expect(app.state.status.pending == 0)
+        try await eventually("nothing left to push") { app.state.status.pending == 0 }  // the status is read after the sync
     }
 
     @Test func useClientAsksAgainWhenTheServerChangesMeanwhile() async throws {
@@ -204,17 +204,17 @@ import ServerTestSupport
         #expect(app.state.conflict?.selected == .useClient)
         app.press(.left)
         #expect(app.state.conflict?.selected == .cancel)
-        #expect(app.send(.key(.enter)) == [.answer(questionId: prompt.id, ConflictAnswer(.cancel))])
+        #expect(app.send(.key(.enter)) == [.conflicts(.answer(questionId: prompt.id, ConflictAnswer(.cancel)))])
         #expect(app.state.conflict == nil)
     }
 
     @Test func letterKeysChooseDirectly() {
         for (key, choice) in [("s", ConflictChoice.useServer), ("c", .useClient), ("C", .useClient)] {
             var app = showing()
-            #expect(app.send(.key(.character(Character(key)))) == [.answer(questionId: prompt.id, ConflictAnswer(choice))])
+            #expect(app.send(.key(.character(Character(key)))) == [.conflicts(.answer(questionId: prompt.id, ConflictAnswer(choice)))])
         }
         var app = showing()
-        #expect(app.send(.key(.escape)) == [.answer(questionId: prompt.id, ConflictAnswer(.cancel))])
+        #expect(app.send(.key(.escape)) == [.conflicts(.answer(questionId: prompt.id, ConflictAnswer(.cancel)))])
     }
 
     @Test func otherKeysDoNothingWhileTheDialogIsUp() {

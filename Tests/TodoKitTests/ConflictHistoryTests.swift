@@ -24,13 +24,13 @@ import TodoKitTestSupport
 
     @Test func hOpensTheHistoryAndWatchesTheLog() {
         var app = ListFixture(["a"])
-        #expect(app.send(.key(.character("h"))) == [.observeConflicts])
+        #expect(app.send(.key(.character("h"))) == [.conflicts(.observeLog)])
         #expect(app.state.history != nil)
     }
 
     @Test func enterRestoresTheSelectedEntry() {
         var app = showingHistory()
-        #expect(app.send(.key(.enter)) == [.restoreConflict(id: 2)])
+        #expect(app.send(.key(.enter)) == [.conflicts(.restore(id: 2))])
     }
 
     @Test func anEntryThatLostNothingSaysSoInsteadOfRestoring() {
@@ -43,13 +43,13 @@ import TodoKitTestSupport
     @Test func aRestoreReloadsTheQueuesState() {
         var app = showingHistory()
         let effects = app.send(.history(.restored(error: nil)), answerReads: false)
-        #expect(effects == [.loadStatus])  // the log and the list are live queries
+        #expect(effects == [.sync(.loadStatus)])  // the log and the list are live queries
         #expect(app.state.history?.notice == "Restored — the values are back as a local change")
     }
 
     @Test func escapeGoesBackToTheListAndStopsWatchingTheLog() {
         var app = showingHistory()
-        #expect(app.send(.key(.escape)) == [.stopObservingConflicts])
+        #expect(app.send(.key(.escape)) == [.conflicts(.stopObservingLog)])
         #expect(app.state.history == nil)
     }
 
@@ -74,11 +74,11 @@ import TodoKitTestSupport
         var app = ListFixture(["a"])
         app.send(.conflictRaised(first))
         app.press(.character("a"))
-        #expect(app.send(.key(.character("s"))) == [.answer(questionId: first.id, ConflictAnswer(.useServer))])
+        #expect(app.send(.key(.character("s"))) == [.conflicts(.answer(questionId: first.id, ConflictAnswer(.useServer)))])
         let second = ConflictPrompt(itemId: "y", fields: [], offersApplyToAll: true)
         app.send(.conflictRaised(second))
         app.press(.character("a"))
-        #expect(app.send(.key(.character("s"))) == [.answer(questionId: second.id, ConflictAnswer(.useServer, applyToAll: true))])
+        #expect(app.send(.key(.character("s"))) == [.conflicts(.answer(questionId: second.id, ConflictAnswer(.useServer, applyToAll: true)))])
     }
 }
 

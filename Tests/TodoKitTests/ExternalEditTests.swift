@@ -10,7 +10,7 @@ import TodoKitTestSupport
     func editing() -> (ListFixture, String) {
         var app = ListFixture(["plumber"])
         app.send(.listsLoaded([TodoList(id: "home", name: "Home")]))
-        guard case .runEditor(let file)? = app.send(.key(.character("E"))).first else { Issue.record("no editor"); return (app, "") }
+        guard case .runEditor(let file)? = app.send(.key(.character("E"))).first?.capability(ItemsEffect.self) else { Issue.record("no editor"); return (app, "") }
         return (app, file)
     }
 
@@ -24,14 +24,14 @@ import TodoKitTestSupport
         var (app, file) = editing()
         let changed = file.replacingOccurrences(of: "Priority: \n", with: "Priority: high\n").replacingOccurrences(of: "List: \n", with: "List: home\n")
         let effects = app.send(.externalEditFinished(changed, error: nil))
-        #expect(effects == [.save(TodoItem(id: "0", text: "plumber", priority: .high, listId: "home"), original: TodoItem(id: "0", text: "plumber"))])
+        #expect(effects == [.items(.save(TodoItem(id: "0", text: "plumber", priority: .high, listId: "home"), original: TodoItem(id: "0", text: "plumber")))])
         #expect(app.state.externalEdit == nil)
     }
 
     @Test func aFileItCannotReadGoesBackToTheEditorWithTheReason() {
         var (app, file) = editing()
         let wrong = file.replacingOccurrences(of: "Due: \n", with: "Due: someday\n")
-        guard case .runEditor(let again)? = app.send(.externalEditFinished(wrong, error: nil)).first else { Issue.record("not handed back"); return }
+        guard case .runEditor(let again)? = app.send(.externalEditFinished(wrong, error: nil)).first?.capability(ItemsEffect.self) else { Issue.record("not handed back"); return }
         #expect(again.hasPrefix("# NOT SAVED: line 7: “someday” is not a due date."))
         #expect(app.send(.externalEditFinished(again, error: nil)).isEmpty)  // saved unchanged: give up
         #expect(app.state.status.message == "Not changed")
@@ -40,7 +40,7 @@ import TodoKitTestSupport
     @Test func anUnknownListIsHandedBackToo() {
         var (app, file) = editing()
         let wrong = file.replacingOccurrences(of: "List: \n", with: "List: Garage\n")
-        guard case .runEditor(let again)? = app.send(.externalEditFinished(wrong, error: nil)).first else { Issue.record("not handed back"); return }
+        guard case .runEditor(let again)? = app.send(.externalEditFinished(wrong, error: nil)).first?.capability(ItemsEffect.self) else { Issue.record("not handed back"); return }
         #expect(again.contains("no list is called “Garage”"))
     }
 

@@ -16,7 +16,7 @@ import TodoModel
         app.press(.character("a"))
         app.type("buy milk")
         #expect(app.state.layers == [.addPrompt(AddPromptViewModel(typed: "buy milk"))])
-        #expect(app.send(.key(.enter)) == [.add(QuickAdd(raw: "buy milk"))])
+        #expect(app.send(.key(.enter)) == [.items(.add(QuickAdd(raw: "buy milk")))])
         #expect(app.state.layers.isEmpty)
     }
 
@@ -37,12 +37,12 @@ import TodoModel
 
     @Test func spaceAsksToCompleteTheSelectedItemById() {
         var app = ListFixture(["only"])
-        #expect(app.send(.key(.character(" "))) == [.setComplete(id: "0", space: nil, complete: true)])
+        #expect(app.send(.key(.character(" "))) == [.items(.setComplete(id: "0", space: nil, complete: true))])
     }
 
     @Test func aWriteReloadsTheQueuesState() {
         var app = ListFixture(["a"])
-        #expect(app.send(.written(error: nil)) == [.loadStatus])
+        #expect(app.send(.written(error: nil)) == [.sync(.loadStatus)])
     }
 
     @Test func theRowsFollowTheStoreThroughTheirLiveQuery() {
@@ -64,14 +64,14 @@ import TodoModel
         var app = ListFixture(["a", "b", "c"])
         app.send(.written(error: nil), answerReads: false)
         app.press(.character("j"))
-        #expect(app.send(.key(.character(" "))) == [.setComplete(id: "1", space: nil, complete: true)])
+        #expect(app.send(.key(.character(" "))) == [.items(.setComplete(id: "1", space: nil, complete: true))])
     }
 
     @Test func deleteAsksAndYesAsksToDelete() {
         var app = ListFixture(["doomed", "kept"])
         app.press(.character("d"))
         #expect(app.state.layers == [.deleteConfirmation(DeleteConfirmationViewModel(item: TodoItem(id: "0", text: "doomed")))])
-        #expect(app.send(.key(.character("y"))) == [.delete(TodoItem(id: "0", text: "doomed"))])
+        #expect(app.send(.key(.character("y"))) == [.items(.delete(TodoItem(id: "0", text: "doomed")))])
         #expect(app.state.layers.isEmpty)
     }
 
@@ -170,7 +170,7 @@ import TodoModel
 
     @Test func upOnTheFirstRowAsksForASync() {
         var app = ListFixture(["x"], server: "http://127.0.0.1:9")
-        #expect(app.send(.key(.up)) == [.sync, .after(seconds: 0.1, .tick)])
+        #expect(app.send(.key(.up)) == [.sync(.pushThenPull), .after(seconds: 0.1, .tick)])
         #expect(app.state.status.syncing)
     }
 
@@ -272,7 +272,7 @@ import TodoModel
     @Test func aWindowThatCannotBeReadSaysSo() {
         var app = ListFixture()
         app.send(.key(.character("c")), answerReads: false)  // another list: a new live query
-        guard case .observeWindow(let request) = app.unansweredReads.first else { Issue.record("no read"); return }
+        guard case .observeWindow(let request) = app.unansweredReads.first?.capability(ListViewEffect.self) else { Issue.record("no read"); return }
         app.send(.list(.windowFailed(request, message: "The local database failed: gone")))
         #expect(app.state.status.message == "The local database failed: gone")
         #expect(!app.state.list.isLoading)

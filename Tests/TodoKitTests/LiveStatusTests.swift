@@ -11,13 +11,13 @@ import TodoModel
 
     @Test func aLiveAppStartsLiveSyncWhenItOpens() {
         let app = ListFixture(server: Self.server, live: true)
-        #expect(app.effects.contains(.startLive))
+        #expect(app.effects.contains(.sync(.startLive)))
         #expect(app.state.status.live == .connecting)
     }
 
     @Test func withoutLiveNothingSyncsByItself() {
         let app = ListFixture(server: Self.server, live: false)
-        #expect(!app.effects.contains(.startLive))
+        #expect(!app.effects.contains(.sync(.startLive)))
         #expect(app.state.status.live == nil)
     }
 
@@ -37,11 +37,11 @@ import TodoModel
 
     @Test func theToggleKeyStopsAndRestartsLiveSync() {
         var app = ListFixture(server: Self.server, live: true)
-        #expect(app.send(.key(.character("l"))) == [.stopLive])
+        #expect(app.send(.key(.character("l"))) == [.sync(.stopLive)])
         #expect(app.state.status.live == nil)
         app.send(.liveChanged(.live))  // a late report from the stopped feed changes nothing
         #expect(app.state.status.live == nil)
-        #expect(app.send(.key(.character("l"))) == [.startLive])
+        #expect(app.send(.key(.character("l"))) == [.sync(.startLive)])
         #expect(app.state.status.live == .connecting)
     }
 
@@ -53,14 +53,14 @@ import TodoModel
 
     @Test func signingInReopensTheFeedWithTheNewToken() {
         var app = ListFixture(server: Self.server, live: true)
-        #expect(app.send(.signedIn(user: "ann")).contains(.startLive))
+        #expect(app.send(.signedIn(user: "ann")).contains(.sync(.startLive)))
     }
 
     @Test func anAutomaticPullReloadsTheQueuesStateAndTheEditedItem() {
         var app = ListFixture(["milk"], server: Self.server, live: true)
         app.press(.enter)
         let effects = app.send(.liveSynced(.pulled, .succeeded(at: Date())))
-        #expect(effects == [.loadStatus, .loadEditedItem(id: "0")])
+        #expect(effects == [.sync(.loadStatus), .items(.loadEditedItem(id: "0"))])
     }
 
     @Test func aFailedAutomaticPushSaysSoWithoutASignInDialog() {
@@ -82,7 +82,7 @@ import TodoModel
     @Test func aPullWhileEditingLooksAtTheEditedItem() {
         var app = ListFixture(["milk"], server: Self.server, live: true)
         app.press(.enter)
-        #expect(app.send(.liveSynced(.pulled, .succeeded(at: Date()))).contains(.loadEditedItem(id: "0")))
+        #expect(app.send(.liveSynced(.pulled, .succeeded(at: Date()))).contains(.items(.loadEditedItem(id: "0"))))
     }
 
     @Test func theEditorSaysWhenItsItemChangedElsewhere() {

@@ -87,6 +87,6 @@ import TodoKitTestSupport
 
     @Test func theCountsFollowTheListsAndTheDay() {
         var app = app()
-        #expect(app.effects.contains(.observeScopeCounts(app.state.scopes, ScopeContext(today: today, lists: [home]))))
+        #expect(app.effects.contains(.lists(.observeScopeCounts(app.state.scopes, ScopeContext(today: today, lists: [home])))))
     }
 }

@@ -24,7 +24,7 @@ import TodoKitTestSupport
         var app = onGroceries()
         let effects = app.send(.key(.character("s")))
         #expect(dialog(app)?.listName == "Groceries")
-        #expect(effects.contains(.loadMembers(listId: "g")))
+        #expect(effects.contains(.sharing(.loadMembers(listId: "g"))))
     }
 
     @Test func sOffAListSaysToShowOneFirst() {
@@ -41,7 +41,7 @@ import TodoKitTestSupport
         app.type("bob")
         app.press(.tab)
         let effects = app.send(.key(.enter))
-        #expect(effects == [.shareList(listId: "g", user: "bob", role: .viewer)])
+        #expect(effects == [.sharing(.shareList(listId: "g", user: "bob", role: .viewer))])
     }
 
     @Test func aFirstShareMovesTheListAndTheScreenFollowsIt() {
@@ -51,7 +51,7 @@ import TodoKitTestSupport
         app.type("bob")
         app.press(.enter)
         let effects = app.send(.shareDialog(.shared(listId: "g2", user: "bob", role: .editor)))
-        #expect(effects.contains(.loadMembers(listId: "g2")))
+        #expect(effects.contains(.sharing(.loadMembers(listId: "g2"))))
         #expect(app.state.list.scope == .list(id: "g2", name: "Groceries"))
         #expect(dialog(app)?.message == "Shared with bob as editor")
     }
@@ -62,7 +62,7 @@ import TodoKitTestSupport
         app.send(.shareDialog(.membersLoaded([SpaceMember(user: "ann", role: .owner), SpaceMember(user: "bob", role: .editor)])))
         app.press(.down, .down)
         let effects = app.send(.key(.control("x")))
-        #expect(effects == [.unshareList(listId: "g", user: "bob")])
+        #expect(effects == [.sharing(.unshareList(listId: "g", user: "bob"))])
     }
 
     @Test func aRefusalIsShownAndTheDialogStaysOpen() {
@@ -85,7 +85,7 @@ import TodoKitTestSupport
         #expect(app.send(.key(.enter)) == [])
         #expect(dialog(app)?.message?.contains("once it is here") == true)
         let effects = app.send(.shareDialog(.membersLoaded([])))
-        #expect(effects == [.shareList(listId: "g", user: "bob", role: .editor)])
+        #expect(effects == [.sharing(.shareList(listId: "g", user: "bob", role: .editor))])
     }
 
     @Test func enterWhileARequestIsOnItsWaySaysToWait() {

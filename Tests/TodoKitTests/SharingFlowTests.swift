@@ -66,4 +66,20 @@ import TodoModel
         #expect(outside.shares.isEmpty)
         #expect(dialog(app) != nil)
     }
+
+    @Test func anAppWhoseEnvironmentHasNoSharingSaysSoInTheDialog() async throws {
+        let outside = InMemoryEnvironment(accounts: Self.accounts)
+        try await outside.environment.signIn.signIn("ann", "ann's password")
+        outside.setLists([Self.groceries])
+        var environment = outside.environment
+        environment.sharing = .unavailable
+        let app = AppRuntime(state: AppState(server: "http://127.0.0.1:9"), environment: environment)
+        app.send(.list(.resized(pageHeight: 10)))
+        app.start()
+        try await eventually("lists") { app.state.lists == [Self.groceries] }
+        app.send(.chooseScope(.list(id: "g", name: "Groceries")))
+        app.key(.character("s"))
+        try await eventually("refused") { dialog(app)?.message == "Sharing is not available here" }
+        #expect(outside.shares.isEmpty)
+    }
 }

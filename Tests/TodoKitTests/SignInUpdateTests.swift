@@ -24,7 +24,7 @@ import TodoKitTestSupport
         app.type("pw 1")
         #expect(app.state.signIn?.user.text == "ann")
         #expect(app.state.signIn?.password.text == "pw 1")
-        #expect(app.send(.key(.enter)) == [.signIn(user: "ann", password: "pw 1")])
+        #expect(app.send(.key(.enter)) == [.signIn(.submit(user: "ann", password: "pw 1"))])
         #expect(app.state.signIn?.isSigningIn == true)
     }
 
@@ -52,7 +52,7 @@ import TodoKitTestSupport
 
     @Test func signingInClosesTheDialogAndSyncs() {
         var app = signedOut()
-        #expect(app.send(.signedIn(user: "ann")) == [.sync, .after(seconds: 0.1, .tick)])
+        #expect(app.send(.signedIn(user: "ann")) == [.sync(.pushThenPull), .after(seconds: 0.1, .tick)])
         #expect(app.state.signIn == nil)
         #expect(app.state.status.user == "ann")
         #expect(app.state.status.message == "Signed in as ann")

@@ -9,7 +9,7 @@ import Testing
 
     @Test func aSyncRequestStartsTheSyncAndTheSpinnerAndASecondOneWaits() {
         var status = SyncStatus(server: server)
-        #expect(status.update(.syncRequested) == [.sync, .after(seconds: SyncStatus.spinnerInterval, .tick)])
+        #expect(status.update(.syncRequested) == [.sync(.pushThenPull), .after(seconds: SyncStatus.spinnerInterval, .tick)])
         #expect(status.syncing)
         #expect(status.update(.syncRequested).isEmpty)
     }
@@ -62,15 +62,15 @@ import Testing
         var status = SyncStatus(server: server)
         _ = status.update(.toggleLive)
         let effects = status.update(.signedIn(user: "ann"))
-        #expect(effects == [.sync, .after(seconds: SyncStatus.spinnerInterval, .tick), .startLive])
+        #expect(effects == [.sync(.pushThenPull), .after(seconds: SyncStatus.spinnerInterval, .tick), .sync(.startLive)])
         #expect(status.user == "ann")
         #expect(status.message == "Signed in as ann")
     }
 
     @Test func turningLiveSyncOffStopsItAndSaysHowToSync() {
         var status = SyncStatus(server: server)
-        #expect(status.update(.toggleLive) == [.startLive])
-        #expect(status.update(.toggleLive) == [.stopLive])
+        #expect(status.update(.toggleLive) == [.sync(.startLive)])
+        #expect(status.update(.toggleLive) == [.sync(.stopLive)])
         #expect(status.live == nil)
         #expect(status.message == "Live sync off — r syncs")
     }

@@ -67,7 +67,7 @@ import TodoModel
     @Test func enterWithChangesAsksToSave() {
         var app = editing()
         app.press(.tab, .left)
-        #expect(app.send(.key(.enter)) == [.save(TodoItem(id: "0", text: "milk", complete: true), original: TodoItem(id: "0", text: "milk"))])
+        #expect(app.send(.key(.enter)) == [.items(.save(TodoItem(id: "0", text: "milk", complete: true), original: TodoItem(id: "0", text: "milk")))])
         #expect(app.state.editor == nil)
     }
 
@@ -82,7 +82,7 @@ import TodoModel
     @Test func escapeWithChangesSavesThem() {
         var app = editing()
         app.press(.character("!"))
-        #expect(app.send(.key(.escape)) == [.save(TodoItem(id: "0", text: "milk!"), original: TodoItem(id: "0", text: "milk"))])
+        #expect(app.send(.key(.escape)) == [.items(.save(TodoItem(id: "0", text: "milk!"), original: TodoItem(id: "0", text: "milk")))])
         #expect(app.state.editor == nil)
     }
 
@@ -95,7 +95,7 @@ import TodoModel
         #expect(app.state.editor?.notes.lines == ["ask", "twice"])
         let effects = app.send(.key(.escape))
         #expect(app.state.editor == nil)
-        guard case .save(let item, _)? = effects.first else { Issue.record("no save: \(effects)"); return }
+        guard case .save(let item, _)? = effects.first?.capability(ItemsEffect.self) else { Issue.record("no save: \(effects)"); return }
         #expect(item.notes == "ask\ntwice")
     }
 
@@ -119,7 +119,7 @@ import TodoModel
         var app = editing("x")
         app.press(.backspace, .escape, .character("y"), .escape)
         #expect(app.state.editor == nil)
-        #expect(app.effects.last == .save(TodoItem(id: "0", text: "y"), original: TodoItem(id: "0", text: "x")))
+        #expect(app.effects.last == .items(.save(TodoItem(id: "0", text: "y"), original: TodoItem(id: "0", text: "x"))))
     }
 
 }
@@ -153,7 +153,7 @@ import TodoModel
         let effects = editor.update(.action(.save))
         let saved = TodoItem(id: "x", text: "plumber", notes: "ask about the boiler", due: DueDate("2026-11-27"), priority: .high,
                              tags: ["phone", "home"], listId: "home")
-        #expect(effects == [.save(saved, original: TodoItem(id: "x", text: "plumber"))])
+        #expect(effects == [.items(.save(saved, original: TodoItem(id: "x", text: "plumber")))])
     }
 
     @Test func aDueDateItCannotReadKeepsTheEditorOpenWithTheReason() {
@@ -168,7 +168,7 @@ import TodoModel
         var editor = editor(TodoItem(id: "x", text: "plumber", due: DueDate("2026-12-01")))
         tab(2, &editor)
         _ = editor.update(.typed(.control("u")))
-        guard case .save(let item, _)? = editor.update(.action(.save)).first else { Issue.record("no save"); return }
+        guard case .save(let item, _)? = editor.update(.action(.save)).first?.capability(ItemsEffect.self) else { Issue.record("no save"); return }
         #expect(item.due == nil)
     }
 

@@ -11,15 +11,15 @@ import ServerTestSupport
 @Suite struct UndoFlowTests {
     @Test func uAsksToUndoAndShiftUToRedo() {
         var app = ListFixture(["milk"])
-        #expect(app.send(.key(.character("u"))) == [.undo])
-        #expect(app.send(.key(.character("U"))) == [.redo])
+        #expect(app.send(.key(.character("u"))) == [.undo(.undo)])
+        #expect(app.send(.key(.character("U"))) == [.undo(.redo)])
     }
 
     @Test func theUndoneNoticeShowsOnTheStatusBarAndTheListReloads() {
         var app = ListFixture(["milk"])
         let effects = app.send(.undone("Undid delete of “milk”"))
         #expect(app.state.status.message == "Undid delete of “milk”")
-        #expect(effects.contains(.loadStatus))
+        #expect(effects.contains(.sync(.loadStatus)))
     }
 
     @Test func theHelpListsUndoAndRedo() {

@@ -4,7 +4,7 @@ import TodoModel
 
 /// Everything that changes the app's state: keys, and results the sync service posts back.
 public enum AppMessage: Sendable, Equatable {
-    /// The app opened: load the list and the queue's state.
+    /// The app opened: load the list and the queue's state, and listen for conflict questions and pull progress.
     case started
     /// A key press.
     case key(KeyEvent)
@@ -38,22 +38,17 @@ public enum AppMessage: Sendable, Equatable {
     case statusLoaded(SyncSnapshot)
     /// A notice for the status bar.
     case notice(String)
-    /// Open the sign-in dialog.
-    case openSignIn
-    /// A message for the sign-in dialog.
-    case signIn(SignInDialogViewModel.Message)
-    /// For the share dialog.
-    case shareDialog(ShareDialogViewModel.Message)
+    /// A message for the topmost open layer of its kind (`LayerMessage`; each dialog's folder
+    /// names its own: `.shareDialog(…)`, `.signIn(…)`, `.history(…)`).
+    case toLayer(AnyLayerMessage)
+    /// Open a layer that decides from the app's state whether and how it opens (`OpenableLayer`).
+    case open(LayerOpener)
     /// Signed in as this user; the token is kept.
     case signedIn(user: String)
     /// A push met a conflict that needs the person (the runtime holds the push's question by the prompt's id).
     case conflictRaised(ConflictPrompt)
     /// Open the conflict history.
     case openHistory
-    /// Open the share dialog for the list on screen.
-    case openShareDialog
-    /// A message for the conflict history.
-    case history(ConflictHistoryViewModel.Message)
     /// Turn live sync on or off.
     case toggleLive
     /// Live sync's state changed.

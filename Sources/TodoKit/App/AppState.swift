@@ -82,7 +82,9 @@ public struct AppState: Sendable, Equatable {
     private mutating func apply(_ message: AppMessage) -> [Effect] {
         switch message {
         case .started:
-            return list.update(.reload(countDelay: 0)) + [.loadStatus, .readDay, .observeLists, .observeSharing] + (status.live == nil ? [] : [.startLive])
+            return list.update(.reload(countDelay: 0))
+                + [.conflicts(.observeQuestions), .sync(.observePullProgress), .sync(.loadStatus), .readDay, .lists(.observeLists), .sharing(.observeSharing)]
+                + (status.live == nil ? [] : [.sync(.startLive)])
         case .dayStarted(let day, let secondsLeft):
             today = day
             return scopeContextChanged() + [.after(seconds: secondsLeft + 1, .dayEnded)]
@@ -110,7 +112,7 @@ public struct AppState: Sendable, Equatable {
         case .editExternally(let item):
             let file = ItemFile.render(item, listName: item.listId.flatMap { id in lists.first { $0.id == id }?.name })
             externalEdit = ExternalEdit(item: item, file: file)
-            return [.runEditor(file)]
+            return [.items(.runEditor(file))]
         case .externalEditFinished(let saved, let error): return externalEditFinished(saved, error: error)
         case .openHelp(let rows): push(.help(HelpViewModel(rows: rows, pageHeight: list.pageHeight)))
         case .openEditor(let item):
@@ -135,17 +137,18 @@ public struct AppState: Sendable, Equatable {
             // A failure is said on the status bar; the sign-in dialog waits for a sync the person asked for.
             _ = status.update(.liveSynced(activity, outcome))
             // The item being edited may have changed: say so before the person saves.
-            if case .succeeded = outcome, activity == .pulled, let editor { return afterWrite() + [.loadEditedItem(id: editor.original.id)] }
+            if case .succeeded = outcome, activity == .pulled, let editor { return afterWrite() + [.items(.loadEditedItem(id: editor.original.id))] }
             return afterWrite()
         case .syncRequested: return status.update(.syncRequested)
         case .synced(let outcome):
             _ = status.update(.synced(outcome))
             if case .failed(_, .signedOut) = outcome, signIn == nil { push(.signIn(SignInDialogViewModel(user: status.user ?? ""))) }
             return afterWrite()
-        case .openSignIn:
-            guard status.server != nil else { return apply(.notice(SyncStatus.localOnlyNotice)) }
-            push(.signIn(SignInDialogViewModel(user: status.user ?? "")))
-        case .signIn(let message): return withLayer(SignInDialogViewModel.self) { $0.update(message) }
+        case .toLayer(let message): return message.base.deliver(in: &self)
+        case .open(let opener):
+            let (layer, effects) = opener.open(in: self)
+            if let layer { push(layer) }
+            return effects
         case .signedIn(let user):
             layers.removeAll { if case .signIn = $0 { true } else { false } }
             return status.update(.signedIn(user: user))
@@ -156,24 +159,9 @@ public struct AppState: Sendable, Equatable {
         case .statusLoaded(let snapshot): return status.update(.loaded(snapshot, historyOpen: history != nil))
         case .notice(let text): return status.update(.notice(text))
         case .conflictRaised(let prompt): push(.conflict(ConflictDialogViewModel(prompt: prompt)))
-        case .openShareDialog:
-            guard case .list(let id, let name) = list.scope else { return [] }
-            push(.share(ShareDialogViewModel(listId: id, listName: sharing[id]?.displayName ?? name)))
-            return [.loadMembers(listId: id)]
-        case .shareDialog(let message):
-            var effects = withLayer(ShareDialogViewModel.self) { $0.update(message) }
-            // A list shared for the first time moves to its space under a new id: the screen follows it.
-            if case .shared(let listId, _, _) = message, case .list(let id, let name) = list.scope, id != listId {
-                effects += list.update(.scopeChosen(.list(id: listId, name: name)))
-            }
-            return effects
         case .openHistory:
             push(.history(ConflictHistoryViewModel()))
-            return status.update(.historyOpened) + [.observeConflicts]
-        case .history(let message):
-            var effects = withLayer(ConflictHistoryViewModel.self) { $0.update(message) }
-            if case .restored = message { effects += afterWrite() }
-            return effects
+            return status.update(.historyOpened) + [.conflicts(.observeLog)]
         case .pullProgress(let progress): return status.update(.pullProgress(progress))
         case .tick: return status.update(.tick)
         case .quit: shouldQuit = true
@@ -200,11 +188,11 @@ public struct AppState: Sendable, Equatable {
                 item.listId = nil
             }
             externalEdit = nil
-            return item.sameContent(as: edit.item) ? apply(.notice("Not changed")) : [.save(item, original: edit.item)]
+            return item.sameContent(as: edit.item) ? apply(.notice("Not changed")) : [.items(.save(item, original: edit.item))]
         } catch {
             let again = ItemFile.withError(saved, (error as? ItemFile.ParseError)?.description ?? "\(error)")
             externalEdit = ExternalEdit(item: edit.item, file: again)
-            return [.runEditor(again)]
+            return [.items(.runEditor(again))]
         }
     }
 
@@ -213,7 +201,7 @@ public struct AppState: Sendable, Equatable {
         let context = ScopeContext(today: today, lists: lists)
         // The same day and lists again (a list's position moved, a day re-read): nothing to re-watch.
         guard context != list.context else { return [] }
-        return list.update(.contextChanged(context)) + [.observeScopeCounts(scopes, context)]
+        return list.update(.contextChanged(context)) + [.lists(.observeScopeCounts(scopes, context))]
     }
 
     /// The status bar's words after the editor saved.
@@ -227,7 +215,7 @@ public struct AppState: Sendable, Equatable {
 
     /// A write or a sync changed the store: re-read the queue's state (the list's rows and count
     /// are live queries, which see every commit by themselves).
-    private func afterWrite() -> [Effect] { [.loadStatus] }
+    private func afterWrite() -> [Effect] { [.sync(.loadStatus)] }
 
     /// Sends a key to the top view through its key table; a view that is done leaves the stack.
     private mutating func route(_ key: KeyEvent) -> [Effect] {
@@ -247,7 +235,7 @@ public struct AppState: Sendable, Equatable {
     }
 
     /// Applies `change` to the topmost view of a type, if open; it leaves the stack when done.
-    private mutating func withLayer<View: LayerView>(_ type: View.Type, _ change: (inout View) -> [Effect]) -> [Effect] {
+    mutating func withLayer<View: LayerView>(_ type: View.Type, _ change: (inout View) -> [Effect]) -> [Effect] {
         guard let index = layers.lastIndex(where: { $0.view is View }), var view = layers[index].view as? View else { return [] }
         let effects = change(&view)
         layers[index] = view.layer

@@ -63,9 +63,9 @@ public struct ConflictDialogViewModel: Sendable, Equatable {
         case .toggleApplyToAll: applyToAll.toggle()
         }
         guard let reply else { return [] }
-        guard case .editor(let clash) = prompt.origin else { return [.answer(questionId: prompt.id, reply)] }
+        guard case .editor(let clash) = prompt.origin else { return [.conflicts(.answer(questionId: prompt.id, reply))] }
         switch reply.choice {
-        case .useClient: return [.saveOver(clash.keepingEdit)]
+        case .useClient: return [.items(.saveOver(clash.keepingEdit))]
         case .useServer: return [.send(.notice("Kept the version from the other device; your edit was dropped"))]
         case .cancel: return [.send(.resumeEditing(stored: clash.stored, draft: clash.edited))]
         }

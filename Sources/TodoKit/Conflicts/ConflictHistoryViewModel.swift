@@ -37,11 +37,12 @@ public struct ConflictHistoryViewModel: Sendable, Equatable {
             selected = min(selected, max(records.count - 1, 0))
         case .restored(let error):
             notice = error ?? "Restored — the values are back as a local change"
+            return [.sync(.loadStatus)]  // a local change: the queue's count moved
         case .action(.moveUp): selected = max(selected - 1, 0)
         case .action(.moveDown): selected = min(selected + 1, max((records?.count ?? 0) - 1, 0))
         case .action(.close):
             isClosed = true
-            return [.stopObservingConflicts]
+            return [.conflicts(.stopObservingLog)]
         case .action(.help): return [.send(.openHelp(KeyTables.history.helpRows + KeyTables.global.helpRows))]
         case .action(.restore):
             guard let record = selectedRecord else { return [] }
@@ -50,7 +51,7 @@ public struct ConflictHistoryViewModel: Sendable, Equatable {
                 return []
             }
             notice = nil
-            return [.restoreConflict(id: record.id)]
+            return [.conflicts(.restore(id: record.id))]
         }
         return []
     }
@@ -60,4 +61,13 @@ extension ConflictHistoryViewModel: LayerView {
     public static var keys: KeyTable<HistoryAction> { KeyTables.history }
     public var layer: Layer { .history(self) }
     public mutating func update(_ action: HistoryAction) -> [Effect] { update(.action(action)) }
+}
+
+extension ConflictHistoryViewModel.Message: LayerMessage {
+    public func apply(to view: inout ConflictHistoryViewModel) -> [Effect] { view.update(self) }
+}
+
+extension AppMessage {
+    /// A message for the conflict history.
+    public static func history(_ message: ConflictHistoryViewModel.Message) -> AppMessage { .toLayer(AnyLayerMessage(message)) }
 }

@@ -1,3 +1,5 @@
+import OfflineSync
+
 /// What the conflict dialog and the conflict history ask of the outside.
 public struct ConflictsClient: Sendable {
     /// The conflict log, newest first, now and after every change to it; the person has now seen it.
@@ -28,5 +30,20 @@ public struct ConflictQuestion: Sendable {
     public init(prompt: ConflictPrompt, reply: CheckedContinuation<ConflictAnswer, Never>) {
         self.prompt = prompt
         self.reply = reply
+    }
+}
+
+extension ConflictsClient: CapabilityClient {
+    /// Where nothing provides conflicts: the log is empty, nothing is restored, and no push asks.
+    public static let unavailable = ConflictsClient(observeConflictLog: { AsyncThrowingStream { $0.yield([]) } },
+                                                    restoreConflict: { _ in throw SyncError.unavailable("Restoring a conflict") },
+                                                    conflictQuestions: { .finished })
+}
+
+extension AppEnvironment {
+    /// The conflict dialog and history.
+    public var conflicts: ConflictsClient {
+        get { self[ConflictsClient.self] }
+        set { self[ConflictsClient.self] = newValue }
     }
 }

@@ -33,7 +33,7 @@ public struct AddPromptViewModel: LayerView {
     public mutating func update(_ action: AddPromptAction) -> [Effect] {
         isClosed = true
         let quick = parsed
-        return action == .submit && !quick.text.isEmpty ? [.add(quick)] : []
+        return action == .submit && !quick.text.isEmpty ? [.items(.add(quick))] : []
     }
 
     public mutating func typed(_ key: KeyEvent) -> [Effect] {

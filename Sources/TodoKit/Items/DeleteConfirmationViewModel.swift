@@ -13,6 +13,6 @@ public struct DeleteConfirmationViewModel: LayerView {
 
     public mutating func update(_ action: ConfirmAction) -> [Effect] {
         isClosed = true
-        return action == .yes ? [.delete(item)] : []
+        return action == .yes ? [.items(.delete(item))] : []
     }
 }

@@ -185,7 +185,7 @@ public struct TodoEditorViewModel: Sendable, Equatable {
     /// Closes the editor, saving the changes if there are any and they can be saved.
     private mutating func leave() -> [Effect] {
         isClosed = true
-        return hasChanges && problem == nil ? [.save(edited, original: original)] : []
+        return hasChanges && problem == nil ? [.items(.save(edited, original: original))] : []
     }
 }
 

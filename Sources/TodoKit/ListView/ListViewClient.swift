@@ -1,3 +1,4 @@
+import OfflineSync
 /// What the list asks of the outside: a window of its rows and its row count, each now and after
 /// every change to the table.
 public struct ListViewClient: Sendable {
@@ -11,5 +12,19 @@ public struct ListViewClient: Sendable {
                 observeCount: @escaping @Sendable (CountRequest) -> AsyncThrowingStream<Int, any Error>) {
         self.observeWindow = observeWindow
         self.observeCount = observeCount
+    }
+}
+
+extension ListViewClient: CapabilityClient {
+    /// Where nothing provides the list: every read fails, saying so.
+    public static let unavailable = ListViewClient(observeWindow: { _ in .failing(SyncError.unavailable("The list")) },
+                                                   observeCount: { _ in .failing(SyncError.unavailable("The list")) })
+}
+
+extension AppEnvironment {
+    /// The list's window and count.
+    public var listView: ListViewClient {
+        get { self[ListViewClient.self] }
+        set { self[ListViewClient.self] = newValue }
     }
 }

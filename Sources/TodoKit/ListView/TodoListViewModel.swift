@@ -12,6 +12,8 @@ public struct TodoListViewModel: KeyedView {
         case clearFilter
         /// Show another scope (a list, Today…).
         case scopeChosen(ListScope)
+        /// A list moved to a new id (shared for the first time): the screen follows it if on it.
+        case listMoved(from: String, to: String)
         /// Today or the lists changed: the scope's query does too.
         case contextChanged(ScopeContext)
         /// The terminal has room for this many rows.
@@ -81,6 +83,9 @@ public struct TodoListViewModel: KeyedView {
             selected = 0
             scrollTop = 0
             return reload(countDelay: Self.countDelay)
+        case .listMoved(let from, let to):
+            guard case .list(from, let name) = scope else { return [] }
+            return update(.scopeChosen(.list(id: to, name: name)))
         case .contextChanged(let context):
             guard context != self.context else { return [] }
             self.context = context
@@ -101,7 +106,7 @@ public struct TodoListViewModel: KeyedView {
         case .windowFailed(let request, let text):
             return rows.fail(request) ? [.send(.notice(text))] : []
         case .countDue(let generation):
-            return generation == rows.countGeneration ? [.observeCount(countRequest)] : []
+            return generation == rows.countGeneration ? [.listView(.observeCount(countRequest))] : []
         case .counted(let total, let generation):
             guard rows.receiveCount(total, generation: generation) else { return [] }
             clampScroll()
@@ -129,10 +134,10 @@ public struct TodoListViewModel: KeyedView {
         case .add: return [.send(.push(.addPrompt(AddPromptViewModel(scope: scope, today: context.today))))]
         case .toggleComplete:
             // The stored item, not this row: the row may be older than the store.
-            if let item = selectedItem { return [.setComplete(id: item.id, space: item.space, complete: !item.complete)] }
+            if let item = selectedItem { return [.items(.setComplete(id: item.id, space: item.space, complete: !item.complete))] }
         case .delete: if let item = selectedItem { return [.send(.push(.deleteConfirmation(DeleteConfirmationViewModel(item: item))))] }
-        case .undo: return [.undo]
-        case .redo: return [.redo]
+        case .undo: return [.undo(.undo)]
+        case .redo: return [.undo(.redo)]
         case .filter: return [.send(.push(.filterPrompt(FilterPromptViewModel())))]
         case .toggleShowCompleted:
             showCompleted.toggle()
@@ -158,7 +163,7 @@ public struct TodoListViewModel: KeyedView {
     /// filter or switching views, only the last key's count runs).
     private mutating func reload(countDelay: Double) -> [Effect] {
         let generation = rows.invalidate(listRequest)
-        let count: Effect = countDelay > 0 ? .after(seconds: countDelay, .list(.countDue(generation: generation))) : .observeCount(countRequest)
+        let count: Effect = countDelay > 0 ? .after(seconds: countDelay, .list(.countDue(generation: generation))) : .listView(.observeCount(countRequest))
         return ensureLoaded() + [count]
     }
 
@@ -194,6 +199,6 @@ public struct TodoListViewModel: KeyedView {
     /// Asks for a window of three pages around the screen unless the screen is covered.
     private mutating func ensureLoaded() -> [Effect] {
         rows.request(listRequest, top: scrollTop, height: pageHeight)
-            .map { [.observeWindow($0)] } ?? []
+            .map { [.listView(.observeWindow($0))] } ?? []
     }
 }

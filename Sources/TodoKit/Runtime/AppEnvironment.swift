@@ -1,47 +1,36 @@
 import Foundation
 import TodoModel
 
-/// Everything the app asks of the outside, one client per capability (each in its capability's
-/// folder, with its live implementation beside it), and the clock. `AppRuntime` calls nothing
-/// else, so a test swaps the whole outside for an in-memory one (`InMemoryEnvironment` in
-/// TodoKitTestSupport, one fake per capability); `live(_:)` is the real one, over OfflineSync.
+/// Everything the app asks of the outside: one client per capability, and the clock.
+/// `AppRuntime` calls nothing else, so a test swaps the whole outside for an in-memory one
+/// (`InMemoryEnvironment` in TodoKitTestSupport, one fake per capability); `live(_:)` is the real
+/// one, over OfflineSync. Clients come from a provider that finds them by their type, so adding a
+/// capability adds no member here: its folder declares the client and its accessor.
 public struct AppEnvironment: Sendable {
-    /// The list's window and count.
-    public var listView: ListViewClient
-    /// The lists and the scopes' counts.
-    public var lists: ListsClient
-    /// Reading and writing items.
-    public var items: ItemsClient
-    /// Undo and redo.
-    public var undo: UndoClient
-    /// The conflict dialog and history.
-    public var conflicts: ConflictsClient
-    /// The queue, sync and live sync.
-    public var sync: ServerSyncClient
-    /// Signing in.
-    public var signIn: SignInClient
-    /// Sharing lists.
-    public var sharing: SharingClient
+    /// Makes the client of a capability, or nil where it is not provided.
+    public typealias Provider = @Sendable (any CapabilityClient.Type) -> (any CapabilityClient)?
+
+    private let provider: Provider
+    /// Clients set on this value, over the provider's.
+    private var replaced: [ObjectIdentifier: any CapabilityClient] = [:]
     /// The clock for timers (the spinner, the filter's count delay).
     public var clock: any Clock<Duration>
     /// Today where the person is, and the seconds until it ends.
     public var today: @Sendable () -> (day: DueDate, secondsLeft: Double)
 
-    /// An environment of these clients.
-    public init(listView: ListViewClient, lists: ListsClient, items: ItemsClient, undo: UndoClient, conflicts: ConflictsClient,
-                sync: ServerSyncClient, signIn: SignInClient, sharing: SharingClient = .unavailable,
-                clock: any Clock<Duration> = ContinuousClock(),
-                today: @escaping @Sendable () -> (day: DueDate, secondsLeft: Double) = AppEnvironment.localToday) {
-        self.listView = listView
-        self.lists = lists
-        self.items = items
-        self.undo = undo
-        self.conflicts = conflicts
-        self.sync = sync
-        self.signIn = signIn
-        self.sharing = sharing
+    /// An environment whose clients `provider` makes.
+    public init(clock: any Clock<Duration> = ContinuousClock(),
+                today: @escaping @Sendable () -> (day: DueDate, secondsLeft: Double) = AppEnvironment.localToday,
+                provider: @escaping Provider) {
+        self.provider = provider
         self.clock = clock
         self.today = today
+    }
+
+    /// The client of a capability: the one set here, else the provider's, else its `unavailable` one.
+    public subscript<Client: CapabilityClient>(_ type: Client.Type) -> Client {
+        get { replaced[ObjectIdentifier(type)] as? Client ?? provider(type) as? Client ?? .unavailable }
+        set { replaced[ObjectIdentifier(type)] = newValue }
     }
 
     /// Today in the process's time zone, and the seconds until midnight there.

@@ -3,12 +3,12 @@ import OfflineSync
 
 /// The app's one runtime: a `@MainActor` loop over one stream of messages (keys, resizes, timer
 /// ticks, effects' answers). Each message goes through `AppState.update`; each effect it answers
-/// runs here as an async call against the `AppEnvironment`, and its answer comes back as a
-/// message. Store work runs one effect at a time, in the order asked (a save made just before
-/// `r` is in the push); a sync, a sign-in and a timer run beside it. Subscriptions (live
-/// queries of the list, live sync, pull progress, conflict questions) keep running and send
-/// each value as a message. A push's conflict question waits in `questions` until the dialog's
-/// answer, so the prompt on screen is plain data.
+/// runs here (a capability's effect runs itself, through the ways to run work below), and its
+/// answer comes back as a message. Store work runs one job at a time, in the order asked (a save
+/// made just before `r` is in the push); a sync, a sign-in and a timer run beside it.
+/// Subscriptions (live queries of the list, live sync, pull progress, conflict questions) keep
+/// running and send each value as a message. A reply a subscription's value waits for (a push's
+/// conflict question) is held here until an effect gives it, so the prompt on screen is plain data.
 @MainActor
 public final class AppRuntime {
     /// The state to draw.
@@ -18,19 +18,19 @@ public final class AppRuntime {
     /// How many messages the loop has applied (a benchmark waits for its key's).
     public private(set) var appliedMessages = 0
 
-    private let environment: AppEnvironment
+    /// The outside the effects run against.
+    let environment: AppEnvironment
     private let messages: AsyncStream<AppMessage>
     private let inbox: AsyncStream<AppMessage>.Continuation
     /// Store work, one job at a time.
     private let storeJobs: AsyncStream<@Sendable () async -> Void>.Continuation
     /// The loop and the store's worker.
     private var tasks: [Task<Void, Never>] = []
-    /// Running subscriptions by what they watch; a new one of a kind replaces the old.
-    private var subscriptions: [Subscription: Task<Void, Never>] = [:]
-    /// Pushes waiting for the person's answer, by prompt id.
-    private var questions: [UUID: CheckedContinuation<ConflictAnswer, Never>] = [:]
-
-    private enum Subscription: Hashable { case listWindow, listCount, lists, sharing, scopeCounts, conflictLog, live, pullProgress, conflictQuestions }
+    /// Running subscriptions by what they watch (each capability's own keys); a new one of a key
+    /// replaces the old.
+    private var subscriptions: [AnyHashable: Task<Void, Never>] = [:]
+    /// Replies waiting for an effect, by id: how to give the answer, and what to give when the app stops.
+    private var replies: [UUID: (give: (any Sendable) -> Void, stop: () -> Void)] = [:]
 
     /// The app in `state` over `environment`; nothing runs before `start()`.
     public init(state: AppState, environment: AppEnvironment) {
@@ -46,11 +46,6 @@ public final class AppRuntime {
 
     /// Starts the loop and sends `.started`.
     public func start() {
-        subscribe(.conflictQuestions, to: environment.conflicts.conflictQuestions()) { [weak self] question in
-            self?.questions[question.prompt.id] = question.reply
-            return .conflictRaised(question.prompt)
-        }
-        subscribe(.pullProgress, to: environment.sync.pullProgress()) { .pullProgress($0) }
         tasks.append(Task { [weak self, messages] in
             for await message in messages {
                 guard let self else { return }
@@ -60,18 +55,18 @@ public final class AppRuntime {
         send(.started)
     }
 
-    /// Queues a message for the loop (from the terminal: keys, resizes).
+    /// Queues a message for the loop (from the terminal: keys, resizes; from effects: answers).
     public func send(_ message: AppMessage) { inbox.yield(message) }
 
-    /// Stops everything: subscriptions end, waiting pushes get Cancel.
+    /// Stops everything: subscriptions end, waiting replies get their stop answer (a push Cancel).
     public func stop() {
         inbox.finish()
         storeJobs.finish()
         subscriptions.values.forEach { $0.cancel() }
         subscriptions = [:]
         tasks.forEach { $0.cancel() }
-        for reply in questions.values { reply.resume(returning: ConflictAnswer(.cancel)) }
-        questions = [:]
+        for reply in replies.values { reply.stop() }
+        replies = [:]
     }
 
     private func apply(_ message: AppMessage) {
@@ -81,117 +76,33 @@ public final class AppRuntime {
     }
 
     private func run(_ effect: Effect) {
-        let environment = self.environment
         switch effect {
         case .send: break  // `AppState.update` applies these itself, before answering its effects
         case .after(let seconds, let message):
-            let inbox = self.inbox
+            let clock = environment.clock, inbox = self.inbox
             Task {
-                try? await environment.clock.sleep(for: .seconds(seconds))
+                try? await clock.sleep(for: .seconds(seconds))
                 inbox.yield(message)
             }
-        case .observeWindow(let request):
-            subscribe(.listWindow, to: environment.listView.observeWindow(request)) { .list(.windowLoaded($0)) } failed: { error in
-                .list(.windowFailed(request, message: SyncStatus.describe(SyncError.wrapping(error), pending: await environment.sync.pendingCount())))
-            }
-        case .observeCount(let request):
-            subscribe(.listCount, to: environment.listView.observeCount(request)) {
-                .list(.counted(total: $0, generation: request.generation))
-            } failed: { _ in nil }
-        case .add(let quick): write { try await environment.items.add(quick) }
-        case .save(let item, let original):
-            store {
-                do { return .editSaved(try await environment.items.save(item, original)) } catch { return .written(error: SyncError.wrapping(error).message) }
-            }
-        case .saveOver(let item): write { try await environment.items.saveOver(item) }
-        case .setComplete(let id, let space, let complete): write { try await environment.items.setComplete(id, space, complete) }
-        case .delete(let item): write { try await environment.items.delete(item) }
-        case .undo: store { await Self.undone { try await environment.undo.undo() ?? UndoNotice.nothingToUndo } }
-        case .redo: store { await Self.undone { try await environment.undo.redo() ?? UndoNotice.nothingToRedo } }
-        case .loadStatus: store { .statusLoaded(await environment.sync.status()) }
-        case .runEditor(let text):
-            let inbox = self.inbox
-            Task {
-                do {
-                    inbox.yield(.externalEditFinished(try await environment.items.editExternally(text), error: nil))
-                } catch {
-                    inbox.yield(.externalEditFinished(nil, error: "\(SyncError.wrapping(error).message)"))
-                }
-            }
-        case .observeLists: subscribe(.lists, to: environment.lists.observeLists()) { .listsLoaded($0) }
-        case .observeSharing: subscribe(.sharing, to: environment.sharing.observeSharing()) { .sharingLoaded($0) }
-        case .observeScopeCounts(let scopes, let context):
-            subscribe(.scopeCounts, to: environment.lists.observeScopeCounts(scopes, context)) { .scopeCountsLoaded($0) }
         case .readDay:
             let (day, secondsLeft) = environment.today()
-            inbox.yield(.dayStarted(day, secondsLeft: secondsLeft))
-        case .loadEditedItem(let id): store { .editedItemLoaded(id: id, try? await environment.items.item(id)) }
-        case .observeConflicts:
-            subscribe(.conflictLog, to: environment.conflicts.observeConflictLog()) { .history(.loaded($0)) }
-        case .stopObservingConflicts: subscriptions.removeValue(forKey: .conflictLog)?.cancel()
-        case .restoreConflict(let id):
-            store {
-                do {
-                    try await environment.conflicts.restoreConflict(id)
-                    return .history(.restored(error: nil))
-                } catch {
-                    return .history(.restored(error: SyncError.wrapping(error).message))
-                }
-            }
-        case .sync:
-            // Queued behind the store work asked for before it, then run beside later work.
-            let inbox = self.inbox
-            storeJobs.yield {
-                Task {
-                    do {
-                        try await environment.sync.sync()
-                        inbox.yield(.synced(.succeeded(at: Date())))
-                    } catch {
-                        inbox.yield(.synced(.failed(error, pending: await environment.sync.pendingCount())))
-                    }
-                }
-            }
-        case .signIn(let user, let password):
-            let inbox = self.inbox
-            Task {
-                do {
-                    try await environment.signIn.signIn(user, password)
-                    inbox.yield(.signedIn(user: user))
-                } catch {
-                    inbox.yield(.signIn(.failed(SyncError.wrapping(error).message)))
-                }
-            }
-        case .loadMembers(let listId):
-            shareRequest { [environment] in .membersLoaded(try await environment.sharing.members(listId)) }
-        case .shareList(let listId, let user, let role):
-            shareRequest { [environment] in .shared(listId: try await environment.sharing.share(listId, user, role), user: user, role: role) }
-        case .unshareList(let listId, let user):
-            shareRequest { [environment] in
-                try await environment.sharing.unshare(listId, user)
-                return .removed(user)
-            }
-        case .startLive:
-            subscribe(.live, to: environment.sync.live()) { event in
-                switch event {
-                case .state(let state): return .liveChanged(state)
-                case .synced(let activity, let outcome): return .liveSynced(activity, outcome)
-                }
-            }
-        case .stopLive: subscriptions.removeValue(forKey: .live)?.cancel()
-        case .answer(let id, let answer): questions.removeValue(forKey: id)?.resume(returning: answer)
+            send(.dayStarted(day, secondsLeft: secondsLeft))
+        case .capability(let effect): effect.base.run(in: self)
         }
     }
 
+    // MARK: Ways to run a capability's effect
+
     /// Runs store work after the store work asked for before it; sends its message, if any.
-    private func store(_ work: @escaping @Sendable () async -> AppMessage?) {
+    func store(_ work: @escaping @Sendable () async -> AppMessage?) {
         let inbox = self.inbox
         storeJobs.yield {
             if let message = await work() { inbox.yield(message) }
         }
     }
 
-    /// A local write, answered by `.written` with the failure in plain words.
-    private func write(_ work: @escaping @Sendable () async throws -> Void) {
+    /// A local write, as store work, answered by `.written` with the failure in plain words.
+    func write(_ work: @escaping @Sendable () async throws -> Void) {
         store {
             do {
                 try await work()
@@ -202,29 +113,32 @@ public final class AppRuntime {
         }
     }
 
-    private static func undone(_ work: () async throws -> String) async -> AppMessage {
-        do { return .undone(try await work()) } catch { return .written(error: SyncError.wrapping(error).message) }
-    }
-
-    /// Runs a share dialog's request off the loop; its answer (or why it failed) goes to the dialog.
-    private func shareRequest(_ request: @escaping @Sendable () async throws -> ShareDialogViewModel.Message) {
+    /// Runs work beside the store's (a request to the server, the person's editor); sends its message, if any.
+    func beside(_ work: @escaping @Sendable () async -> AppMessage?) {
         let inbox = self.inbox
         Task {
-            do {
-                inbox.yield(.shareDialog(try await request()))
-            } catch {
-                inbox.yield(.shareDialog(.failed(SyncError.wrapping(error).message)))
+            if let message = await work() { inbox.yield(message) }
+        }
+    }
+
+    /// Starts work once the store work asked for before it is done, then runs it beside later
+    /// work (a sync sends a save made just before it, and does not hold up the next one).
+    func afterStoreWork(_ work: @escaping @Sendable () async -> AppMessage?) {
+        let inbox = self.inbox
+        storeJobs.yield {
+            Task {
+                if let message = await work() { inbox.yield(message) }
             }
         }
     }
 
-    /// Consumes `values` (replacing the subscription of the same kind) and queues each one's message.
-    private func subscribe<Values: AsyncSequence & Sendable>(_ kind: Subscription, to values: Values,
-                                                             _ message: @escaping @MainActor (Values.Element) -> AppMessage?,
-                                                             failed: @escaping @Sendable (any Error) async -> AppMessage? = { _ in nil })
+    /// Consumes `values` (replacing the subscription of the same key) and queues each one's message.
+    func subscribe<Values: AsyncSequence & Sendable>(_ key: AnyHashable, to values: Values,
+                                                     _ message: @escaping @MainActor (Values.Element) -> AppMessage?,
+                                                     failed: @escaping @Sendable (any Error) async -> AppMessage? = { _ in nil })
     where Values.Element: Sendable {
-        subscriptions.removeValue(forKey: kind)?.cancel()
-        subscriptions[kind] = Task { [weak self, inbox] in
+        unsubscribe(key)
+        subscriptions[key] = Task { [weak self, inbox] in
             do {
                 for try await value in values {
                     guard self != nil, !Task.isCancelled else { return }
@@ -236,4 +150,16 @@ public final class AppRuntime {
             }
         }
     }
+
+    /// Ends the subscription of this key, if running.
+    func unsubscribe(_ key: AnyHashable) { subscriptions.removeValue(forKey: key)?.cancel() }
+
+    /// Holds a reply until `answer(_:with:)` gives it; if the app stops first, it gets `onStop`.
+    func hold<Answer: Sendable>(_ id: UUID, _ reply: CheckedContinuation<Answer, Never>, onStop: Answer) {
+        replies[id] = (give: { answer in reply.resume(returning: answer as? Answer ?? onStop) },
+                       stop: { reply.resume(returning: onStop) })
+    }
+
+    /// Gives the reply held under `id`, if it still waits.
+    func answer(_ id: UUID, with answer: some Sendable) { replies.removeValue(forKey: id)?.give(answer) }
 }

@@ -1,8 +1,7 @@
 extension AppEnvironment {
     /// The real outside: each capability's live client over the service's store, server and live
-    /// sync, and the continuous clock.
+    /// sync (found by `LiveCapabilityClient`), and the continuous clock.
     public static func live(_ service: TodoService, clock: any Clock<Duration> = ContinuousClock()) -> AppEnvironment {
-        AppEnvironment(listView: .live(service), lists: .live(service), items: .live(service), undo: .live(service),
-                       conflicts: .live(service), sync: .live(service), signIn: .live(service), sharing: .live(service), clock: clock)
+        AppEnvironment(clock: clock) { type in (type as? any LiveCapabilityClient.Type)?.live(service) }
     }
 }

@@ -64,7 +64,7 @@ public struct ShareDialogViewModel: Sendable, Equatable {
             }
             isBusy = true
             self.message = "Removing \(members[selected].user)…"
-            return [.unshareList(listId: listId, user: members[selected].user)]
+            return [.sharing(.unshareList(listId: listId, user: members[selected].user))]
         case .membersLoaded(let members):
             self.members = members
             isBusy = false
@@ -75,14 +75,16 @@ public struct ShareDialogViewModel: Sendable, Equatable {
                 return submit()
             }
         case .shared(let listId, let user, let role):
+            let before = self.listId
             self.listId = listId
             self.user = TextField()
             self.message = "Shared with \(user) as \(role.rawValue)"
-            return [.loadMembers(listId: listId)]
+            // A list shared for the first time moves to its space under a new id: the screen follows it.
+            return [.sharing(.loadMembers(listId: listId))] + (before == listId ? [] : [.send(.list(.listMoved(from: before, to: listId)))])
         case .removed(let user):
             self.message = "\(user) no longer shares the list"
             selected = nil
-            return [.loadMembers(listId: listId)]
+            return [.sharing(.loadMembers(listId: listId))]
         case .failed(let reason):
             isBusy = false
             submitWhenLoaded = false
@@ -111,7 +113,7 @@ public struct ShareDialogViewModel: Sendable, Equatable {
         }
         isBusy = true
         message = "Sharing with \(name)…"
-        return [.shareList(listId: listId, user: name, role: role)]
+        return [.sharing(.shareList(listId: listId, user: name, role: role))]
     }
 }
 
@@ -121,4 +123,23 @@ extension ShareDialogViewModel: LayerView {
     public var layer: Layer { .share(self) }
     public mutating func update(_ action: ShareAction) -> [Effect] { update(.action(action)) }
     public mutating func typed(_ key: KeyEvent) -> [Effect] { update(.typed(key)) }
+}
+
+extension ShareDialogViewModel: OpenableLayer {
+    /// Opens on the list on screen, and asks who shares it; off a list it does not open.
+    public static func open(in state: AppState) -> (view: ShareDialogViewModel?, effects: [Effect]) {
+        guard case .list(let id, let name) = state.list.scope else { return (nil, []) }
+        return (ShareDialogViewModel(listId: id, listName: state.sharing[id]?.displayName ?? name), [.sharing(.loadMembers(listId: id))])
+    }
+}
+
+extension ShareDialogViewModel.Message: LayerMessage {
+    public func apply(to view: inout ShareDialogViewModel) -> [Effect] { view.update(self) }
+}
+
+extension AppMessage {
+    /// A message for the share dialog.
+    public static func shareDialog(_ message: ShareDialogViewModel.Message) -> AppMessage { .toLayer(AnyLayerMessage(message)) }
+    /// Open the share dialog for the list on screen.
+    public static var openShareDialog: AppMessage { .open(LayerOpener(ShareDialogViewModel.self)) }
 }

@@ -1,4 +1,4 @@
-extension SharingClient {
+extension SharingClient: LiveCapabilityClient {
     /// The server's spaces, through the service.
     public static func live(_ service: TodoService) -> SharingClient {
         SharingClient(observeSharing: { service.observeSharing() },

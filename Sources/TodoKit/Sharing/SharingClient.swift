@@ -21,7 +21,9 @@ public struct SharingClient: Sendable {
         self.share = share
         self.unshare = unshare
     }
+}
 
+extension SharingClient: CapabilityClient {
     /// Where nothing is shared: no list is shared, and sharing one is refused.
     public static let unavailable = SharingClient(
         observeSharing: { AsyncThrowingStream { $0.yield([]) } },
@@ -31,4 +33,12 @@ public struct SharingClient: Sendable {
 
     /// What a client without sharing answers.
     public static let refusal = SyncError(.invalidAction, "Sharing is not available here")
+}
+
+extension AppEnvironment {
+    /// Sharing lists.
+    public var sharing: SharingClient {
+        get { self[SharingClient.self] }
+        set { self[SharingClient.self] = newValue }
+    }
 }

@@ -1,3 +1,5 @@
+import OfflineSync
+
 /// What the sign-in dialog asks of the outside.
 public struct SignInClient: Sendable {
     /// Signs in and keeps the token.
@@ -6,5 +8,18 @@ public struct SignInClient: Sendable {
     /// A client of this closure.
     public init(signIn: @escaping @Sendable (String, String) async throws -> Void) {
         self.signIn = signIn
+    }
+}
+
+extension SignInClient: CapabilityClient {
+    /// Where nothing provides signing in: it fails, saying so.
+    public static let unavailable = SignInClient(signIn: { _, _ in throw SyncError.unavailable("Signing in") })
+}
+
+extension AppEnvironment {
+    /// Signing in.
+    public var signIn: SignInClient {
+        get { self[SignInClient.self] }
+        set { self[SignInClient.self] = newValue }
     }
 }

@@ -52,7 +52,7 @@ public struct SignInDialogViewModel: Sendable, Equatable {
             }
             isSigningIn = true
             error = nil
-            return [.signIn(user: name, password: password.text)]
+            return [.signIn(.submit(user: name, password: password.text))]
         case .failed(let reason):
             isSigningIn = false
             error = reason
@@ -70,4 +70,23 @@ extension SignInDialogViewModel: LayerView {
     public var isClosed: Bool { isCancelled }
     public mutating func update(_ action: SignInAction) -> [Effect] { update(.action(action)) }
     public mutating func typed(_ key: KeyEvent) -> [Effect] { update(.typed(key)) }
+}
+
+extension SignInDialogViewModel: OpenableLayer {
+    /// Opens with the last user's name; with no server there is nothing to sign in to.
+    public static func open(in state: AppState) -> (view: SignInDialogViewModel?, effects: [Effect]) {
+        guard state.status.server != nil else { return (nil, [.send(.notice(SyncStatus.localOnlyNotice))]) }
+        return (SignInDialogViewModel(user: state.status.user ?? ""), [])
+    }
+}
+
+extension SignInDialogViewModel.Message: LayerMessage {
+    public func apply(to view: inout SignInDialogViewModel) -> [Effect] { view.update(self) }
+}
+
+extension AppMessage {
+    /// A message for the sign-in dialog.
+    public static func signIn(_ message: SignInDialogViewModel.Message) -> AppMessage { .toLayer(AnyLayerMessage(message)) }
+    /// Open the sign-in dialog.
+    public static var openSignIn: AppMessage { .open(LayerOpener(SignInDialogViewModel.self)) }
 }

@@ -38,7 +38,7 @@ extension SyncStatus {
             guard server != nil else { return update(.notice(Self.localOnlyNotice)) }
             syncing = true
             self.message = nil
-            return [.sync, .after(seconds: Self.spinnerInterval, .tick)]
+            return [.sync(.pushThenPull), .after(seconds: Self.spinnerInterval, .tick)]
         case .synced(let outcome):
             syncing = false
             pullProgress = nil
@@ -55,11 +55,11 @@ extension SyncStatus {
             if live == nil {
                 live = .connecting
                 self.message = "Live sync on"
-                return [.startLive]
+                return [.sync(.startLive)]
             }
             live = nil
             self.message = "Live sync off — r syncs"
-            return [.stopLive]
+            return [.sync(.stopLive)]
         case .liveChanged(let state):
             guard live != nil, state != .stopped else { return [] }
             live = state
@@ -96,7 +96,7 @@ extension SyncStatus {
             let effects = update(.syncRequested)
             self.message = "Signed in as \(user)"
             // The open feed still carries the old token (or none): reopen it.
-            return effects + (live == nil ? [] : [.startLive])
+            return effects + (live == nil ? [] : [.sync(.startLive)])
         case .notice(let text):
             self.message = text
         case .historyOpened:

@@ -1,3 +1,5 @@
+import OfflineSync
+
 /// What undo and redo ask of the outside: the store's undo journal.
 public struct UndoClient: Sendable {
     /// Takes back the newest local change; its words, or nil when there was nothing to undo.
@@ -9,5 +11,18 @@ public struct UndoClient: Sendable {
     public init(undo: @escaping @Sendable () async throws -> String?, redo: @escaping @Sendable () async throws -> String?) {
         self.undo = undo
         self.redo = redo
+    }
+}
+
+extension UndoClient: CapabilityClient {
+    /// Where nothing provides undo: both fail, saying so.
+    public static let unavailable = UndoClient(undo: { throw SyncError.unavailable("Undo") }, redo: { throw SyncError.unavailable("Redo") })
+}
+
+extension AppEnvironment {
+    /// Undo and redo.
+    public var undo: UndoClient {
+        get { self[UndoClient.self] }
+        set { self[UndoClient.self] = newValue }
     }
 }

@@ -23,3 +23,7 @@ extension InMemoryEnvironment {
         }
     }
 }
+
+extension ConflictsClient: InMemoryCapabilityClient {
+    public static func inMemory(_ outside: InMemoryEnvironment) -> ConflictsClient { outside.conflictsClient }
+}

@@ -15,3 +15,7 @@ extension InMemoryEnvironment {
             })
     }
 }
+
+extension ListViewClient: InMemoryCapabilityClient {
+    public static func inMemory(_ outside: InMemoryEnvironment) -> ListViewClient { outside.listViewClient }
+}

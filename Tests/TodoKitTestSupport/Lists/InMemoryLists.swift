@@ -12,3 +12,7 @@ extension InMemoryEnvironment {
             })
     }
 }
+
+extension ListsClient: InMemoryCapabilityClient {
+    public static func inMemory(_ outside: InMemoryEnvironment) -> ListsClient { outside.listsClient }
+}

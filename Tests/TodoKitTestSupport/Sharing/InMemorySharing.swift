@@ -62,3 +62,7 @@ extension InMemoryEnvironment {
         if let refusal { throw refusal }
     }
 }
+
+extension SharingClient: InMemoryCapabilityClient {
+    public static func inMemory(_ outside: InMemoryEnvironment) -> SharingClient { outside.sharingClient }
+}

@@ -12,3 +12,7 @@ extension InMemoryEnvironment {
         })
     }
 }
+
+extension SignInClient: InMemoryCapabilityClient {
+    public static func inMemory(_ outside: InMemoryEnvironment) -> SignInClient { outside.signInClient }
+}

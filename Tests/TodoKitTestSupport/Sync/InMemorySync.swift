@@ -49,3 +49,7 @@ extension InMemoryEnvironment {
         }
     }
 }
+
+extension ServerSyncClient: InMemoryCapabilityClient {
+    public static func inMemory(_ outside: InMemoryEnvironment) -> ServerSyncClient { outside.syncClient }
+}

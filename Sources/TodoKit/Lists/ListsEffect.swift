@@ -1,0 +1,26 @@
+import TodoModel
+
+/// The lists' effects, run against `ListsClient`.
+public enum ListsEffect: CapabilityEffect {
+    /// Watch the lists (a live query) → `.listsLoaded`.
+    case observeLists
+    /// Watch how many items each of these scopes holds (a live query, replacing the previous
+    /// one) → `.scopeCountsLoaded`.
+    case observeScopeCounts([ListScope], ScopeContext)
+
+    private enum Watch { case lists, scopeCounts }
+
+    @MainActor public func run(in runtime: AppRuntime) {
+        let lists = runtime.environment.lists
+        switch self {
+        case .observeLists: runtime.subscribe(Watch.lists, to: lists.observeLists()) { .listsLoaded($0) }
+        case .observeScopeCounts(let scopes, let context):
+            runtime.subscribe(Watch.scopeCounts, to: lists.observeScopeCounts(scopes, context)) { .scopeCountsLoaded($0) }
+        }
+    }
+}
+
+extension Effect {
+    /// One of the lists' effects.
+    public static func lists(_ effect: ListsEffect) -> Effect { .capability(AnyCapabilityEffect(effect)) }
+}

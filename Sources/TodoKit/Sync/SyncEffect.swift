@@ -1,0 +1,48 @@
+import Foundation
+import OfflineSync
+
+/// Syncing's effects, run against `ServerSyncClient`.
+public enum SyncEffect: CapabilityEffect {
+    /// Read the queue's state → `.statusLoaded`.
+    case loadStatus
+    /// Push then pull → `.synced`.
+    case pushThenPull
+    /// Start (or restart) live sync → `.liveChanged` and `.liveSynced` from then on.
+    case startLive
+    /// Stop live sync.
+    case stopLive
+    /// Watch every pull's pages, manual or live → `.pullProgress`.
+    case observePullProgress
+
+    private enum Watch { case live, pullProgress }
+
+    @MainActor public func run(in runtime: AppRuntime) {
+        let sync = runtime.environment.sync
+        switch self {
+        case .loadStatus: runtime.store { .statusLoaded(await sync.status()) }
+        case .pushThenPull:
+            runtime.afterStoreWork {
+                do {
+                    try await sync.sync()
+                    return .synced(.succeeded(at: Date()))
+                } catch {
+                    return .synced(.failed(error, pending: await sync.pendingCount()))
+                }
+            }
+        case .startLive:
+            runtime.subscribe(Watch.live, to: sync.live()) { event in
+                switch event {
+                case .state(let state): return .liveChanged(state)
+                case .synced(let activity, let outcome): return .liveSynced(activity, outcome)
+                }
+            }
+        case .stopLive: runtime.unsubscribe(Watch.live)
+        case .observePullProgress: runtime.subscribe(Watch.pullProgress, to: sync.pullProgress()) { .pullProgress($0) }
+        }
+    }
+}
+
+extension Effect {
+    /// One of syncing's effects.
+    public static func sync(_ effect: SyncEffect) -> Effect { .capability(AnyCapabilityEffect(effect)) }
+}
