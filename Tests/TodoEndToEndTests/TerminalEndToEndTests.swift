@@ -40,6 +40,26 @@ import FoundationNetworking
             environment: TodoCLI.environment(home: home).merging(["LANG": "C.UTF-8"]) { $1 })
     }
 
+    @Test func xExportsEveryItemToTheFileNamedAndTheStatusBarSaysSo() async throws {
+        let ui = try await localUI()
+        defer { ui.kill() }
+        for text in ["buy milk", "call mum"] {
+            try ui.send("a")
+            try ui.type(text)
+            try ui.send("Enter")
+            try await ui.waitFor(text)
+        }
+        let file = try TempDir.make().appendingPathComponent("items.txt")
+        try ui.send("x")
+        try await ui.waitFor("Export to: ~/todo-export.json")
+        try ui.send("C-u")
+        try ui.type(file.path)
+        try await ui.waitFor("every item as todo.txt")
+        try ui.send("Enter")
+        try await ui.waitFor("Exported 2 items to")
+        #expect(try String(contentsOf: file, encoding: .utf8).split(separator: "\n").sorted() == ["buy milk", "call mum"])
+    }
+
     @Test func offlineEditsReachTheServerAfterRefresh() async throws {
         let home = try TempDir.make()
         let port = try freePort()

@@ -33,6 +33,8 @@ public final class InMemoryEnvironment: Sendable {
         var questions: AsyncStream<ConflictQuestion>.Continuation?
         var live: AsyncStream<LiveEvent>.Continuation?
         var progress: AsyncStream<PullProgress>.Continuation?
+        /// What other capabilities' fakes keep, by their own types (`fakeState`).
+        var fakes: [ObjectIdentifier: any Sendable] = [:]
     }
 
     /// The list and queue before a write, and the write's words.
@@ -99,6 +101,16 @@ public final class InMemoryEnvironment: Sendable {
     public var environment: AppEnvironment {
         AppEnvironment(clock: clock, today: { [self] in (state.withLock { $0.today }, 86_400) }) { [self] type in
             (type as? any InMemoryCapabilityClient.Type)?.inMemory(self)
+        }
+    }
+
+    /// Changes the state a capability's fake keeps here, of its own type (made from `initial` on
+    /// first use), so a new fake needs no field above.
+    public func fakeState<Value: Sendable, Result>(_ initial: @autoclosure () -> Value, _ change: (inout Value) throws -> Result) rethrows -> Result {
+        try state.withLock { state in
+            var value = state.fakes[ObjectIdentifier(Value.self)] as? Value ?? initial()
+            defer { state.fakes[ObjectIdentifier(Value.self)] = value }
+            return try change(&value)
         }
     }
 

@@ -19,7 +19,8 @@ import TodoKit
         let documented = KeyReference.sections.flatMap(\.rows)
         for row in KeyTables.list.helpRows + KeyTables.editor.helpRows + KeyTables.dialog.helpRows + KeyTables.history.helpRows
             + KeyTables.signIn.helpRows + KeyTables.addPrompt.helpRows + KeyTables.filterPrompt.helpRows + KeyTables.confirm.helpRows
-            + KeyTables.help.helpRows + KeyTables.textField.helpRows + KeyTables.global.helpRows + KeyTables.scopeSwitcher.helpRows + KeyTables.shareDialog.helpRows {
+            + KeyTables.help.helpRows + KeyTables.textField.helpRows + KeyTables.global.helpRows + KeyTables.scopeSwitcher.helpRows + KeyTables.shareDialog.helpRows
+            + KeyTables.exportPrompt.helpRows {
             #expect(documented.contains(row), "\(row.keys) is missing")
         }
     }

@@ -40,6 +40,9 @@ public enum AppScreen {
             SignInDialog.draw(dialog, server: app.status.server ?? "", hints: dialog.hints(in: app), over: &frame)
         case .conflict(let dialog): ConflictDialog.draw(dialog, over: &frame)
         case .share(let dialog): ShareDialog.draw(dialog, hints: dialog.hints(in: app), over: &frame)
+        case .export(let prompt):
+            PromptLine.draw("Export to: ", field: prompt.field, into: &frame)
+            PromptLine.draw(preview: prompt.preview, into: &frame)
         }
     }
 }

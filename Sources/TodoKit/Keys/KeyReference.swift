@@ -24,6 +24,7 @@ public enum KeyReference {
         Section(title: "The conflict history", rows: KeyTables.history.helpRows),
         Section(title: "The sign-in dialog", rows: KeyTables.signIn.helpRows),
         Section(title: "The share dialog (s on a list)", rows: KeyTables.shareDialog.helpRows),
+        Section(title: "The “Export to:” prompt (x)", rows: KeyTables.exportPrompt.helpRows),
     ]
 
     /// The reference as markdown: a table per view.

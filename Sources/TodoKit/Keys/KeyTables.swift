@@ -37,6 +37,7 @@ public enum KeyTables {
                        if case .list = state.list.scope { return nil }
                        return "Show a list first (v, [ or ]): lists are what is shared"
                    }),
+        KeyBinding([.character("x")], .openLayer(LayerOpener(ExportPromptViewModel.self)), "Export every item to a file (.txt: todo.txt, else JSON)"),
         KeyBinding([.character("L")], .signIn, "Sign in to the server", hint: "sign in",
                    disabledReason: { $0.status.server == nil ? SyncStatus.localOnlyNotice : nil }),
         KeyBinding([.character("?")], .help, "Show this help", hint: "help"),
@@ -138,6 +139,12 @@ public enum KeyTables {
         KeyBinding([.character("?")], .help, "Show this help", hint: "help"),
     ])
 
+    /// The "Export to:" prompt at the bottom of the list; other keys edit the file name.
+    public static let exportPrompt = KeyTable<ExportAction>([
+        KeyBinding([.enter], .submit, "Write every item to the file", hint: "export"),
+        KeyBinding([.escape], .cancel, "Cancel", hint: "cancel"),
+    ])
+
     /// The share dialog; other keys type the account's name.
     public static let shareDialog = KeyTable<ShareAction>([
         KeyBinding([.enter], .submit, "Share with the account typed (or give the selected member the role)", hint: "share"),
@@ -172,7 +179,12 @@ public enum ListAction: Sendable, Equatable {
     case moveUp, moveDown, pageUp, pageDown, first, last
     case open, add, editExternally, toggleComplete, delete, undo, redo, filter, toggleShowCompleted, chooseScope, nextScope, previousScope
     case refresh, toggleLive, history, share, signIn, help, quit
+    /// Open a view that decides from the app's state how it opens (`OpenableLayer`).
+    case openLayer(LayerOpener)
 }
+
+/// What a key does in the export prompt.
+public enum ExportAction: Sendable, Equatable { case submit, cancel }
 
 /// What a key does in the share dialog.
 public enum ShareAction: Sendable, Equatable { case submit, toggleRole, moveUp, moveDown, remove, close }

@@ -12,6 +12,7 @@ public enum Layer: Sendable, Equatable {
     case signIn(SignInDialogViewModel)
     case conflict(ConflictDialogViewModel)
     case share(ShareDialogViewModel)
+    case export(ExportPromptViewModel)
 
     /// The view itself.
     public var view: any LayerView {
@@ -26,6 +27,7 @@ public enum Layer: Sendable, Equatable {
         case .signIn(let view): return view
         case .conflict(let view): return view
         case .share(let view): return view
+        case .export(let view): return view
         }
     }
 

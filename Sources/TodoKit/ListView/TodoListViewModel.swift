@@ -154,6 +154,7 @@ public struct TodoListViewModel: KeyedView {
         case .signIn: return [.send(.openSignIn)]
         case .help: return [.send(.openHelp(KeyTables.helpRows))]
         case .quit: return [.send(.quit)]
+        case .openLayer(let opener): return [.send(.open(opener))]
         }
         return []
     }

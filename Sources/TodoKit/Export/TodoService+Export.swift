@@ -1,0 +1,44 @@
+import Foundation
+import OfflineSync
+import TodoModel
+
+extension TodoService {
+    /// Writes every item to the file at `path` (`~/` is the home folder) as `todo export` writes
+    /// them, a chunk at a time; answers how many items, and the path written. The file appears
+    /// whole or not at all: it is written beside its place and renamed over it.
+    public func export(toFile path: String, format: TodoFile.Format) throws -> (count: Int, path: String) {
+        let target = URL(fileURLWithPath: (path as NSString).expandingTildeInPath)
+        let folder = target.deletingLastPathComponent()
+        var isFolder: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: folder.path, isDirectory: &isFolder), isFolder.boolValue else {
+            throw SyncError(.invalidParameter, "there is no folder \(folder.path)")
+        }
+        let partial = folder.appendingPathComponent(".\(target.lastPathComponent).\(UUID().uuidString).partial")
+        guard FileManager.default.createFile(atPath: partial.path, contents: nil) else {
+            throw SyncError(.localStoreError, "cannot write in \(folder.path)")
+        }
+        var count = 0
+        do {
+            let handle = try FileHandle(forWritingTo: partial)
+            defer { try? handle.close() }
+            var writer = TodoFile.Writer(format: format)
+            var bytes: [UInt8] = []
+            try forEachEntryChunk { entries in
+                count += entries.count
+                writer.write(entries, into: &bytes)
+                try handle.write(contentsOf: bytes)
+                bytes.removeAll(keepingCapacity: true)
+            }
+            writer.finish(into: &bytes)
+            try handle.write(contentsOf: bytes)
+            try handle.synchronize()
+            guard rename(partial.path, target.path) == 0 else {
+                throw SyncError(.localStoreError, "cannot write \(target.path): \(String(cString: strerror(errno)))")
+            }
+        } catch {
+            try? FileManager.default.removeItem(at: partial)
+            throw error
+        }
+        return (count, target.path)
+    }
+}

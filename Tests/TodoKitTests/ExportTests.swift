@@ -1,0 +1,88 @@
+import Foundation
+import OfflineSync
+import Testing
+@testable import TodoKit
+import TodoKitTestSupport
+import TodoModel
+
+/// `x` writes every item to a file, as `todo export` does: the prompt, the flow through the
+/// runtime, and the file on a real store.
+@MainActor
+@Suite struct ExportTests {
+    func prompt(_ app: ListFixture) -> ExportPromptViewModel? {
+        if case .export(let prompt)? = app.state.layers.last { prompt } else { nil }
+    }
+
+    @Test func xOpensThePromptWithTheDefaultFile() {
+        var app = ListFixture(["milk"])
+        app.press(.character("x"))
+        #expect(prompt(app)?.field.text == "~/todo-export.json")
+        #expect(prompt(app)?.format == .json)
+    }
+
+    @Test func enterAsksToWriteTheFileInTheFormatItsNameSays() {
+        var app = ListFixture(["milk"])
+        app.press(.character("x"))
+        for _ in 0..<4 { app.press(.backspace) }
+        app.type("txt")
+        #expect(app.send(.key(.enter)) == [.export(.write(path: "~/todo-export.txt", format: .todotxt))])
+        #expect(prompt(app) == nil)
+    }
+
+    @Test func anEmptyNameWritesNothingAndThePromptStays() {
+        var app = ListFixture(["milk"])
+        app.press(.character("x"))
+        app.press(.control("u"))
+        #expect(app.send(.key(.enter)) == [])
+        #expect(prompt(app)?.preview == "Type a file name")
+    }
+
+    @Test func escapeClosesThePromptWithoutWriting() {
+        var app = ListFixture(["milk"])
+        app.press(.character("x"))
+        #expect(app.send(.key(.escape)) == [])
+        #expect(prompt(app) == nil)
+    }
+
+    @Test func theRuntimeWritesTheFileAndTheStatusBarSaysHowMany() async throws {
+        let outside = InMemoryEnvironment(["milk", "bread"])
+        let app = AppRuntime.started(outside)
+        app.key(.character("x"))
+        app.key(.enter)
+        try await eventually("exported") { app.state.status.message == "Exported 2 items to ~/todo-export.json" }
+        let written = try #require(outside.exportedFiles["~/todo-export.json"])
+        #expect(try TodoFile.parse(Data(written.utf8)).map(\.item.text).sorted() == ["bread", "milk"])
+    }
+
+    @Test func aFailedExportSaysWhyOnTheStatusBar() async throws {
+        let outside = InMemoryEnvironment(["milk"])
+        let app = AppRuntime.started(outside)
+        app.key(.character("x"))
+        app.key(.control("u"))
+        app.type("/missing/x.json")
+        app.key(.enter)
+        try await eventually("refused") { app.state.status.message == "Could not export: there is no folder /missing/x.json" }
+        #expect(outside.exportedFiles.isEmpty)
+    }
+
+    @Test func theServiceWritesWhatTodoExportWrites() async throws {
+        let service = try makeService()
+        _ = try await service.add("buy milk +home")
+        _ = try await service.add("call mum")
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent(UUID().uuidString)
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let path = folder.appendingPathComponent("items.txt").path
+        let (count, written) = try service.export(toFile: path, format: .todotxt)
+        #expect(count == 2 && written == path)
+        #expect(try String(contentsOfFile: path, encoding: .utf8) == TodoFile.render(try service.allEntries(), as: .todotxt))
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path) == ["items.txt"])  // no partial file left
+    }
+
+    @Test func exportingIntoAFolderThatIsNotThereFailsAndWritesNothing() throws {
+        let service = try makeService()
+        let missing = FileManager.default.temporaryDirectory.appendingPathComponent(UUID().uuidString).appendingPathComponent("items.json").path
+        let error = #expect(throws: SyncError.self) { try service.export(toFile: missing, format: .json) }
+        #expect(error?.message.hasPrefix("there is no folder") == true)
+    }
+}
