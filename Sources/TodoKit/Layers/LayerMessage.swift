@@ -16,14 +16,12 @@ public struct AnyLayerMessage: Sendable, Equatable, CustomStringConvertible {
     /// Wraps a message.
     public init(_ base: some LayerMessage) { self.base = base }
 
-    public static func == (lhs: AnyLayerMessage, rhs: AnyLayerMessage) -> Bool { lhs.base.isEqual(to: rhs.base) }
+    public static func == (lhs: AnyLayerMessage, rhs: AnyLayerMessage) -> Bool { sameValue(lhs.base, rhs.base) }
 
     public var description: String { "\(type(of: base)).\(base)" }
 }
 
 extension LayerMessage {
-    fileprivate func isEqual(to other: any LayerMessage) -> Bool { (other as? Self) == self }
-
     /// Hands the message to the topmost open view of its kind in `state`.
     func deliver(in state: inout AppState) -> [Effect] { state.withLayer(View.self) { apply(to: &$0) } }
 }

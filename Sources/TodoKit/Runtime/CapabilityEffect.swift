@@ -15,13 +15,16 @@ public struct AnyCapabilityEffect: Sendable, Equatable, CustomStringConvertible 
     /// Wraps an effect.
     public init(_ base: some CapabilityEffect) { self.base = base }
 
-    public static func == (lhs: AnyCapabilityEffect, rhs: AnyCapabilityEffect) -> Bool { lhs.base.isEqual(to: rhs.base) }
+    public static func == (lhs: AnyCapabilityEffect, rhs: AnyCapabilityEffect) -> Bool { sameValue(lhs.base, rhs.base) }
 
     public var description: String { "\(type(of: base)).\(base)" }
 }
 
-extension CapabilityEffect {
-    fileprivate func isEqual(to other: any CapabilityEffect) -> Bool { (other as? Self) == self }
+/// True when two values of any `Equatable` types are of one type and equal (the boxes' `==`).
+func sameValue(_ lhs: any Equatable, _ rhs: any Equatable) -> Bool { lhs.isEqual(to: rhs) }
+
+extension Equatable {
+    fileprivate func isEqual(to other: any Equatable) -> Bool { (other as? Self) == self }
 }
 
 extension Effect {
