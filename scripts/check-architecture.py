@@ -82,7 +82,7 @@ def capability_names():
         if folder in CORE_FOLDERS or not os.path.isdir(os.path.join(base, folder)):
             continue
         for name in os.listdir(os.path.join(base, folder)):
-            for match in re.finditer(r"^\s*(?:public |internal |private |fileprivate )?(?:final )?(?:struct|enum|class|protocol|actor) (\w+)",
+            for match in re.finditer(r"^\s*(?:@\w+\s+)*(?:(?:public|internal|private|fileprivate|final)\s+)*(?:struct|enum|class|protocol|actor)\s+(\w+)",
                                      open(os.path.join(base, folder, name)).read(), re.M):
                 declared[match.group(1)] = folder
     problems = []

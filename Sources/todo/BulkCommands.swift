@@ -12,9 +12,14 @@ struct ExportCommand: AsyncParsableCommand {
         abstract: "Write every item to stdout: a JSON array of {id, text, complete, notes, due, priority, tags, list, repeat, completedAt}, or todo.txt.")
     @OptionGroup var options: ClientOptions
     @Option(help: "json or todotxt.") var format: TodoFile.Format = .json
+    @Option(name: .shortAndLong, help: "Write to this file, whole or not at all (the app's x), instead of stdout.") var output: String?
 
     func run() async throws {
         let service = try openService(options)
+        if let output {
+            _ = try service.export(toFile: output, format: format)
+            return
+        }
         // Streamed a chunk at a time: a million items export in bounded memory.
         var output = StandardOutput()
         var writer = TodoFile.Writer(format: format)

@@ -31,6 +31,26 @@ import Testing
         #expect(list.split(separator: "\n").count == 2)
     }
 
+    @Test func exportWithOutputWritesTheFileStdoutWouldHaveHad() async throws {
+        let home = try TempDir.make()
+        try await TodoCLI.run(["add", "buy milk +home"], home: home)
+        try await TodoCLI.run(["add", "call mum"], home: home)
+        let file = home.appendingPathComponent("items.txt").path
+        let written = try await TodoCLI.run(["export", "--format", "todotxt", "--output", file], home: home)
+        #expect(written.status == 0 && written.out.isEmpty)
+        let printed = try await TodoCLI.run(["export", "--format", "todotxt"], home: home).out
+        #expect(try String(contentsOfFile: file, encoding: .utf8) == printed)
+    }
+
+    @Test func exportIntoAFolderThatIsNotThereFailsSayingWhich() async throws {
+        let home = try TempDir.make()
+        try await TodoCLI.run(["add", "buy milk"], home: home)
+        let missing = home.appendingPathComponent("nowhere/items.json").path
+        let result = try await TodoCLI.run(["export", "-o", missing], home: home)
+        #expect(result.status != 0)
+        #expect(result.err.contains("there is no folder \(home.appendingPathComponent("nowhere").path)"))
+    }
+
     @Test func todoTxtFieldsArriveAndExportBackAsTheSameLines() async throws {
         let home = try TempDir.make()
         let file = try write("x 2026-11-20 (A) pay rent +home\n\n(B) write report @work due:2026-12-01\n", in: home, "todo.txt")

@@ -14,7 +14,19 @@ import TodoModel
         #expect(await environment.sync.pendingCount() == 0)
     }
 
-    @Test func theInMemoryEnvironmentProvidesEveryCapabilitysFake() async throws {
+    /// Every capability's client; a new one belongs here.
+    static let clients: [any CapabilityClient.Type] = [ListViewClient.self, ListsClient.self, ItemsClient.self, UndoClient.self, ConflictsClient.self,
+                                                       ServerSyncClient.self, SignInClient.self, SharingClient.self, ExportClient.self]
+
+    @Test func everyClientHasALiveImplementationTheLiveEnvironmentFinds() {
+        for client in Self.clients { #expect(client is any LiveCapabilityClient.Type, "\(client) has no live implementation") }
+    }
+
+    @Test func everyClientHasAFakeTheInMemoryEnvironmentFinds() {
+        for client in Self.clients { #expect(client is any InMemoryCapabilityClient.Type, "\(client) has no fake") }
+    }
+
+    @Test func theInMemoryEnvironmentsFakesShareOneMemory() async throws {
         let outside = InMemoryEnvironment(["milk"])
         try await outside.environment.items.add(QuickAdd(raw: "bread"))
         #expect(outside.localItems.map(\.text).sorted() == ["bread", "milk"])

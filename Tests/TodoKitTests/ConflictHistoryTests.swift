@@ -47,6 +47,13 @@ import TodoKitTestSupport
         #expect(app.state.history?.notice == "Restored — the values are back as a local change")
     }
 
+    @Test func aRestoreFinishedAfterTheHistoryClosedStillReloadsTheQueuesState() {
+        var app = showingHistory()
+        app.press(.escape)
+        #expect(app.state.history == nil)
+        #expect(app.send(.history(.restored(error: nil)), answerReads: false) == [.sync(.loadStatus)])
+    }
+
     @Test func escapeGoesBackToTheListAndStopsWatchingTheLog() {
         var app = showingHistory()
         #expect(app.send(.key(.escape)) == [.conflicts(.stopObservingLog)])

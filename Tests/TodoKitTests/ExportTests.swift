@@ -79,10 +79,42 @@ import TodoModel
         #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path) == ["items.txt"])  // no partial file left
     }
 
-    @Test func exportingIntoAFolderThatIsNotThereFailsAndWritesNothing() throws {
+    @Test func exportingIntoAFolderThatIsNotThereFailsSayingSo() throws {
         let service = try makeService()
-        let missing = FileManager.default.temporaryDirectory.appendingPathComponent(UUID().uuidString).appendingPathComponent("items.json").path
-        let error = #expect(throws: SyncError.self) { try service.export(toFile: missing, format: .json) }
-        #expect(error?.message.hasPrefix("there is no folder") == true)
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent(UUID().uuidString)
+        let error = #expect(throws: SyncError.self) { try service.export(toFile: folder.appendingPathComponent("items.json").path, format: .json) }
+        #expect(error?.message == "there is no folder \(folder.path)")
+    }
+
+    @Test func exportingOntoAFolderFailsBeforeWritingAndLeavesNothingBehind() async throws {
+        let service = try makeService()
+        _ = try await service.add("buy milk")
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent(UUID().uuidString)
+        let target = folder.appendingPathComponent("items.json")
+        try FileManager.default.createDirectory(at: target, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let error = #expect(throws: SyncError.self) { try service.export(toFile: target.path, format: .json) }
+        #expect(error?.message == "\(target.path) is a folder: name a file")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path) == ["items.json"])
+    }
+
+    @Test func aKilledExportsPartialFileIsWrittenOverByTheNext() async throws {
+        let service = try makeService()
+        _ = try await service.add("buy milk")
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent(UUID().uuidString)
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        try Data("half a file from a killed export".utf8).write(to: folder.appendingPathComponent(".items.json.partial"))
+        _ = try service.export(toFile: folder.appendingPathComponent("items.json").path, format: .json)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path) == ["items.json"])
+        #expect(try TodoFile.parse(Data(contentsOf: folder.appendingPathComponent("items.json"))).map(\.item.text) == ["buy milk"])
+    }
+
+    @Test func aSpaceAfterTheNameDoesNotChangeTheFormat() {
+        var app = ListFixture(["milk"])
+        app.press(.character("x"))
+        app.press(.control("u"))
+        app.type("items.txt ")
+        #expect(app.send(.key(.enter)) == [.export(.write(path: "items.txt", format: .todotxt))])
     }
 }

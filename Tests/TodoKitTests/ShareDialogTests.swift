@@ -50,10 +50,22 @@ import TodoKitTestSupport
         app.send(.shareDialog(.membersLoaded([])))
         app.type("bob")
         app.press(.enter)
-        let effects = app.send(.shareDialog(.shared(listId: "g2", user: "bob", role: .editor)))
+        let effects = app.send(.shareDialog(.shared(listId: "g2", was: "g", user: "bob", role: .editor)))
         #expect(effects.contains(.sharing(.loadMembers(listId: "g2"))))
         #expect(app.state.list.scope == .list(id: "g2", name: "Groceries"))
         #expect(dialog(app)?.message == "Shared with bob as editor")
+    }
+
+    @Test func aFirstShareAnsweredAfterTheDialogClosedStillMovesTheScreen() {
+        var app = onGroceries()
+        app.press(.character("s"))
+        app.send(.shareDialog(.membersLoaded([])))
+        app.type("bob")
+        app.press(.enter)
+        app.press(.escape)
+        #expect(dialog(app) == nil)
+        app.send(.shareDialog(.shared(listId: "g2", was: "g", user: "bob", role: .editor)))
+        #expect(app.state.list.scope == .list(id: "g2", name: "Groceries"))
     }
 
     @Test func ctrlXRemovesTheSelectedMember() {

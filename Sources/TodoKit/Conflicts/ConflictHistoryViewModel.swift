@@ -65,6 +65,11 @@ extension ConflictHistoryViewModel: LayerView {
 
 extension ConflictHistoryViewModel.Message: LayerMessage {
     public func apply(to view: inout ConflictHistoryViewModel) -> [Effect] { view.update(self) }
+
+    /// A restore finished after the history closed: still a local change the queue counts.
+    public func whenNoLayer() -> [Effect] {
+        if case .restored = self { [.sync(.loadStatus)] } else { [] }
+    }
 }
 
 extension AppMessage {

@@ -13,12 +13,14 @@ public struct ExportPromptViewModel: LayerView {
     /// A prompt with `path` in it.
     public init(path: String = ExportPromptViewModel.defaultPath) { field = TextField(path) }
 
+    /// The file name, without spaces around it.
+    public var path: String { field.text.trimmingCharacters(in: .whitespaces) }
+
     /// The file's format, by its name.
-    public var format: TodoFile.Format { field.text.lowercased().hasSuffix(".txt") ? .todotxt : .json }
+    public var format: TodoFile.Format { path.lowercased().hasSuffix(".txt") ? .todotxt : .json }
 
     /// What Enter will do, in words.
     public var preview: String {
-        let path = field.text.trimmingCharacters(in: .whitespaces)
         guard !path.isEmpty else { return "Type a file name" }
         return "every item as \(format == .todotxt ? "todo.txt" : "JSON (todo import reads it back)")"
     }
@@ -28,7 +30,6 @@ public struct ExportPromptViewModel: LayerView {
     public var layer: Layer { .export(self) }
 
     public mutating func update(_ action: ExportAction) -> [Effect] {
-        let path = field.text.trimmingCharacters(in: .whitespaces)
         switch action {
         case .cancel: isClosed = true
         case .submit:

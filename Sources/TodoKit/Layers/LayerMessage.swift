@@ -6,6 +6,13 @@ public protocol LayerMessage: Sendable, Equatable {
     associatedtype View: LayerView
     /// Applies the message to the view; answers the effects it needs.
     func apply(to view: inout View) -> [Effect]
+    /// The effects the message still needs when no view of its kind is open (the person closed
+    /// the dialog before its answer came); none by default.
+    func whenNoLayer() -> [Effect]
+}
+
+extension LayerMessage {
+    public func whenNoLayer() -> [Effect] { [] }
 }
 
 /// Any layer's message, equal to another of the same type and value.
@@ -22,8 +29,11 @@ public struct AnyLayerMessage: Sendable, Equatable, CustomStringConvertible {
 }
 
 extension LayerMessage {
-    /// Hands the message to the topmost open view of its kind in `state`.
-    func deliver(in state: inout AppState) -> [Effect] { state.withLayer(View.self) { apply(to: &$0) } }
+    /// Hands the message to the topmost open view of its kind in `state`, if any.
+    func deliver(in state: inout AppState) -> [Effect] {
+        guard state.layers.contains(where: { $0.view is View }) else { return whenNoLayer() }
+        return state.withLayer(View.self) { apply(to: &$0) }
+    }
 }
 
 extension AppMessage {

@@ -31,6 +31,8 @@ public final class AppRuntime {
     private var subscriptions: [AnyHashable: Task<Void, Never>] = [:]
     /// Replies waiting for an effect, by id: how to give the answer, and what to give when the app stops.
     private var replies: [UUID: (give: (any Sendable) -> Void, stop: () -> Void)] = [:]
+    /// Set by `stop()`: nothing more is applied, and a reply held from now on gets its stop answer at once.
+    private var isStopped = false
 
     /// The app in `state` over `environment`; nothing runs before `start()`.
     public init(state: AppState, environment: AppEnvironment) {
@@ -60,6 +62,7 @@ public final class AppRuntime {
 
     /// Stops everything: subscriptions end, waiting replies get their stop answer (a push Cancel).
     public func stop() {
+        isStopped = true
         inbox.finish()
         storeJobs.finish()
         subscriptions.values.forEach { $0.cancel() }
@@ -70,6 +73,7 @@ public final class AppRuntime {
     }
 
     private func apply(_ message: AppMessage) {
+        guard !isStopped else { return }
         for effect in state.update(message) { run(effect) }
         appliedMessages += 1
         onChange()
@@ -132,7 +136,12 @@ public final class AppRuntime {
         }
     }
 
-    /// Consumes `values` (replacing the subscription of the same key) and queues each one's message.
+    /// Consumes `values` (replacing the subscription of the same key) and queues each one's
+    /// message. The new one starts before the old one ends, so a switch's rows are not read after
+    /// the old query's end (BENCHMARKS.md, "todo (terminal client)": switching view); a
+    /// subscription whose end undoes what its start did (the conflict questions, the pulls'
+    /// progress) is made once. `message` sees every value, even one arriving as the subscription
+    /// ends, so a reply a value carries is held (and, once stopped, answered).
     func subscribe<Values: AsyncSequence & Sendable>(_ key: AnyHashable, to values: Values,
                                                      _ message: @escaping @MainActor (Values.Element) -> AppMessage?,
                                                      failed: @escaping @Sendable (any Error) async -> AppMessage? = { _ in nil })
@@ -141,8 +150,9 @@ public final class AppRuntime {
         subscriptions[key] = Task { [weak self, inbox] in
             do {
                 for try await value in values {
+                    let next = message(value)
                     guard self != nil, !Task.isCancelled else { return }
-                    if let next = message(value) { inbox.yield(next) }
+                    if let next { inbox.yield(next) }
                 }
             } catch {
                 guard !Task.isCancelled, let next = await failed(error) else { return }
@@ -156,8 +166,14 @@ public final class AppRuntime {
 
     /// Holds a reply until `answer(_:with:)` gives it; if the app stops first, it gets `onStop`.
     func hold<Answer: Sendable>(_ id: UUID, _ reply: CheckedContinuation<Answer, Never>, onStop: Answer) {
-        replies[id] = (give: { answer in reply.resume(returning: answer as? Answer ?? onStop) },
-                       stop: { reply.resume(returning: onStop) })
+        guard !isStopped else { return reply.resume(returning: onStop) }
+        replies[id] = (give: { answer in
+            guard let answer = answer as? Answer else {
+                assertionFailure("a reply of \(Answer.self) was given \(type(of: answer))")
+                return reply.resume(returning: onStop)
+            }
+            reply.resume(returning: answer)
+        }, stop: { reply.resume(returning: onStop) })
     }
 
     /// Gives the reply held under `id`, if it still waits.

@@ -3,8 +3,8 @@ import OfflineSync
 /// One capability's slice of the outside: a struct of closures in the capability's folder, read
 /// from the environment as `environment[Client.self]` (each folder adds a named accessor).
 public protocol CapabilityClient: Sendable {
-    /// What the app gets where nothing provides the capability: reads find nothing, and
-    /// everything else fails and says why.
+    /// What the app gets where nothing provides the capability: it finds nothing, or fails
+    /// and says why.
     static var unavailable: Self { get }
 }
 

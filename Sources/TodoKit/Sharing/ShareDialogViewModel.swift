@@ -11,8 +11,8 @@ public struct ShareDialogViewModel: Sendable, Equatable {
         case typed(KeyEvent)
         /// The members, as the server says now (empty for a list not shared yet).
         case membersLoaded([SpaceMember])
-        /// Sharing (or a role change) went through; the list's id (it moves when first shared).
-        case shared(listId: String, user: String, role: SpaceRole)
+        /// Sharing (or a role change) went through; the list's id now, and before (it moves when first shared).
+        case shared(listId: String, was: String, user: String, role: SpaceRole)
         /// A member was removed.
         case removed(String)
         /// The server refused, or could not be reached.
@@ -74,8 +74,7 @@ public struct ShareDialogViewModel: Sendable, Equatable {
                 submitWhenLoaded = false
                 return submit()
             }
-        case .shared(let listId, let user, let role):
-            let before = self.listId
+        case .shared(let listId, let before, let user, let role):
             self.listId = listId
             self.user = TextField()
             self.message = "Shared with \(user) as \(role.rawValue)"
@@ -135,6 +134,12 @@ extension ShareDialogViewModel: OpenableLayer {
 
 extension ShareDialogViewModel.Message: LayerMessage {
     public func apply(to view: inout ShareDialogViewModel) -> [Effect] { view.update(self) }
+
+    /// A list shared for the first time moved, dialog or not: the screen follows it.
+    public func whenNoLayer() -> [Effect] {
+        guard case .shared(let listId, let before, _, _) = self, before != listId else { return [] }
+        return [.send(.list(.listMoved(from: before, to: listId)))]
+    }
 }
 
 extension AppMessage {

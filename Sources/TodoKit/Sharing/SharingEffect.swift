@@ -7,7 +7,7 @@ public enum SharingEffect: CapabilityEffect {
     case observeSharing
     /// Read who shares a list → `.shareDialog(.membersLoaded)` or `.failed`.
     case loadMembers(listId: String)
-    /// Share a list (making it shared first if need be) → `.shareDialog(.shared)` or `.failed`.
+    /// Share a list (making it shared first if need be, under a new id) → `.shareDialog(.shared)` or `.failed`.
     case shareList(listId: String, user: String, role: SpaceRole)
     /// Stop sharing a list with an account (or leave it) → `.shareDialog(.removed)` or `.failed`.
     case unshareList(listId: String, user: String)
@@ -20,7 +20,7 @@ public enum SharingEffect: CapabilityEffect {
         case .observeSharing: runtime.subscribe(Watch.sharing, to: sharing.observeSharing()) { .sharingLoaded($0) }
         case .loadMembers(let listId): Self.request(runtime) { .membersLoaded(try await sharing.members(listId)) }
         case .shareList(let listId, let user, let role):
-            Self.request(runtime) { .shared(listId: try await sharing.share(listId, user, role), user: user, role: role) }
+            Self.request(runtime) { .shared(listId: try await sharing.share(listId, user, role), was: listId, user: user, role: role) }
         case .unshareList(let listId, let user):
             Self.request(runtime) {
                 try await sharing.unshare(listId, user)
