@@ -69,20 +69,20 @@ def impure_lines():
 
 # The files every capability would otherwise touch (ARCHITECTURE.md, "How to add a capability"):
 # the runtime's effects, its runner and the environment name no capability's type.
-CAPABILITY_FREE = ["App/Effect.swift", "Runtime/AppRuntime.swift", "Runtime/AppEnvironment.swift",
+CAPABILITY_FREE = ["App/Effect.swift", "App/CapabilityState.swift", "Runtime/AppRuntime.swift", "Runtime/AppEnvironment.swift",
                    "Runtime/CapabilityEffect.swift", "Runtime/CapabilityClient.swift", "Service/AppEnvironment+Live.swift"]
 CORE_FOLDERS = PURE_FOLDERS + ["Runtime", "Service"]
 
 
 def capability_names():
-    """Lines of the capability-free files that name a type declared in a capability's folder."""
+    """Lines of the capability-free files that name a type declared (at the top level) in a capability's folder."""
     base = os.path.join(ROOT, "Sources", "TodoKit")
     declared = {}
     for folder in sorted(os.listdir(base)):
         if folder in CORE_FOLDERS or not os.path.isdir(os.path.join(base, folder)):
             continue
         for name in os.listdir(os.path.join(base, folder)):
-            for match in re.finditer(r"^\s*(?:@\w+\s+)*(?:(?:public|internal|private|fileprivate|final)\s+)*(?:struct|enum|class|protocol|actor)\s+(\w+)",
+            for match in re.finditer(r"^(?:@\w+\s+)*(?:(?:public|internal|private|fileprivate|final)\s+)*(?:struct|enum|class|protocol|actor)\s+(\w+)",
                                      open(os.path.join(base, folder, name)).read(), re.M):
                 declared[match.group(1)] = folder
     problems = []

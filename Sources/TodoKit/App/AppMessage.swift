@@ -65,8 +65,9 @@ public enum AppMessage: Sendable, Equatable {
     case dayEnded
     /// The lists, as stored now (a live query).
     case listsLoaded([TodoList])
-    /// The shared lists with their owners, roles and members (a live query).
-    case sharingLoaded([ListEntry])
+    /// A message a capability handles itself (`CapabilityMessage`; each folder names its own:
+    /// `.sharingLoaded(…)`).
+    case capability(AnyCapabilityMessage)
     /// Open items per scope, as stored now (a live query).
     case scopeCountsLoaded([ListScope: Int])
     /// Show the scope so many places after the current one in the sidebar's order (-1: before).

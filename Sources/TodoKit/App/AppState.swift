@@ -18,23 +18,8 @@ public struct AppState: Sendable, Equatable {
     public private(set) var today: DueDate?
     /// The lists, in order.
     public private(set) var lists: [TodoList] = []
-    /// The shared lists, by list id: owner, the person's role, members, the name shown.
-    public private(set) var sharing: [String: ListEntry] = [:]
-
-    /// Why the person may not change the items of this list (shared with them as a viewer), or nil.
-    public func readOnlyReason(listId: String?) -> String? {
-        guard let listId, let entry = sharing[listId], !entry.isWritable else { return nil }
-        return "“\(entry.displayName)” is shared with you read-only"
-    }
-
-    /// Why the selected item may not be changed, or nil.
-    public var selectionReadOnlyReason: String? { list.selectedItem.flatMap { readOnlyReason(listId: $0.listId) } }
-
-    /// Why nothing may be added to the list on screen, or nil.
-    public var scopeReadOnlyReason: String? {
-        if case .list(let id, _) = list.scope { return readOnlyReason(listId: id) }
-        return nil
-    }
+    /// What each capability keeps for every view (`CapabilityState`).
+    public internal(set) var capabilities = CapabilityStates()
     /// How many items each scope holds, once counted (the sidebar's numbers).
     public private(set) var scopeCounts: [ListScope: Int] = [:]
 
@@ -97,7 +82,7 @@ public struct AppState: Sendable, Equatable {
                 if now?.name != name { effects += list.update(.scopeChosen(now.map { .list(id: $0.id, name: $0.name) } ?? .inbox)) }
             }
             return effects
-        case .sharingLoaded(let entries): sharing = Dictionary(entries.map { ($0.list.id, $0) }, uniquingKeysWith: { $1 })
+        case .capability(let message): return message.base.apply(to: &self)
         case .scopeCountsLoaded(let counts): scopeCounts = counts
         case .cycleScope(let step):
             let scopes = self.scopes

@@ -31,14 +31,14 @@ public enum KeyTables {
         KeyBinding([.character("l")], .toggleLive, "Live sync on or off (changes sync by themselves)", hint: "live",
                    disabledReason: { $0.status.server == nil ? SyncStatus.localOnlyNotice : nil }),
         KeyBinding([.character("h")], .history, "Conflict history: what was merged or chosen, and what lost", hint: "history"),
-        KeyBinding([.character("s")], .share, "Share the list on screen, and see who shares it",
+        KeyBinding([.character("s")], .openLayer(LayerOpener(ShareDialogViewModel.self)), "Share the list on screen, and see who shares it",
                    disabledReason: { state in
                        if state.status.server == nil { return SyncStatus.localOnlyNotice }
                        if case .list = state.list.scope { return nil }
                        return "Show a list first (v, [ or ]): lists are what is shared"
                    }),
         KeyBinding([.character("x")], .openLayer(LayerOpener(ExportPromptViewModel.self)), "Export every item to a file (.txt: todo.txt, else JSON)"),
-        KeyBinding([.character("L")], .signIn, "Sign in to the server", hint: "sign in",
+        KeyBinding([.character("L")], .openLayer(LayerOpener(SignInDialogViewModel.self)), "Sign in to the server", hint: "sign in",
                    disabledReason: { $0.status.server == nil ? SyncStatus.localOnlyNotice : nil }),
         KeyBinding([.character("?")], .help, "Show this help", hint: "help"),
         KeyBinding([.character("q")], .quit, "Quit", hint: "quit"),
@@ -178,7 +178,7 @@ public enum GlobalAction: Sendable, Equatable { case quit }
 public enum ListAction: Sendable, Equatable {
     case moveUp, moveDown, pageUp, pageDown, first, last
     case open, add, editExternally, toggleComplete, delete, undo, redo, filter, toggleShowCompleted, chooseScope, nextScope, previousScope
-    case refresh, toggleLive, history, share, signIn, help, quit
+    case refresh, toggleLive, history, help, quit
     /// Open a view that decides from the app's state how it opens (`OpenableLayer`).
     case openLayer(LayerOpener)
 }

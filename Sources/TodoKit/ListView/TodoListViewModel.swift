@@ -150,8 +150,6 @@ public struct TodoListViewModel: KeyedView {
         case .refresh: return [.send(.syncRequested)]
         case .toggleLive: return [.send(.toggleLive)]
         case .history: return [.send(.openHistory)]
-        case .share: return [.send(.openShareDialog)]
-        case .signIn: return [.send(.openSignIn)]
         case .help: return [.send(.openHelp(KeyTables.helpRows))]
         case .quit: return [.send(.quit)]
         case .openLayer(let opener): return [.send(.open(opener))]

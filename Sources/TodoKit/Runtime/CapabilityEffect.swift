@@ -20,12 +20,6 @@ public struct AnyCapabilityEffect: Sendable, Equatable, CustomStringConvertible 
     public var description: String { "\(type(of: base)).\(base)" }
 }
 
-/// True when two values of any `Equatable` types are of one type and equal (the boxes' `==`).
-func sameValue(_ lhs: any Equatable, _ rhs: any Equatable) -> Bool { lhs.isEqual(to: rhs) }
-
-extension Equatable {
-    fileprivate func isEqual(to other: any Equatable) -> Bool { (other as? Self) == self }
-}
 
 extension Effect {
     /// This effect as one of a capability's, if it is one of that type (for tests that take an

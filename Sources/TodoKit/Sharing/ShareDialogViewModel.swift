@@ -145,6 +145,4 @@ extension ShareDialogViewModel.Message: LayerMessage {
 extension AppMessage {
     /// A message for the share dialog.
     public static func shareDialog(_ message: ShareDialogViewModel.Message) -> AppMessage { .toLayer(AnyLayerMessage(message)) }
-    /// Open the share dialog for the list on screen.
-    public static var openShareDialog: AppMessage { .open(LayerOpener(ShareDialogViewModel.self)) }
 }

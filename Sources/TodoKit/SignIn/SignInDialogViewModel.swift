@@ -87,6 +87,4 @@ extension SignInDialogViewModel.Message: LayerMessage {
 extension AppMessage {
     /// A message for the sign-in dialog.
     public static func signIn(_ message: SignInDialogViewModel.Message) -> AppMessage { .toLayer(AnyLayerMessage(message)) }
-    /// Open the sign-in dialog.
-    public static var openSignIn: AppMessage { .open(LayerOpener(SignInDialogViewModel.self)) }
 }
