@@ -41,3 +41,19 @@ import TodoModel
         #expect(error?.message == "Changing items is not available here")
     }
 }
+
+/// Each capability's state in the app, one value per type.
+@Suite struct CapabilityStatesTests {
+    @Test func aStateNeverSetIsItsInitialValue() {
+        #expect(CapabilityStates()[SharingState.self] == SharingState())
+    }
+
+    @Test func aStateSetBackToItsInitialValueIsAsIfNeverSet() {
+        var states = CapabilityStates()
+        states[SharingState.self].byList = ["g": ListEntry(list: TodoList(id: "g", name: "Groceries"), space: nil, owner: "ann", role: .owner,
+                                                          members: 1, displayName: "Groceries")]
+        #expect(states != CapabilityStates())
+        states[SharingState.self] = SharingState()
+        #expect(states == CapabilityStates())
+    }
+}

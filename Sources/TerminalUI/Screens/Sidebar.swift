@@ -17,8 +17,9 @@ public struct Sidebar: Sendable, Equatable {
         scopes = app.scopes
         counts = app.scopeCounts
         current = app.list.scope
+        let sharing = app.sharing
         for scope in scopes {
-            guard case .list(let id, _) = scope, let entry = app.sharing[id] else { continue }
+            guard case .list(let id, _) = scope, let entry = sharing[id] else { continue }
             sharedTitles[scope] = "\(entry.displayName) 👥\(entry.members)"
         }
     }

@@ -13,10 +13,10 @@ public struct CapabilityStates: Sendable, Equatable {
     /// No capability's state yet.
     public init() {}
 
-    /// A capability's state (its `init()` until set).
+    /// A capability's state (its `init()` until set; set back to it, it is as if never set).
     public subscript<State: CapabilityState>(_ type: State.Type) -> State {
         get { values[ObjectIdentifier(type)] as? State ?? State() }
-        set { values[ObjectIdentifier(type)] = newValue }
+        set { values[ObjectIdentifier(type)] = newValue == State() ? nil : newValue }
     }
 
     public static func == (lhs: CapabilityStates, rhs: CapabilityStates) -> Bool {
@@ -43,11 +43,4 @@ public struct AnyCapabilityMessage: Sendable, Equatable, CustomStringConvertible
     public static func == (lhs: AnyCapabilityMessage, rhs: AnyCapabilityMessage) -> Bool { sameValue(lhs.base, rhs.base) }
 
     public var description: String { "\(type(of: base)).\(base)" }
-}
-
-/// True when two values of any `Equatable` types are of one type and equal (the boxes' `==`).
-func sameValue(_ lhs: any Equatable, _ rhs: any Equatable) -> Bool { lhs.isEqual(to: rhs) }
-
-extension Equatable {
-    fileprivate func isEqual(to other: any Equatable) -> Bool { (other as? Self) == self }
 }

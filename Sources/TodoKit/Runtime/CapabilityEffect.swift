@@ -20,7 +20,6 @@ public struct AnyCapabilityEffect: Sendable, Equatable, CustomStringConvertible 
     public var description: String { "\(type(of: base)).\(base)" }
 }
 
-
 extension Effect {
     /// This effect as one of a capability's, if it is one of that type (for tests that take an
     /// effect apart).
