@@ -20,20 +20,20 @@ server: deps-build
 build: deps-build
 	$(SWIFT) build
 
-## Unit and integration tests, SQLite and a throwaway PostgreSQL cluster. At most 8 tests run
-## at once: unbounded, hundreds of parameterised cases hit the servers together on 2 cores and
-## loopback requests time out (measured: 30 s timeouts on PostgreSQL DDL; 68 s runs at 8).
+## What a developer runs before every commit, and CI: every unit, integration and end-to-end
+## test against real parts (server processes, SQLite files, a throwaway PostgreSQL and standby,
+## tmux, TLS, the real CalDAV clients), every kept fuzz input replayed (FuzzReplayTests) and the
+## sync's laws at 1,000 cases each, most of them in the deterministic simulation. Ends with the
+## slowest ten tests. At most 8 tests run at once: unbounded, hundreds of parameterised cases hit
+## the servers together on 2 cores and loopback requests time out.
 TEST_WIDTH ?= 8
+TEST_LOG ?= .build/test.log
 test: deps-test
-	scripts/with-postgres.sh $(SWIFT) test --experimental-maximum-parallelization-width $(TEST_WIDTH) --skip LawTests
-	@# The sync's laws after the rest: 1,000 cases each, most of them real stores syncing through
-	@# a real server, take both cores for minutes and slowed the timed tests beside them.
-	scripts/with-postgres.sh $(SWIFT) test --experimental-maximum-parallelization-width $(TEST_WIDTH) --filter LawTests
+	@mkdir -p .build
+	set -o pipefail; scripts/with-postgres.sh $(SWIFT) test --experimental-maximum-parallelization-width $(TEST_WIDTH) 2>&1 | tee $(TEST_LOG)
 	@# ARCHITECTURE.md names only what exists, and holds no figures.
 	python3 scripts/check-architecture.py
-	@# Every fuzz input kept (seed corpora, and every crash found so far) once; in CI each fuzz target also runs 30 s.
-	scripts/fuzz.sh --replay
-	@if [ "$${CI:-}" = true ]; then FUZZ_SECONDS=30 scripts/fuzz.sh; fi
+	@python3 scripts/slowest-tests.py $(TEST_LOG) 10
 
 ## An hour (MINUTES) of 100 live devices against two servers on PostgreSQL reading its standby:
 ## nothing lost, memory and latency steady; writes BENCHMARKS.md ("Soak") for runs of 10+ minutes.
@@ -73,20 +73,20 @@ install: deps-build
 uninstall:
 	scripts/install.sh --uninstall "$(PREFIX)"
 
-## Coverage-guided fuzzing of the parsers of outside bytes (Fuzz/, libFuzzer with ASan): every
-## target for FUZZ_SECONDS each, then executions, coverage and crashes per target; a crashing
-## input is saved in Fuzz/Regressions/<target>/, which `make test` replays. Then the sync's laws
-## with PROPERTY_CASES random histories each, PROPERTY_STORE_CASES for the laws whose every
-## case is real stores syncing through a real server (a few hundred milliseconds a case).
+## The long run. Coverage-guided fuzzing of the parsers of outside bytes (Fuzz/, libFuzzer with
+## ASan, a release build of its own): every target for FUZZ_SECONDS each, then executions,
+## coverage and crashes per target; a crashing input is saved in Fuzz/Regressions/<target>/,
+## which `make test` replays. Then the sync's laws at full count: PROPERTY_CASES random histories
+## each (pure and simulated), PROPERTY_REAL_CASES for the real-process cross-checks.
 .PHONY: fuzz fuzz-ci
 FUZZ_SECONDS ?= 600
 PROPERTY_CASES ?= 100000
-PROPERTY_STORE_CASES ?= 2000
+PROPERTY_REAL_CASES ?= 200
 fuzz: deps-build
 	FUZZ_SECONDS=$(FUZZ_SECONDS) scripts/fuzz.sh
-	PROPERTY_CASES=$(PROPERTY_CASES) PROPERTY_STORE_CASES=$(PROPERTY_STORE_CASES) $(SWIFT) test --filter LawTests
+	PROPERTY_CASES=$(PROPERTY_CASES) PROPERTY_REAL_CASES=$(PROPERTY_REAL_CASES) $(SWIFT) test --filter LawTests
 
-## CI's budget: 30 s per target, 1,000 cases per law.
+## A short fuzzing round (30 s a target) and the laws at CI's count: after touching a parser.
 fuzz-ci: deps-build
 	FUZZ_SECONDS=30 scripts/fuzz.sh
 	$(SWIFT) test --filter LawTests

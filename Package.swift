@@ -14,6 +14,9 @@ let package = Package(
         .library(name: "WebDAVXML", targets: ["WebDAVXML"]),
         .library(name: "EventStream", targets: ["EventStream"]),
         .library(name: "TodoConfig", targets: ["TodoConfig"]),
+        // What Fuzz/'s libFuzzer targets check (and FuzzReplayTests, on every kept input).
+        .library(name: "FuzzChecks", targets: ["FuzzChecks"]),
+        .library(name: "FuzzRouterCheck", targets: ["FuzzRouterCheck"]),
         .executable(name: "todo-server", targets: ["todo-server"]),
         .executable(name: "todo", targets: ["todo"]),
     ],
@@ -166,6 +169,11 @@ let package = Package(
             dependencies: ["TerminalUI", "TodoKit", "TodoModel", "OfflineSync", .product(name: "GRDB", package: "GRDB.swift")],
             path: "Benchmarks/ClientBench"
         ),
+        // The properties each fuzz target holds its inputs to, once for libFuzzer and the replay test.
+        .target(name: "FuzzChecks", dependencies: ["TableProtocol", "TodoModel", "TodoConfig", "EventStream", "WebDAVXML"]),
+        .target(name: "FuzzRouterCheck", dependencies: ["FuzzChecks", "SyncServer", "CalDAV"]),
+        // Every kept fuzz input (Fuzz/Corpus, Fuzz/Regressions) through its target's check, in the debug build.
+        .testTarget(name: "FuzzReplayTests", dependencies: ["FuzzChecks", "FuzzRouterCheck"]),
         .testTarget(name: "TableProtocolTests", dependencies: ["TableProtocol"]),
         .testTarget(name: "TodoModelTests", dependencies: ["TodoModel", .product(name: "PropertyBased", package: "swift-property-based")]),
         // Drives the app's state in pure tests, with store reads answered from memory.
@@ -197,6 +205,8 @@ let package = Package(
             name: "OfflineSyncTests",
             dependencies: [
                 "OfflineSync", "TableProtocol", "ServerTestSupport", "todo-server", "sync-crash-worker", "offline-sync-example", "offline-sync-typed-example",
+                // The simulation's server: its routes and storage in process (SimulatedServer).
+                "SyncServer",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "PropertyBased", package: "swift-property-based"),
             ]

@@ -9,11 +9,11 @@ let package = Package(
     name: "OfflineTodoFuzz",
     dependencies: [.package(name: "OfflineTodo", path: "..")],
     targets: [
-        // Each target, then the libraries it links.
-        ["fuzz-json", "TableProtocol"], ["fuzz-filter", "TableProtocol"], ["fuzz-query", "TableProtocol"],
-        ["fuzz-icalendar", "TodoModel"], ["fuzz-todo-file", "TodoModel"], ["fuzz-item-file", "TodoModel"], ["fuzz-quick-add", "TodoModel"],
-        ["fuzz-webdav-xml", "WebDAVXML"], ["fuzz-sse", "EventStream"], ["fuzz-config", "TodoConfig"],
-        ["fuzz-router", "SyncServer", "CalDAV"],
+        // Each target, then the library of checks it runs (the same ones FuzzReplayTests runs).
+        ["fuzz-json", "FuzzChecks"], ["fuzz-filter", "FuzzChecks"], ["fuzz-query", "FuzzChecks"],
+        ["fuzz-icalendar", "FuzzChecks"], ["fuzz-todo-file", "FuzzChecks"], ["fuzz-item-file", "FuzzChecks"], ["fuzz-quick-add", "FuzzChecks"],
+        ["fuzz-webdav-xml", "FuzzChecks"], ["fuzz-sse", "FuzzChecks"], ["fuzz-config", "FuzzChecks"],
+        ["fuzz-router", "FuzzRouterCheck"],
     ].map { names in
         .executableTarget(
             name: names[0],

@@ -1,54 +1,8 @@
-import TodoConfig
+import FuzzChecks
 
-/// Bytes → `ConfigFile.parse`, as `todo` reads config.toml. Holds: never a trap; a file that
-/// cannot be used is a `ConfigError` naming a line of the file; and the settings read, written
-/// back as TOML (every string as a basic string, each character outside printable ASCII as a
-/// `\u` escape, as TOML writers do), read the same.
+/// libFuzzer's entry: `ConfigFuzzCheck` (Sources/FuzzChecks), which `FuzzReplayTests` also runs on every
+/// kept input in the ordinary test build. A failed property traps, so libFuzzer saves the input.
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzConfigFile(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
-    let text = String(decoding: UnsafeBufferPointer(start: data, count: size), as: UTF8.self)
-    let file: ConfigFile
-    do {
-        file = try ConfigFile.parse(text, path: "config.toml")
-    } catch {
-        let lines = text.utf8.reduce(1) { $1 == 0x0A ? $0 + 1 : $0 }  // by bytes: "\r\n" is one Character
-        guard let line = error.line, (1...lines).contains(line) else { fatalError("an error without a line of the file: \(error)") }
-        return 0
-    }
-    let written = toml(file)
-    do {
-        let again = try ConfigFile.parse(written, path: "config.toml")
-        guard again == file else { fatalError("read back differently: \(file) → \(written) → \(again)") }
-    } catch {
-        fatalError("its own settings, written as TOML, do not read: \(written): \(error)")
-    }
-    return 0
-}
-
-/// The settings as a TOML file.
-private func toml(_ file: ConfigFile) -> String {
-    var lines: [String] = []
-    if let server = file.server { lines.append("server = \(quoted(server))") }
-    if let device = file.device { lines.append("device = \(quoted(device))") }
-    if let caFile = file.caFile { lines.append("ca-file = \(quoted(caFile))") }
-    lines.append("[ui]")
-    if let flag = file.showCompleted { lines.append("show-completed = \(flag)") }
-    if let flag = file.colors { lines.append("colors = \(flag)") }
-    if let flag = file.live { lines.append("live = \(flag)") }
-    return lines.joined(separator: "\n") + "\n"
-}
-
-private func quoted(_ text: String) -> String {
-    var out = "\""
-    for scalar in text.unicodeScalars {
-        switch scalar {
-        case "\"": out += "\\\""
-        case "\\": out += "\\\\"
-        case " "..."~": out.unicodeScalars.append(scalar)
-        default:
-            let hex = String(scalar.value, radix: 16, uppercase: true)
-            out += scalar.value > 0xFFFF ? "\\U" + String(repeating: "0", count: 8 - hex.count) + hex : "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-        }
-    }
-    return out + "\""
+    FuzzFailure.trap(ConfigFuzzCheck.check(UnsafeRawBufferPointer(start: data, count: size)))
 }

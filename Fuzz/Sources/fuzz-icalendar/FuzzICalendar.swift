@@ -1,37 +1,8 @@
-import Foundation
-import TodoModel
+import FuzzChecks
 
-/// UTF-8 bytes → `ICalendarReader` and `VTODOMapping.read` (a CalDAV client's PUT body). Holds:
-/// a rejection is an `ICalendarParseError` (typed throws) naming a line inside the text;
-/// components that read are written as text that reads back to the same components; a task
-/// that reads is written as a resource that reads back to the same task and kept data.
+/// libFuzzer's entry: `ICalendarFuzzCheck` (Sources/FuzzChecks), which `FuzzReplayTests` also runs on every
+/// kept input in the ordinary test build. A failed property traps, so libFuzzer saves the input.
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzICalendar(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
-    guard let text = String(validating: UnsafeBufferPointer(start: data, count: size), as: UTF8.self) else { return 0 }
-    let components: [ICalendarComponent]
-    do {
-        components = try ICalendarReader.components(text)
-    } catch {
-        let lines = text.unicodeScalars.filter { $0 == "\n" }.count + 1
-        guard (0...lines).contains(error.line) else { fatalError("error line \(error.line) outside 0...\(lines): \(error)") }
-        return 0
-    }
-    let written = ICalendarWriter.text(components)
-    guard let again = try? ICalendarReader.components(written), again == components else {
-        fatalError("write then read changed the components: \(written)")
-    }
-    let utc = TimeZone(identifier: "UTC")!
-    guard let task = try? VTODOMapping.read(text, zone: utc) else { return 0 }
-    let resource = VTODOMapping.write(task, updated: Date(timeIntervalSince1970: 1_795_000_000))
-    let reread: TaskResource
-    do {
-        reread = try VTODOMapping.read(resource, zone: utc)
-    } catch {
-        fatalError("the written task does not read (\(error)): \(resource)")
-    }
-    // A completed task without a completion time is written with the server's stamp.
-    var expected = task
-    if task.item.complete, task.item.completedAt == nil { expected.item.completedAt = reread.item.completedAt }
-    guard reread == expected, reread.item.completedAt != nil || !task.item.complete else { fatalError("write then read changed the task: \(task) → \(reread), via \(resource)") }
-    return 0
+    FuzzFailure.trap(ICalendarFuzzCheck.check(UnsafeRawBufferPointer(start: data, count: size)))
 }

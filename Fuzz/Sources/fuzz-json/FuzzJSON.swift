@@ -1,28 +1,8 @@
-import TableProtocol
+import FuzzChecks
 
-/// Bytes → `JSONValue.parse`. Holds: a rejection is a `JSONParseError` with an offset inside the
-/// input; a value that parses is written by `JSONWriter` as text that parses back to the same value
-/// (numbers compared as `JSONValue` does) and is written again byte for byte the same.
+/// libFuzzer's entry: `JSONFuzzCheck` (Sources/FuzzChecks), which `FuzzReplayTests` also runs on every
+/// kept input in the ordinary test build. A failed property traps, so libFuzzer saves the input.
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzJSON(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
-    let value: JSONValue
-    do {
-        value = try JSONValue.parse(bytes: UnsafeRawBufferPointer(start: data, count: size))
-    } catch let error as JSONParseError {
-        guard (0...size).contains(error.offset) else { fatalError("error offset \(error.offset) outside 0...\(size): \(error)") }
-        return 0
-    } catch {
-        fatalError("the parser threw \(type(of: error)), not JSONParseError: \(error)")
-    }
-    let written = JSONWriter.bytes(value)
-    let text = String(decoding: written, as: UTF8.self)
-    let again: JSONValue
-    do {
-        again = try written.withUnsafeBytes { try JSONValue.parse(bytes: $0) }
-    } catch {
-        fatalError("the writer's text does not parse (\(error)): \(text)")
-    }
-    guard again == value else { fatalError("write then parse changed the value: \(value) → \(again), via \(text)") }
-    guard JSONWriter.bytes(again) == written else { fatalError("the writer is not stable: \(text) → \(JSONWriter.string(again))") }
-    return 0
+    FuzzFailure.trap(JSONFuzzCheck.check(UnsafeRawBufferPointer(start: data, count: size)))
 }

@@ -1,29 +1,8 @@
-import EventStream
+import FuzzChecks
 
-/// Bytes → `ServerSentEventParser.feed`, as a change feed's body arrives from a server. Holds:
-/// the events are the same whether the bytes come at once or cut anywhere (the cuts are read
-/// from the bytes themselves), never a trap, and the parser holds no more than its bounds (set
-/// small here, so inputs of a few kilobytes reach them).
+/// libFuzzer's entry: `ServerSentEventsFuzzCheck` (Sources/FuzzChecks), which `FuzzReplayTests` also runs on every
+/// kept input in the ordinary test build. A failed property traps, so libFuzzer saves the input.
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzServerSentEvents(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
-    let bytes = Array(UnsafeBufferPointer(start: data, count: size))
-    let (line, eventData) = (64, 256)
-    var whole = ServerSentEventParser(maximumLineBytes: line, maximumDataBytes: eventData)
-    let all = whole.feed(bytes)
-    var cut = ServerSentEventParser(maximumLineBytes: line, maximumDataBytes: eventData)
-    var pieces: [ServerSentEvent] = []
-    var at = 0
-    while at < bytes.count {
-        let length = min(Int(bytes[at] % 5) + 1, bytes.count - at)
-        pieces += cut.feed(bytes[at..<at + length])
-        at += length
-        guard cut.bufferedBytes <= line * 3 + eventData else { fatalError("\(cut.bufferedBytes) bytes held, over the bound") }
-    }
-    guard pieces == all else { fatalError("cutting the stream changed its events: \(pieces) against \(all)") }
-    guard cut.retryMilliseconds == whole.retryMilliseconds, cut.dropped == whole.dropped else { fatalError("cutting the stream changed its state") }
-    for event in all {
-        guard event.data.utf8.count <= eventData else { fatalError("an event with \(event.data.utf8.count) bytes of data, over \(eventData)") }
-        guard !event.event.isEmpty else { fatalError("an event without a type") }
-    }
-    return 0
+    FuzzFailure.trap(ServerSentEventsFuzzCheck.check(UnsafeRawBufferPointer(start: data, count: size)))
 }

@@ -9,6 +9,8 @@ struct ConflictSettlement {
     let queued: QueuedOperation
     let operation: TableOperation
     let remote: RemoteTable
+    /// An insert sent before by a push that never saw its answer (`PushRun.Pending.resent`).
+    var resent = false
 
     /// How the push goes on.
     enum Outcome {
@@ -51,8 +53,10 @@ struct ConflictSettlement {
     /// One round against the server's current state (a new conflict on sending throws).
     private func settleRound(kind: SyncConflict.Kind, base: JSONObject?, local: JSONObject, server: JSONObject?,
                              error: SyncError) async throws -> Outcome {
-        // Re-inserting an id the server holds deleted (a restore, an import): this device means to create it.
-        if queued.type == .insert, kind == .deletedOnServer { return .sent(try await recreate(local, over: server), nil) }
+        // Re-inserting an id the server holds deleted (a restore, an import): this device means to
+        // create it. Not an insert sent before whose answer was lost: that send made the row, and
+        // another device deleted it since, a conflict like an edit of a deleted item.
+        if queued.type == .insert, kind == .deletedOnServer, !resent { return .sent(try await recreate(local, over: server), nil) }
         let rules = policy == .fieldMerge ? context.dataSource.definition(of: queued.table)?.mergeRules ?? [:] : [:]
         let conflict = SyncConflict(kind: kind, table: queued.table, itemId: queued.itemId, space: queued.space, base: base, local: local, server: server, rules: rules)
         if kind == .edit, let server, PushRun.sameContent(local, server) { return .sent(server, nil) }  // nothing differs

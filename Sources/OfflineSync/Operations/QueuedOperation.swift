@@ -15,4 +15,7 @@ public struct QueuedOperation: Sendable, Hashable {
     public var type: TableOperationType
     /// For deletes: the item as it was when deleted (its version goes into `If-Match`).
     public var snapshot: JSONObject?
+    /// A push has put it on the wire before, and no answer finished it: the server may hold it
+    /// already, so a local change back to the item's base copy must still send it.
+    public var sent = false
 }

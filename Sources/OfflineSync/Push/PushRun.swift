@@ -144,7 +144,7 @@ struct PushRun {
                 break
             }
         }
-        let settlement = ConflictSettlement(context: context, queued: queued, operation: operation, remote: operation.remote)
+        let settlement = ConflictSettlement(context: context, queued: queued, operation: operation, remote: operation.remote, resent: pending.resent)
         // An insert sent for the first time has no base: a 409 then means another device
         // inserted the id, and every differing field clashes. A re-sent insert (its reply
         // was lost to a crash) has the content first sent as its base.
@@ -230,8 +230,11 @@ struct PushRun {
                 items.insert(key)
                 cursor = queued.id
             }
-            // A retry replaces the operations' earlier errors.
-            if !chunk.isEmpty { try session.removeErrors(operationIds: chunk.map(\.queued.id)) }
+            // A retry replaces the operations' earlier errors; from here on each may reach the server.
+            if !chunk.isEmpty {
+                try session.removeErrors(operationIds: chunk.map(\.queued.id))
+                try session.markSent(operationIds: chunk.filter { !$0.queued.sent }.map(\.queued.id))
+            }
             return cursor == id ? nil : (chunk, cursor)
         }
     }

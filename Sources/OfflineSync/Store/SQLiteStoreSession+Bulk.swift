@@ -63,6 +63,11 @@ extension SQLiteStoreSession {
             .execute(arguments: [Self.idList(operationIds)])
     }
 
+    func markSent(operationIds: [Int64]) throws {
+        try db.cachedStatement(sql: #"UPDATE "MS_TableOperations" SET "sent" = 1 WHERE "sent" = 0 AND "id" "# + Self.inList)
+            .execute(arguments: [Self.idList(operationIds)])
+    }
+
     func baseItems(in table: String, ids: [String], space: String?) throws -> [String: JSONObject] {
         let rows = try Row.fetchAll(
             db.cachedStatement(sql: #"SELECT "itemId", "item" FROM "MS_BaseItems" WHERE "tableName" = ? AND "space" = ? AND "itemId" "# + Self.inList),

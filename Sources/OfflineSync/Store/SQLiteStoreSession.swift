@@ -330,14 +330,14 @@ struct SQLiteStoreSession: SyncStoreSession {
     // MARK: Operations
 
     /// The columns `operation(from:)` reads, by position (a push reads two operations per item).
-    static let operationColumns = #"SELECT "id", "tableName", "itemId", "type", "item", "space" FROM "MS_TableOperations""#
+    static let operationColumns = #"SELECT "id", "tableName", "itemId", "type", "item", "space", "sent" FROM "MS_TableOperations""#
 
     func operation(from row: Row) -> QueuedOperation {
         let space: String = row[5]
         return QueuedOperation(
             id: row[0], table: row[1], itemId: row[2], space: space.isEmpty ? nil : space,
             type: TableOperationType(rawValue: row[3]) ?? .update,
-            snapshot: (row[4] as String?).flatMap(JSONText.decodeObject))
+            snapshot: (row[4] as String?).flatMap(JSONText.decodeObject), sent: row[6])
     }
 
     func operation(after id: Int64) throws -> QueuedOperation? {

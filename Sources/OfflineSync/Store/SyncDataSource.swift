@@ -120,6 +120,8 @@ protocol SyncStoreSession {
     func removeErrors(operationId: Int64) throws
     /// Removes every error of these operations.
     func removeErrors(operationIds: [Int64]) throws
+    /// Marks operations as put on the wire (`QueuedOperation.sent`).
+    func markSent(operationIds: [Int64]) throws
 
     // Base copies (`MS_BaseItems`)
     /// The last server version of an item with queued changes, if kept.

@@ -109,6 +109,11 @@ enum SystemTables {
         migrator.registerMigration("v6: conflict origins") { db in
             try db.execute(sql: #"CREATE TABLE IF NOT EXISTS "MS_ConflictOrigins" ("origin" TEXT PRIMARY KEY NOT NULL)"#)
         }
+        // An operation a push put on the wire: its answer may have been lost with the server
+        // holding it, so it is never dropped as if unsent (`QueuedOperation.sent`).
+        migrator.registerMigration("v7: operations sent") { db in
+            try db.execute(sql: #"ALTER TABLE "MS_TableOperations" ADD COLUMN "sent" INTEGER NOT NULL DEFAULT 0"#)
+        }
         return migrator
     }
 }

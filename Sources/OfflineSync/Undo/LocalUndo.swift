@@ -35,11 +35,15 @@ struct LocalUndo {
             if from != nil && entry.change == .update {
                 result.itemGone = true  // an edit of an item deleted elsewhere since: nothing to return to
             } else if let pending, pending.type == .delete, !inFlight {
-                // The delete is still queued: bring the row back and turn the delete into the
-                // update it collapsed from, or drop it when the row is the server's version.
+                // The delete is still queued: bring the row back and turn the delete into what it
+                // collapsed from. A row the server never confirmed (no version: its insert was
+                // sent, but the answer never came) is an insert again, for that send may never
+                // have arrived; any other row is an update, dropped when the row is the server's
+                // version.
                 try session.upsert([target], in: entry.table, space: entry.space)
-                try session.updateOperation(id: pending.id, type: .update, snapshot: nil)
-                _ = try backToBase(entry, target)
+                let neverConfirmed = (target[SystemProperty.version] ?? .null) == .null
+                try session.updateOperation(id: pending.id, type: neverConfirmed ? .insert : .update, snapshot: nil)
+                if !neverConfirmed { _ = try backToBase(entry, target) }
                 result.item = try session.item(in: entry.table, id: entry.itemId, space: entry.space)
             } else {
                 // The delete reached the server (or never needed to): a new insert, which the
@@ -53,10 +57,13 @@ struct LocalUndo {
         return result
     }
 
-    /// Drops the item's only queued update when the row equals its base copy again; answers whether it did.
+    /// Drops the item's only queued update when the row equals its base copy again; answers whether
+    /// it did. An update a push sent whose answer never came stays: the server may hold it, and
+    /// sending the base copy's values takes it back there too.
     private func backToBase(_ entry: UndoJournalEntry, _ row: JSONObject?) throws -> Bool {
         guard let row, let base = try session.baseItem(in: entry.table, id: entry.itemId, space: entry.space),
               let queued = try session.newestOperation(table: entry.table, itemId: entry.itemId, space: entry.space), queued.type == .update,
+              !queued.sent,
               try session.operationCount(table: entry.table, itemId: entry.itemId, space: entry.space) == 1,
               Self.userFields(row).union(Self.userFields(base)).allSatisfy({ row[$0] ?? .null == base[$0] ?? .null })
         else { return false }

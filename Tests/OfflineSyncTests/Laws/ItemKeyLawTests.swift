@@ -20,9 +20,9 @@ import Testing
         var id: String
     }
 
-    /// Plays a history on a fresh store; answers the context and the model of what it holds.
-    static func play(_ steps: [Int]) async throws -> (SyncContext, [Key: String]) {
-        let path = try TempDir.make().appendingPathComponent("keys.sqlite").path
+    /// Plays a history on a fresh store in `folder`; answers the context and the model of what it holds.
+    static func play(_ steps: [Int], in folder: URL) async throws -> (SyncContext, [Key: String]) {
+        let path = folder.appendingPathComponent("keys.sqlite").path
         let context = SyncContext(client: nil, dataSource: try SQLiteSyncStore(
             path: path, tables: [SyncTableDefinition(name: "items", columns: ["text": .text], searchable: ["text"])]))
         var model: [Key: String] = [:]
@@ -65,15 +65,19 @@ import Testing
     static func canonical(_ id: String) -> String { ids.first { $0.lowercased() == id.lowercased() }! }
 
     @Test func eachNamespaceHoldsWhatItsOwnWritesLeftWhateverTheOthersDidWithTheSameIds() async {
-        await propertyCheck(count: LawCases.storeCount, input: Self.steps) { steps in
-            let (context, model) = try await Self.play(steps)
+        await propertyCheck(count: LawCases.count, input: Self.steps) { steps in
+            let folder = try LawStorage.folder()
+            defer { LawStorage.remove(folder) }
+            let (context, model) = try await Self.play(steps, in: folder)
             #expect(try Self.rows(context) == model)
         }
     }
 
     @Test func theQueueNamesEveryRowByItsKeyOnceAndNothingElse() async {
-        await propertyCheck(count: LawCases.storeCount, input: Self.steps) { steps in
-            let (context, model) = try await Self.play(steps)
+        await propertyCheck(count: LawCases.count, input: Self.steps) { steps in
+            let folder = try LawStorage.folder()
+            defer { LawStorage.remove(folder) }
+            let (context, model) = try await Self.play(steps, in: folder)
             // Nothing was ever sent: each row waits as one insert, and a deleted one left nothing.
             let queued = try context.dataSource.read { session in
                 var keys: [Key] = []
@@ -91,8 +95,10 @@ import Testing
     }
 
     @Test func undoingEveryStepLeavesTheStoreEmptyAgainRowsMovedMeanwhileToo() async {
-        await propertyCheck(count: LawCases.storeCount, input: Self.steps) { steps in
-            let (context, _) = try await Self.play(steps)
+        await propertyCheck(count: LawCases.count, input: Self.steps) { steps in
+            let folder = try LawStorage.folder()
+            defer { LawStorage.remove(folder) }
+            let (context, _) = try await Self.play(steps, in: folder)
             while try context.undo() != nil {}
             #expect(try Self.rows(context).isEmpty)
             #expect(context.pendingOperationsCount == 0)

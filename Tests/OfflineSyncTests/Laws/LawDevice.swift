@@ -3,11 +3,13 @@ import Foundation
 import ServerTestSupport
 import TableProtocol
 
-/// One device of a random history: a real store file and context against the shared server,
-/// writing items of one run (a `run` column, so cases share the server's table and never see
-/// each other's rows). Conflicts that do not merge cleanly are settled by a fixed choice, as
-/// a person answering the dialog the same way every time would.
-final class LawDevice {
+/// One device of a random history: a real store file and context against a server (a real
+/// process's socket, or the simulated network's link), writing items of one run (a `run`
+/// column, so cases share the server's table and never see each other's rows). Conflicts that
+/// do not merge cleanly are settled by a fixed choice, as a person answering the dialog the
+/// same way every time would. Used by one task at a time: the simulation's scheduler never
+/// touches a device while its sync runs (hence `@unchecked Sendable`).
+final class LawDevice: @unchecked Sendable {
     static let table = "lawitems"
     static let words = ["milk", "eggs", "home", "work"]
     static let definition = SyncTableDefinition(
@@ -19,27 +21,43 @@ final class LawDevice {
     let path: String
     let serverURL: URL
     let resolver: FixedResolver
+    /// How its requests travel: nil for real HTTP.
+    let transport: (any HTTPTransport)?
     private(set) var context: SyncContext
     private var inserted = 0
 
-    init(index: Int, run: String, serverURL: URL, choice: ConflictResolution) throws {
+    /// A device with a new store file in `folder` (a new temporary folder when nil), a copy of
+    /// `template` when given: an empty store made by `makeTemplate`, so that a case need not
+    /// create every table again (what the app does on its second launch).
+    init(index: Int, run: String, serverURL: URL, choice: ConflictResolution, transport: (any HTTPTransport)? = nil, folder: URL? = nil,
+         template: URL? = nil) throws {
         self.index = index
         self.run = run
         self.serverURL = serverURL
+        self.transport = transport
         resolver = FixedResolver(choice)
-        path = try TempDir.make().appendingPathComponent("device\(index).sqlite").path
-        context = try Self.open(path: path, serverURL: serverURL, resolver: resolver)
+        path = try (folder ?? TempDir.make()).appendingPathComponent("device\(index).sqlite").path
+        if let template { try FileManager.default.copyItem(atPath: template.path, toPath: path) }
+        context = try Self.open(path: path, serverURL: serverURL, resolver: resolver, transport: transport)
     }
 
-    private static func open(path: String, serverURL: URL, resolver: FixedResolver) throws -> SyncContext {
+    private static func open(path: String, serverURL: URL, resolver: FixedResolver, transport: (any HTTPTransport)?) throws -> SyncContext {
         let store = try SQLiteSyncStore(path: path, tables: [definition])
-        let client = SyncClient(serverURL: serverURL, configuration: SyncClientConfiguration(timeout: 10, installationID: "law"))
+        let client = SyncClient(serverURL: serverURL, configuration: SyncClientConfiguration(timeout: 10, installationID: "law", transport: transport))
         return SyncContext(client: client, dataSource: store, delegate: resolver)
+    }
+
+    /// An empty store of the laws' table at `path`, closed again (its journal folded into the file).
+    static func makeTemplate(at path: URL) throws {
+        _ = try SQLiteSyncStore(path: path.path, tables: [definition])
+        for suffix in ["-wal", "-shm"] where FileManager.default.fileExists(atPath: path.path + suffix) {
+            throw CocoaError(.fileWriteUnknown, userInfo: [NSLocalizedDescriptionKey: "the template store kept its \(suffix) file open"])
+        }
     }
 
     /// Drops the context and store and opens them again from the file, as a process killed
     /// between two writes would (every write is committed before it returns).
-    func restart() throws { context = try Self.open(path: path, serverURL: serverURL, resolver: resolver) }
+    func restart() throws { context = try Self.open(path: path, serverURL: serverURL, resolver: resolver, transport: transport) }
 
     var table: SyncTable { context.table(Self.table) }
     var query: SyncQuery { SyncQuery(table: Self.table).filter(Field("run") == .string(run)) }

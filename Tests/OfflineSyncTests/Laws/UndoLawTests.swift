@@ -5,7 +5,8 @@ import TableProtocol
 import Testing
 import ServerTestSupport
 
-/// Undo's law over random histories against a real server: whatever local writes a device
+/// Undo's law over random histories against a real server process (the cross-check of the
+/// simulated one in `SimulatedLawTests`): whatever local writes a device
 /// makes (adds, edits of each field, tag changes, deletions), with pushes and restarts between
 /// them, undoing every step brings the store, and after a push the server, back to where they
 /// began.
@@ -14,7 +15,7 @@ import ServerTestSupport
     static let start = Gen.int(in: 1...4)
 
     @Test func undoingEveryStepReturnsTheStoreAndTheServerToWhereTheyBegan() async throws {
-        await propertyCheck(count: LawCases.storeCount, input: Self.steps, Self.start) { steps, start in
+        await propertyCheck(count: LawCases.realProcessCount, input: Self.steps, Self.start) { steps, start in
             let server = try await SharedServerProcess.shared.get()
             let run = "u" + UUID().uuidString.prefix(8).lowercased()
             // The rows it begins with come from another device, so the undo journal starts empty.
@@ -23,7 +24,7 @@ import ServerTestSupport
             try await other.push()
             let device = try LawDevice(index: 0, run: run, serverURL: server.baseURL, choice: .client)
             try await device.pull()
-            let began = try device.rows().mapValues(ConvergenceLawTests.values)
+            let began = try device.rows().mapValues(ConvergenceLaws.values)
             for (step, number) in steps.enumerated() {
                 let pick = number / 10
                 switch number % 10 {
@@ -36,10 +37,10 @@ import ServerTestSupport
             }
             var undone = 0
             while try device.context.undo() != nil { undone += 1 }
-            #expect(try device.rows().mapValues(ConvergenceLawTests.values) == began, "after \(undone) undo steps")
+            #expect(try device.rows().mapValues(ConvergenceLaws.values) == began, "after \(undone) undo steps")
             try await device.push()
             let remote = try await device.context.client!.table(LawDevice.table).queryAll(device.query)
-            let onServer = Dictionary(uniqueKeysWithValues: remote.items.map { ($0["id"]!.stringValue!, ConvergenceLawTests.values($0)) })
+            let onServer = Dictionary(uniqueKeysWithValues: remote.items.map { ($0["id"]!.stringValue!, ConvergenceLaws.values($0)) })
             #expect(onServer == began)
         }
     }

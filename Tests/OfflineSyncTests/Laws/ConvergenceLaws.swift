@@ -1,0 +1,71 @@
+import Foundation
+@testable import OfflineSync
+import TableProtocol
+
+/// The sync's convergence laws over one played history, whoever played it (real stores against
+/// a real server process in `ConvergenceLawTests`, or the deterministic simulation in
+/// `SimulatedLawTests`). Each answers what broke it, in words; empty when it holds.
+enum ConvergenceLaws {
+    /// One played history and what it left.
+    struct Played {
+        var server: [String: JSONObject]
+        var devices: [LawDevice]
+        /// Every change a push (or a pull's push) carried and the server took or settled, with its push.
+        var acknowledged: [(push: Int, device: Int, id: String, change: SentChange)]
+    }
+
+    /// A row as the laws compare it: its values, tags as a set.
+    static func values(_ row: JSONObject) -> [String: JSONValue] {
+        var values: [String: JSONValue] = [:]
+        for field in ["text", "complete", "priority"] { values[field] = row[field] ?? .null }
+        values["tags"] = .string(LawDevice.tags(row).sorted().joined(separator: " "))
+        return values
+    }
+
+    /// Every device ends with the server's rows, and nothing queued.
+    static func everyDeviceEndsWithTheServersRows(_ played: Played) throws -> [String] {
+        let server = played.server.mapValues(values)
+        var broken: [String] = []
+        for device in played.devices {
+            let queued = try device.context.pendingOperationsCount(table: LawDevice.table)
+            if queued != 0 { broken.append("device \(device.index) still has \(queued) operations queued") }
+            let rows = try device.rows().mapValues(values)
+            if rows != server { broken.append("device \(device.index) holds \(rows), the server \(server)") }
+        }
+        return broken
+    }
+
+    /// Every acknowledged change is in the end state, or in the conflict history of the device
+    /// that settled the conflict over it.
+    static func everyAcknowledgedChangeIsKept(_ played: Played) throws -> [String] {
+        var broken: [String] = []
+        for sent in played.acknowledged {
+            // Another push that touched the same thing (or deleted the row) may have replaced it.
+            let replaced = played.acknowledged.contains { other in
+                other.push != sent.push && other.id == sent.id && (other.change.key == sent.change.key || other.change == .deleted || sent.change == .deleted)
+            }
+            if replaced { continue }
+            let row = played.server[sent.id]
+            let kept: Bool
+            switch sent.change {
+            case .field(let name, let value): kept = row?[name] == value
+            case .tagAdded(let word): kept = row.map { LawDevice.tags($0).contains(word) } ?? false
+            case .tagRemoved(let word): kept = row.map { !LawDevice.tags($0).contains(word) } ?? false
+            case .deleted: kept = row == nil
+            }
+            if kept { continue }
+            // The device that settled the conflict keeps it: another device's "use mine" over
+            // this change (its insert, whose answer was lost, restoring a row deleted here) is
+            // in that device's history, with what it replaced.
+            let history = try played.devices.flatMap { try $0.context.conflictLog() }.filter { $0.itemId == sent.id }
+            let logged = history.contains { entry in
+                entry.fields.contains(sent.change.field) || entry.lost[sent.change.field] != nil
+                    || (sent.change == .deleted && entry.lostADeletion)
+            }
+            if !logged {
+                broken.append("device \(sent.device)'s \(sent.change) of \(sent.id) (push \(sent.push)) is neither on the server (\(String(describing: row))) nor in a conflict history (\(history)); every push of the row: \(played.acknowledged.filter { $0.id == sent.id }.map { "\($0.push)/d\($0.device): \($0.change)" })")
+            }
+        }
+        return broken
+    }
+}
