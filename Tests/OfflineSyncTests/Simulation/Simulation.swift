@@ -83,15 +83,16 @@ final class Simulation {
         }
     }
 
-    /// A write a person makes on an idle device, read from one number as the real-process laws do.
+    /// A write a person makes on an idle device, read from one number: edits more often than the
+    /// real-process laws, so that two devices' edits of one row cross often.
     func write(_ index: Int, step: Int, number: Int) async throws {
         let device = devices[index]
         let pick = number / 10
-        switch number % 5 {
-        case 0, 1:
+        switch number % 10 {
+        case 0, 1, 2:
             try await device.insert(step: step, pick: pick)
             log("d\(index) inserts")
-        case 2, 3:
+        case 3, 4, 5, 6, 7, 8:
             try await device.edit(step: step, pick: pick, field: pick / 7)
             log("d\(index) edits field \(pick / 7 % 4) of row \(pick)")
         default:
