@@ -32,10 +32,11 @@ else
   "${build[@]}" --product todo-server
   bin=$("${build[@]}" --show-bin-path)
 fi
-# The manual generator ships with swift-argument-parser; built once into a scratch folder of its own.
+# The manual generator ships with swift-argument-parser; built once into a scratch folder of its own,
+# in debug: it runs once per install, and a debug build of it takes half the time (the tests run it).
 parser="$scratch/checkouts/swift-argument-parser"
 [ -d "$parser" ] || parser=.build/checkouts/swift-argument-parser
-tools=(swift build -c release --package-path "$parser" --scratch-path .build-tools --product generate-manual)
+tools=(swift build -c debug --package-path "$parser" --scratch-path .build-tools --product generate-manual)
 "${tools[@]}" >/dev/null
 generate_manual="$("${tools[@]}" --show-bin-path)/generate-manual"
 

@@ -1,6 +1,10 @@
 #!/usr/bin/env python3
 """Prints the slowest tests of a `swift test` log (Swift Testing's "passed after N seconds"
-lines), slowest first: `make test` ends with its ten. Usage: slowest-tests.py LOG [COUNT]."""
+lines), slowest first: `make test` ends with its ten. Usage: slowest-tests.py LOG [COUNT].
+
+Swift Testing times a test from its start event, and under a parallelization width (`make
+test`'s TEST_WIDTH) a test can start and then wait for a free slot: a time here is an upper
+bound on the test's own. `swift test --filter NAME` alone gives its own."""
 import re
 import sys
 
@@ -20,7 +24,7 @@ def main() -> int:
     if not times:
         print('slowest-tests: no timed test in', log)
         return 0
-    print(f'The slowest {min(count, len(times))} of {len(times)} tests:')
+    print(f'The slowest {min(count, len(times))} of {len(times)} tests (waits for a free slot included):')
     for name, seconds in sorted(times.items(), key=lambda item: -item[1])[:count]:
         print(f'{seconds:8.2f} s  {name}')
     return 0

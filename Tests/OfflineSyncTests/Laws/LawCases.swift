@@ -9,8 +9,8 @@ enum LawCases {
     static let count = environment("PROPERTY_CASES") ?? 1_000
     /// The laws whose cases are real stores syncing over real sockets with a server process, a
     /// few hundred milliseconds a case (BENCHMARKS.md, "Test suite"): the simulation's cross-check,
-    /// `PROPERTY_REAL_CASES` (default 20).
-    static let realProcessCount = environment("PROPERTY_REAL_CASES") ?? 20
+    /// `PROPERTY_REAL_CASES` (default 20; `PROPERTY_STORE_CASES`, its name before, still counts).
+    static let realProcessCount = environment("PROPERTY_REAL_CASES") ?? environment("PROPERTY_STORE_CASES") ?? 20
 
     private static func environment(_ name: String) -> Int? { ProcessInfo.processInfo.environment[name].flatMap(Int.init) }
 }

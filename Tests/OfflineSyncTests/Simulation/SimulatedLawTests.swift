@@ -84,8 +84,7 @@ import Testing
             if rows != began { broken.append("after \(undone) undo steps the store holds \(rows), where it began with \(began)") }
             try simulation.startSync(0, pull: false)
             await simulation.drain()
-            let remote = try await simulation.fetch(as: 0) { device in try await device.context.client!.table(LawDevice.table).queryAll(device.query) }
-            let onServer = Dictionary(uniqueKeysWithValues: remote.items.map { ($0["id"]!.stringValue!, ConvergenceLaws.values($0)) })
+            let onServer = try await simulation.serverRows()
             if onServer != began { broken.append("after \(undone) undo steps and a push the server holds \(onServer), where it began with \(began)") }
             return (broken, simulation.trace)
         }

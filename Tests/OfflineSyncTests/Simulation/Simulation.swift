@@ -182,6 +182,23 @@ final class Simulation {
         return try box.withLock { $0 }!.get()
     }
 
+    /// Delivers `device`'s waiting reads (the server's capabilities, a pull's pages) until its
+    /// next request is a write, and answers that write's method; nil when its sync ended first.
+    func deliverReads(of device: Int) async -> String? {
+        await settle()
+        while let method = network.waiting(from: device)?.method, method == "GET" {
+            await deliver(device, .delivered)
+            await settle()
+        }
+        return network.waiting(from: device)?.method
+    }
+
+    /// The server's rows of this history, by id, as the laws compare them.
+    func serverRows() async throws -> [String: [String: JSONValue]] {
+        let remote = try await fetch(as: 0) { device in try await device.context.client!.table(LawDevice.table).queryAll(device.query) }
+        return Dictionary(uniqueKeysWithValues: remote.items.map { ($0["id"]!.stringValue!, ConvergenceLaws.values($0)) })
+    }
+
     /// What makes a history unfit to replay, in words (empty for a sound one).
     var premiseBroken: [String] {
         network.sawConcurrentRequests ? ["a device had two requests out at once: their order was the OS scheduler's, not the seed's"] : []
