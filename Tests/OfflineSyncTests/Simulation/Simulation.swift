@@ -214,11 +214,7 @@ final class Simulation {
     /// Plays `steps` choices a person makes (writes, undos, restarts, syncs on idle `devices`)
     /// among the network's: requests delivered, lost, answered twice or cut by a killed device,
     /// and server restarts. Returns once the steps are spent; syncs may still be running.
-    /// `lostReplies` false keeps every request the server did answered: no reply lost, none
-    /// duplicated (the device would see only the second answer), and no device killed after
-    /// its request arrived.
-    func play(steps: inout Int, devices candidates: [Int], firstStep: Int = 0, pulls: Bool = true, undos: Bool = true,
-              lostReplies: Bool = true) async throws {
+    func play(steps: inout Int, devices candidates: [Int], firstStep: Int = 0, pulls: Bool = true, undos: Bool = true) async throws {
         var step = firstStep
         while steps > 0 {
             await settle()
@@ -248,9 +244,9 @@ final class Simulation {
                 steps -= 1
                 try startSync(device, pull: pull)
             case .deliver(let device):
-                await deliver(device, random.weighted([(85, .delivered), (5, .lostOnTheWay), (lostReplies ? 5 : 0, .replyLost), (lostReplies ? 5 : 0, .duplicated)]))
+                await deliver(device, random.weighted([(85, .delivered), (5, .lostOnTheWay), (5, .replyLost), (5, .duplicated)]))
             case .kill(let device):
-                try await kill(device, requestArrived: lostReplies && random.chance(50))
+                try await kill(device, requestArrived: random.chance(50))
             case .restartServer:
                 try await restartServer()
             }
