@@ -72,11 +72,12 @@ import Testing
 
     @Test func eEditsTheItemInTheOwnEditorAndSavesWhatItWrote() async throws {
         let home = try await home()
-        // The "editor": a script that sets the priority and the notes, as a person would.
+        // The "editor": a script that sets the priority and the notes, as a person would. Read by
+        // sh, not executed: a child another test forks while the script is being written can hold
+        // it open for writing, and executing it then fails (ETXTBSY), an editor that never ran.
         let script = home.appendingPathComponent("editor.sh")
-        try "#!/bin/sh\nsed -i -e 's/^Priority:.*/Priority: low/' -e 's/^Notes:.*/Notes: from the editor/' \"$1\"\n".write(to: script, atomically: true, encoding: .utf8)
-        chmod(script.path, 0o755)
-        let ui = try ui(home, editor: script.path)
+        try "sed -i -e 's/^Priority:.*/Priority: low/' -e 's/^Notes:.*/Notes: from the editor/' \"$1\"\n".write(to: script, atomically: true, encoding: .utf8)
+        let ui = try ui(home, editor: "/bin/sh " + script.path)
         defer { ui.kill() }
         try await ui.waitFor("book trip")
         try ui.send("/")
