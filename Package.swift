@@ -174,7 +174,7 @@ let package = Package(
         .target(name: "FuzzRouterCheck", dependencies: ["FuzzChecks", "SyncServer", "CalDAV"]),
         // Every kept fuzz input (Fuzz/Corpus, Fuzz/Regressions) through its target's check, in the debug build.
         .testTarget(name: "FuzzReplayTests", dependencies: ["FuzzChecks", "FuzzRouterCheck"]),
-        .testTarget(name: "TableProtocolTests", dependencies: ["TableProtocol"]),
+        .testTarget(name: "TableProtocolTests", dependencies: ["TableProtocol", "ServerTestSupport"]),
         .testTarget(name: "TodoModelTests", dependencies: ["TodoModel", .product(name: "PropertyBased", package: "swift-property-based")]),
         // Drives the app's state in pure tests, with store reads answered from memory.
         .target(name: "TodoKitTestSupport", dependencies: ["TodoKit", "TodoModel", "OfflineSync"], path: "Tests/TodoKitTestSupport"),
@@ -200,7 +200,7 @@ let package = Package(
             ]
         ),
         // Child process of the crash test: random writes, pushes and pulls until SIGKILL.
-        .executableTarget(name: "sync-crash-worker", dependencies: ["OfflineSync", "TableProtocol"], path: "Tests/SyncCrashWorker"),
+        .executableTarget(name: "sync-crash-worker", dependencies: ["OfflineSync", "TableProtocol", "ServerTestSupport"], path: "Tests/SyncCrashWorker"),
         .testTarget(
             name: "OfflineSyncTests",
             dependencies: [

@@ -1,4 +1,5 @@
 import Foundation
+import ServerTestSupport
 import OfflineSync
 import TableProtocol
 
@@ -36,12 +37,12 @@ enum SyncCrashWorker {
         }
         let context = SyncContext(client: client, dataSource: store, delegate: delegate)
         let journal = try Journal(path: args[3])
-        var random = SplitMix(seed: seed)
+        var random = SplitMix64(seed: seed)
         var counter = 0
         let local = context.table(table)
         // Sync runs beside the writes, so changes land while operations are in flight.
         Task.detached {
-            var random = SplitMix(seed: seed ^ 0xABCDEF)
+            var random = SplitMix64(seed: seed ^ 0xABCDEF)
             while true {
                 if random.next() % 3 == 0 { try? await local.pull(queryId: "crash") } else { try? await context.push() }
                 try? await Task.sleep(for: .milliseconds(Int(random.next() % 5)))
@@ -147,15 +148,3 @@ final class Journal {
     }
 }
 
-/// A small seeded generator, so a failing round can be replayed.
-struct SplitMix {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-}

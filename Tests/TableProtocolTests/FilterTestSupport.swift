@@ -1,4 +1,5 @@
 import Testing
+import ServerTestSupport
 @testable import TableProtocol
 
 // Small builders so expected trees read like the filter text (positions are ignored by ==).
@@ -39,15 +40,5 @@ func ticks(_ y: Int64, _ mo: Int64, _ d: Int64, _ h: Int64 = 0, _ mi: Int64 = 0,
     return ((days * 86_400 + h * 3600 + mi * 60 + s) * 10_000_000) + fraction
 }
 
-/// A deterministic generator for fuzz tests (SplitMix64).
-struct SeededGenerator: RandomNumberGenerator {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-}
+/// A deterministic generator for fuzz tests.
+typealias SeededGenerator = SplitMix64

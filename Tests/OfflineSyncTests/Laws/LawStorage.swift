@@ -4,7 +4,7 @@ import Foundation
 /// when the machine has /dev/shm (real SQLite files with no disk under them, so a case costs
 /// the code under test and not the disk's syncs), else the temporary folder.
 enum LawStorage {
-    static let root: URL = {
+    private static let root: URL = {
         let shm = URL(fileURLWithPath: "/dev/shm", isDirectory: true)
         let base = FileManager.default.isWritableFile(atPath: shm.path) ? shm : FileManager.default.temporaryDirectory
         return base.appendingPathComponent("todo-laws-\(getpid())")

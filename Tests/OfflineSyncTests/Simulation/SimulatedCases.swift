@@ -4,8 +4,6 @@ import Testing
 /// Runs a simulated law over many seeds and reports each broken case with the seed that replays
 /// it and the history it played. `SIMULATION_SEED` (hex) runs that one seed alone.
 enum SimulatedCases {
-    static var root: URL { LawStorage.root }
-
     /// The seed `SIMULATION_SEED` names, if any.
     static var replayed: UInt64? {
         ProcessInfo.processInfo.environment["SIMULATION_SEED"].flatMap { UInt64($0.hasPrefix("0x") ? String($0.dropFirst(2)) : $0, radix: 16) }
@@ -18,9 +16,8 @@ enum SimulatedCases {
         let base = UInt64.random(in: .min ... .max)
         let seeds = replayed.map { [$0] } ?? (0..<count).map { SimulationRandom.caseSeed(base: base, index: $0) }
         for seed in seeds {
-            let folder = root.appendingPathComponent(String(seed, radix: 16))
-            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-            defer { try? FileManager.default.removeItem(at: folder) }
+            let folder = try LawStorage.folder()
+            defer { LawStorage.remove(folder) }
             let (broken, trace) = try await law(seed, folder)
             guard !broken.isEmpty else { continue }
             Issue.record(Comment(rawValue: """

@@ -12,9 +12,7 @@ import Testing
 @Suite struct SimulatedLawTests {
     /// One server per law (a case's rows carry its run, so cases never see each other's).
     static func server() async throws -> SimulatedServer {
-        let folder = SimulatedCases.root.appendingPathComponent("server-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        return try await SimulatedServer(folder: folder)
+        try await SimulatedServer(folder: LawStorage.folder())
     }
 
     /// A convergence history: random writes, undos, restarts and syncs on each device, requests
@@ -96,12 +94,11 @@ import Testing
         var traces: [[String]] = []
         for _ in 0..<2 {
             let server = try await Self.server()
-            let folder = SimulatedCases.root.appendingPathComponent("replay-\(UUID().uuidString)")
-            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+            let folder = try LawStorage.folder()
             let (simulation, _) = try await Self.playConvergence(seed: seed, server: server, folder: folder)
             traces.append(simulation.trace)
             await server.close()
-            try? FileManager.default.removeItem(at: folder)
+            LawStorage.remove(folder)
         }
         #expect(traces[0].count > 10)
         #expect(traces[0] == traces[1], "seed 0x\(String(seed, radix: 16)) played two histories")
