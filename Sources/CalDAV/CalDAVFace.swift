@@ -32,6 +32,8 @@ struct CalDAVMiddleware: RouterMiddleware {
     static let davHeader = "1, 3, calendar-access, extended-mkcol"
     static let allow = "OPTIONS, GET, HEAD, PUT, DELETE, PROPFIND, PROPPATCH, REPORT, MKCALENDAR, MKCOL"
     static let challenge = #"Basic realm="todo-server", charset="UTF-8""#
+    /// The methods run as `HeavyWork`.
+    static let heavyMethods: Set<String> = ["PROPFIND", "REPORT", "PUT", "PROPPATCH", "MKCALENDAR", "MKCOL"]
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         let path = request.uri.path
@@ -43,11 +45,21 @@ struct CalDAVMiddleware: RouterMiddleware {
             if request.method == .options {
                 return Self.response(200, headers: [(HTTPField.Name("DAV")!, Self.davHeader), (.allow, Self.allow)])
             }
-            guard let place = DAVPath(path: path) else { throw DAVError.notFound() }
+            guard let place = DAVPath(path: path) else {
+                // A calendar asked for inside a list: the owner learns where lists are made.
+                if ["MKCALENDAR", "MKCOL"].contains(request.method.rawValue), let owner = DAVPath.calendarsOwner(of: path),
+                   try await signIn(request, context).user.lowercased() == owner.lowercased() {
+                    throw CalDAVRequestHandler.notACalendarLocation(user: owner)
+                }
+                throw DAVError.notFound()
+            }
             let who = try await signIn(request, context)
             guard who.owns(place) else { throw DAVError.notFound() }
-            return try await CalDAVRequestHandler(context: who, maxBodyBytes: min(services.maxBodyBytes, DAVXMLReader.maximumBytes))
-                .respond(request, place)
+            let handler = CalDAVRequestHandler(context: who, maxBodyBytes: min(services.maxBodyBytes, DAVXMLReader.maximumBytes))
+            // Requests that parse a body or build a listing compute off the threads that answer
+            // everyone else, bounded per account and in time.
+            guard Self.heavyMethods.contains(request.method.rawValue) else { return try await handler.respond(request, place) }
+            return try await services.heavyWork.run(account: who.account) { try await handler.respond(request, place) }
         } catch let error as DAVError {
             return Self.response(error)
         } catch let error as TableError {
@@ -81,6 +93,7 @@ struct CalDAVMiddleware: RouterMiddleware {
         var dav = DAVError(error.status, error.message)
         if case .tooManyRequests(let seconds) = error { dav.headers.append(("Retry-After", String(seconds))) }
         if case .busy(_, let seconds) = error { dav.headers.append(("Retry-After", String(seconds))) }
+        if case .overloaded(_, let seconds) = error { dav.headers.append(("Retry-After", String(seconds))) }
         return dav
     }
 

@@ -29,14 +29,13 @@ struct CalDAVRequestHandler: Sendable {
         case ("GET", .resource(_, let segment, let name)), ("HEAD", .resource(_, let segment, let name)):
             let collection = try await context.collection(segment)
             guard let task = try await context.tasks(collection).task(named: name) else { throw DAVError.notFound() }
-            let text = task.text
-            var headers: [(HTTPField.Name, String)] = [(.contentType, "text/calendar; charset=utf-8"), (.eTag, task.etag),
-                                                       (.lastModified, ResourceProperties.httpDate(task.updatedAt))]
-            if request.method == .head { headers.append((.contentLength, String(text.utf8.count))) }
-            return CalDAVMiddleware.response(200, headers: headers, body: request.method == .head ? "" : text)
+            return Self.content(request, task.text, headers: [(.contentType, "text/calendar; charset=utf-8"), (.eTag, task.etag),
+                                                              (.lastModified, ResourceProperties.httpDate(task.updatedAt))])
         case ("GET", _), ("HEAD", _):
+            // A collection answers only when it exists; the root, a principal and the home always do.
+            if case .collection(_, let segment) = place { _ = try await context.collection(segment) }
             let body = "This is todo-server's CalDAV face: add \(DAVPath.prefix)/ to a CalDAV app with your account's name and an app password.\n"
-            return CalDAVMiddleware.response(200, headers: [(.contentType, "text/plain; charset=utf-8")], body: request.method == .head ? "" : body)
+            return Self.content(request, body, headers: [(.contentType, "text/plain; charset=utf-8")])
         case ("PUT", .resource(_, let segment, let name)):
             let collection = try await context.collection(segment)
             let type = request.headers[.contentType]?.lowercased() ?? "text/calendar"
@@ -65,9 +64,11 @@ struct CalDAVRequestHandler: Sendable {
             return Self.multiStatus(try await CollectionResponder(context: context).patch(segment, body: body))
         case ("PROPPATCH", _):
             throw DAVError(403, "Only a list's properties can be changed", precondition: .dav("cannot-modify-protected-property"))
-        case ("PUT", _), ("DELETE", _), ("MKCALENDAR", _), ("MKCOL", _):
+        case ("MKCALENDAR", _), ("MKCOL", _):
+            throw Self.notACalendarLocation(user: context.user)
+        case ("PUT", _), ("DELETE", _):
             var error = DAVError(405, "\(request.method.rawValue) is not allowed here")
-            error.headers.append(("Allow", "OPTIONS, GET, HEAD, PROPFIND, REPORT"))
+            error.headers.append(("Allow", Self.allowed(at: place)))
             throw error
         default:
             var error = DAVError(405, "\(request.method.rawValue) is not supported")
@@ -94,6 +95,27 @@ struct CalDAVRequestHandler: Sendable {
         } catch is NIOTooManyBytesError {
             throw DAVError(413, "The request body is larger than \(limit) bytes", precondition: limit == ResourceProperties.maxResourceSize ? .caldav("max-resource-size") : nil)
         }
+    }
+
+    /// The methods a place answers, for a 405's `Allow`.
+    static func allowed(at place: DAVPath) -> String {
+        switch place {
+        case .collection: return "OPTIONS, GET, HEAD, DELETE, PROPFIND, PROPPATCH, REPORT"
+        case .resource: return "OPTIONS, GET, HEAD, PUT, DELETE, PROPFIND, REPORT"
+        case .root, .principal, .home: return "OPTIONS, GET, HEAD, PROPFIND, REPORT"
+        }
+    }
+
+    /// RFC 4791 §5.3.1: a calendar is made only as a member of the home.
+    static func notACalendarLocation(user: String) -> DAVError {
+        DAVError(403, "A list is made in your calendar home (\(DAVPath.home(user: user).href)), not inside another list or task",
+                 precondition: .caldav("calendar-collection-location-ok"))
+    }
+
+    /// A GET's body, or for HEAD none, with the length GET's would have.
+    private static func content(_ request: Request, _ text: String, headers: [(HTTPField.Name, String)]) -> Response {
+        guard request.method == .head else { return CalDAVMiddleware.response(200, headers: headers, body: text) }
+        return CalDAVMiddleware.response(200, headers: headers + [(.contentLength, String(text.utf8.count))])
     }
 
     static func multiStatus(_ status: MultiStatus) -> Response {

@@ -120,9 +120,11 @@ struct CalendarQueryFilter: Sendable {
             guard let parent else { return false }
             // The instances walked are those whose triggers can fall in the range: a trigger may go
             // off before its instance starts (a negative TRIGGER) or after (RELATED=END, REPEAT).
-            let (before, after) = alarmReach(component, parent: parent)
-            return anyInstance(of: parent, s.addingTimeInterval(-after), e.addingTimeInterval(before)) { offset in
-                alarmTriggers(component, parent: parent, offset: offset).contains { s <= $0 && e > $0 }
+            guard let triggers = AlarmTriggers(component, parent: parent) else { return false }
+            // An absolute trigger goes off once, whichever instance it belongs to.
+            guard triggers.relative else { return triggers.anyIn(s, e, offset: 0) }
+            return anyInstance(of: parent, s.addingTimeInterval(-triggers.after), e.addingTimeInterval(triggers.before)) { offset in
+                triggers.anyIn(s, e, offset: offset)
             }
         }
         let start = component.property("DTSTART").flatMap(date), due = component.property("DUE").flatMap(date)
@@ -167,41 +169,52 @@ struct CalendarQueryFilter: Sendable {
         return test(0) || rule.anyInstance(first: first, span: span, rangeStart: s, rangeEnd: e, test)
     }
 
-    /// How long before its instance's start an alarm may go off, and how long after.
-    private static func alarmReach(_ alarm: ICalendarComponent, parent: ICalendarComponent) -> (before: TimeInterval, after: TimeInterval) {
-        guard let trigger = alarm.property("TRIGGER"), let delta = ICalendarDuration.seconds(trigger.value) else { return (0, 0) }
-        let start = parent.property("DTSTART").flatMap(date)
-        let finish = (parent.property("DUE") ?? parent.property("DTEND")).flatMap(date)
-        let span = start.flatMap { start in finish.map { max(0, $0.timeIntervalSince(start)) } }
-            ?? parent.property("DURATION").flatMap { ICalendarDuration.seconds($0.value) }.map { max(0, $0) } ?? 0
-        let repeats = alarm.property("REPEAT").flatMap { Int($0.value) }.map { min(max($0, 0), 100) } ?? 0
-        let every = alarm.property("DURATION").flatMap { ICalendarDuration.seconds($0.value) }.map { max(0, $0) } ?? 0
-        return (max(0, -delta), max(0, delta) + span + Double(repeats) * every)
-    }
-
-    /// When an alarm goes off for the instance of `parent` at `offset`: its TRIGGER, absolute or
+    /// When an alarm goes off for the first instance of its `parent`: its TRIGGER, absolute or
     /// relative to the parent's start (or, RELATED=END, its due or end), then REPEAT more times
-    /// DURATION apart.
-    private static func alarmTriggers(_ alarm: ICalendarComponent, parent: ICalendarComponent, offset: TimeInterval) -> [Date] {
-        guard let trigger = alarm.property("TRIGGER") else { return [] }
+    /// DURATION apart. Read once per alarm, then shifted to each instance.
+    struct AlarmTriggers {
         let first: Date
-        if let instant = instant(trigger.value) {
-            first = instant
-        } else {
-            guard let delta = ICalendarDuration.seconds(trigger.value) else { return [] }
+        let repeats: Int
+        let every: TimeInterval
+        /// False for an absolute TRIGGER, which no instance moves.
+        let relative: Bool
+        /// How long before its instance's start the alarm may go off, and how long after.
+        let before: TimeInterval, after: TimeInterval
+
+        init?(_ alarm: ICalendarComponent, parent: ICalendarComponent) {
+            guard let trigger = alarm.property("TRIGGER") else { return nil }
+            repeats = alarm.property("REPEAT").flatMap { Int($0.value) }.map { min(max($0, 0), 100) } ?? 0
+            every = alarm.property("DURATION").flatMap { ICalendarDuration.seconds($0.value) }.map { max(0, $0) } ?? 0
+            if let instant = instant(trigger.value) {
+                (first, relative, before, after) = (instant, false, 0, 0)
+                return
+            }
+            guard let delta = ICalendarDuration.seconds(trigger.value) else { return nil }
             let related = trigger.parameters.first { $0.name == "RELATED" }?.values.first?.uppercased() ?? "START"
             let start = parent.property("DTSTART").flatMap(date)
             let finish = (parent.property("DUE") ?? parent.property("DTEND")).flatMap(date)
                 ?? start.flatMap { start in parent.property("DURATION").flatMap { ICalendarDuration.seconds($0.value) }.map { start.addingTimeInterval($0) } }
-            guard let anchor = related == "END" ? finish ?? start : start ?? finish else { return [] }
-            first = anchor.addingTimeInterval(offset + delta)
+            guard let anchor = related == "END" ? finish ?? start : start ?? finish else { return nil }
+            first = anchor.addingTimeInterval(delta)
+            relative = true
+            let span = start.map { max(0, anchor.timeIntervalSince($0)) } ?? 0
+            (before, after) = (max(0, -delta), max(0, delta) + span + Double(repeats) * every)
         }
-        var triggers = [first]
-        if let repeats = alarm.property("REPEAT").flatMap({ Int($0.value) }), repeats > 0,
-           let every = alarm.property("DURATION").flatMap({ ICalendarDuration.seconds($0.value) }), every > 0 {
-            for index in 1...min(repeats, 100) { triggers.append(first.addingTimeInterval(Double(index) * every)) }
+
+        /// True when a trigger of the instance at `offset` falls in `[s, e)`: the first trigger at
+        /// or after `s` is found by division, not by listing them.
+        func anyIn(_ s: Date, _ e: Date, offset: TimeInterval) -> Bool {
+            let firstTrigger = first.addingTimeInterval(offset)
+            let last = repeats > 0 && every > 0 ? repeats : 0
+            var index = 0
+            if firstTrigger < s {
+                guard last > 0 else { return false }
+                index = Int((s.timeIntervalSince(firstTrigger) / every).rounded(.up))
+            }
+            guard index <= last else { return false }
+            let trigger = firstTrigger.addingTimeInterval(Double(index) * every)
+            return s <= trigger && e > trigger
         }
-        return triggers
     }
 
     /// A DATE or DATE-TIME value as an instant (a floating or zoned time read as UTC).

@@ -34,7 +34,13 @@ struct CollectionResponder: Sendable {
             }
         }
         if try await lists.row(id: segment) != nil { throw DAVError(405, "A calendar exists at this URL") }
-        var row: JSONObject = ["name": .string(props?.child(.dav("displayname"))?.trimmedText ?? segment)]
+        let name: String
+        do {
+            name = try TodoList.checkedName(props?.child(.dav("displayname"))?.trimmedText ?? segment)
+        } catch {
+            throw DAVError(403, error.message)
+        }
+        var row: JSONObject = ["name": .string(name)]
         if let order = props?.child(QName(DAVNamespace.appleICal, "calendar-order")).flatMap({ Double($0.trimmedText) }) { row["position"] = .number(order) }
         if let color = props?.child(QName(DAVNamespace.appleICal, "calendar-color"))?.trimmedText, !color.isEmpty {
             row[TaskCollection.colorColumn] = .string(color)
@@ -75,7 +81,12 @@ struct CollectionResponder: Sendable {
             for property in instruction.child(.dav("prop"))?.children ?? [] {
                 names.append(property.name)
                 switch property.name {
-                case .dav("displayname") where !remove && !property.trimmedText.isEmpty: changes["name"] = .string(property.trimmedText)
+                case .dav("displayname") where !remove && !property.trimmedText.isEmpty:
+                    do {
+                        changes["name"] = .string(try TodoList.checkedName(property.trimmedText))
+                    } catch {
+                        refused[property.name] = error.message
+                    }
                 case QName(DAVNamespace.appleICal, "calendar-color"):
                     changes[TaskCollection.colorColumn] = remove || property.trimmedText.isEmpty ? .null : .string(property.trimmedText)
                 case QName(DAVNamespace.appleICal, "calendar-order"):

@@ -39,9 +39,10 @@ struct CollectionTasks: Sendable {
 
     /// What changed after `token` (RFC 6578): tasks now in the collection, and the names of those
     /// that left it (deleted, or moved to another list) — only after a first sync, since a
-    /// client that had nothing lost nothing. At most `limit` entries; then `truncated` is set and
-    /// `token` continues where this report stopped, so paging loses nothing.
-    func changes(after token: SyncToken, limit: Int?, latest: String?) async throws -> SyncChanges {
+    /// client that had nothing lost nothing. At most `limit` entries, and members while `fits`
+    /// them; then `truncated` is set and `token` continues where this report stopped, so paging
+    /// loses nothing.
+    func changes(after token: SyncToken, limit: Int, latest: String?, fits: (TaskRow) -> Bool = { _ in true }) async throws -> SyncChanges {
         var report = SyncChanges(token: token)
         let first = token.stamp == nil
         var cursor = token
@@ -53,7 +54,8 @@ struct CollectionTasks: Sendable {
                 guard let task = TaskRow(row) else { continue }
                 let member = !task.deleted && collection.holds(listId: task.item.listId)
                 if member || !first {
-                    if let limit, report.members.count + report.removed.count >= limit {
+                    // A first member past `fits` is still answered, or its report would never move on.
+                    if report.members.count + report.removed.count >= limit || member && !fits(task) && !report.members.isEmpty {
                         report.token = cursor
                         report.truncated = true
                         return report

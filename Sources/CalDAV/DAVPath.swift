@@ -38,6 +38,14 @@ enum DAVPath: Equatable, Sendable {
         }
     }
 
+    /// The account of a path under `/dav/calendars/NAME/`, however deep, for an answer about
+    /// a path outside the layout; nil for any other path.
+    static func calendarsOwner(of path: String) -> String? {
+        let parts = path.split(separator: "/", omittingEmptySubsequences: true)
+        guard parts.count >= 3, parts[0] == Self.prefix.dropFirst(), parts[1] == "calendars" else { return nil }
+        return parts[2].removingPercentEncoding
+    }
+
     /// The account name the path belongs to.
     var user: String? {
         switch self {

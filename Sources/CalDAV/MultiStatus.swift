@@ -28,6 +28,14 @@ struct MultiStatus: Sendable {
         var status: Int?
         /// The properties found (200), and those missing (404) or refused.
         var propstats: [(status: Int, properties: [PropertyValue])] = []
+        /// The precondition of a whole-resource status, as `DAV:error`.
+        var error: QName?
+
+        /// The last response of a report cut at its limits (`ReportBudget`): `507` for the
+        /// request's own `href`, with `DAV:number-of-matches-within-limits`.
+        static func overLimits(_ href: String) -> Response {
+            Response(href: href, status: 507, error: .dav("number-of-matches-within-limits"))
+        }
     }
 
     var responses: [Response] = []
@@ -46,6 +54,7 @@ struct MultiStatus: Sendable {
         for response in responses {
             body += "<D:response><D:href>\(DAVXMLWriter.escaped(response.href))</D:href>"
             if let status = response.status { body += "<D:status>\(Self.statusLine(status))</D:status>" }
+            if let error = response.error { body += "<D:error><\(tag(error))/></D:error>" }
             for (status, properties) in response.propstats where !properties.isEmpty {
                 body += "<D:propstat><D:prop>"
                 for property in properties {

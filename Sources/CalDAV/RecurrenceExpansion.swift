@@ -1,4 +1,5 @@
 import Foundation
+import SyncServer
 import TodoModel
 
 /// The instants a component's `RRULE` repeats its first instance at, for a time-range query
@@ -20,8 +21,9 @@ struct RecurrenceExpansion {
     /// True when the rule has no part beyond those applied here, so its instances are exact.
     let exact: Bool
 
-    /// The most instances looked at per task and query: a rule repeats without end, and a query
-    /// must stay bounded. Frequent rules jump close to the range first.
+    /// The most periods walked per task and query, from the last period before the range: a rule
+    /// repeats without end, and a query must stay bounded. More than `ReportBudget`'s instances
+    /// per task, so an expansion meets that limit first.
     static let maximumSteps = 2_000
 
     /// Reads an RRULE value; nil for one without a FREQ we repeat by.
@@ -70,59 +72,63 @@ struct RecurrenceExpansion {
 
     /// Calls `body` with each instance's offset from the first, in order, from the last that may
     /// still reach `rangeStart` (an instance lasts `span`) until one starts at or after `rangeEnd`;
-    /// stops when `body` returns true, and answers whether it did.
+    /// stops when `body` returns true (or the task is cancelled), and answers whether it did.
     func anyInstance(first: Date, span: TimeInterval, rangeStart: Date, rangeEnd: Date, _ body: (TimeInterval) -> Bool) -> Bool {
         var calendar = Calendar(identifier: .gregorian)
         calendar.timeZone = TimeZone(identifier: "UTC")!
-        // Periods that end before the range starts are skipped unwalked: period k starts at most
-        // k × interval × the longest unit after the first, so one starting before the first
-        // instant that could still reach the range is passed over. A weekly BYDAY rule with a
-        // COUNT is walked from the start, since its instances must be counted.
-        var period = 0
-        let gap = rangeStart.timeIntervalSince(first) - max(span, 0)
-        if gap > 0, count == nil || weekdays.isEmpty {
-            let longest: TimeInterval
-            switch frequency {
-            case .daily: longest = 86_400
-            case .weekly: longest = 604_800
-            case .monthly: longest = 31 * 86_400
-            case .yearly: longest = 366 * 86_400
-            }
-            period = max(0, Int(min(gap / (longest * Double(interval)), 1e9)) - 1)
-        }
+        // Periods that end before the range starts are skipped unwalked, counted in closed form:
+        // each period of a weekly BYDAY rule holds one instance per named day (seven days from
+        // the first instance's weekday hold each weekday once), any other period one.
+        let reach = rangeStart.addingTimeInterval(-max(span, 0))
+        let period = reach > first ? max(0, periods(from: first, to: reach, calendar: calendar) - 1) : 0
         // DTSTART counts as the first instance even off the named weekdays (RFC 5545 §3.3.10).
-        var seen = weekdays.isEmpty ? period : (weekdays.contains(calendar.component(.weekday, from: first)) ? 0 : 1)
-        for _ in 0..<Self.maximumSteps {
-            guard let start = periodStart(period, first: first, calendar: calendar), start < rangeEnd else { return false }
-            for instant in instants(in: start, calendar: calendar) {
+        let firstWeekday = calendar.component(.weekday, from: first)
+        var seen = weekdays.isEmpty ? period : (weekdays.contains(firstWeekday) ? 0 : 1) + period * weekdays.count
+        for step in 0..<Self.maximumSteps {
+            if step % 64 == 63, RequestDeadline.isPast { return false }
+            guard let start = periodStart(period + step, first: first, calendar: calendar), start < rangeEnd else { return false }
+            for instant in instants(in: start, firstWeekday: firstWeekday) {
                 if let count, seen >= count { return false }
                 if let until, instant > until { return false }
                 if instant >= rangeEnd { return false }
                 seen += 1
                 if body(instant.timeIntervalSince(first)) { return true }
             }
-            period += 1
         }
         return false
     }
 
+    /// Whole periods from `first` to `instant` (not before it).
+    private func periods(from first: Date, to instant: Date, calendar: Calendar) -> Int {
+        let seconds = instant.timeIntervalSince(first)
+        let units: Int
+        switch frequency {
+        case .daily: units = Int(min(seconds / 86_400, 1e12))
+        case .weekly: units = Int(min(seconds / 604_800, 1e12))
+        case .monthly: units = calendar.dateComponents([.month], from: first, to: instant).month ?? 0
+        case .yearly: units = calendar.dateComponents([.year], from: first, to: instant).year ?? 0
+        }
+        return units / interval
+    }
+
+    /// The start of period `period`. Days in UTC are 86,400 s, so daily and weekly periods are
+    /// sums, not calendar arithmetic.
     private func periodStart(_ period: Int, first: Date, calendar: Calendar) -> Date? {
         let steps = period * interval
         switch frequency {
-        case .daily: return calendar.date(byAdding: .day, value: steps, to: first)
-        case .weekly: return calendar.date(byAdding: .day, value: 7 * steps, to: first)
+        case .daily: return first.addingTimeInterval(Double(steps) * 86_400)
+        case .weekly: return first.addingTimeInterval(Double(steps) * 604_800)
         case .monthly: return calendar.date(byAdding: .month, value: steps, to: first)
         case .yearly: return calendar.date(byAdding: .year, value: steps, to: first)
         }
     }
 
     /// The instances in one period: its start, or for a weekly BYDAY rule the named days of the
-    /// seven from its start (periods start on the first instance's weekday).
-    private func instants(in start: Date, calendar: Calendar) -> [Date] {
+    /// seven from its start (periods start on the first instance's weekday, `firstWeekday`).
+    private func instants(in start: Date, firstWeekday: Int) -> [Date] {
         guard !weekdays.isEmpty else { return [start] }
         return (0..<7).compactMap { day -> Date? in
-            guard let instant = calendar.date(byAdding: .day, value: day, to: start) else { return nil }
-            return weekdays.contains(calendar.component(.weekday, from: instant)) ? instant : nil
+            weekdays.contains((firstWeekday - 1 + day) % 7 + 1) ? start.addingTimeInterval(Double(day) * 86_400) : nil
         }
     }
 }

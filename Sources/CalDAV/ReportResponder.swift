@@ -1,4 +1,5 @@
 import Foundation
+import SyncServer
 import TodoModel
 import WebDAVXML
 
@@ -16,8 +17,8 @@ struct ReportResponder: Sendable {
             throw DAVError(403, "Only a calendar collection answers \(body.name.name) here", precondition: .dav("supported-report"))
         }
         switch body.name {
-        case .caldav("calendar-multiget"): return try await multiget(segment, body)
-        case .caldav("calendar-query"): return try await query(segment, only: only, body)
+        case .caldav("calendar-multiget"): return try await multiget(segment, body, answering: path.href)
+        case .caldav("calendar-query"): return try await query(segment, only: only, body, answering: path.href)
         case .dav("sync-collection"):
             guard only == nil else { throw DAVError(403, "sync-collection is a report on a collection", precondition: .dav("supported-report")) }
             return try await sync(segment, body)
@@ -28,11 +29,12 @@ struct ReportResponder: Sendable {
     }
 
     /// The tasks the hrefs name, each 200 with its properties or 404.
-    private func multiget(_ segment: String, _ body: DAVElement) async throws -> MultiStatus {
+    private func multiget(_ segment: String, _ body: DAVElement, answering requestHref: String) async throws -> MultiStatus {
         let request = PropertyRequest(body), expand = try Self.expandRange(body)
-        var status = MultiStatus()
+        var status = MultiStatus(), budget = ReportBudget()
         var collections: [String: TaskCollection?] = [:]
         for href in body.children(.dav("href")).map(\.trimmedText) {
+            try RequestDeadline.check()
             guard let path = DAVPath.path(ofHref: href).flatMap(DAVPath.init(path:)), context.owns(path),
                   case .resource(_, let hrefSegment, let name) = path else {
                 status.responses.append(.init(href: href, status: 404))
@@ -43,8 +45,15 @@ struct ReportResponder: Sendable {
                 status.responses.append(.init(href: href, status: 404))
                 continue
             }
-            status.responses.append(response(task, segment: hrefSegment, request, expand: expand))
+            guard let answer = response(task, segment: hrefSegment, request, expand: expand, budget: &budget) else {
+                try RequestDeadline.check()
+                status.responses.append(.overLimits(requestHref))
+                break
+            }
+            status.responses.append(answer)
         }
+        // A walk stopped by the deadline answers "no instance": the whole answer is refused then.
+        try RequestDeadline.check()
         return status
     }
 
@@ -59,7 +68,7 @@ struct ReportResponder: Sendable {
     }
 
     /// The collection's tasks (or the one named) that pass the filter.
-    private func query(_ segment: String, only: String?, _ body: DAVElement) async throws -> MultiStatus {
+    private func query(_ segment: String, only: String?, _ body: DAVElement, answering requestHref: String) async throws -> MultiStatus {
         let filter = try CalendarQueryFilter(body.child(.caldav("filter")))
         let request = PropertyRequest(body), expand = try Self.expandRange(body)
         let collection = try await context.collection(segment)
@@ -70,23 +79,34 @@ struct ReportResponder: Sendable {
         } else {
             tasks = try await context.tasks(collection).all()
         }
-        var status = MultiStatus()
+        var status = MultiStatus(), budget = ReportBudget()
         // A listing that asks only for ETags reads no task's text (bench: DAVx5's listing).
         let everyTask = filter.matchesEveryTask
         for task in tasks {
-            if everyTask {
-                status.responses.append(response(task, segment: segment, request, expand: expand))
-                continue
+            try RequestDeadline.check()
+            var text: String?
+            if !everyTask {
+                text = task.text
+                guard let calendar = try? ICalendarReader.components(text!).first, filter.matches(calendar) else { continue }
             }
-            let text = task.text
-            guard let calendar = try? ICalendarReader.components(text).first, filter.matches(calendar) else { continue }
-            status.responses.append(response(task, segment: segment, request, text: text, expand: expand))
+            guard let answer = response(task, segment: segment, request, text: text, expand: expand, budget: &budget) else {
+                try RequestDeadline.check()
+                status.responses.append(.overLimits(requestHref))
+                break
+            }
+            status.responses.append(answer)
         }
+        // A walk stopped by the deadline answers "no instance": the whole answer is refused then.
+        try RequestDeadline.check()
         return status
     }
 
-    /// What changed since the request's token; with `DAV:limit`, at most that many, then a 507
-    /// for the collection and a token that continues.
+    /// The most entries one sync report answers; past them, as past `ReportBudget`'s bytes, a
+    /// 507 and a token that continues (RFC 6578 §3.6), which DAVx5 follows at once.
+    static let maximumSyncMembers = 1_000
+
+    /// What changed since the request's token; with `DAV:limit` (or past the report's own
+    /// limits), at most that many, then a 507 for the collection and a token that continues.
     private func sync(_ segment: String, _ body: DAVElement) async throws -> MultiStatus {
         let collection = try await context.collection(segment)
         let tasks = context.tasks(collection)
@@ -101,31 +121,53 @@ struct ReportResponder: Sendable {
             }
             token = known
         }
-        var limit: Int?
+        var limit = Self.maximumSyncMembers
         if let nresults = body.child(.dav("limit"))?.child(.dav("nresults")) {
             guard let count = Int(nresults.trimmedText), count > 0 else {
                 throw DAVError(400, "DAV:nresults must be a positive number")
             }
-            limit = count
+            limit = min(count, limit)
         }
-        let changes = try await tasks.changes(after: token, limit: limit, latest: latest)
         let request = PropertyRequest(body)
+        var budget = ReportBudget()
+        // A member whose text would pass the byte limit ends the report as a truncated one.
+        let changes = try await tasks.changes(after: token, limit: limit, latest: latest) { task in
+            !request.needsContent || budget.spend(bytes: task.text.utf8.count)
+        }
         var status = MultiStatus()
-        for task in changes.members { status.responses.append(response(task, segment: segment, request)) }
+        for task in changes.members {
+            try RequestDeadline.check()
+            status.responses.append(response(task, segment: segment, request))
+        }
         for name in changes.removed {
             status.responses.append(.init(href: DAVPath.resource(user: context.user, segment: segment, name: name).href, status: 404))
         }
         if changes.truncated {
-            status.responses.append(.init(href: DAVPath.collection(user: context.user, segment: segment).href, status: 507))
+            status.responses.append(.init(href: DAVPath.collection(user: context.user, segment: segment).href, status: 507,
+                                          error: .dav("number-of-matches-within-limits")))
         }
         status.syncToken = changes.token.text
         return status
     }
 
+    /// The task's response, its text taken from `budget`; nil when that text does not fit.
     private func response(_ task: TaskRow, segment: String, _ request: PropertyRequest, text: String? = nil,
-                          expand: CalendarQueryFilter.TimeRange? = nil) -> MultiStatus.Response {
+                          expand: CalendarQueryFilter.TimeRange? = nil, budget: inout ReportBudget) -> MultiStatus.Response? {
         var content = request.needsContent ? text ?? task.text : nil
-        if let expand, let plain = content { content = ExpandedTask.text(plain, over: expand) }
+        if let plain = content {
+            if let expand {
+                guard let expanded = ExpandedTask.text(plain, over: expand, budget: &budget) else { return nil }
+                content = expanded
+            } else {
+                guard budget.spend(bytes: plain.utf8.count) else { return nil }
+            }
+        }
+        return response(task, segment: segment, request, content: content)
+    }
+
+    /// The task's response with `content` as its calendar data.
+    private func response(_ task: TaskRow, segment: String, _ request: PropertyRequest, content: String? = nil) -> MultiStatus.Response {
+        let content = content ?? (request.needsContent ? task.text : nil)
         let values = ResourceProperties.task(task, text: content)
         return .init(href: DAVPath.resource(user: context.user, segment: segment, name: task.name).href,
                      propstats: request.propstats(values, inAll: ResourceProperties.inAll, minimal: context.minimal))

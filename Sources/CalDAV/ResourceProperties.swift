@@ -17,7 +17,7 @@ enum ResourceProperties {
     private static let liveNames: Set<QName> = [
         .dav("resourcetype"), .dav("getetag"), .dav("getcontenttype"), .dav("getcontentlength"), .dav("getlastmodified"), .dav("sync-token"),
         .dav("supported-report-set"), .dav("current-user-privilege-set"), .dav("current-user-principal"), .dav("principal-URL"), .dav("owner"),
-        .caldav("supported-calendar-component-set"), .caldav("supported-calendar-data"), .caldav("max-resource-size"), .caldav("calendar-home-set"),
+        .caldav("supported-calendar-component-set"), .caldav("supported-calendar-data"), .caldav("max-resource-size"), .caldav("max-instances"), .caldav("calendar-home-set"),
         QName(DAVNamespace.calendarServer, "getctag"),
     ]
 
@@ -57,6 +57,7 @@ enum ResourceProperties {
             PropertyValue(.caldav("supported-calendar-component-set"), xml: "<C:comp name=\"VTODO\"/>"),
             PropertyValue(.caldav("supported-calendar-data"), xml: "<C:calendar-data content-type=\"text/calendar\" version=\"2.0\"/>"),
             .text(.caldav("max-resource-size"), String(maxResourceSize)),
+            .text(.caldav("max-instances"), String(ReportBudget.maximumInstancesPerTask)),
             .text(QName(DAVNamespace.calendarServer, "getctag"), token.text),
             .text(.dav("sync-token"), token.text),
             .text(.dav("getetag"), "\"\(token.text)\""),

@@ -9,7 +9,8 @@ import Foundation
 /// libxml2 reports an error for leaks about 80 bytes inside FoundationXML (`_CFErrorCreateFromXMLInterface`),
 /// so a client sending malformed bodies would grow the server without bound.
 ///
-/// Bounded: at most `maximumBytes`, `maximumDepth` levels and `maximumElements` elements. A
+/// Bounded and linear: at most `maximumBytes`, `maximumDepth` levels, `maximumElements` elements,
+/// `maximumAttributes` attributes on an element and `maximumNamespaceDeclarations` in all. A
 /// document type declaration is refused outright, so no entity is ever defined, let alone
 /// expanded (billion laughs, external entities). Iterative: no input nests the reader's stack.
 public enum DAVXMLReader {
@@ -19,6 +20,12 @@ public enum DAVXMLReader {
     public static let maximumDepth = 32
     /// The most elements read.
     public static let maximumElements = 20_000
+    /// The most attributes on one element, namespace declarations included: a request body's
+    /// elements carry two (`C:time-range`, `C:expand`) or a few `xmlns`.
+    public static let maximumAttributes = 64
+    /// The most namespace declarations in one body: an element that declares one copies the
+    /// prefixes in scope, so their number bounds that copying.
+    public static let maximumNamespaceDeclarations = 1_000
 
     /// The document element of `data`; a `DAVXMLError` saying what is wrong (and where) otherwise.
     public static func read(_ data: Data) throws(DAVXMLError) -> DAVElement {
@@ -51,6 +58,7 @@ public enum DAVXMLReader {
         /// Open elements, each with its namespace declarations and its qualified name.
         var open: [(element: DAVElement, qualified: String, namespaces: [String: String])] = []
         var elements = 0
+        var namespaceDeclarations = 0
 
         init(bytes: [UInt8]) { self.bytes = bytes }
 
@@ -109,6 +117,7 @@ public enum DAVXMLReader {
             at += 1
             let qualified = try name()
             var attributes: [(String, String)] = []
+            var seen: Set<String> = []
             var namespaces = open.last?.namespaces ?? ["xml": "http://www.w3.org/XML/1998/namespace"]
             while true {
                 let spaced = skipSpace()
@@ -139,7 +148,16 @@ public enum DAVXMLReader {
                 guard at < bytes.count else { throw error("an attribute value is not closed") }
                 let value = try decoded(bytes[start..<at])
                 at += 1
-                guard !attributes.contains(where: { $0.0 == attribute }) else { throw error("the attribute \(attribute) appears twice") }
+                guard seen.insert(attribute).inserted else { throw error("the attribute \(attribute) appears twice") }
+                guard seen.count <= DAVXMLReader.maximumAttributes else {
+                    throw error("the tag <\(qualified)> has more than \(DAVXMLReader.maximumAttributes) attributes")
+                }
+                if attribute == "xmlns" || attribute.hasPrefix("xmlns:") {
+                    namespaceDeclarations += 1
+                    guard namespaceDeclarations <= DAVXMLReader.maximumNamespaceDeclarations else {
+                        throw error("more than \(DAVXMLReader.maximumNamespaceDeclarations) namespace declarations")
+                    }
+                }
                 if attribute == "xmlns" {
                     namespaces[""] = value
                 } else if attribute.hasPrefix("xmlns:") {

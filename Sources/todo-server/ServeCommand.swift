@@ -80,6 +80,13 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(help: help("Most change feeds one account may hold open on this process; beyond it 429.", "max-feeds-per-account", default: defaults.maxFeedsPerAccount))
     var maxFeedsPerAccount: Int?
 
+    @Option(help: help("Most large requests (CalDAV PROPFIND, REPORT and writes) one account may run at once on this process; beyond it 503 with Retry-After.",
+                       "max-heavy-requests-per-account", default: defaults.maxHeavyRequestsPerAccount))
+    var maxHeavyRequestsPerAccount: Int?
+
+    @Option(help: help("Seconds a large request may compute before it is stopped with 503.", "heavy-request-timeout", default: defaults.heavyRequestSeconds))
+    var heavyRequestTimeout: Double?
+
     @Option(help: help("Seconds a connection has to send a whole request head (from when it opened, or from its previous response), and between the parts of a body; then it is closed.",
                        "request-timeout", default: defaults.requestTimeout))
     var requestTimeout: Double?
@@ -154,6 +161,8 @@ struct ServeCommand: AsyncParsableCommand {
         if let value = try env.int(maxColumns, "max-columns") { c.maxColumnsPerTable = value }
         if let value = try env.int(maxFeedsPerAccount, "max-feeds-per-account") { c.maxFeedsPerAccount = value }
         if let value = try env.seconds(requestTimeout, "request-timeout") { c.requestTimeout = value }
+        if let value = try env.int(maxHeavyRequestsPerAccount, "max-heavy-requests-per-account") { c.maxHeavyRequestsPerAccount = value }
+        if let value = try env.seconds(heavyRequestTimeout, "heavy-request-timeout") { c.heavyRequestSeconds = value }
         if let value = try env.seconds(feedHeartbeat, "feed-heartbeat") { c.feedHeartbeat = value }
         c.changeFeed = !(try env.bool(noChangeFeed, "no-change-feed"))
         c.metrics = try env.bool(metrics, "metrics")

@@ -69,7 +69,8 @@ import Testing
         let text = ["BEGIN:VCALENDAR", "VERSION:2.0", "PRODID:-//T//EN", "BEGIN:VTODO", "UID:t", "DTSTAMP:20260101T000000Z",
                     "DTSTART:20260108T090000Z", "RRULE:FREQ=WEEKLY;BYDAY=MO;COUNT=3", "END:VTODO", "END:VCALENDAR", ""].joined(separator: "\r\n")
         let range = CalendarQueryFilter.TimeRange(start: CalendarQueryFilter.instant("20260101T000000Z"), end: CalendarQueryFilter.instant("20260301T000000Z"))
-        let expanded = ExpandedTask.text(text, over: range)
+        var budget = ReportBudget()
+        let expanded = try #require(ExpandedTask.text(text, over: range, budget: &budget))
         #expect(expanded.components(separatedBy: "RECURRENCE-ID:").dropFirst().map { String($0.prefix(16)) }
                 == ["20260108T090000Z", "20260112T090000Z", "20260119T090000Z"])
     }

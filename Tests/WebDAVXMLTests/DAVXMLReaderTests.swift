@@ -80,4 +80,26 @@ import WebDAVXML
             #expect(error.tooLarge)
         }
     }
+
+    /// The 20,000-attribute PROPFIND of the bounded-work issue: refused at the limit, not read.
+    @Test func anElementWithTwentyThousandAttributesIsRefused() {
+        let attributes = (0..<20_000).map { " a\($0)=\"v\"" }.joined()
+        let message = refusal("<propfind xmlns=\"DAV:\"\(attributes)/>")
+        #expect(message?.contains("more than \(DAVXMLReader.maximumAttributes) attributes") == true)
+    }
+
+    @Test func anElementAtTheAttributeLimitIsRead() throws {
+        let attributes = (1..<DAVXMLReader.maximumAttributes).map { " a\($0)=\"v\"" }.joined()
+        let root = try read("<propfind xmlns=\"DAV:\"\(attributes)/>")
+        #expect(root.attributes.count == DAVXMLReader.maximumAttributes - 1)
+    }
+
+    @Test func namespaceDeclarationsAreBoundedAcrossTheBody() {
+        let declaring = String(repeating: #"<b xmlns:p="urn:p" xmlns:q="urn:q"/>"#, count: DAVXMLReader.maximumNamespaceDeclarations / 2 + 1)
+        #expect(refusal("<a>\(declaring)</a>")?.contains("namespace declarations") == true)
+    }
+
+    @Test func aRepeatedAttributeIsRefused() {
+        #expect(refusal(#"<a x="1" y="2" x="3"/>"#)?.contains("the attribute x appears twice") == true)
+    }
 }

@@ -96,6 +96,12 @@ public final class TokenService: Sendable {
         return SignedInAccount(id: claims.sub.value, name: stamp.name)
     }
 
+    /// Reads the accounts' generations anew on the next check: this process changed one (an app
+    /// password revoked), and the change holds here at once, elsewhere within `revocationDelay`.
+    func accountsChanged() {
+        generations.forget()
+    }
+
     /// The account's name while its password generation is still `generation` (and, for an app
     /// password, its app-password generation still `appGeneration`) in a copy at most
     /// `revocationDelay` old; nil once the password changed, an app password was revoked or the

@@ -49,8 +49,9 @@ public final class Authenticator: Sendable {
 
     /// The account a correct name and password sign in as, with its password generation;
     /// throttled and refused as `login` says.
-    func checkPassword(user: String, password: String, address: String) async throws -> (Account, generation: Int64) {
-        let key = LoginThrottle.Key(user: UserStore.key(user), address: address)
+    /// `throttledAs`: the lockout the attempt counts against, the name and address's by default.
+    func checkPassword(user: String, password: String, address: String, throttledAs lockout: LoginThrottle.Key? = nil) async throws -> (Account, generation: Int64) {
+        let key = lockout ?? LoginThrottle.Key(user: UserStore.key(user), address: address)
         if let wait = throttle.retryAfter(key) { throw TableError.tooManyRequests(retryAfter: wait) }
         let credentials = try await users.credentials(of: user)
         let hash = try credentials?.hash ?? Self.decoy.get()
@@ -79,17 +80,29 @@ public final class Authenticator: Sendable {
            let name = await tokens.currentName(of: known.account, generation: known.generation, appGeneration: known.appGeneration) {
             return SignedInAccount(id: known.account, name: name)
         }
-        // An app password first: one digest lookup, no PBKDF2.
-        let lockout = LoginThrottle.Key(user: UserStore.key(user), address: address)
-        if AppPasswords.looksLikeOne(password), throttle.retryAfter(lockout) == nil, let credentials = try await users.credentials(of: user),
-           try await appPasswords.label(account: credentials.account.id, password: password) != nil {
-            throttle.succeed(lockout)
-            basicCredentials.remember(key, account: credentials.account.id, generation: credentials.generation, appGeneration: credentials.appGeneration)
-            return SignedInAccount(id: credentials.account.id, name: credentials.account.name)
+        // An app password first: one digest lookup, no PBKDF2. Failures with a password of its
+        // shape (an old phone still set up with a revoked one) count against that credential
+        // alone, never against the account's own password.
+        var lockout = LoginThrottle.Key(user: UserStore.key(user), address: address)
+        if AppPasswords.looksLikeOne(password) {
+            lockout.credential = AppPasswords.digest(password)
+            if throttle.retryAfter(lockout) == nil, let credentials = try await users.credentials(of: user),
+               try await appPasswords.label(account: credentials.account.id, password: password) != nil {
+                throttle.succeed(lockout)
+                basicCredentials.remember(key, account: credentials.account.id, generation: credentials.generation, appGeneration: credentials.appGeneration)
+                return SignedInAccount(id: credentials.account.id, name: credentials.account.name)
+            }
         }
-        let (account, generation) = try await checkPassword(user: user, password: password, address: address)
+        let (account, generation) = try await checkPassword(user: user, password: password, address: address, throttledAs: lockout)
         basicCredentials.remember(key, account: account.id, generation: generation, appGeneration: nil)
         return SignedInAccount(id: account.id, name: account.name)
+    }
+
+    /// Revokes the account's app password `label`: on this process at once, on others of the
+    /// same database within `TokenService.revocationDelay`.
+    public func revokeAppPassword(account: String, label: String) async throws {
+        try await appPasswords.remove(account: account, label: label)
+        tokens.accountsChanged()
     }
 
     /// The account a request's token speaks for; nil for no token when auth is off; 401 for a

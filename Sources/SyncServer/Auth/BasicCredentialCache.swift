@@ -35,13 +35,15 @@ final class BasicCredentialCache: Sendable {
         }
     }
 
-    /// The name and password of `Authorization: Basic base64(name:password)`, or nil.
+    /// The name and password of `Authorization: Basic base64(name:password)`, or nil. UTF-8 as
+    /// the challenge asks (RFC 7617 §2.1), else ISO-8859-1, which older clients send.
     static func credentials(in headers: HTTPFields) -> (String, String)? {
         guard let value = headers[.authorization], value.utf8.count <= 4096 else { return nil }
         let parts = value.split(separator: " ", maxSplits: 1)
         guard parts.count == 2, parts[0].lowercased() == "basic",
               let data = Data(base64Encoded: parts[1].trimmingCharacters(in: .whitespaces)),
-              let pair = String(data: data, encoding: .utf8), let colon = pair.firstIndex(of: ":") else { return nil }
+              let pair = String(data: data, encoding: .utf8) ?? String(data: data, encoding: .isoLatin1),
+              let colon = pair.firstIndex(of: ":") else { return nil }
         return (String(pair[..<colon]), String(pair[pair.index(after: colon)...]))
     }
 }

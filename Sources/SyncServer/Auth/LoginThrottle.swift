@@ -2,7 +2,8 @@ import Foundation
 import Synchronization
 
 /// Slows password guessing per account and client address: after `freeFailures` failed logins
-/// a (name, address) pair is locked out for a time that doubles with each further failure
+/// a (name, address) pair (with an app password's shape, a (name, address, that password)
+/// triple) is locked out for a time that doubles with each further failure
 /// (1 minute up to 15). Another account from the same address, or the same account from another
 /// address, is not affected. Guessing with many names from one address is bounded by the
 /// address's share of the hashing (`AddressShare`), not by locking the address out.
@@ -12,6 +13,9 @@ final class LoginThrottle: Sendable {
     struct Key: Hashable {
         var user: String
         var address: String
+        /// The digest of an app password's shape tried: its failures lock out that credential
+        /// alone. Empty for the account's own password.
+        var credential = ""
     }
 
     private struct Failures {

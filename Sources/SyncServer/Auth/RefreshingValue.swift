@@ -16,6 +16,12 @@ final class RefreshingValue<Value: Sendable>: Sendable {
         self.load = load
     }
 
+    /// Drops the kept value: the next caller reads it anew (a change made by this process is
+    /// then seen at once).
+    func forget() {
+        kept.withLock { $0 = nil }
+    }
+
     /// The kept value if fresh enough (and loaded after `loadedAfter`, when given), else a newly loaded one.
     func value(loadedAfter: Date? = nil) async throws -> Value {
         if let hit = kept.withLock({ $0 }), Date().timeIntervalSince(hit.at) < maxAge, loadedAfter.map({ hit.at > $0 }) ?? true { return hit.value }

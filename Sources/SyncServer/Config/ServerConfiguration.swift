@@ -52,6 +52,11 @@ public struct ServerConfiguration: Sendable {
     public var maxColumnsPerTable = SchemaLimits().maxColumnsPerTable
     /// The most change feeds one account may hold open in one server process.
     public var maxFeedsPerAccount = 32
+    /// The most heavy requests (CalDAV's PROPFIND, REPORT and writes) one account may run at once
+    /// in one server process; beyond it 503 with `Retry-After`.
+    public var maxHeavyRequestsPerAccount = 4
+    /// Seconds a heavy request may compute before it is stopped with 503.
+    public var heavyRequestSeconds: Double = 30
     /// Seconds a connection has to send a complete request head, and between parts of a body.
     public var requestTimeout: Double = 10
     /// The PostgreSQL NOTIFY channel that carries committed writes between the server processes
@@ -113,6 +118,10 @@ public struct ServerConfiguration: Sendable {
         guard (1...500).contains(databasePoolSize) else { throw ServerConfigurationError("the database pool size must be between 1 and 500, not \(databasePoolSize)") }
         guard requestTimeout > 0, requestTimeout <= 3_600 else {
             throw ServerConfigurationError("the request timeout must be between 0 and 3600 seconds, not \(requestTimeout)")
+        }
+        guard maxHeavyRequestsPerAccount > 0 else { throw ServerConfigurationError("max heavy requests per account must be positive, not \(maxHeavyRequestsPerAccount)") }
+        guard heavyRequestSeconds > 0, heavyRequestSeconds <= 3_600 else {
+            throw ServerConfigurationError("heavy request timeout must be between 0 and 3600 seconds, not \(heavyRequestSeconds)")
         }
         guard maxFeedsPerAccount > 0 else { throw ServerConfigurationError("max feeds per account must be positive, not \(maxFeedsPerAccount)") }
         guard maxTables > 0 else { throw ServerConfigurationError("max tables must be positive, not \(maxTables)") }

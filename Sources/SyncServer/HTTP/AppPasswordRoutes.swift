@@ -28,7 +28,7 @@ struct AppPasswordRoutes {
         group.delete(":label") { request, context in
             let account = try await signedIn(request)
             let raw = try context.parameters.require("label")
-            try await refusing { try await authenticator.appPasswords.remove(account: account, label: raw.removingPercentEncoding ?? raw) }
+            try await refusing { try await authenticator.revokeAppPassword(account: account, label: raw.removingPercentEncoding ?? raw) }
             return JSONResponse.make(.noContent, bytes: [])
         }
     }

@@ -23,6 +23,10 @@ struct ErrorMiddleware<Context: RequestContext>: RouterMiddleware {
                 var response = JSONResponse.error(.tooManyRequests, error.message)
                 response.headers[.retryAfter] = String(seconds)
                 return response
+            case .overloaded(_, let seconds):
+                var response = JSONResponse.error(.serviceUnavailable, error.message)
+                response.headers[.retryAfter] = String(seconds)
+                return response
             default:
                 return JSONResponse.error(.init(code: error.status), error.message)
             }

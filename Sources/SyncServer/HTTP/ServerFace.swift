@@ -19,4 +19,6 @@ public struct ServerServices: Sendable {
     public let spaces: SpaceStore
     /// The largest request body the server takes (`--max-body-bytes`).
     public let maxBodyBytes: Int
+    /// Where CPU-heavy requests run, how many of an account's at once, and for how long.
+    public let heavyWork: HeavyWork
 }

@@ -117,7 +117,9 @@ public enum SyncServerApplication {
         TableRoutes(service: service, authenticator: authenticator, resolver: resolver, maxBodyBytes: configuration.maxBodyBytes,
                     scheme: configuration.scheme, feed: feed)
             .register(on: router)
-        let services = ServerServices(tables: service, authenticator: authenticator, spaces: resolver.spaces, maxBodyBytes: configuration.maxBodyBytes)
+        let heavyWork = HeavyWork(perAccount: configuration.maxHeavyRequestsPerAccount, deadline: .milliseconds(Int64(configuration.heavyRequestSeconds * 1_000)))
+        let services = ServerServices(tables: service, authenticator: authenticator, spaces: resolver.spaces, maxBodyBytes: configuration.maxBodyBytes,
+                                      heavyWork: heavyWork)
         for face in faces { face.register(on: router, services: services) }
 
         let server: HTTPServerBuilder

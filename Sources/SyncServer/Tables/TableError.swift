@@ -15,6 +15,9 @@ public enum TableError: Error, Sendable, Equatable {
     case tooManyRequests(retryAfter: Int)
     /// A limit of the server or of the account is reached (429 with a message); try again after this many seconds.
     case busy(String, retryAfter: Int)
+    /// The server will not take this request now (503 with a message): too many of the account's
+    /// heavy requests at once, or one past its deadline; try again after this many seconds.
+    case overloaded(String, retryAfter: Int)
     /// The caller may see this but not do it (a viewer's write, a member managing members).
     case forbidden(String)
     /// The request cannot apply to the state it meets (409 with a message, no item).
@@ -42,6 +45,7 @@ public enum TableError: Error, Sendable, Equatable {
         case .payloadTooLarge: return 413
         case .unauthorized: return 401
         case .tooManyRequests, .busy: return 429
+        case .overloaded: return 503
         }
     }
 
@@ -59,7 +63,7 @@ public enum TableError: Error, Sendable, Equatable {
     /// The human-readable message.
     public var message: String {
         switch self {
-        case .badRequest(let m), .notFound(let m), .unauthorized(let m), .busy(let m, _), .forbidden(let m), .refused(let m): return m
+        case .badRequest(let m), .notFound(let m), .unauthorized(let m), .busy(let m, _), .overloaded(let m, _), .forbidden(let m), .refused(let m): return m
         case .tooManyRequests(let seconds): return "Too many failed sign-ins; try again in \(seconds) seconds"
         case .tableNotFound: return "The table does not exist"
         case .spaceNotFound: return "There is no such space (or you are not one of its members)"

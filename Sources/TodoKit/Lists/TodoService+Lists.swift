@@ -126,14 +126,10 @@ extension TodoService {
     /// A list name: trimmed, not empty, one line without control characters (a tab or a line
     /// break in it broke the lines `todo lists` prints), not the Inbox's.
     static func checkedListName(_ name: String) throws -> String {
-        let name = name.trimmingCharacters(in: .whitespacesAndNewlines)
-        guard !name.isEmpty else { throw SyncError(.invalidParameter, "A list needs a name") }
-        guard !name.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) else {
-            throw SyncError(.invalidParameter, "A list name is one line without tabs or other control characters")
+        do {
+            return try TodoList.checkedName(name)
+        } catch {
+            throw SyncError(.invalidParameter, error.message)
         }
-        guard name.lowercased() != TodoList.inboxName.lowercased() else {
-            throw SyncError(.invalidParameter, "“\(TodoList.inboxName)” is where items without a list are; choose another name")
-        }
-        return name
     }
 }

@@ -1,7 +1,8 @@
 /// Reads iCalendar text (RFC 5545 §3.1): unfolds lines, splits each content line into name,
 /// parameters and value, and nests components by `BEGIN`/`END`. Bounded, since the text comes
-/// from any client: at most `maximumBytes`, `maximumDepth` nested components and
-/// `maximumLines` content lines; past them, or on anything malformed, a `ICalendarParseError`
+/// from any client, and linear in it: at most `maximumBytes`, `maximumDepth` nested components,
+/// `maximumComponents` components, `maximumLines` content lines and `maximumParameters` on a
+/// line; past them, or on anything malformed, a `ICalendarParseError`
 /// naming the line, never a trap.
 public enum ICalendarReader {
     /// The largest text read: a task with a long description and its alarms is a few KB.
@@ -10,6 +11,10 @@ public enum ICalendarReader {
     public static let maximumDepth = 8
     /// Content lines at most.
     public static let maximumLines = 10_000
+    /// Components at most: every alarm is one, and a query walks each alarm's triggers.
+    public static let maximumComponents = 1_000
+    /// Parameters of one content line at most.
+    public static let maximumParameters = 100
 
     /// The top-level components of `text` (a resource holds one, `VCALENDAR`).
     public static func components(_ text: String) throws(ICalendarParseError) -> [ICalendarComponent] {
@@ -18,6 +23,7 @@ public enum ICalendarReader {
         var done: [ICalendarComponent] = []
         let lines = unfolded(text)
         guard lines.count <= maximumLines else { throw ICalendarParseError(line: 0, "more than \(maximumLines) lines") }
+        var begun = 0
         for (index, raw) in lines.enumerated() {
             let number = index + 1
             if raw.isEmpty { continue }  // a trailing or stray empty line says nothing
@@ -27,6 +33,8 @@ public enum ICalendarReader {
                 guard stack.count < maximumDepth else { throw ICalendarParseError(line: number, "components nest deeper than \(maximumDepth)") }
                 let name = property.value.uppercased()
                 guard isName(name) else { throw ICalendarParseError(line: number, "BEGIN needs a component name") }
+                begun += 1
+                guard begun <= maximumComponents else { throw ICalendarParseError(line: number, "more than \(maximumComponents) components") }
                 stack.append(ICalendarComponent(name: name))
             case "END":
                 guard let open = stack.popLast() else { throw ICalendarParseError(line: number, "END:\(property.value) without a BEGIN") }
@@ -73,6 +81,9 @@ public enum ICalendarReader {
         let propertyName = try name()
         var parameters: [(name: String, values: [String])] = []
         while index < scalars.count, scalars[index] == ";" {
+            guard parameters.count < maximumParameters else {
+                throw ICalendarParseError(line: number, "\(propertyName) has more than \(maximumParameters) parameters")
+            }
             index += 1
             let parameterName = try name()
             guard index < scalars.count, scalars[index] == "=" else { throw ICalendarParseError(line: number, "parameter \(parameterName) has no =") }

@@ -49,9 +49,8 @@ struct DAVServer: Sendable {
     var baseURL: URL { process.baseURL }
 
     /// A new account with a name no other test uses.
-    func addAccount(_ prefix: String = "u") async throws -> DAVAccount {
+    func addAccount(_ prefix: String = "u", password: String = "correct horse battery") async throws -> DAVAccount {
         let name = "\(prefix)\(UUID().uuidString.prefix(8).lowercased())"
-        let password = "correct horse battery"
         let (status, errors) = try await ServerProcess.runToExit(arguments: ["users", "add", name, "--database", database, "--password-stdin"],
                                                                  input: password + "\n")
         guard status == 0 else { throw ServerStartError(description: "users add failed: \(errors)") }
