@@ -20,7 +20,7 @@ import Testing
     static func move(_ d: SpaceDevices, ids: [String], to space: String?) async throws {
         let moved = try await d.ann.client!.moveRows([RowSelection(table: SpaceDevices.table, where: Field("id") == .string(ids[0]))],
                                                       from: nil, to: space)
-        #expect(moved[SpaceDevices.table.lowercased()] == ids)
+        #expect(moved[SpaceDevices.table.lowercased()]?.ids == ids)
         try await d.ann.moveRows(in: SpaceDevices.table, ids: ids, from: nil, to: space)
     }
 
@@ -50,6 +50,46 @@ import Testing
         #expect(try SpaceDevices.texts(d.bob) == ["oat milk"])
         let own = try await d.ann.client!.table(SpaceDevices.table).queryAll(SyncQuery(table: SpaceDevices.table)).items
         #expect(own.isEmpty, "nothing came back to ann's own namespace")
+    }
+
+    /// bob's own row in the space holds the id: ann's `milk` arrives there with a new id.
+    static func moveIntoAClash(_ d: SpaceDevices) async throws -> String {
+        try await d.bob.table(SpaceDevices.table).inSpace(d.space).insert(["id": "milk", "text": "bob's milk"])
+        try await d.bob.push()
+        let moved = try await d.ann.client!.moveRows([RowSelection(table: SpaceDevices.table, where: Field("id") == .string("milk"))],
+                                                      from: nil, to: d.space)
+        return try #require(moved[SpaceDevices.table.lowercased()]?.renamed["milk"])
+    }
+
+    @Test func theMovingDeviceFollowsARowGivenANewIdAndLogsWhy() async throws {
+        let d = try await SpaceDevices.make()
+        try await d.ann.table(SpaceDevices.table).insert(["id": "milk", "text": "milk"])
+        try await d.ann.push()
+        let newId = try await Self.moveIntoAClash(d)
+        let followed = try await d.ann.followRenamedRows(in: SpaceDevices.table, renamed: ["milk": newId], from: nil, reason: "its id was taken")
+        #expect(followed == 1)
+        #expect(try d.ann.table(SpaceDevices.table).read(id: "milk") == nil)
+        let entry = try #require(try d.ann.conflictLog().first)
+        #expect(entry.resolution == .movedWithNewId && entry.reason == "its id was taken")
+        #expect(entry.server?[SystemProperty.id] == .string(newId))
+        try await d.ann.table(SpaceDevices.table).inSpace(d.space).pull(queryId: "g")
+        #expect(try SpaceDevices.texts(d.ann).sorted() == ["bob's milk", "milk"])
+    }
+
+    @Test func aChangeQueuedOnAnotherDeviceForARowGivenANewIdIsSetAsideAndThePushGoesOn() async throws {
+        let d = try await SpaceDevices.make()
+        let phone = try await Self.annsOtherDevice(d)
+        try await phone.table(SpaceDevices.table).update(["id": "milk", "text": "oat milk"])  // offline
+        try await phone.table(SpaceDevices.table).insert(["id": "eggs", "text": "eggs"])
+        _ = try await Self.moveIntoAClash(d)
+        try await phone.push()
+        #expect(phone.pendingOperationsCount == 0)
+        let entry = try #require(try phone.conflictLog().first)
+        #expect(entry.resolution == .notSent && entry.itemId == "milk")
+        #expect(entry.reason?.contains("new id") == true)
+        #expect(entry.lost["text"] == .string("oat milk"))
+        let own = try await d.ann.client!.table(SpaceDevices.table).queryAll(SyncQuery(table: SpaceDevices.table)).items
+        #expect(own.compactMap { $0[SystemProperty.id]?.stringValue } == ["eggs"])
     }
 
     @Test func aDeletionQueuedOnAnotherDeviceFollowsTheRow() async throws {

@@ -1,4 +1,7 @@
 import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
 import ServerTestSupport
 import Testing
 
@@ -152,6 +155,46 @@ import Testing
         let annsList = try await h.todo(["list", "--list", "Groceries"], h.ann).out
         #expect(annsList.contains("bread") && annsList.contains("milk"))
         #expect(try await h.lists(h.ann).first { $0["name"] as? String == "Groceries" }?["role"] as? String == "owner")
+    }
+
+    /// The bounded-work issue's clash: bob writes, through CalDAV, a task whose UID is the id of
+    /// one of ann's own items, into the list she shares with him; she then unshares it.
+    @Test func unsharingAListWhereACollaboratorUsedOneOfYourIdsKeepsBothItemsAndSyncGoesOn() async throws {
+        let h = try await Household.make()
+        defer { h.server.stop() }
+        let mine = try await h.todo(["add", "Call mum"], h.ann).out.trimmingCharacters(in: .whitespacesAndNewlines)
+        #expect(try await h.todo(["add", "Tent", "--list", "Clash"], h.ann).status == 0)
+        #expect(try await h.todo(["share", "Clash", "--with", "bob"], h.ann).status == 0)
+        let listId = try #require(try await h.lists(h.ann).first { $0["name"] as? String == "Clash" }?["id"] as? String)
+        let bob = "Basic " + Data("bob:password bob".utf8).base64EncodedString()
+        let home = try await Self.send("PROPFIND", h.url + "/dav/calendars/bob/", headers: ["Authorization": bob, "Depth": "1"])
+        let segment = try #require(home.text.components(separatedBy: "<D:href>").compactMap { $0.components(separatedBy: "</D:href>").first }
+            .first { $0.hasSuffix("~\(listId)/") })
+        let task = ["BEGIN:VCALENDAR", "VERSION:2.0", "PRODID:-//T//EN", "BEGIN:VTODO", "UID:\(mine)", "DTSTAMP:20261128T000000Z",
+                    "SUMMARY:Bob's tent pegs", "END:VTODO", "END:VCALENDAR", ""].joined(separator: "\r\n")
+        let put = try await Self.send("PUT", h.url + segment + "\(mine).ics", headers: ["Authorization": bob, "Content-Type": "text/calendar"], body: task)
+        #expect(put.status == 201, "\(put.text)")
+        #expect(try await h.todo(["sync"], h.ann).status == 0)
+
+        let unshared = try await h.todo(["unshare", "Clash", "--with", "bob"], h.ann)
+        #expect(unshared.status == 0, "\(unshared.err)")
+        let synced = try await h.todo(["sync"], h.ann)
+        #expect(synced.status == 0, "\(synced.err)")
+        let items = try #require(try JSONSerialization.jsonObject(with: Data(try await h.todo(["list", "--json"], h.ann).out.utf8)) as? [[String: Any]])
+        #expect(items.first { $0["id"] as? String == mine }?["text"] as? String == "Call mum")
+        #expect(items.contains { $0["text"] as? String == "Bob's tent pegs" && $0["id"] as? String != mine })
+        let history = try #require(try JSONSerialization.jsonObject(with: Data(try await h.todo(["conflicts", "--json"], h.ann).out.utf8)) as? [[String: Any]])
+        #expect(history.count == 1)
+        #expect(history.first?["resolution"] as? String == "movedWithNewId")
+    }
+
+    static func send(_ method: String, _ url: String, headers: [String: String], body: String? = nil) async throws -> (status: Int, text: String) {
+        var request = URLRequest(url: URL(string: url)!)
+        request.httpMethod = method
+        for (name, value) in headers { request.setValue(value, forHTTPHeaderField: name) }
+        request.httpBody = body.map { Data($0.utf8) }
+        let (data, response) = try await URLSession.shared.data(for: request)
+        return ((response as? HTTPURLResponse)?.statusCode ?? 0, String(decoding: data, as: UTF8.self))
     }
 
     @Test func membersListsEveryoneWithTheirRole() async throws {

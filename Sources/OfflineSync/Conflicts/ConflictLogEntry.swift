@@ -23,6 +23,11 @@ public struct ConflictLogEntry: Sendable, Equatable {
         /// edit that clashed with a newer change); recorded here by `recordConflicts`. `local` is
         /// what it sent, `lost` what it changed, and `reason` who sent it and why.
         case refusedOnServer
+        /// A move between namespaces gave the row a new id, since the target held its id (a
+        /// collaborator's row with one of the owner's ids); recorded by
+        /// `SyncContext.followRenamedRows`. `local` is the row as this device had it under its
+        /// old id, `server` names the new one, and `reason` says why.
+        case movedWithNewId
     }
 
     /// The log's own id (ascending).

@@ -106,6 +106,20 @@ struct PushRun {
         // The row moved on the server (its list shared or unshared on another device): it
         // follows, and the change goes where the row is now, with the version it had. A row
         // moved on again meanwhile is followed a few hops, then the failure is recorded.
+        if error.code == .itemMoved, let newId = error.movedToId {
+            // It moved with a new id (its id was taken there): the change cannot follow it under
+            // this one, so it is set aside in the conflict log with the reason, this copy goes,
+            // and the rest of the push goes on. The row comes back under its new id with a pull.
+            context.operations.sent([queued.id])
+            try storeStep {
+                try store.write { session in
+                    let local = queued.type == .delete ? queued.snapshot : try session.item(in: queued.table, id: queued.itemId, space: queued.space)
+                    try SyncContext.logNotSent(queued, local: local, reason: "the item moved and was given a new id (\(newId)) where it went", session: session)
+                    try session.deleteItems(ids: [queued.itemId], in: queued.table, space: queued.space)
+                }
+            }
+            return false
+        }
         for _ in 0..<3 where error.code == .itemMoved {
             let (target, source) = (error.movedToSpace, queued.space)
             try storeStep { try store.write { try $0.moveItems(in: queued.table, ids: [queued.itemId], from: source, to: target) } }

@@ -193,7 +193,10 @@ public struct RemoteTable: Sendable {
         default: .httpError
         }
         var error = SyncError(code, message, statusCode: reply.status, serverItem: serverItem)
-        if code == .itemMoved { error.movedToSpace = object?["movedTo"]?.objectValue?["space"]?.stringValue }
+        if code == .itemMoved {
+            error.movedToSpace = object?["movedTo"]?.objectValue?["space"]?.stringValue
+            error.movedToId = object?["movedTo"]?.objectValue?["id"]?.stringValue
+        }
         return error
     }
 }

@@ -18,9 +18,11 @@ extension SyncClient {
     /// Moves rows on the server from one namespace to another (`docs/protocol.md`, "Extension:
     /// moving rows between namespaces"): from `space` (nil: the account's own) into `target`
     /// (nil: the account's own), with their ids and versions, all or nothing. Answers the moved
-    /// ids per table. Follow with `SyncContext.moveRows` so this device's copies move too; other
-    /// devices learn of it as they push (`SyncErrorCode.itemMoved`) and pull.
-    public func moveRows(_ selections: [RowSelection], from space: String?, to target: String?) async throws -> [String: [String]] {
+    /// ids per table (lower-cased), and the rows given a new id because the target held theirs.
+    /// Follow with `SyncContext.moveRows` so this device's copies move too (and
+    /// `SyncContext.followRenamedRows` for the renamed); other devices learn of it as they push
+    /// (`SyncErrorCode.itemMoved`) and pull.
+    public func moveRows(_ selections: [RowSelection], from space: String?, to target: String?) async throws -> [String: MovedRowIds] {
         let tables: [JSONValue] = selections.map { selection in
             .object(JSONObject([("table", .string(selection.table)), ("filter", .string(FilterPrinter.print(selection.predicate.expression)))]))
         }
@@ -36,11 +38,27 @@ extension SyncClient {
         guard case .array(let moved)? = (try? reply.json())?.objectValue?["moved"] else {
             throw SyncError(.httpError, "The server's answer about the move is not understood", statusCode: reply.status)
         }
-        var ids: [String: [String]] = [:]
+        var ids: [String: MovedRowIds] = [:]
         for entry in moved {
             guard let table = entry.objectValue?["table"]?.stringValue, let list = entry.objectValue?["ids"]?.arrayValue else { continue }
-            ids[table, default: []] += list.compactMap(\.stringValue)
+            ids[table, default: MovedRowIds()].ids += list.compactMap(\.stringValue)
+            for (old, new) in entry.objectValue?["renamed"]?.objectValue ?? [:] {
+                if let new = new.stringValue { ids[table, default: MovedRowIds()].renamed[old] = new }
+            }
         }
         return ids
+    }
+}
+
+/// What a server-side move took from one table.
+public struct MovedRowIds: Sendable, Equatable {
+    /// The moved rows' ids, as they were.
+    public var ids: [String] = []
+    /// The rows the target gave a new id (a live row there held theirs): old id → new id.
+    public var renamed: [String: String] = [:]
+
+    /// What moved.
+    public init(ids: [String] = [], renamed: [String: String] = [:]) {
+        (self.ids, self.renamed) = (ids, renamed)
     }
 }

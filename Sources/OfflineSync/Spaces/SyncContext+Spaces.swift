@@ -93,6 +93,44 @@ extension SyncContext {
         }
     }
 
+    /// Follows rows a server-side move gave a new id (`MovedRowIds.renamed`: the target held
+    /// theirs): this device's copy under the old id leaves `source`, any change still queued for
+    /// it goes to the conflict log (`.notSent`), and one `.movedWithNewId` entry with `reason`
+    /// says where it went. The row itself arrives under its new id with the next pull. Answers
+    /// how many rows were followed.
+    @discardableResult
+    public func followRenamedRows(in table: String, renamed: [String: String], from source: String?, reason: String) async throws -> Int {
+        guard !renamed.isEmpty else { return 0 }
+        return try await work.run { [self] in
+            guard operations.nothingInFlight else { throw SyncError.invalid("Following moved rows refused: an operation is being pushed") }
+            do {
+                return try dataSource.write { session in
+                    var after: Int64 = 0
+                    while let queued = try session.operation(after: after) {
+                        after = queued.id
+                        guard queued.table.lowercased() == table.lowercased(), queued.space == source, renamed[queued.itemId] != nil else { continue }
+                        let local = queued.type == .delete ? queued.snapshot : try session.item(in: queued.table, id: queued.itemId, space: source)
+                        try Self.logNotSent(queued, local: local, reason: reason, session: session)
+                    }
+                    var followed = 0
+                    for (old, new) in renamed.sorted(by: { $0.key < $1.key }) {
+                        let local = try session.item(in: table, id: old, space: source)
+                        _ = try session.addConflict(ConflictLogEntry(
+                            table: table, itemId: old, space: source, kind: .edit, resolution: .movedWithNewId, at: Date(), fields: [],
+                            base: try session.baseItem(in: table, id: old, space: source), local: local,
+                            server: JSONObject([(SystemProperty.id.rawValue, .string(new))]), lost: JSONObject(), reason: reason))
+                        try session.deleteItems(ids: [old], in: table, space: source)
+                        try session.setBaseItem(nil, in: table, id: old, space: source)
+                        followed += 1
+                    }
+                    return followed
+                }
+            } catch {
+                throw SyncError.wrap(error)
+            }
+        }
+    }
+
     /// Takes the queued changes of shared spaces that the server refused as read-only to this
     /// account (`SyncErrorCode.readOnlySpace`: a viewer's writes) out of the queue into the
     /// conflict log (`.notSent`, with `reason`), and puts each item back as the server has it
@@ -142,7 +180,7 @@ extension SyncContext {
     }
 
     /// One queued change into the conflict log as not sent, out of the queue with its errors and base copy.
-    private static func logNotSent(_ queued: QueuedOperation, local: JSONObject?, reason: String, session: any SyncStoreSession) throws {
+    static func logNotSent(_ queued: QueuedOperation, local: JSONObject?, reason: String, session: any SyncStoreSession) throws {
         let lost = queued.type == .delete ? JSONObject([(SystemProperty.deleted.rawValue, .bool(true))])
             : JSONObject((local ?? JSONObject()).filter { !SharedSpace.isBookkeeping($0.key) }.map { ($0.key, $0.value) })
         _ = try session.addConflict(ConflictLogEntry(

@@ -45,6 +45,8 @@ public struct SyncError: Error, Sendable, CustomStringConvertible {
     public var underlying: (any Error & Sendable)?
     /// With `.itemMoved`: the shared space the row is in now (nil: the account's own namespace).
     public var movedToSpace: String?
+    /// With `.itemMoved`: the row's new id there, when the move gave it one (its id was taken).
+    public var movedToId: String?
 
     /// Creates an error.
     public init(_ code: SyncErrorCode, _ message: String, statusCode: Int? = nil, serverItem: JSONObject? = nil,

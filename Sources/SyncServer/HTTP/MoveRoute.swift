@@ -8,9 +8,9 @@ import TableProtocol
 ///     {"to": {"space": "space-…" | null}, "tables": [{"table": "lists", "filter": "id eq 'L'"}, …]}
 ///
 /// `to.space` null (or absent) is the caller's own namespace. The caller must be able to write in
-/// both: a viewer gets 403 `readOnlySpace`, a non-member 404 `spaceNotFound`. A live row with a
-/// moved id already in the target answers 409 and moves nothing. The answer names what moved:
-/// `{"moved": [{"table": "lists", "ids": ["L"]}, …]}`.
+/// both: a viewer gets 403 `readOnlySpace`, a non-member 404 `spaceNotFound`. A row whose id a
+/// live row of the target holds already moves with a new id. The answer names what moved, and
+/// the new ids: `{"moved": [{"table": "lists", "ids": ["L"], "renamed": {"L": "new id"}}, …]}`.
 struct MoveRoute {
     let service: TableService
     let spaces: SpaceStore
@@ -31,7 +31,8 @@ struct MoveRoute {
         }
         let moved = try await service.move(selections, from: context.owner, to: target, writer: context.accountName)
         let list: [JSONValue] = moved.map { part in
-            .object(JSONObject([("table", .string(part.table)), ("ids", .array(part.ids.map(JSONValue.string)))]))
+            .object(JSONObject([("table", .string(part.table)), ("ids", .array(part.ids.map(JSONValue.string))),
+                                ("renamed", .object(JSONObject(part.renamed.sorted { $0.key < $1.key }.map { ($0.key, .string($0.value)) })))]))
         }
         return JSONResponse.make(.ok, .object(JSONObject([("moved", .array(list))])))
     }
@@ -59,9 +60,9 @@ struct MovedItemDisclosure {
     let spaces: SpaceStore
 
     func disclose(_ error: TableError, to account: String) async -> TableError {
-        guard case .movedAway(let namespace) = error else { return error }
-        if !account.isEmpty, namespace == account { return .itemMoved(space: nil) }
-        if !account.isEmpty, (try? await spaces.role(of: account, in: namespace)) != nil { return .itemMoved(space: namespace) }
+        guard case .movedAway(let namespace, let id) = error else { return error }
+        if !account.isEmpty, namespace == account { return .itemMoved(space: nil, id: id) }
+        if !account.isEmpty, (try? await spaces.role(of: account, in: namespace)) != nil { return .itemMoved(space: namespace, id: id) }
         return TableError.itemNotFound
     }
 

@@ -26,6 +26,7 @@ enum ServerMigrations {
         Migration(name: "007-updated-by", apply: WriterColumnMigration.apply),
         Migration(name: "008-app-passwords", apply: AppPasswords.createTable),
         Migration(name: "009-moves", apply: MoveRecords.createTable),
+        Migration(name: "010-move-renames", apply: MoveRecords.addNewIds),
     ]
 
     /// Applies every migration the database has not recorded, in order; answers their names.

@@ -15,14 +15,20 @@ enum MoveRecords {
             """#, [])
     }
 
-    /// Records that `id` of `namespace`'s `table` moved to `target`, leaving a tombstone at `version`.
-    static func record(_ namespace: String, _ table: String, id: String, version: String, to target: String,
+    /// Migration 010: the id a moved row has in its target, when the move gave it a new one.
+    static func addNewIds(_ session: any SQLSession, _ dialect: any SQLDialect) throws {
+        try session.execute(#"ALTER TABLE "__moves" ADD COLUMN "toId" TEXT"#, [])
+    }
+
+    /// Records that `id` of `namespace`'s `table` moved to `target` (as `newId` when it was
+    /// given one there), leaving a tombstone at `version`.
+    static func record(_ namespace: String, _ table: String, id: String, version: String, to target: String, as newId: String? = nil,
                        dialect: any SQLDialect, session: any SQLSession) throws {
         let p = dialect.placeholder
         try session.execute(
-            #"INSERT INTO "__moves" ("ns", "tbl", "id", "version", "toNs") VALUES (\#(p(1)), \#(p(2)), \#(p(3)), \#(p(4)), \#(p(5))) "#
-                + #"ON CONFLICT ("ns", "tbl", "id") DO UPDATE SET "version" = excluded."version", "toNs" = excluded."toNs""#,
-            [.text(namespace), .text(table), .text(id), .text(version), .text(target)])
+            #"INSERT INTO "__moves" ("ns", "tbl", "id", "version", "toNs", "toId") VALUES (\#(p(1)), \#(p(2)), \#(p(3)), \#(p(4)), \#(p(5)), \#(p(6))) "#
+                + #"ON CONFLICT ("ns", "tbl", "id") DO UPDATE SET "version" = excluded."version", "toNs" = excluded."toNs", "toId" = excluded."toId""#,
+            [.text(namespace), .text(table), .text(id), .text(version), .text(target), newId.map(SQLValue.text) ?? .null])
     }
 
     /// Forgets where `id` of `namespace`'s `table` went: it lives there again.
@@ -32,13 +38,16 @@ enum MoveRecords {
                             [.text(namespace), .text(table), .text(id)])
     }
 
-    /// The namespace the tombstone `id` at `version` of `namespace`'s `table` moved to, if a move left it.
+    /// Where the tombstone `id` at `version` of `namespace`'s `table` moved to, if a move left it:
+    /// the namespace, and the row's new id there if it was given one.
     static func destination(of namespace: String, _ table: String, id: String, version: String,
-                            dialect: any SQLDialect, session: any SQLSession) throws -> String? {
+                            dialect: any SQLDialect, session: any SQLSession) throws -> (namespace: String, id: String?)? {
         let p = dialect.placeholder
-        return try session.query(
-            #"SELECT "toNs" FROM "__moves" WHERE "ns" = \#(p(1)) AND "tbl" = \#(p(2)) AND "id" = \#(p(3)) AND "version" = \#(p(4))"#,
-            [.text(namespace), .text(table), .text(id), .text(version)]).rows.first?.first?.text
+        let row = try session.query(
+            #"SELECT "toNs", "toId" FROM "__moves" WHERE "ns" = \#(p(1)) AND "tbl" = \#(p(2)) AND "id" = \#(p(3)) AND "version" = \#(p(4))"#,
+            [.text(namespace), .text(table), .text(id), .text(version)]).rows.first
+        guard let target = row?.first?.text else { return nil }
+        return (target, row?[1].text)
     }
 
     /// Every record of a namespace that is being deleted.

@@ -22,6 +22,8 @@ public struct MovedRows: Sendable, Equatable {
     public var table: String
     /// The moved rows' ids.
     public var ids: [String]
+    /// The moved rows given a new id in the target (its live rows held theirs): old id → new.
+    public var renamed: [String: String] = [:]
 }
 
 /// Moving rows between namespaces (an account's own and a shared space, either way) as one
@@ -38,9 +40,10 @@ enum NamespaceMove {
     /// Most tables one move names.
     static let maxSelections = 16
 
-    /// One table's part of a move, inside the move's transaction. Throws `TableError.refused`
-    /// when the target holds a live row with a moved id (the transaction then leaves everything
-    /// as it was).
+    /// One table's part of a move, inside the move's transaction. A row whose id a live row of
+    /// the target holds already (a collaborator wrote a row with one of the owner's ids) arrives
+    /// with a new id, recorded so that a change sent to its old place follows it: both rows are
+    /// kept, and the move never half-fails.
     static func move(_ table: String, query: TableQuery, from source: String, to target: String, writer: String?, limits: SchemaLimits,
                      dialect: any SQLDialect, session: any SQLSession) throws -> (moved: MovedRows, grewTarget: Bool) {
         guard let from = try NamespaceCatalog.load(source, table, dialect: dialect, session: session) else {
@@ -74,21 +77,28 @@ enum NamespaceMove {
         }
         let leaving = RowAccess(dialect: dialect, table: table, schema: from, owner: source, writer: writer)
         let arriving = RowAccess(dialect: dialect, table: table, schema: to, owner: target, writer: writer)
+        var renamed: [String: String] = [:]
         for (item, content) in zip(items, contents) {
             let id = item.id
             let createdAt = item.properties[SystemProperty.createdAt.rawValue]?.stringValue ?? stamps[target]!
-            guard let placed = try arriving.place(id: id, properties: content, createdAt: createdAt, version: item.version,
-                                                  timestamp: stamps[target]!, session: session) else {
-                throw TableError.refused("The destination already holds an item with the id '\(id)' in '\(table)': nothing was moved")
+            var placedId = id
+            var arrived = try arriving.place(id: id, properties: content, createdAt: createdAt, version: item.version,
+                                             timestamp: stamps[target]!, session: session)
+            if arrived == nil {
+                placedId = UUID().uuidString.lowercased()
+                arrived = try arriving.place(id: placedId, properties: content, createdAt: createdAt, version: item.version,
+                                             timestamp: stamps[target]!, session: session)
+                renamed[id] = placedId
             }
+            guard let placed = arrived else { throw TableError.refused("The row '\(id)' of '\(table)' could not be placed: nothing was moved") }
             guard let tombstone = try leaving.setDeleted(true, id: id, timestamp: stamps[source]!, version: TableWrite.newVersion(), session: session)
             else { throw TableError.itemNotFound }
-            try MoveRecords.record(source, table, id: id, version: tombstone.version, to: target, dialect: dialect, session: session)
-            try MoveRecords.forget(target, table, id: id, dialect: dialect, session: session)
+            try MoveRecords.record(source, table, id: id, version: tombstone.version, to: target, as: renamed[id], dialect: dialect, session: session)
+            try MoveRecords.forget(target, table, id: placedId, dialect: dialect, session: session)
             try session.announce(ChangeNotice(table: table, owner: target, item: placed))
             try session.announce(ChangeNotice(table: table, owner: source, item: tombstone))
         }
-        return (MovedRows(table: table, ids: items.map(\.id)), grew)
+        return (MovedRows(table: table, ids: items.map(\.id), renamed: renamed), grew)
     }
 }
 

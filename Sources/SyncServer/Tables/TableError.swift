@@ -29,10 +29,12 @@ public enum TableError: Error, Sendable, Equatable {
     /// A write to a row that a move took to `namespace` (`MoveRecords`), as the table service
     /// finds it. The routes say where only to a caller who may write there (`itemMoved`);
     /// anyone else, and anything that does not translate it, gets a plain 404.
-    case movedAway(namespace: String)
+    /// `id`: the row's id there when the move gave it a new one (its id was taken there).
+    case movedAway(namespace: String, id: String?)
     /// The item moved to a shared space (`space`) or to the caller's own namespace (nil): 404
-    /// with `code: itemMoved` and `movedTo: {"space": …}`, so the change goes there.
-    case itemMoved(space: String?)
+    /// with `code: itemMoved` and `movedTo: {"space": …}` (and `"id"` when the move gave it a new
+    /// one), so the change goes there.
+    case itemMoved(space: String?, id: String?)
 
     /// The HTTP status code.
     public var status: Int {
@@ -69,7 +71,7 @@ public enum TableError: Error, Sendable, Equatable {
         case .spaceNotFound: return "There is no such space (or you are not one of its members)"
         case .readOnlySpace: return "You are a viewer of this space: it is read-only for you (its owners can make you an editor)"
         case .movedAway: return Self.itemNotFound.message
-        case .itemMoved(let space):
+        case .itemMoved(let space, _):
             return space == nil ? "The item moved to your own lists" : "The item moved to a shared space"
         case .conflict: return "The item already exists or its version does not match"
         case .preconditionFailed: return "The item has been changed since the given version"
@@ -84,7 +86,11 @@ public enum TableError: Error, Sendable, Equatable {
     var body: JSONObject {
         var body = JSONObject([("error", .string(message))])
         if let code = protocolCode { body["code"] = .string(code.rawValue) }
-        if case .itemMoved(let space) = self { body["movedTo"] = .object(JSONObject([("space", space.map(JSONValue.string) ?? .null)])) }
+        if case .itemMoved(let space, let id) = self {
+            var movedTo = JSONObject([("space", space.map(JSONValue.string) ?? .null)])
+            if let id { movedTo["id"] = .string(id) }
+            body["movedTo"] = .object(movedTo)
+        }
         return body
     }
 }

@@ -111,7 +111,7 @@ struct TableWrite: Sendable {
             // A move's tombstone says where the row went, so the change can follow it there.
             if let target = try MoveRecords.destination(of: rows.owner, rows.table, id: id, version: existing.version,
                                                         dialect: rows.dialect, session: session) {
-                throw TableError.movedAway(namespace: target)
+                throw TableError.movedAway(namespace: target.namespace, id: target.id)
             }
             throw TableError.itemNotFound
         }

@@ -55,7 +55,7 @@ public struct ConflictRecord: Sendable, Equatable, Identifiable {
 
     /// What happened, in a few words, naming who changed the server's side when known.
     public var summary: String {
-        guard let who = serverChangedBy, resolution != .notSent, resolution != .refusedOnServer else { return outcome }
+        guard let who = serverChangedBy, ![.notSent, .refusedOnServer, .movedWithNewId].contains(resolution) else { return outcome }
         return outcome + " (theirs by \(who))"
     }
 
@@ -64,6 +64,7 @@ public struct ConflictRecord: Sendable, Equatable, Identifiable {
         case (_, .cancel): return "sync cancelled"
         case (_, .notSent): return "not sent: " + (reason ?? "the server would not take it")
         case (_, .refusedOnServer): return "not stored: " + (reason ?? "the server refused another app's edit")
+        case (_, .movedWithNewId): return "kept with a new id: " + (reason ?? "its id was taken where it moved")
         case (.edit, .merged): return "merged " + fields.joined(separator: ", ")
         case (.edit, .client): return "kept yours"
         case (.edit, .server): return "kept the server's"

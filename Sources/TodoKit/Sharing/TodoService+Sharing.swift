@@ -240,11 +240,21 @@ extension TodoService {
             RowSelection(table: listTable.untyped.name, where: Field("id") == .string(listId)),
             RowSelection(table: table.untyped.name, where: Field("listId") == .string(listId)),
         ], from: space, to: target)
-        try await context.moveRows(in: listTable.untyped.name, ids: [listId], from: space, to: target)
+        // A row whose id the destination held (a collaborator's item with one of the owner's
+        // ids) moved with a new id: its copy here goes, the row comes back under the new id with
+        // the next pull, and the conflict history says why.
+        let reason = "the list it was in moved where another item already had its id, so it was given a new one"
+        for name in [listTable.untyped.name, table.untyped.name] {
+            try await context.followRenamedRows(in: name, renamed: moved[name.lowercased()]?.renamed ?? [:], from: space, reason: reason)
+        }
+        if moved[listTable.untyped.name.lowercased()]?.renamed[listId] == nil {
+            try await context.moveRows(in: listTable.untyped.name, ids: [listId], from: space, to: target)
+        }
         let here = Field(SharedSpace.column) == (space.map(QueryValue.string) ?? nil)
         let held = try table.untyped.read(table.query.filter(Field("listId") == .string(listId) && here)).items
             .compactMap { $0[SystemProperty.id]?.stringValue }
-        let items = Set(held).union(moved[table.untyped.name.lowercased()] ?? [])
+        let items = Set(held).union(moved[table.untyped.name.lowercased()]?.ids ?? [])
+            .subtracting((moved[table.untyped.name.lowercased()]?.renamed ?? [:]).keys)
         try await context.moveRows(in: table.untyped.name, ids: items.sorted(), from: space, to: target)
     }
 
