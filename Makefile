@@ -4,7 +4,7 @@ SWIFT ?= swift
 PORT ?= 8080
 ENSURE := scripts/ensure-packages.sh
 
-.PHONY: run server build test soak crash-soak bench load docs docs-keys install uninstall deps-build deps-test deps-bench clean
+.PHONY: run server build test soak crash-soak bench bench-bounded load docs docs-keys install uninstall deps-build deps-test deps-bench clean
 
 ## Starts (or reuses) the bundled server on embedded SQLite and opens the client against it.
 ## DEVICE=phone gives a second device with its own local store.
@@ -48,6 +48,15 @@ crash-soak: deps-test
 ## Benchmarks (release build, wrk on loopback); writes BENCHMARKS.md.
 bench: deps-bench
 	scripts/with-postgres.sh python3 scripts/bench.py
+
+## Bounded work: the bounded-work issue's heavy requests against todo-server before its bounds
+## (commit $(BOUNDED_BEFORE), built in a worktree) and now; writes BENCHMARKS.md's "Bounded work".
+BOUNDED_BEFORE ?= 40a1eee
+bench-bounded: deps-bench
+	@[ -d .build-bench-before ] || git worktree add -f .build-bench-before $(BOUNDED_BEFORE)
+	cd .build-bench-before && $(SWIFT) build -c release --product todo-server
+	$(SWIFT) build -c release --product todo-server
+	python3 scripts/bench_bounded.py --before .build-bench-before/.build/release/todo-server --after .build/release/todo-server
 
 ## 100 simulated devices for 20 s against two servers on one PostgreSQL, then one on SQLite;
 ## checks that no write is lost or duplicated (LOAD_DEVICES, LOAD_SECONDS change the size).

@@ -1,8 +1,10 @@
 import Foundation
+import SyncServer
 import WebDAVXML
 
 /// PROPFIND (RFC 4918 §9.1) on the root, a principal, the home, a collection or a task; Depth 0
-/// or 1 (a home's lists, a list's tasks). Depth infinity is refused (`propfind-finite-depth`).
+/// or 1 (a home's lists, a list's tasks). Depth infinity is refused (`propfind-finite-depth`);
+/// a list's tasks past `ReportBudget`'s bytes end the answer with a 507.
 struct PropfindResponder: Sendable {
     let context: DAVContext
 
@@ -45,8 +47,16 @@ struct PropfindResponder: Sendable {
             add(DAVPath.collection(user: user, segment: segment).href,
                 ResourceProperties.collection(collection, user: user, token: try await context.token(of: collection)))
             if deep {
+                // Task text (a client may ask for calendar-data here too) is bounded as a REPORT's is.
+                var budget = ReportBudget()
                 for task in try await context.tasks(collection).all() {
-                    add(DAVPath.resource(user: user, segment: segment, name: task.name).href, ResourceProperties.task(task, text: request.needsContent ? task.text : nil))
+                    try RequestDeadline.check()
+                    let text = request.needsContent ? task.text : nil
+                    guard budget.spend(bytes: text?.utf8.count ?? 0) else {
+                        status.responses.append(.overLimits(DAVPath.collection(user: user, segment: segment).href))
+                        break
+                    }
+                    add(DAVPath.resource(user: user, segment: segment, name: task.name).href, ResourceProperties.task(task, text: text))
                 }
             }
         case .resource(_, let segment, let name):

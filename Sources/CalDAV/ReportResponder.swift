@@ -86,8 +86,9 @@ struct ReportResponder: Sendable {
             try RequestDeadline.check()
             var text: String?
             if !everyTask {
-                text = task.text
-                guard let calendar = try? ICalendarReader.components(text!).first, filter.matches(calendar) else { continue }
+                let read = task.text
+                guard let calendar = try? ICalendarReader.components(read).first, filter.matches(calendar) else { continue }
+                text = read
             }
             guard let answer = response(task, segment: segment, request, text: text, expand: expand, budget: &budget) else {
                 try RequestDeadline.check()
