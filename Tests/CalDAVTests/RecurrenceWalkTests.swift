@@ -64,6 +64,30 @@ import TodoModel
                 == ["20261207", "20261214", "20261221", "20261228"])
     }
 
+    /// The bounded-work issue's alarm query: fifty alarms on that rule, each found by its trigger.
+    @Test func anAlarmOfAWeeklyRepeatWithACountGoesOffInDecemberFortySixYearsOn() throws {
+        let alarms = (1...50).flatMap { ["BEGIN:VALARM", "ACTION:DISPLAY", "DESCRIPTION:a", "TRIGGER:-PT\($0)M", "END:VALARM"] }
+        let text = (["BEGIN:VCALENDAR", "VERSION:2.0", "BEGIN:VTODO", "UID:w", "DTSTART:19800107T090000Z", "RRULE:FREQ=WEEKLY;BYDAY=MO;COUNT=3000"]
+                    + alarms + ["END:VTODO", "END:VCALENDAR", ""]).joined(separator: "\r\n")
+        let task = try #require(try ICalendarReader.components(text).first?.components.first)
+        let alarm = try #require(task.components.last)
+        // 08:10 on Monday 7 December 2026 is the fiftieth alarm's trigger; 08:09 is none's.
+        #expect(CalendarQueryFilter.overlaps(alarm, .init(start: date("20261207T081000Z"), end: date("20261207T081001Z")), parent: task))
+        #expect(!CalendarQueryFilter.overlaps(alarm, .init(start: date("20261207T080900Z"), end: date("20261207T081000Z")), parent: task))
+    }
+
+    @Test func anAlarmRepeatedEveryMinuteIsFoundByItsNthTrigger() throws {
+        let text = ["BEGIN:VCALENDAR", "VERSION:2.0", "BEGIN:VTODO", "UID:r", "DTSTART:20260105T090000Z", "RRULE:FREQ=DAILY",
+                    "BEGIN:VALARM", "ACTION:DISPLAY", "DESCRIPTION:a", "TRIGGER:PT0S", "REPEAT:100", "DURATION:PT1M", "END:VALARM",
+                    "END:VTODO", "END:VCALENDAR", ""].joined(separator: "\r\n")
+        let task = try #require(try ICalendarReader.components(text).first?.components.first)
+        let alarm = try #require(task.components.first)
+        // The 73rd repeat of 1 March 2026's instance: 10:13.
+        #expect(CalendarQueryFilter.overlaps(alarm, .init(start: date("20260301T101300Z"), end: date("20260301T101301Z")), parent: task))
+        // Past the 100th repeat (10:40) and before the next day's first.
+        #expect(!CalendarQueryFilter.overlaps(alarm, .init(start: date("20260301T104030Z"), end: date("20260302T085959Z")), parent: task))
+    }
+
     @Test func theLastInstanceOfACountIsWhereListingEveryInstanceEnds() {
         let first = date("19800107T090000Z")
         let instances = walked("FREQ=WEEKLY;BYDAY=MO,TH;COUNT=3001", first: first, date("20080101T000000Z"), date("20090101T000000Z"))
