@@ -8,9 +8,19 @@ import TodoKit
 /// the signed-in account's app passwords, one per CalDAV app or device (README, "Your lists in
 /// other task apps").
 struct AppPasswordsCommand: AsyncParsableCommand {
+    // Without a subcommand it lists, itself rather than through a default subcommand, so that
+    // `todo app-passwords --help` is this command's help, naming add and rm.
     static let configuration = CommandConfiguration(
         commandName: "app-passwords", abstract: "List, add or revoke app passwords: one per CalDAV app, so none needs your password.",
-        subcommands: [List.self, Add.self, Remove.self], defaultSubcommand: List.self)
+        discussion: "Without a subcommand, lists them as `list` does; --json prints [{\"label\", \"createdAt\", \"lastUsed\"}].",
+        subcommands: [List.self, Add.self, Remove.self])
+
+    @OptionGroup var options: ClientOptions
+    @Flag(help: "Print JSON.") var json = false
+
+    func run() async throws {
+        try await List.list(options, json: json)
+    }
 
     struct List: AsyncParsableCommand {
         static let configuration = CommandConfiguration(commandName: "list", abstract: "Your app passwords: label, made, last used.",
@@ -19,6 +29,10 @@ struct AppPasswordsCommand: AsyncParsableCommand {
         @Flag(help: "Print JSON.") var json = false
 
         func run() async throws {
+            try await Self.list(options, json: json)
+        }
+
+        static func list(_ options: ClientOptions, json: Bool) async throws {
             let service = try openService(options)
             let entries = try await sharing(service) { try await service.appPasswords() }
             if json {

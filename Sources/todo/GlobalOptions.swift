@@ -6,8 +6,9 @@ enum GlobalOptions {
     static let names: Set<String> = ["--server", "--device", "--store", "--ca-file"]
 
     /// The arguments with every leading connection option (`--server URL` or `--server=URL`) moved
-    /// after the first command name; unchanged when no known command follows them.
-    static func reorder(_ arguments: [String], commands: Set<String>) -> [String] {
+    /// after the command's name, and its subcommand's (`app-passwords add`) when `commands` names
+    /// one under it; unchanged when no known command follows them.
+    static func reorder(_ arguments: [String], commands: [String: Set<String>]) -> [String] {
         var leading: [String] = []
         var index = 0
         while index < arguments.count {
@@ -23,7 +24,9 @@ enum GlobalOptions {
                 index += 2
             }
         }
-        guard !leading.isEmpty, index < arguments.count, commands.contains(arguments[index]) else { return arguments }
-        return [arguments[index]] + leading + Array(arguments[(index + 1)...])
+        guard !leading.isEmpty, index < arguments.count, let nested = commands[arguments[index]] else { return arguments }
+        var path = [arguments[index]]
+        if index + 1 < arguments.count, nested.contains(arguments[index + 1]) { path.append(arguments[index + 1]) }
+        return path + leading + Array(arguments[(index + path.count)...])
     }
 }

@@ -44,7 +44,7 @@ struct UnshareCommand: AsyncParsableCommand {
 /// `todo members LIST [--json]`.
 struct MembersCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "members", abstract: "Who a shared list is shared between, and their roles.",
+        commandName: "members", abstract: "Who a list is shared between, and their roles (you alone, for a list not shared).",
         discussion: "--json prints [{\"user\", \"role\"}].")
     @OptionGroup var options: ClientOptions
     @Argument(help: "The list (NAME or NAME@OWNER).") var list: String

@@ -21,7 +21,9 @@ struct TodoCommand: ParsableCommand {
         // Before any thread exists, so the UI loop's dispatch sources get these signals.
         MainLoop.blockSignals()
         do {
-            let commands = Set(configuration.subcommands.compactMap { $0.configuration.commandName })
+            let commands = Dictionary(configuration.subcommands.compactMap { command in
+                command.configuration.commandName.map { ($0, Set(command.configuration.subcommands.compactMap { $0.configuration.commandName })) }
+            }, uniquingKeysWith: { first, _ in first })
             var command = try parseAsRoot(GlobalOptions.reorder(Array(CommandLine.arguments.dropFirst()), commands: commands))
             guard let parsed = command as? AsyncParsableCommand else { return try command.run() }
             // Only the task below touches the parsed command after this point.

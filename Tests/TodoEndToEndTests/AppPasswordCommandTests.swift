@@ -27,8 +27,22 @@ import Testing
         let entries = try JSONSerialization.jsonObject(with: Data(listed.out.utf8)) as? [[String: Any]]
         #expect(entries?.map { $0["label"] as? String } == ["Phone"])
         #expect(try await h.todo(["app-passwords", "rm", "Phone"], h.ann).status == 0)
-        try await Task.sleep(for: .seconds(1))
         #expect(try await davStatus(h.url, "ann", password) == "401")
+    }
+
+    @Test func connectionOptionsBeforeTheCommandReachItsSubcommand() async throws {
+        let h = try await SharingCommandTests.Household.make()
+        defer { _ = h.server.stop() }
+        let added = try await TodoCLI.run(["--server", h.url, "app-passwords", "add", "Phone"], home: h.ann)
+        #expect(added.status == 0, "\(added.err)")
+        let listed = try await TodoCLI.run(["--server", h.url, "app-passwords", "--json"], home: h.ann)
+        #expect((try JSONSerialization.jsonObject(with: Data(listed.out.utf8)) as? [[String: Any]])?.map { $0["label"] as? String } == ["Phone"])
+    }
+
+    @Test func theHelpOfAppPasswordsNamesAddAndRm() async throws {
+        let help = try await TodoCLI.run(["app-passwords", "--help"], home: try TempDir.make())
+        #expect(help.status == 0)
+        #expect(help.out.contains("add") && help.out.contains("rm") && help.out.contains("SUBCOMMANDS"), "\(help.out)")
     }
 
     @Test func operatorsManageAnAccountsAppPasswords() async throws {

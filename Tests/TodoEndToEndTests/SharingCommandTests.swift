@@ -197,6 +197,15 @@ import Testing
         return ((response as? HTTPURLResponse)?.statusCode ?? 0, String(decoding: data, as: UTF8.self))
     }
 
+    @Test func theMembersOfAListNotSharedAreItsOwnerAlone() async throws {
+        let h = try await Household.make()
+        defer { h.server.stop() }
+        #expect(try await h.todo(["add", "milk", "--list", "Groceries"], h.ann).status == 0)
+        let members = try await h.todo(["members", "Groceries"], h.ann)
+        #expect(members.status == 0, "\(members.err)")
+        #expect(members.out == "ann\towner\n")
+    }
+
     @Test func membersListsEveryoneWithTheirRole() async throws {
         let h = try await Household.make()
         defer { h.server.stop() }

@@ -43,9 +43,13 @@ final class WorkerThreads: TaskExecutor, @unchecked Sendable {
             while next == jobs.count { condition.wait() }
             let job = jobs[next]
             next += 1
-            // Drop what was run once the queue drains, so it never grows.
+            // Drop what was run when the queue drains, or once it is most of the array, so a
+            // queue that never drains does not grow either.
             if next == jobs.count {
                 jobs.removeAll(keepingCapacity: true)
+                next = 0
+            } else if next >= 1_024, next * 2 >= jobs.count {
+                jobs.removeFirst(next)
                 next = 0
             }
             condition.unlock()

@@ -77,9 +77,9 @@ extension TodoService {
         try await unshare(try entry(named: name), with: user)
     }
 
-    /// Who a shared list is shared between, and their roles.
+    /// Who a list is shared between, and their roles: only the person, for a list not shared.
     public func members(ofListNamed name: String) async throws -> [SpaceMember] {
-        try await sharingClient().members(of: try sharedSpace(of: try entry(named: name)))
+        try await members(of: try entry(named: name))
     }
 
     /// Leaves a list shared with you: it and its items leave this device, and any change not yet
@@ -109,7 +109,10 @@ extension TodoService {
 
     /// Who shares the list with this id: its members, or only the person for a list not shared.
     public func members(ofList id: String) async throws -> [SpaceMember] {
-        let entry = try entry(id: id)
+        try await members(of: try entry(id: id))
+    }
+
+    private func members(of entry: ListEntry) async throws -> [SpaceMember] {
         guard entry.space != nil else { return [SpaceMember(user: signedInUser ?? "you", role: .owner)] }
         return try await sharingClient().members(of: try sharedSpace(of: entry))
     }
