@@ -27,8 +27,7 @@ import Testing
         let token = try await auth.token(name)
         try await AuthServer.users(["remove", name], database: auth.database)
         try await AuthServer.users(["add", name, "--password-stdin"], database: auth.database, input: "correct horse\n")
-        try await Task.sleep(for: .milliseconds(1000))
-        #expect(try await auth.client(token: token).get("tables/TodoItem").status == 401)
+        #expect(try await holds(within: .seconds(1)) { try await auth.client(token: token).get("tables/TodoItem").status == 401 })
     }
 
     @Test(arguments: Backend.allCases)
