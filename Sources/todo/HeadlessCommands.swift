@@ -124,7 +124,7 @@ struct ListCommand: AsyncParsableCommand {
         try service.forEachChunk(of: listing, today: currentDay()) { chunk in
             for listed in chunk {
                 if json {
-                    var object = ItemJSON.object(listed.item, listName: listed.list?.name)
+                    var object = ItemJSON.object(listed.item, listName: listed.listName)
                     object["pending"] = .bool(listed.isPending)
                     try output.append { array.append(.object(object), into: &$0) }
                 } else {
@@ -139,7 +139,7 @@ struct ListCommand: AsyncParsableCommand {
     /// An item as a line: id, box, text, then its due day, priority, list, tags and whether it waits to be sent.
     static func line(_ listed: ListedItem) -> String {
         let item = listed.item
-        var fields = [item.due.map { "due \($0.text)" }, item.priority.map { "!\($0.rawValue)" }, listed.list.map { "+\($0.name.asOutputField)" }].compactMap { $0 }
+        var fields = [item.due.map { "due \($0.text)" }, item.priority.map { "!\($0.rawValue)" }, listed.listName.map { "+\($0.asOutputField)" }].compactMap { $0 }
         fields += item.tags.sorted().map { "#\($0)" }
         if listed.isPending { fields.append("(pending)") }
         return "\(item.id)\t\(item.complete ? "[x]" : "[ ]")\t\(item.text.asOutputField)\(fields.isEmpty ? "" : "\t" + fields.joined(separator: " "))"

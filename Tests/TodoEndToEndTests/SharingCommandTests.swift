@@ -284,6 +284,20 @@ import Testing
         #expect(theirs.contains("ann's milk") && !theirs.contains("bob's own"))
     }
 
+    @Test func itemsOfTwoListsOfOneNameNameTheirListAsCommandsTakeIt() async throws {
+        let h = try await Household.make()
+        defer { h.server.stop() }
+        try await h.todo(["add", "ann's milk", "--list", "Groceries"], h.ann)
+        try await h.todo(["share", "Groceries", "--with", "bob"], h.ann)
+        try await h.todo(["add", "bob's own", "--list", "Groceries"], h.bob)
+        try await h.todo(["sync"], h.bob)
+        let lines = try await h.todo(["list"], h.bob).out.split(separator: "\n")
+        #expect(lines.first { $0.contains("ann's milk") }?.hasSuffix("+Groceries@ann") == true)
+        #expect(lines.first { $0.contains("bob's own") }?.hasSuffix("+Groceries") == true)
+        let items = try #require(try JSONSerialization.jsonObject(with: Data(try await h.todo(["list", "--json"], h.bob).out.utf8)) as? [[String: Any]])
+        #expect(Set(items.compactMap { $0["list"] as? String }) == ["Groceries", "Groceries@ann"])
+    }
+
     /// Two people who imported one export hold the same ids; once one shares the list, the other's
     /// device holds each id twice: in their own list and in the shared one.
     @Test func twoListsHoldingOneIdBothShowAndACommandNamingItAsksWhichList() async throws {

@@ -57,6 +57,9 @@ public struct ListedItem: Sendable, Equatable {
     public var item: TodoItem
     /// The list it shows in; nil: the Inbox.
     public var list: TodoList?
+    /// That list as commands name it (`ListEntry.commandName`): `Groceries`, or `Groceries@ann`
+    /// beside a list of one's own of that name.
+    public var listName: String?
     /// A local change to it waits to be sent.
     public var isPending: Bool
 }

@@ -7,13 +7,14 @@ extension TodoService {
     /// The items of a listing in its order, a chunk at a time, each with the list it shows in and
     /// whether a local change to it waits to be sent.
     public func forEachChunk(of listing: ItemListing, today: DueDate, _ body: ([ListedItem]) throws -> Void) throws {
-        let lists = try lists()
-        let byId = Dictionary(lists.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
-        let query = listing.query(table.query, today: today, listIds: lists.map(\.id))
+        let entries = try listEntries()
+        let byId = Dictionary(entries.map { ($0.list.id, $0) }, uniquingKeysWith: { first, _ in first })
+        let query = listing.query(table.query, today: today, listIds: entries.map(\.list.id))
         try table.forEachChunk(query) { records, pending in
             try body(records.map { synced in
                 let item = TodoItem(synced)
-                return ListedItem(item: item, list: item.listId.flatMap { byId[$0] }, isPending: pending.contains(item.id.lowercased()))
+                let entry = item.listId.flatMap { byId[$0] }
+                return ListedItem(item: item, list: entry?.list, listName: entry?.commandName, isPending: pending.contains(item.id.lowercased()))
             })
         }
     }

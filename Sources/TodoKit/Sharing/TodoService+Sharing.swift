@@ -18,10 +18,14 @@ public struct ListEntry: Sendable, Equatable {
     /// The name shown: the list's, with the owner added (`Groceries (ann)`) when another list
     /// has the same name.
     public var displayName: String
+    /// The name commands print and take (`--list`): the list's, or `NAME@OWNER` for a shared list
+    /// whose name another list has too.
+    public var commandName: String
 
     /// A list entry.
     public init(list: TodoList, space: String?, owner: String?, role: SpaceRole?, members: Int, displayName: String) {
         (self.list, self.space, self.owner, self.role, self.members, self.displayName) = (list, space, owner, role, members, displayName)
+        commandName = list.name
     }
 
     /// True when the person may change the list and its items.
@@ -49,6 +53,7 @@ extension TodoService {
         let counts = Dictionary(entries.map { ($0.list.name.lowercased(), 1) }, uniquingKeysWith: +)
         for index in entries.indices where counts[entries[index].list.name.lowercased(), default: 0] > 1 && entries[index].isShared {
             entries[index].displayName += " (\(entries[index].owner ?? "shared"))"
+            if let owner = entries[index].owner { entries[index].commandName += "@" + owner }
         }
         return entries
     }
