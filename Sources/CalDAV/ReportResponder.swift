@@ -131,14 +131,20 @@ struct ReportResponder: Sendable {
         }
         let request = PropertyRequest(body)
         var budget = ReportBudget()
-        // A member whose text would pass the byte limit ends the report as a truncated one.
+        var texts: [String: String] = [:]
+        // A member whose text would pass the byte limit ends the report as a truncated one; the
+        // text measured is the one answered.
         let changes = try await tasks.changes(after: token, limit: limit, latest: latest) { task in
-            !request.needsContent || budget.spend(bytes: task.text.utf8.count)
+            guard request.needsContent else { return true }
+            let text = task.text
+            guard budget.spend(bytes: text.utf8.count) else { return false }
+            texts[task.name] = text
+            return true
         }
         var status = MultiStatus()
         for task in changes.members {
             try RequestDeadline.check()
-            status.responses.append(response(task, segment: segment, request))
+            status.responses.append(response(task, segment: segment, request, content: texts[task.name]))
         }
         for name in changes.removed {
             status.responses.append(.init(href: DAVPath.resource(user: context.user, segment: segment, name: name).href, status: 404))

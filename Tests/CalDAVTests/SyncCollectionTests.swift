@@ -4,6 +4,19 @@ import Testing
 /// `sync-collection` (RFC 6578): what changed since a token, deletions and departures as 404
 /// members, and `DAV:limit` with a continuation that loses nothing.
 @Suite struct SyncCollectionTests {
+    @Test func aSyncAskingForCalendarDataAnswersEachTaskWithItsOwnText() async throws {
+        let account = try await DAVServers.shared.server(.sqlite).addAccount()
+        let list = try await account.makeList("Chores")
+        let a = Tasks.uid(), b = Tasks.uid()
+        try await account.store(list.path + "\(a).ics", Tasks.vtodo(a, "Sweep"))
+        try await account.store(list.path + "\(b).ics", Tasks.vtodo(b, "Dust"))
+        let body = #"<?xml version="1.0"?><d:sync-collection xmlns:d="DAV:" xmlns:c="urn:ietf:params:xml:ns:caldav"><d:sync-token/>"#
+            + "<d:sync-level>1</d:sync-level><d:prop><d:getetag/><c:calendar-data/></d:prop></d:sync-collection>"
+        let reply = try await account.xml("REPORT", list.path, body).multiStatus
+        #expect(reply.response("\(a).ics")?.properties["calendar-data"]?.contains("SUMMARY:Sweep") == true)
+        #expect(reply.response("\(b).ics")?.properties["calendar-data"]?.contains("SUMMARY:Dust") == true)
+    }
+
     @Test(arguments: DAVStore.allCases)
     func aFirstSyncListsEveryTaskAndASecondOnlyWhatChanged(_ store: DAVStore) async throws {
         let account = try await DAVServers.shared.server(store).addAccount()

@@ -271,13 +271,19 @@ import Testing
         #expect(try await h.todo(["members", "Groceries", "--json"], h.ann).out.contains("bob") == false)
     }
 
-    @Test func aListSharedWithYouThatClashesWithYoursIsNamedByItsOwner() async throws {
+    /// ann shares her Groceries with bob, who has a Groceries of his own.
+    func twoGroceries() async throws -> Household {
         let h = try await Household.make()
-        defer { h.server.stop() }
         try await h.todo(["add", "ann's milk", "--list", "Groceries"], h.ann)
         try await h.todo(["share", "Groceries", "--with", "bob"], h.ann)
         try await h.todo(["add", "bob's own", "--list", "Groceries"], h.bob)
         try await h.todo(["sync"], h.bob)
+        return h
+    }
+
+    @Test func aListSharedWithYouThatClashesWithYoursIsNamedByItsOwner() async throws {
+        let h = try await twoGroceries()
+        defer { h.server.stop() }
         #expect(try await h.todo(["lists"], h.bob).out.contains("Groceries (ann)"))
         #expect(try await h.todo(["list", "--list", "Groceries"], h.bob).out.contains("bob's own"))
         let theirs = try await h.todo(["list", "--list", "Groceries@ann"], h.bob).out
@@ -285,12 +291,8 @@ import Testing
     }
 
     @Test func itemsOfTwoListsOfOneNameNameTheirListAsCommandsTakeIt() async throws {
-        let h = try await Household.make()
+        let h = try await twoGroceries()
         defer { h.server.stop() }
-        try await h.todo(["add", "ann's milk", "--list", "Groceries"], h.ann)
-        try await h.todo(["share", "Groceries", "--with", "bob"], h.ann)
-        try await h.todo(["add", "bob's own", "--list", "Groceries"], h.bob)
-        try await h.todo(["sync"], h.bob)
         let lines = try await h.todo(["list"], h.bob).out.split(separator: "\n")
         #expect(lines.first { $0.contains("ann's milk") }?.hasSuffix("+Groceries@ann") == true)
         #expect(lines.first { $0.contains("bob's own") }?.hasSuffix("+Groceries") == true)

@@ -252,18 +252,17 @@ extension TodoService {
         // ids) moved with a new id: its copy here goes, the row comes back under the new id with
         // the next pull, and the conflict history says why.
         let reason = "the list it was in moved where another item already had its id, so it was given a new one"
-        for name in [listTable.untyped.name, table.untyped.name] {
-            try await context.followRenamedRows(in: name, renamed: moved[name.lowercased()]?.renamed ?? [:], from: space, reason: reason)
-        }
-        if moved[listTable.untyped.name.lowercased()]?.renamed[listId] == nil {
+        let (lists, items) = (moved[listTable.untyped.name.lowercased()] ?? MovedRowIds(), moved[table.untyped.name.lowercased()] ?? MovedRowIds())
+        try await context.followRenamedRows(in: listTable.untyped.name, renamed: lists.renamed, from: space, reason: reason)
+        try await context.followRenamedRows(in: table.untyped.name, renamed: items.renamed, from: space, reason: reason)
+        if lists.renamed[listId] == nil {
             try await context.moveRows(in: listTable.untyped.name, ids: [listId], from: space, to: target)
         }
         let here = Field(SharedSpace.column) == (space.map(QueryValue.string) ?? nil)
         let held = try table.untyped.read(table.query.filter(Field("listId") == .string(listId) && here)).items
             .compactMap { $0[SystemProperty.id]?.stringValue }
-        let items = Set(held).union(moved[table.untyped.name.lowercased()]?.ids ?? [])
-            .subtracting((moved[table.untyped.name.lowercased()]?.renamed ?? [:]).keys)
-        try await context.moveRows(in: table.untyped.name, ids: items.sorted(), from: space, to: target)
+        let following = Set(held).union(items.ids).subtracting(items.renamed.keys)
+        try await context.moveRows(in: table.untyped.name, ids: following.sorted(), from: space, to: target)
     }
 
     /// Items this device added to a list while another device shared it went to the account's
