@@ -34,12 +34,9 @@ struct StaleWriteMerge {
     /// The refusal of a write with clashing fields, naming them as iCalendar properties, and
     /// saying so when what it changed was `kept` as a lost edit.
     func refusal(kept: Bool) -> DAVError {
-        let fields = clashingFields.map { Self.property[$0] ?? $0 }.joined(separator: ", ")
+        let fields = clashingFields.map { $0 == TaskRow.keptColumn ? "properties kept as sent" : VTODOProperty.ofField[$0] ?? $0 }
+            .joined(separator: ", ")
         return DAVError(412, "The task changed since that version, and both sides changed \(fields): read it again"
                         + (kept ? ". Your edit is kept in the task's conflict history" : ""))
     }
-
-    /// The iCalendar property a column is written as, for the refusal's message.
-    private static let property = ["text": "SUMMARY", "notes": "DESCRIPTION", "due": "DUE", "priority": "PRIORITY",
-                                   "complete": "STATUS", "repeat": "RRULE", TaskRow.keptColumn: "properties kept as sent"]
 }

@@ -76,16 +76,12 @@ struct TaskWriter: Sendable {
             (item, kept, merged) = (merge.merged.item, merge.merged.kept, merge)
         }
         let wasComplete = (revive ? nil : prior)?.item.complete ?? false
-        if let prior, !revive, Self.advancesInPlace(from: prior.item, to: item) {
-            // tasks.org completes a repeating task by moving its due date on: the current instance
-            // is completed, and the next one made as every client makes it.
-            item.due = prior.item.due
-            item.complete = true
-        }
-        item = CompletionRules.saving(item, wasComplete: wasComplete, reportedAt: item.completedAt, now: now)
+        if let prior, !revive, let completed = CompletionRules.completionByAdvancingDue(from: prior.item, to: item) { item = completed }
+        let completion = CompletionRules.writes(saving: item, wasComplete: wasComplete, reportedAt: item.completedAt, now: now)
+        item = completion.saved
         var stored = try await write(TaskResource(item: item, kept: kept), name: name, prior: prior, revive: revive)
         if merged?.differs == true { stored = Stored(created: stored.created, etag: nil) }
-        if let next = CompletionRules.nextInstance(saving: item, wasComplete: wasComplete, now: now) {
+        if let next = completion.nextIfAbsent {
             // Made once whoever completes it: a second completion meets the first's next instance (409).
             do {
                 _ = try await tasks.tables.insert(table: TodoItem.tableName, body: TaskRow.columns(of: TaskResource(item: next), name: TaskRow.defaultName(id: next.id)),
@@ -201,13 +197,5 @@ struct TaskWriter: Sendable {
             if tag.count >= 2, tag.hasPrefix("\""), tag.hasSuffix("\"") { tag = String(tag.dropFirst().dropLast()) }
             return tag
         })
-    }
-
-    /// True when a repeating task comes back open with its due date moved to its rule's next
-    /// date, and otherwise the same schedule: tasks.org's way of completing an instance.
-    static func advancesInPlace(from prior: TodoItem, to item: TodoItem) -> Bool {
-        guard !prior.complete, !item.complete, let rule = prior.repeatRule, item.repeatRule == rule,
-              let due = prior.due, let next = rule.next(after: due) else { return false }
-        return item.due == next
     }
 }

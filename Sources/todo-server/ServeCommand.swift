@@ -136,6 +136,7 @@ struct ServeCommand: AsyncParsableCommand {
     func makeConfiguration(environment: [String: String]) throws -> (ServerConfiguration, Logger.Level) {
         let env = ServerEnvironment(variables: environment)
         var c = ServerConfiguration(database: env.text(database, "database") ?? ServerEnvironment.defaultDatabasePath(environment))
+        c.serverName = "todo-server"
         c.changeChannel = ServerEnvironment.changeChannel
         c.metricsNamespace = ServerEnvironment.metricsNamespace
         c.readDatabases = env.list(readDatabases, ServerEnvironment.name("read-databases"))

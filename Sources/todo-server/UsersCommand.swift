@@ -46,6 +46,17 @@ struct PasswordOptions: ParsableArguments {
     @Option(help: "Refuse a password shorter than this many characters. (default: \(UserStore.defaultMinimumPasswordLength))")
     var minPasswordLength = UserStore.defaultMinimumPasswordLength
 
+    /// The password, read and long enough; any failure ends the command with its reason.
+    func readValid() -> String {
+        do {
+            let secret = try read()
+            try UserStore.validate(password: secret, minimumLength: minPasswordLength)
+            return secret
+        } catch {
+            fail(error)
+        }
+    }
+
     /// The password: stdin's first line, or asked twice on the terminal with echo off.
     func read() throws -> String {
         if passwordStdin { return try PasswordPrompt.readStandardInput() }
@@ -63,14 +74,8 @@ struct AddUser: AsyncParsableCommand {
     @Argument(help: "The user name.") var name: String
 
     func run() async throws {
-        let secret: String
-        do {
-            try UserStore.validate(name: name)
-            secret = try password.read()
-            try UserStore.validate(password: secret, minimumLength: password.minPasswordLength)
-        } catch {
-            fail(error)
-        }
+        do { try UserStore.validate(name: name) } catch { fail(error) }
+        let secret = password.readValid()
         await database.withUsers { try await $0.add(name: name, password: secret, minimumPasswordLength: password.minPasswordLength) }
         print("Added user \(name).")
     }
@@ -98,11 +103,7 @@ struct SetPassword: AsyncParsableCommand {
     @Argument(help: "The user name.") var name: String
 
     func run() async throws {
-        let secret: String
-        do {
-            secret = try password.read()
-            try UserStore.validate(password: secret, minimumLength: password.minPasswordLength)
-        } catch { fail(error) }
+        let secret = password.readValid()
         await database.withUsers { try await $0.setPassword(name: name, password: secret, minimumPasswordLength: password.minPasswordLength) }
         print("Changed the password of \(name).")
     }

@@ -165,20 +165,8 @@ public final class InMemoryEnvironment: Sendable {
     public static func matching(_ items: [String: TodoItem], _ filter: String, showCompleted: Bool,
                                 scope: ListScope = .all, context: ScopeContext = ScopeContext()) -> [TodoItem] {
         let words = FilterWords(filter)
-        let end = context.today.map { $0.dayOnly.text + "T99" } ?? "9999"
-        let weekEnd = context.today.map { ($0.adding(days: 7) ?? .last).dayOnly.text + "T99" } ?? "9999"
-        let rows = items.values.filter { item in
-            guard words.matches(item, listIds: context.listsByName) else { return false }
-            let due = item.due?.text
-            switch scope {
-            case .completed: return item.complete
-            case .today: return !item.complete && due.map { $0 <= end } == true
-            case .upcoming: return !item.complete && due.map { $0 > end && $0 <= weekEnd } == true
-            case .all: return showCompleted || !item.complete
-            case .list(let id, _): return (showCompleted || !item.complete) && item.listId == id
-            case .inbox: return (showCompleted || !item.complete) && (item.listId.map { !context.listIds.contains($0) } ?? true)
-            }
-        }
+        let rule = ScopeRule(scope: scope, context: context, showCompleted: showCompleted)
+        let rows = items.values.filter { words.matches($0, listIds: context.listsByName) && rule.admits($0) }
         return rows.sorted(by: TodoItem.dueOrder)
     }
 }

@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-import TodoModel
+@testable import TodoModel
 
 /// The completion rules every path that completes or reopens an item asks.
 @Suite struct CompletionRulesTests {

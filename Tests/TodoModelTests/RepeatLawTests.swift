@@ -1,7 +1,7 @@
 import Foundation
 import PropertyBased
 import Testing
-import TodoModel
+@testable import TodoModel
 
 /// A repeating item's laws: one next instance per completed instance, wherever and whenever it
 /// is completed.

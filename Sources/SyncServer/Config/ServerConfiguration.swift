@@ -3,6 +3,8 @@ import NIOCore
 
 /// Everything the server is started with.
 public struct ServerConfiguration: Sendable {
+    /// The `Server` header's value: the product built on SyncServer names itself (nil: none).
+    public var serverName: String?
     /// Address to listen on.
     public var host = "127.0.0.1"
     /// Port to listen on; 0 picks a free one (printed on start).

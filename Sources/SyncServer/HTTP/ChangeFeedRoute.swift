@@ -45,24 +45,15 @@ struct ChangeFeedRoute {
             if replay.count == Self.replayLimit {
                 try await writer.write(ByteBuffer(string: "event: reset\ndata: {}\n\n"))
             }
-            // Until the stream ends: the hub ends every feed when the server shuts down (`FeedShutdown`).
-            feed: for await signal in stream {
-                switch signal {
-                case .change(let notice, let event):
-                    guard notice.updatedAt > last else { continue }
-                    try await writer.write(event)
-                    last = notice.updatedAt
-                case .heartbeat:
-                    // A token that expired or was revoked, or a membership that ended, ends the feed, as it
-                    // would end any request.
-                    guard (try? await resolver.resolve(headers: headers, space: space))?.namespace == owner else { break feed }
-                    try await writer.write(ByteBuffer(string: ": heartbeat\n\n"))
-                case .membershipChanged:
-                    try await writer.write(Self.spacesEvent)
-                    break feed
-                }
+            try await Self.relay(stream, to: &writer) { notice, event in
+                guard notice.updatedAt > last else { return nil }
+                last = notice.updatedAt
+                return event
+            } heartbeat: {
+                // A token that expired or was revoked, or a membership that ended, ends the feed, as it
+                // would end any request.
+                (try? await resolver.resolve(headers: headers, space: space))?.namespace == owner ? .goOn : .end
             }
-            try await writer.finish(nil)
         }
         return Self.eventStream(body)
     }
@@ -81,26 +72,43 @@ struct ChangeFeedRoute {
         let headers = request.headers
         let body = ResponseBody { writer in
             try await writer.write(ByteBuffer(string: "retry: 1000\n: connected\n\n"))
-            // Until the stream ends: the hub ends every feed when the server shuts down (`FeedShutdown`).
-            feed: for await signal in stream {
-                switch signal {
-                case .change(let notice, _):
-                    try await writer.write(Self.namedEvent(notice, space: notice.owner == account ? nil : notice.owner))
-                case .heartbeat:
-                    guard let current = try? await resolver.resolve(headers: headers, space: nil), current.account == account else { break feed }
-                    guard (try? await Self.namespaces(of: account, resolver)) == namespaces else {
-                        try await writer.write(Self.spacesEvent)
-                        break feed
-                    }
-                    try await writer.write(ByteBuffer(string: ": heartbeat\n\n"))
-                case .membershipChanged:
-                    try await writer.write(Self.spacesEvent)
-                    break feed
-                }
+            try await Self.relay(stream, to: &writer) { notice, _ in
+                Self.namedEvent(notice, space: notice.owner == account ? nil : notice.owner)
+            } heartbeat: {
+                guard let current = try? await resolver.resolve(headers: headers, space: nil), current.account == account else { return .end }
+                return (try? await Self.namespaces(of: account, resolver)) == namespaces ? .goOn : .spacesChanged
             }
-            try await writer.finish(nil)
         }
         return Self.eventStream(body)
+    }
+
+    /// What a heartbeat finds of the caller.
+    private enum HeartbeatCheck { case goOn, end, spacesChanged }
+
+    /// Writes the hub's signals until the stream ends (the hub ends every feed when the server
+    /// shuts down, `FeedShutdown`) or the feed must: each change as `event` writes it (nil: skip
+    /// it), a heartbeat while `heartbeat` lets the feed go on, and `event: spaces` when the
+    /// account's spaces or roles changed.
+    private static func relay(_ stream: AsyncStream<FeedSignal>, to writer: inout any ResponseBodyWriter,
+                              event: (ChangeNotice, ByteBuffer) -> ByteBuffer?, heartbeat: () async -> HeartbeatCheck) async throws {
+        feed: for await signal in stream {
+            switch signal {
+            case .change(let notice, let tableEvent):
+                if let bytes = event(notice, tableEvent) { try await writer.write(bytes) }
+            case .heartbeat:
+                switch await heartbeat() {
+                case .goOn: try await writer.write(ByteBuffer(string: ": heartbeat\n\n"))
+                case .end: break feed
+                case .spacesChanged:
+                    try await writer.write(spacesEvent)
+                    break feed
+                }
+            case .membershipChanged:
+                try await writer.write(spacesEvent)
+                break feed
+            }
+        }
+        try await writer.finish(nil)
     }
 
     /// Tells the client its spaces or roles changed: it pulls them at once.

@@ -132,7 +132,7 @@ public enum SyncServerApplication {
         let application = Application(
             router: router,
             server: server,
-            configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "todo-server"),
+            configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: configuration.serverName),
             services: [ChangeFeedService(hub: hub, database: database, schemas: service.schemas, heartbeat: configuration.feedHeartbeat)],
             onServerRunning: { channel in onListening(channel.localAddress?.port ?? configuration.port) },
             logger: logger)

@@ -1,3 +1,4 @@
+import TodoModel
 import TodoKit
 
 /// The scopes down the left of a wide list screen: All, Inbox, Today, Upcoming, each list, and

@@ -4,28 +4,27 @@ import TodoModel
 
 /// A scope's items as a store query: its filter and its order.
 enum ListQuery {
-    /// `query` narrowed to the scope's items (and to open ones unless `showCompleted`, where the
-    /// scope lets the person choose).
+    /// `query` narrowed to the scope's items (`ScopeRule`, and open ones unless `showCompleted`,
+    /// where the scope lets the person choose).
     static func filter(_ query: SyncQuery, scope: ListScope, context: ScopeContext, showCompleted: Bool) -> SyncQuery {
-        let open = Field("complete") == false
-        switch scope {
-        case .completed: return query.filter(Field("complete") == true)
-        case .today:
-            guard let today = context.today else { return query.filter(open && Field("due") != nil) }
-            return query.filter(open && dueBy(today))
-        case .upcoming:
-            guard let today = context.today else { return query.filter(open && Field("due") != nil) }
-            return query.filter(open && dueInTheWeekAfter(today))
-        case .all, .inbox, .list:
-            var query = showCompleted ? query : query.filter(open)
-            if case .list(let id, _) = scope { query = query.filter(Field("listId") == .string(id)) }
-            if case .inbox = scope {
-                // Without a list, or with one that is gone (deleted on another device): never invisible.
-                let orphaned = QueryPredicate.all([Field("listId") != nil] + context.listIds.map { Field("listId") != .string($0) })!
-                query = query.filter(Field("listId") == nil || orphaned)
-            }
-            return query
+        let rule = ScopeRule(scope: scope, context: context, showCompleted: showCompleted)
+        var query = query
+        switch rule.completion {
+        case .open: query = query.filter(Field("complete") == false)
+        case .complete: query = query.filter(Field("complete") == true)
+        case .either: break
         }
+        switch rule.lists {
+        case .any: break
+        case .one(let id): query = query.filter(Field("listId") == .string(id))
+        case .noneOf(let ids):
+            let orphaned = QueryPredicate.all([Field("listId") != nil] + ids.map { Field("listId") != .string($0) })!
+            query = query.filter(Field("listId") == nil || orphaned)
+        }
+        if let after = rule.dueAfter { query = query.filter(Field("due") > .string(after)) }
+        if let by = rule.dueBy { query = query.filter(Field("due") <= .string(by)) }  // passes no item without a due date
+        if rule.needsDue, rule.dueAfter == nil, rule.dueBy == nil { query = query.filter(Field("due") != nil) }
+        return query
     }
 
     /// `query` narrowed by the filter's words: text it contains, tags, a list, a priority.
@@ -41,12 +40,13 @@ enum ListQuery {
         return query
     }
 
-    /// Items due on `today` or before (Today's). `due <=` passes no item without a due date.
-    static func dueBy(_ today: DueDate) -> QueryPredicate { Field("due") <= .string(endOf(today)) }
+    /// Items due on `today` or before (Today's, `ScopeRule`). `due <=` passes no item without a due date.
+    static func dueBy(_ today: DueDate) -> QueryPredicate { Field("due") <= .string(ScopeRule.endOf(today)) }
 
-    /// Items due after `today` and at most 7 days on (Upcoming's).
+    /// Items due after `today` and at most 7 days on (Upcoming's, `ScopeRule`).
     static func dueInTheWeekAfter(_ today: DueDate) -> QueryPredicate {
-        Field("due") > .string(endOf(today)) && Field("due") <= .string(endOf(today.adding(days: 7) ?? DueDate.last))
+        let week = ScopeRule.weekAfter(today)
+        return Field("due") > .string(week.after) && Field("due") <= .string(week.by)
     }
 
     /// Items carrying a tag (lower-cased): `tags` is one text of words, one space apart.
@@ -89,7 +89,4 @@ enum ListQuery {
     static func order(_ query: SyncQuery) -> SyncQuery {
         query.order(by: "due").order(by: "priority").order(by: "text")
     }
-
-    /// The last due value of a day as text: a day alone and the day with any time sort before it.
-    static func endOf(_ day: DueDate) -> String { day.dayOnly.text + "T99" }
 }

@@ -1,3 +1,4 @@
+import TodoModel
 /// The view switcher (`v`): every scope with its count, to choose the one the list shows.
 public struct ScopeSwitcherViewModel: LayerView {
     /// The scopes, in the sidebar's order.

@@ -198,22 +198,27 @@ public final class TodoService: Sendable {
         let stored = try table.inSpace(item.space).read(id: item.id)
         try requireWritable(listId: stored?.listId, space: stored?.space)
         if item.listId != stored?.listId { try requireWritable(listId: item.listId) }
-        let wasComplete = stored?.complete ?? item.complete
-        let item = CompletionRules.saving(item, wasComplete: wasComplete, now: now)
+        let completion = CompletionRules.writes(saving: item, wasComplete: stored?.complete ?? item.complete, now: now)
+        let item = completion.saved
         // Moved to a list in another namespace (shared, or back to one's own): a new item there.
         if let stored, item.listId != stored.listId, try space(ofList: item.listId) != stored.space {
             return try moveToSpace(item, from: TodoItem(stored))
         }
-        guard let next = CompletionRules.nextInstance(saving: item, wasComplete: wasComplete, now: now) else {
+        guard let next = completion.nextIfAbsent else {
             return TodoItem(try await table.inSpace(stored?.space ?? item.space).update(item))
         }
         let row = try item.item()  // without the copy's version: the stored one stays
         // The next instance goes where the item is (a shared list's space, or one's own).
         try table.untyped.inSpace(stored?.space).transaction { writes in
             try writes.update(row)
-            if try writes.read(id: next.id) == nil { try writes.insert(next.object) }
+            try Self.insert(next, ifAbsentIn: writes, space: stored?.space)
         }
         return item
+    }
+
+    /// Adds a completion's next instance unless a row of the space holds its id already.
+    private static func insert(_ next: TodoItem, ifAbsentIn writes: SyncTableTransaction, space: String?) throws {
+        if try writes.read(id: next.id, space: space) == nil { try writes.insert(next.object, inSpace: space) }
     }
 
     /// Sets one item's completion, on its current stored version (the caller's copy may be
@@ -302,9 +307,8 @@ public final class TodoService: Sendable {
                 try writes.update([SystemProperty.id.rawValue: .string(id), SharedSpace.column: space, "complete": .bool(complete), "completedAt": stamp])
                 // Only a repeating row is decoded: marking 10,000 done stays a column write each.
                 if complete, (row["repeat"] ?? .null) != .null, let open = TodoItem(row),
-                   let next = CompletionRules.nextInstance(saving: open.completed, wasComplete: false, now: now),
-                   try writes.read(id: next.id, space: space.stringValue) == nil {
-                    try writes.insert(next.object, inSpace: space.stringValue)
+                   let next = CompletionRules.writes(saving: open.completed, wasComplete: false, now: now).nextIfAbsent {
+                    try Self.insert(next, ifAbsentIn: writes, space: space.stringValue)
                 }
                 if (index + 1) % Self.progressEvery == 0 { progress(index + 1, rows.count) }
             }

@@ -10,8 +10,8 @@ enum VTODOFields {
     /// `DUE`: a day as `VALUE=DATE`, a time as a floating local date-time.
     static func due(_ due: DueDate) -> ICalendarProperty {
         let day = String(format: "%04d%02d%02d", due.year, due.month, due.day)
-        guard let time = due.time else { return ICalendarProperty("DUE", day, parameters: [("VALUE", ["DATE"])]) }
-        return ICalendarProperty("DUE", day + String(format: "T%02d%02d00", time.hour, time.minute))
+        guard let time = due.time else { return ICalendarProperty(VTODOProperty.due, day, parameters: [("VALUE", ["DATE"])]) }
+        return ICalendarProperty(VTODOProperty.due, day + String(format: "T%02d%02d00", time.hour, time.minute))
     }
 
     /// A `DUE`: a date, a floating date-time or one with a `TZID` (both read as the wall time
@@ -95,7 +95,7 @@ enum VTODOFields {
 
     /// One `CATEGORIES` with every tag, sorted.
     static func categories(_ tags: Set<String>) -> ICalendarProperty {
-        ICalendarProperty("CATEGORIES", tags.sorted().map(ICalendarText.escaped).joined(separator: ","))
+        ICalendarProperty(VTODOProperty.categories, tags.sorted().map(ICalendarText.escaped).joined(separator: ","))
     }
 
     // MARK: Repeat rules
@@ -103,10 +103,10 @@ enum VTODOFields {
     /// Our rule as an `RRULE`.
     static func rrule(_ rule: RepeatRule) -> ICalendarProperty {
         switch rule {
-        case .weekdays: return ICalendarProperty("RRULE", "FREQ=WEEKLY;BYDAY=MO,TU,WE,TH,FR")
+        case .weekdays: return ICalendarProperty(VTODOProperty.rrule, "FREQ=WEEKLY;BYDAY=MO,TU,WE,TH,FR")
         case .every(let count, let unit):
             let freq = ["d": "DAILY", "w": "WEEKLY", "m": "MONTHLY", "y": "YEARLY"][unit.rawValue]!
-            return ICalendarProperty("RRULE", "FREQ=\(freq)" + (count == 1 ? "" : ";INTERVAL=\(count)"))
+            return ICalendarProperty(VTODOProperty.rrule, "FREQ=\(freq)" + (count == 1 ? "" : ";INTERVAL=\(count)"))
         }
     }
 

@@ -12,7 +12,9 @@ public enum VTODOMapping {
     public static let notATask = "the resource holds no VTODO"
 
     /// The properties an item models, which a read takes out of the kept ones.
-    static let modelled: Set<String> = ["UID", "SUMMARY", "DESCRIPTION", "DUE", "PRIORITY", "CATEGORIES", "COMPLETED", "LAST-MODIFIED", "DTSTAMP"]
+    static let modelled: Set<String> = [VTODOProperty.uid, VTODOProperty.summary, VTODOProperty.description, VTODOProperty.due,
+                                        VTODOProperty.priority, VTODOProperty.categories, VTODOProperty.completed,
+                                        VTODOProperty.lastModified, VTODOProperty.dtstamp]
 
     /// Reads a resource's text. `zone`: where a UTC due time is read (the account's zone).
     /// Refused: text that is not iCalendar, no `VCALENDAR`, a `VEVENT` or `VJOURNAL` (a task list
@@ -27,7 +29,7 @@ public enum VTODOMapping {
         }
         let todos = calendar.components.filter { $0.name == "VTODO" }
         guard !todos.isEmpty else { throw ICalendarParseError(line: 0, notATask) }
-        let uids = Set(todos.map { $0.property("UID")?.value ?? "" })
+        let uids = Set(todos.map { $0.property(VTODOProperty.uid)?.value ?? "" })
         guard uids.count == 1, let uid = uids.first, !uid.isEmpty else {
             throw ICalendarParseError(line: 0, uids.contains("") ? "a VTODO has no UID" : "the resource holds more than one task (UIDs \(uids.sorted().joined(separator: ", ")))")
         }
@@ -35,32 +37,32 @@ public enum VTODOMapping {
             throw ICalendarParseError(line: 0, "the resource holds overrides (RECURRENCE-ID) of a task but not the task")
         }
         var master = calendar.components[masterIndex]
-        var item = TodoItem(id: uid, text: master.property("SUMMARY").map { ICalendarText.unescaped($0.value) } ?? "")
-        item.notes = master.property("DESCRIPTION").map { ICalendarText.unescaped($0.value) } ?? ""
-        item.due = master.property("DUE").flatMap { VTODOFields.due($0, zone: zone) }
-        item.priority = master.property("PRIORITY").flatMap { VTODOFields.priority($0.value) }
-        item.tags = VTODOFields.tags(master.properties("CATEGORIES"))
-        let status = master.property("STATUS")?.value.uppercased()
-        let completed = master.property("COMPLETED").flatMap { VTODOFields.instant($0.value) }
-        let percent = master.property("PERCENT-COMPLETE").flatMap { Int($0.value) }
-        item.complete = status == "COMPLETED" || (status == nil && (completed != nil || percent == 100))
+        var item = TodoItem(id: uid, text: master.property(VTODOProperty.summary).map { ICalendarText.unescaped($0.value) } ?? "")
+        item.notes = master.property(VTODOProperty.description).map { ICalendarText.unescaped($0.value) } ?? ""
+        item.due = master.property(VTODOProperty.due).flatMap { VTODOFields.due($0, zone: zone) }
+        item.priority = master.property(VTODOProperty.priority).flatMap { VTODOFields.priority($0.value) }
+        item.tags = VTODOFields.tags(master.properties(VTODOProperty.categories))
+        let status = master.property(VTODOProperty.status)?.value.uppercased()
+        let completed = master.property(VTODOProperty.completed).flatMap { VTODOFields.instant($0.value) }
+        let percent = master.property(VTODOProperty.percentComplete).flatMap { Int($0.value) }
+        item.complete = status == VTODOProperty.completed || (status == nil && (completed != nil || percent == 100))
         item.completedAt = item.complete ? completed.map(SyncDateFormat.string(from:)) : nil
         // Thunderbird completes one occurrence with a completed override at it: the current one.
         var consumed: Int?
         if !item.complete, let due = item.due,
            let override = calendar.components.firstIndex(where: { Self.completes($0, occurrence: due, zone: zone) }) {
             item.complete = true
-            item.completedAt = calendar.components[override].property("COMPLETED").flatMap { VTODOFields.instant($0.value) }.map(SyncDateFormat.string(from:))
+            item.completedAt = calendar.components[override].property(VTODOProperty.completed).flatMap { VTODOFields.instant($0.value) }.map(SyncDateFormat.string(from:))
             consumed = override
         }
         var taken = modelled
         // A completed task's state is ours to write: no other STATUS or PERCENT-COMPLETE is kept.
-        if item.complete { taken.formUnion(["STATUS", "PERCENT-COMPLETE"]) }
-        if status == "COMPLETED" || status == "NEEDS-ACTION" { taken.insert("STATUS") }
-        if percent == 0 || percent == 100 { taken.insert("PERCENT-COMPLETE") }
-        if let rrule = master.property("RRULE"), master.properties("RRULE").count == 1, let rule = VTODOFields.repeatRule(rrule.value) {
+        if item.complete { taken.formUnion([VTODOProperty.status, VTODOProperty.percentComplete]) }
+        if status == VTODOProperty.completed || status == "NEEDS-ACTION" { taken.insert(VTODOProperty.status) }
+        if percent == 0 || percent == 100 { taken.insert(VTODOProperty.percentComplete) }
+        if let rrule = master.property(VTODOProperty.rrule), master.properties(VTODOProperty.rrule).count == 1, let rule = VTODOFields.repeatRule(rrule.value) {
             item.repeatRule = rule
-            taken.insert("RRULE")
+            taken.insert(VTODOProperty.rrule)
         }
         master.remove(taken)
         calendar.components[masterIndex] = master
@@ -72,8 +74,8 @@ public enum VTODOMapping {
     /// A completed override (RECURRENCE-ID) of the occurrence due `occurrence`.
     private static func completes(_ component: ICalendarComponent, occurrence: DueDate, zone: TimeZone) -> Bool {
         guard component.name == "VTODO", let id = component.property("RECURRENCE-ID"),
-              component.property("STATUS")?.value.uppercased() == "COMPLETED" || component.property("COMPLETED") != nil,
-              let day = VTODOFields.due(ICalendarProperty("DUE", id.value, parameters: id.parameters), zone: zone) else { return false }
+              component.property(VTODOProperty.status)?.value.uppercased() == VTODOProperty.completed || component.property(VTODOProperty.completed) != nil,
+              let day = VTODOFields.due(ICalendarProperty(VTODOProperty.due, id.value, parameters: id.parameters), zone: zone) else { return false }
         return day.dayOnly == occurrence.dayOnly
     }
 
@@ -85,22 +87,22 @@ public enum VTODOMapping {
         let masterIndex = calendar.components.firstIndex { $0.name == "VTODO" && $0.property("RECURRENCE-ID") == nil }
         var master = masterIndex.map { calendar.components[$0] } ?? ICalendarComponent(name: "VTODO")
         let item = resource.item
-        var fields = [ICalendarProperty("UID", item.id), ICalendarProperty("DTSTAMP", VTODOFields.utc(updated)),
-                      ICalendarProperty("LAST-MODIFIED", VTODOFields.utc(updated)), ICalendarProperty("SUMMARY", ICalendarText.escaped(item.text))]
-        if !item.notes.isEmpty { fields.append(ICalendarProperty("DESCRIPTION", ICalendarText.escaped(item.notes))) }
+        var fields = [ICalendarProperty(VTODOProperty.uid, item.id), ICalendarProperty(VTODOProperty.dtstamp, VTODOFields.utc(updated)),
+                      ICalendarProperty(VTODOProperty.lastModified, VTODOFields.utc(updated)), ICalendarProperty(VTODOProperty.summary, ICalendarText.escaped(item.text))]
+        if !item.notes.isEmpty { fields.append(ICalendarProperty(VTODOProperty.description, ICalendarText.escaped(item.notes))) }
         if let due = item.due { fields.append(VTODOFields.due(due)) }
-        if let priority = item.priority { fields.append(ICalendarProperty("PRIORITY", VTODOFields.priority(priority))) }
+        if let priority = item.priority { fields.append(ICalendarProperty(VTODOProperty.priority, VTODOFields.priority(priority))) }
         if !item.tags.isEmpty { fields.append(VTODOFields.categories(item.tags)) }
         if item.complete {
             // Completed: whatever state it was kept in before gives way.
-            master.remove(["STATUS", "PERCENT-COMPLETE"])
-            fields.append(ICalendarProperty("STATUS", "COMPLETED"))
+            master.remove([VTODOProperty.status, VTODOProperty.percentComplete])
+            fields.append(ICalendarProperty(VTODOProperty.status, VTODOProperty.completed))
             let at = item.completedAt.flatMap(SyncDateFormat.date(from:)) ?? updated
-            fields.append(ICalendarProperty("COMPLETED", VTODOFields.utc(at)))
-            fields.append(ICalendarProperty("PERCENT-COMPLETE", "100"))
+            fields.append(ICalendarProperty(VTODOProperty.completed, VTODOFields.utc(at)))
+            fields.append(ICalendarProperty(VTODOProperty.percentComplete, "100"))
         }
         if let rule = item.repeatRule {
-            master.remove(["RRULE"])  // ours replaces one kept from before
+            master.remove([VTODOProperty.rrule])  // ours replaces one kept from before
             fields.append(VTODOFields.rrule(rule))
         }
         master.properties = fields + master.properties

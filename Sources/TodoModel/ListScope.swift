@@ -1,4 +1,3 @@
-import TodoModel
 /// Which items the list shows: every open item, the Inbox, Today, Upcoming, one list, or the
 /// completed ones. The sidebar (or the `v` switcher) chooses it.
 public enum ListScope: Sendable, Hashable {
