@@ -67,30 +67,25 @@ def impure_lines():
     return problems
 
 
-# The files every capability would otherwise touch (ARCHITECTURE.md, "How to add a capability"):
-# the runtime's effects, its runner and the environment name no capability's type.
-CAPABILITY_FREE = ["App/Effect.swift", "App/CapabilityState.swift", "Runtime/AppRuntime.swift", "Runtime/AppEnvironment.swift",
-                   "Runtime/CapabilityEffect.swift", "Runtime/CapabilityClient.swift", "Service/AppEnvironment+Live.swift"]
-CORE_FOLDERS = PURE_FOLDERS + ["Runtime", "Service"]
+# The composition (ARCHITECTURE.md, "How to add a capability"): the root's enums hold one case per
+# capability and route by exhaustive switches, so no cast routes a message, an effect or a client.
+ROUTING = ["App", "Layers", "Runtime", "Service"]
+CAST = re.compile(r"\bas[?!]\s|\bis\s+[A-Z(]|\bis\s+any\b")
+# The one cast left: a held reply is given back as the type its holder asked for (`AppRuntime.hold`).
+ALLOWED_CASTS = {("Runtime/AppRuntime.swift", "guard let answer = answer as? Answer else {")}
 
 
-def capability_names():
-    """Lines of the capability-free files that name a type declared (at the top level) in a capability's folder."""
+def routing_casts():
+    """Lines of the composition's files that route by a cast."""
     base = os.path.join(ROOT, "Sources", "TodoKit")
-    declared = {}
-    for folder in sorted(os.listdir(base)):
-        if folder in CORE_FOLDERS or not os.path.isdir(os.path.join(base, folder)):
-            continue
-        for name in os.listdir(os.path.join(base, folder)):
-            for match in re.finditer(r"^(?:@\w+\s+)*(?:(?:public|internal|private|fileprivate|final)\s+)*(?:struct|enum|class|protocol|actor)\s+(\w+)",
-                                     open(os.path.join(base, folder, name)).read(), re.M):
-                declared[match.group(1)] = folder
     problems = []
-    for relative in CAPABILITY_FREE:
-        for number, line in enumerate(open(os.path.join(base, relative)), 1):
-            code = line.split("//")[0]
-            for word in set(re.findall(r"\b[A-Z]\w*", code)) & declared.keys():
-                problems.append(f"Sources/TodoKit/{relative}:{number}: names {word}, of the {declared[word]} capability")
+    for folder in ROUTING:
+        for name in sorted(os.listdir(os.path.join(base, folder))):
+            relative = os.path.join(folder, name)
+            for number, line in enumerate(open(os.path.join(base, relative)), 1):
+                code = line.split("//")[0]
+                if CAST.search(code) and (relative, line.strip()) not in ALLOWED_CASTS:
+                    problems.append(f"Sources/TodoKit/{relative}:{number}: routes by a cast: {line.strip()}")
     return problems
 
 
@@ -108,7 +103,7 @@ def main():
         for figure in re.findall(r"\b\d[\d,.]*\s?(?:ms|µs|s\b|%|×|MB|KB|GB|MiB|KiB|rows|requests|items)", line):
             problems.append(f"ARCHITECTURE.md:{number}: '{figure}' is a figure; figures live in BENCHMARKS.md")
     problems += impure_lines()
-    problems += capability_names()
+    problems += routing_casts()
     for problem in problems:
         print(problem)
     sys.exit(1 if problems else 0)

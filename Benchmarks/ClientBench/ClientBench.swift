@@ -108,7 +108,7 @@ struct ClientBench {
         guard let list = lists.dropFirst(7).first ?? lists.last else { throw BenchError("the seeded store has no lists") }
         for round in 0..<200 {
             let scope: ListScope = round % 2 == 0 ? .today : .list(id: list.id, name: list.name)
-            switching.append(try await timeMessage(app, .chooseScope(scope), width: width, height: height))
+            switching.append(try await timeMessage(app, .lists(.chooseScope(scope)), width: width, height: height))
             if trace, switching.last! > 5 { print("slow switch \(round) to \(scope.title): \(switching.last!) ms") }
         }
         _ = frame

@@ -76,7 +76,7 @@ enum SharedListBench {
             appA.send(.quit)
             appB.send(.quit)
         }
-        if let listId { appB.send(.chooseScope(.list(id: listId, name: "Groceries"))) }
+        if let listId { appB.send(.lists(.chooseScope(.list(id: listId, name: "Groceries")))) }
         await LiveLatencyBench.waitUntil(appB, shows: item.text)
         var samples: [Double] = []
         var current = item

@@ -10,7 +10,7 @@ import TodoModel
     /// The app over `texts`, every item pending, sized for a terminal `height` rows high.
     func app(_ texts: [String], height: Int = 10) -> ListFixture {
         var app = ListFixture(texts, pageHeight: ListScreen.pageHeight(forTerminalHeight: height))
-        app.send(.statusLoaded(SyncSnapshot(pending: texts.count, pendingIds: Set(app.items.map(\.id)), lastSync: nil)))
+        app.send(.sync(.statusLoaded(SyncSnapshot(pending: texts.count, pendingIds: Set(app.items.map(\.id)), lastSync: nil))))
         return app
     }
 
@@ -108,7 +108,7 @@ import TodoModel
 
     @Test func conflictDialogShowsBothValuesAndButtons() {
         var app = app([])
-        app.send(.conflictRaised(ConflictPrompt(itemId: "x", fields: [.init(name: "text", was: "before", yours: "mine", servers: "theirs")])))
+        app.send(.conflicts(.conflictRaised(ConflictPrompt(itemId: "x", fields: [.init(name: "text", was: "before", yours: "mine", servers: "theirs")]))))
         let text = AppScreen.render(app.state, width: 60, height: 14).text
         #expect(text.contains("Server Conflict"))
         #expect(text.contains("was:      before"))

@@ -14,8 +14,8 @@ import TodoModel
     func app(role: SpaceRole, items: [TodoItem] = []) -> ListFixture {
         var app = ListFixture([], pageHeight: ListScreen.pageHeight(forTerminalHeight: 12))
         app.items = items
-        app.send(.listsLoaded([Self.groceries]))
-        app.send(.sharingLoaded([ListEntry(list: Self.groceries, space: "space-1", owner: "ann", role: role, members: 3, displayName: "Groceries")]))
+        app.send(.lists(.listsLoaded([Self.groceries])))
+        app.send(.sharing(.loaded([ListEntry(list: Self.groceries, space: "space-1", owner: "ann", role: role, members: 3, displayName: "Groceries")])))
         app.storeChanged()
         return app
     }
@@ -30,7 +30,7 @@ import TodoModel
 
     @Test func aViewersListSaysReadOnlyAndRefusesAddingWithTheReason() {
         var app = app(role: .viewer)
-        app.send(.chooseScope(.list(id: "g", name: "Groceries")))
+        app.send(.lists(.chooseScope(.list(id: "g", name: "Groceries"))))
         #expect(lines(app, width: 80)[0].contains("Groceries · read-only"))
         app.press(.character("a"))
         #expect(app.state.layers.isEmpty)
@@ -41,14 +41,14 @@ import TodoModel
         var app = app(role: .viewer, items: [TodoItem(id: "m", text: "milk", listId: "g")])
         app.press(.character(" "))
         #expect(app.state.status.message?.contains("read-only") == true)
-        #expect(!app.effects.contains { if case .setComplete = $0.capability(ItemsEffect.self) { true } else { false } })
+        #expect(!app.effects.contains { if case .items(.setComplete) = $0 { true } else { false } })
         app.press(.character("d"))
         #expect(app.state.layers.isEmpty)
     }
 
     @Test func anEditorOfTheListMayAdd() {
         var app = app(role: .editor)
-        app.send(.chooseScope(.list(id: "g", name: "Groceries")))
+        app.send(.lists(.chooseScope(.list(id: "g", name: "Groceries"))))
         app.press(.character("a"))
         #expect(!app.state.layers.isEmpty)
     }
@@ -64,18 +64,18 @@ import TodoModel
     @Test func theConflictDialogNamesWhoChangedTheServersSide() {
         var app = app(role: .editor)
         let at = Date(timeIntervalSince1970: 1_764_000_000)
-        app.send(.conflictRaised(ConflictPrompt(itemId: "m", fields: [.init(name: "text", was: "milk", yours: "oat milk", servers: "soy milk")],
-                                                serverChangedAt: at, serverChangedBy: "bob")))
+        app.send(.conflicts(.conflictRaised(ConflictPrompt(itemId: "m", fields: [.init(name: "text", was: "milk", yours: "oat milk", servers: "soy milk")],
+                                                serverChangedAt: at, serverChangedBy: "bob"))))
         let text = AppScreen.render(app.state, width: 70, height: 16).text
         #expect(text.contains("server's: soy milk (changed by bob at \(StatusBar.clock(at)))"), "\(text)")
     }
 
     @Test func theShareDialogShowsTheNameFieldTheRoleAndTheMembers() {
         var app = ListFixture([], server: "http://127.0.0.1:9", pageHeight: ListScreen.pageHeight(forTerminalHeight: 16))
-        app.send(.listsLoaded([Self.groceries]))
-        app.send(.chooseScope(.list(id: "g", name: "Groceries")))
+        app.send(.lists(.listsLoaded([Self.groceries])))
+        app.send(.lists(.chooseScope(.list(id: "g", name: "Groceries"))))
         app.press(.character("s"))
-        app.send(.shareDialog(.membersLoaded([SpaceMember(user: "ann", role: .owner), SpaceMember(user: "bob", role: .viewer)])))
+        app.send(.sharing(.dialog(.membersLoaded([SpaceMember(user: "ann", role: .owner), SpaceMember(user: "bob", role: .viewer)]))))
         app.type("carol")
         let text = AppScreen.render(app.state, width: 70, height: 16).text
         #expect(text.contains("Share “Groceries”"))

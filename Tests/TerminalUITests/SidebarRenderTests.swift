@@ -9,8 +9,8 @@ import TodoModel
 @Suite struct SidebarRenderTests {
     func app() -> ListFixture {
         var app = ListFixture(["milk"], pageHeight: ListScreen.pageHeight(forTerminalHeight: 12))
-        app.send(.listsLoaded([TodoList(id: "h", name: "Home")]))
-        app.send(.scopeCountsLoaded([.all: 1, .inbox: 1, .today: 0, .list(id: "h", name: "Home"): 12_000]))
+        app.send(.lists(.listsLoaded([TodoList(id: "h", name: "Home")])))
+        app.send(.lists(.scopeCountsLoaded([.all: 1, .inbox: 1, .today: 0, .list(id: "h", name: "Home"): 12_000])))
         return app
     }
 
@@ -28,7 +28,7 @@ import TodoModel
 
     @Test func theTitleNamesTheScope() {
         var app = app()
-        app.send(.chooseScope(.list(id: "h", name: "Home")))
+        app.send(.lists(.chooseScope(.list(id: "h", name: "Home"))))
         let title = AppScreen.render(app.state, width: 80, height: 12).text.split(separator: "\n")[0]
         #expect(title.hasSuffix("Home · 0"))
     }

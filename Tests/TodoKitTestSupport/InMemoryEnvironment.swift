@@ -96,12 +96,11 @@ public final class InMemoryEnvironment: Sendable {
 
     // MARK: The environment
 
-    /// The app's outside, over this memory: each capability's fake (in its folder here), found by
-    /// `InMemoryCapabilityClient`.
+    /// The app's outside, over this memory: each capability's fake, in its folder here.
     public var environment: AppEnvironment {
-        AppEnvironment(clock: clock, today: { [self] in (state.withLock { $0.today }, 86_400) }) { [self] type in
-            (type as? any InMemoryCapabilityClient.Type)?.inMemory(self)
-        }
+        AppEnvironment(clock: clock, today: { [self] in (state.withLock { $0.today }, 86_400) },
+                       listView: listViewClient, lists: listsClient, items: itemsClient, undo: undoClient, conflicts: conflictsClient,
+                       sync: syncClient, signIn: signInClient, sharing: sharingClient, export: exportClient)
     }
 
     /// Changes the state a capability's fake keeps here, of its own type (made from `initial` on
@@ -169,11 +168,4 @@ public final class InMemoryEnvironment: Sendable {
         let rows = items.values.filter { words.matches($0, listIds: context.listsByName) && rule.admits($0) }
         return rows.sorted(by: TodoItem.dueOrder)
     }
-}
-
-/// A capability client with a fake over `InMemoryEnvironment`, beside the others in the
-/// capability's folder here; the in-memory environment finds it by this conformance.
-public protocol InMemoryCapabilityClient: CapabilityClient {
-    /// The fake over `outside`.
-    static func inMemory(_ outside: InMemoryEnvironment) -> Self
 }

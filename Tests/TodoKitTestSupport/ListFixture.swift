@@ -70,21 +70,21 @@ public struct ListFixture {
     public var visibleTexts: [String] { state.list.visibleRows.compactMap { $0?.text } }
 
     private mutating func remember(_ effect: Effect) {
-        switch effect.capability(ListViewEffect.self) {
-        case .observeWindow: liveQueries.removeAll { if case .observeWindow = $0.capability(ListViewEffect.self) { true } else { false } }
-        case .observeCount: liveQueries.removeAll { if case .observeCount = $0.capability(ListViewEffect.self) { true } else { false } }
-        case nil: return
+        switch effect {
+        case .listView(.observeWindow): liveQueries.removeAll { if case .listView(.observeWindow) = $0 { true } else { false } }
+        case .listView(.observeCount): liveQueries.removeAll { if case .listView(.observeCount) = $0 { true } else { false } }
+        default: return
         }
         liveQueries.append(effect)
     }
 
     private func answer(_ effect: Effect) -> AppMessage? {
-        switch effect.capability(ListViewEffect.self) {
-        case .observeWindow(let request):
+        switch effect {
+        case .listView(.observeWindow(let request)):
             let rows = InMemoryEnvironment.matching(byId, request.filterText, showCompleted: request.showCompleted,
                                                     scope: request.scope, context: request.context)
             return .list(.windowLoaded(ListWindow(request: request, items: request.rows(of: rows))))
-        case .observeCount(let request):
+        case .listView(.observeCount(let request)):
             let rows = InMemoryEnvironment.matching(byId, request.filterText, showCompleted: request.showCompleted,
                                                     scope: request.scope, context: request.context)
             return .list(.counted(total: rows.count, generation: request.generation))

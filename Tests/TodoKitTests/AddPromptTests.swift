@@ -11,9 +11,9 @@ import TodoKitTestSupport
 
     func prompt(in scope: ListScope, typing text: String) -> AddPromptViewModel {
         var app = ListFixture()
-        app.send(.listsLoaded([TodoList(id: "home", name: "Home")]))
+        app.send(.lists(.listsLoaded([TodoList(id: "home", name: "Home")])))
         app.send(.dayStarted(today, secondsLeft: 3_600))
-        app.send(.chooseScope(scope))
+        app.send(.lists(.chooseScope(scope)))
         app.press(.character("a"))
         app.type(text)
         guard case .addPrompt(let prompt)? = app.state.layers.last else { Issue.record("no prompt"); return AddPromptViewModel() }

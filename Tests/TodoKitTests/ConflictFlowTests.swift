@@ -27,7 +27,7 @@ import ServerTestSupport
         onB.text = bText
         _ = try await b.save(onB)
         let app = AppRuntime.started(b)
-        app.send(.syncRequested)
+        app.send(.sync(.syncRequested))
         try await eventually("dialog or end of sync") { app.state.conflict != nil || !app.state.status.syncing }
         return (app, b, a, item.id)
     }
@@ -189,7 +189,7 @@ import ServerTestSupport
 
     func showing() -> ListFixture {
         var app = ListFixture()
-        app.send(.conflictRaised(prompt))
+        app.send(.conflicts(.conflictRaised(prompt)))
         return app
     }
 
@@ -228,7 +228,7 @@ import ServerTestSupport
     @Test func conflictsAreAskedOneAtATimeInArrivalOrder() {
         let second = ConflictPrompt(itemId: "y", fields: [])
         var app = showing()
-        app.send(.conflictRaised(second))
+        app.send(.conflicts(.conflictRaised(second)))
         app.press(.character("s"))
         #expect(app.state.conflict?.prompt == second)
     }

@@ -18,7 +18,7 @@ import TodoKitTestSupport
     func showingHistory() -> ListFixture {
         var app = ListFixture(["a"])
         app.press(.character("h"))
-        app.send(.history(.loaded(records)))
+        app.send(.conflicts(.history(.loaded(records))))
         return app
     }
 
@@ -42,7 +42,7 @@ import TodoKitTestSupport
 
     @Test func aRestoreReloadsTheQueuesState() {
         var app = showingHistory()
-        let effects = app.send(.history(.restored(error: nil)), answerReads: false)
+        let effects = app.send(.conflicts(.history(.restored(error: nil))), answerReads: false)
         #expect(effects == [.sync(.loadStatus)])  // the log and the list are live queries
         #expect(app.state.history?.notice == "Restored — the values are back as a local change")
     }
@@ -51,7 +51,7 @@ import TodoKitTestSupport
         var app = showingHistory()
         app.press(.escape)
         #expect(app.state.history == nil)
-        #expect(app.send(.history(.restored(error: nil)), answerReads: false) == [.sync(.loadStatus)])
+        #expect(app.send(.conflicts(.history(.restored(error: nil))), answerReads: false) == [.sync(.loadStatus)])
     }
 
     @Test func escapeGoesBackToTheListAndStopsWatchingTheLog() {
@@ -62,7 +62,7 @@ import TodoKitTestSupport
 
     @Test func openingTheHistoryClearsTheBadge() {
         var app = ListFixture(["a"], server: "http://s")
-        app.send(.statusLoaded(SyncSnapshot(pending: 0, pendingIds: [], lastSync: nil, newConflicts: 3)))
+        app.send(.sync(.statusLoaded(SyncSnapshot(pending: 0, pendingIds: [], lastSync: nil, newConflicts: 3))))
         #expect(app.state.status.newConflicts == 3)
         app.press(.character("h"))
         #expect(app.state.status.newConflicts == 0)
@@ -79,11 +79,11 @@ import TodoKitTestSupport
     @Test func applyToAllIsOfferedFromTheSecondConflictAndGoesWithTheAnswer() {
         let first = ConflictPrompt(itemId: "x", fields: [])
         var app = ListFixture(["a"])
-        app.send(.conflictRaised(first))
+        app.send(.conflicts(.conflictRaised(first)))
         app.press(.character("a"))
         #expect(app.send(.key(.character("s"))) == [.conflicts(.answer(questionId: first.id, ConflictAnswer(.useServer)))])
         let second = ConflictPrompt(itemId: "y", fields: [], offersApplyToAll: true)
-        app.send(.conflictRaised(second))
+        app.send(.conflicts(.conflictRaised(second)))
         app.press(.character("a"))
         #expect(app.send(.key(.character("s"))) == [.conflicts(.answer(questionId: second.id, ConflictAnswer(.useServer, applyToAll: true)))])
     }
@@ -93,7 +93,7 @@ import TodoKitTestSupport
 @Suite struct StatusMessageTests {
     @Test func aSyncNoticeGoesWithTheNextSuccessfulWrite() {
         var app = ListFixture(["a"], server: "http://s")
-        app.send(.synced(.failed(message: "Sync cancelled — 1 change will sync later", reason: .other)))
+        app.send(.sync(.synced(.failed(message: "Sync cancelled — 1 change will sync later", reason: .other))))
         #expect(app.state.status.message == "Sync cancelled — 1 change will sync later")
         app.send(.written(error: nil))
         #expect(app.state.status.message == nil)

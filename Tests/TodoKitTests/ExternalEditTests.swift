@@ -9,8 +9,8 @@ import TodoKitTestSupport
 @Suite struct ExternalEditTests {
     func editing() -> (ListFixture, String) {
         var app = ListFixture(["plumber"])
-        app.send(.listsLoaded([TodoList(id: "home", name: "Home")]))
-        guard case .runEditor(let file)? = app.send(.key(.character("E"))).first?.capability(ItemsEffect.self) else { Issue.record("no editor"); return (app, "") }
+        app.send(.lists(.listsLoaded([TodoList(id: "home", name: "Home")])))
+        guard case .items(.runEditor(let file))? = app.send(.key(.character("E"))).first else { Issue.record("no editor"); return (app, "") }
         return (app, file)
     }
 
@@ -23,7 +23,7 @@ import TodoKitTestSupport
     @Test func aChangedFileIsSaved() {
         var (app, file) = editing()
         let changed = file.replacingOccurrences(of: "Priority: \n", with: "Priority: high\n").replacingOccurrences(of: "List: \n", with: "List: home\n")
-        let effects = app.send(.externalEditFinished(changed, error: nil))
+        let effects = app.send(.items(.externalEditFinished(changed, error: nil)))
         #expect(effects == [.items(.save(TodoItem(id: "0", text: "plumber", priority: .high, listId: "home"), original: TodoItem(id: "0", text: "plumber")))])
         #expect(app.state.externalEdit == nil)
     }
@@ -31,22 +31,22 @@ import TodoKitTestSupport
     @Test func aFileItCannotReadGoesBackToTheEditorWithTheReason() {
         var (app, file) = editing()
         let wrong = file.replacingOccurrences(of: "Due: \n", with: "Due: someday\n")
-        guard case .runEditor(let again)? = app.send(.externalEditFinished(wrong, error: nil)).first?.capability(ItemsEffect.self) else { Issue.record("not handed back"); return }
+        guard case .items(.runEditor(let again))? = app.send(.items(.externalEditFinished(wrong, error: nil))).first else { Issue.record("not handed back"); return }
         #expect(again.hasPrefix("# NOT SAVED: line 7: “someday” is not a due date."))
-        #expect(app.send(.externalEditFinished(again, error: nil)).isEmpty)  // saved unchanged: give up
+        #expect(app.send(.items(.externalEditFinished(again, error: nil))).isEmpty)  // saved unchanged: give up
         #expect(app.state.status.message == "Not changed")
     }
 
     @Test func anUnknownListIsHandedBackToo() {
         var (app, file) = editing()
         let wrong = file.replacingOccurrences(of: "List: \n", with: "List: Garage\n")
-        guard case .runEditor(let again)? = app.send(.externalEditFinished(wrong, error: nil)).first?.capability(ItemsEffect.self) else { Issue.record("not handed back"); return }
+        guard case .items(.runEditor(let again))? = app.send(.items(.externalEditFinished(wrong, error: nil))).first else { Issue.record("not handed back"); return }
         #expect(again.contains("no list is called “Garage”"))
     }
 
     @Test func anEditorThatDidNotRunSaysWhy() {
         var (app, _) = editing()
-        app.send(.externalEditFinished(nil, error: "there is no terminal to run it in"))
+        app.send(.items(.externalEditFinished(nil, error: "there is no terminal to run it in")))
         #expect(app.state.status.message == "Could not run your editor: there is no terminal to run it in")
     }
 }

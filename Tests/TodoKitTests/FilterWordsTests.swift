@@ -19,7 +19,7 @@ import TodoKitTestSupport
                      TodoItem(id: "b", text: "call bank", tags: ["phone", "money"]),
                      TodoItem(id: "c", text: "fix tap", listId: "home")]
         app.storeChanged()
-        app.send(.listsLoaded([TodoList(id: "home", name: "Home")]))
+        app.send(.lists(.listsLoaded([TodoList(id: "home", name: "Home")])))
         app.press(.character("/"))
         app.type("#phone")
         #expect(app.visibleTexts == ["call mum", "call bank"])  // high priority first

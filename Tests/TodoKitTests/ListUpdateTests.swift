@@ -119,7 +119,7 @@ import TodoModel
 
     @Test func switchingViewsQuicklyCountsOnlyTheLastView() {
         var app = ListFixture((0..<40).map { "task \($0)" }, pageHeight: 2)
-        let timers = [ListScope.inbox, .all, .inbox].flatMap { app.send(.chooseScope($0)) }
+        let timers = [ListScope.inbox, .all, .inbox].flatMap { app.send(.lists(.chooseScope($0))) }
         expectOnlyTheLastCountCounts(&app, timers, expected: 3)
     }
 
@@ -196,7 +196,7 @@ import TodoModel
     @Test func aFailedSyncShowsItsWordsAndOfflineState() {
         var app = ListFixture(server: "http://127.0.0.1:9")
         app.press(.character("r"))
-        app.send(.synced(.failed(message: "Offline — 1 change will sync later", reason: .offline)))
+        app.send(.sync(.synced(.failed(message: "Offline — 1 change will sync later", reason: .offline))))
         #expect(!app.state.status.syncing)
         #expect(app.state.status.connectivity == .offline)
         #expect(app.state.status.message == "Offline — 1 change will sync later")
@@ -207,7 +207,7 @@ import TodoModel
         app.press(.character("r"))
         #expect(app.send(.tick) == [.after(seconds: 0.1, .tick)])
         #expect(app.state.status.spinnerFrame == 1)
-        app.send(.synced(.succeeded(at: .init(timeIntervalSince1970: 0))))
+        app.send(.sync(.synced(.succeeded(at: .init(timeIntervalSince1970: 0)))))
         #expect(app.send(.tick) == [])
     }
 
@@ -225,15 +225,15 @@ import TodoModel
         #expect(app.state.top.hints(in: app.state) == KeyTables.list.hints(in: app.state))
         app.press(.character("d"))
         #expect(app.state.top.hints(in: app.state).map(\.word) == ["yes", "no"])
-        app.send(.conflictRaised(ConflictPrompt(itemId: "a", fields: [])))
+        app.send(.conflicts(.conflictRaised(ConflictPrompt(itemId: "a", fields: []))))
         #expect(app.state.top.hints(in: app.state) == KeyTables.dialog.hints(in: app.state))
     }
 
     @Test func aConflictStaysOnTopOfViewsOpenedAfterIt() {
         var app = ListFixture(["a"])
         let prompt = ConflictPrompt(itemId: "a", fields: [])
-        app.send(.conflictRaised(prompt))
-        app.send(.openHistory)
+        app.send(.conflicts(.conflictRaised(prompt)))
+        app.send(.conflicts(.openHistory))
         #expect(app.state.layers.last == .conflict(ConflictDialogViewModel(prompt: prompt)))
         app.press(.character("s"))
         #expect(app.state.history != nil)
@@ -242,7 +242,7 @@ import TodoModel
 
     @Test func helpFromTheHistoryListsTheHistorysKeys() {
         var app = ListFixture(["a"])
-        app.send(.openHistory)
+        app.send(.conflicts(.openHistory))
         app.press(.character("?"))
         #expect(app.state.help?.rows == KeyTables.history.helpRows + KeyTables.global.helpRows)
         app.press(.escape)
@@ -264,7 +264,7 @@ import TodoModel
 
     @Test func theQueuesStateMarksPendingItems() {
         var app = ListFixture(["new"])
-        app.send(.statusLoaded(SyncSnapshot(pending: 1, pendingIds: ["0"], lastSync: nil)))
+        app.send(.sync(.statusLoaded(SyncSnapshot(pending: 1, pendingIds: ["0"], lastSync: nil))))
         #expect(app.state.status.pending == 1)
         #expect(app.state.status.pendingIds == ["0"])
     }
@@ -272,7 +272,7 @@ import TodoModel
     @Test func aWindowThatCannotBeReadSaysSo() {
         var app = ListFixture()
         app.send(.key(.character("c")), answerReads: false)  // another list: a new live query
-        guard case .observeWindow(let request) = app.unansweredReads.first?.capability(ListViewEffect.self) else { Issue.record("no read"); return }
+        guard case .listView(.observeWindow(let request))? = app.unansweredReads.first else { Issue.record("no read"); return }
         app.send(.list(.windowFailed(request, message: "The local database failed: gone")))
         #expect(app.state.status.message == "The local database failed: gone")
         #expect(!app.state.list.isLoading)

@@ -29,9 +29,9 @@ import TodoModel
 
     @Test func stateChangesReachTheStatus() {
         var app = ListFixture(server: Self.server, live: true)
-        app.send(.liveChanged(.offline(retryIn: 4, reason: "refused")))
+        app.send(.sync(.liveChanged(.offline(retryIn: 4, reason: "refused"))))
         #expect(app.state.status.live == .offline(retryIn: 4, reason: "refused"))
-        app.send(.liveChanged(.live))
+        app.send(.sync(.liveChanged(.live)))
         #expect(app.state.status.live == .live)
     }
 
@@ -39,7 +39,7 @@ import TodoModel
         var app = ListFixture(server: Self.server, live: true)
         #expect(app.send(.key(.character("l"))) == [.sync(.stopLive)])
         #expect(app.state.status.live == nil)
-        app.send(.liveChanged(.live))  // a late report from the stopped feed changes nothing
+        app.send(.sync(.liveChanged(.live)))  // a late report from the stopped feed changes nothing
         #expect(app.state.status.live == nil)
         #expect(app.send(.key(.character("l"))) == [.sync(.startLive)])
         #expect(app.state.status.live == .connecting)
@@ -53,28 +53,28 @@ import TodoModel
 
     @Test func signingInReopensTheFeedWithTheNewToken() {
         var app = ListFixture(server: Self.server, live: true)
-        #expect(app.send(.signedIn(user: "ann")).contains(.sync(.startLive)))
+        #expect(app.send(.signIn(.signedIn(user: "ann"))).contains(.sync(.startLive)))
     }
 
     @Test func anAutomaticPullReloadsTheQueuesStateAndTheEditedItem() {
         var app = ListFixture(["milk"], server: Self.server, live: true)
         app.press(.enter)
-        let effects = app.send(.liveSynced(.pulled, .succeeded(at: Date())))
+        let effects = app.send(.sync(.liveSynced(.pulled, .succeeded(at: Date()))))
         #expect(effects == [.sync(.loadStatus), .items(.loadEditedItem(id: "0"))])
     }
 
     @Test func aFailedAutomaticPushSaysSoWithoutASignInDialog() {
         var app = ListFixture(server: Self.server, live: true)
-        app.send(.liveSynced(.pushed, .failed(message: "Signed out — sign in (L) to sync; 1 change will sync later", reason: .signedOut)))
+        app.send(.sync(.liveSynced(.pushed, .failed(message: "Signed out — sign in (L) to sync; 1 change will sync later", reason: .signedOut))))
         #expect(app.state.status.connectivity == .signedOut)
         #expect(app.state.signIn == nil)
     }
 
     @Test func reconnectingClearsTheOfflineNotice() {
         var app = ListFixture(server: Self.server, live: true)
-        app.send(.liveSynced(.pushed, .failed(message: "Offline — 1 change will sync later", reason: .offline)))
+        app.send(.sync(.liveSynced(.pushed, .failed(message: "Offline — 1 change will sync later", reason: .offline))))
         #expect(app.state.status.message == "Offline — 1 change will sync later")
-        app.send(.liveChanged(.live))
+        app.send(.sync(.liveChanged(.live)))
         #expect(app.state.status.message == nil)
         #expect(app.state.status.connectivity == .online)
     }
@@ -82,13 +82,13 @@ import TodoModel
     @Test func aPullWhileEditingLooksAtTheEditedItem() {
         var app = ListFixture(["milk"], server: Self.server, live: true)
         app.press(.enter)
-        #expect(app.send(.liveSynced(.pulled, .succeeded(at: Date()))).contains(.items(.loadEditedItem(id: "0"))))
+        #expect(app.send(.sync(.liveSynced(.pulled, .succeeded(at: Date())))).contains(.items(.loadEditedItem(id: "0"))))
     }
 
     @Test func theEditorSaysWhenItsItemChangedElsewhere() {
         var app = ListFixture(["milk"], server: Self.server, live: true)
         app.press(.enter)
-        app.send(.editedItemLoaded(id: "0", TodoItem(id: "0", text: "oat milk")))
+        app.send(.items(.editedItemLoaded(id: "0", TodoItem(id: "0", text: "oat milk"))))
         #expect(app.state.editor?.notice?.hasPrefix("Changed on another device") == true)
         #expect(app.state.editor?.text.text == "milk")  // the typed text stays
     }
@@ -96,21 +96,21 @@ import TodoModel
     @Test func theEditorSaysWhenItsItemWasDeletedElsewhere() {
         var app = ListFixture(["milk"], server: Self.server, live: true)
         app.press(.enter)
-        app.send(.editedItemLoaded(id: "0", nil))
+        app.send(.items(.editedItemLoaded(id: "0", nil)))
         #expect(app.state.editor?.notice?.hasPrefix("Deleted on another device") == true)
     }
 
     @Test func anUnchangedItemGetsNoNotice() {
         var app = ListFixture(["milk"], server: Self.server, live: true)
         app.press(.enter)
-        app.send(.editedItemLoaded(id: "0", TodoItem(id: "0", text: "milk")))
+        app.send(.items(.editedItemLoaded(id: "0", TodoItem(id: "0", text: "milk"))))
         #expect(app.state.editor?.notice == nil)
     }
 
     @Test func cancellingAnEditClashReopensTheEditorWithTheTypedText() {
         var app = ListFixture(server: Self.server, live: true)
         let stored = TodoItem(id: "1", text: "from A", version: "v2")
-        app.send(.resumeEditing(stored: stored, draft: TodoItem(id: "1", text: "from B")))
+        app.send(.items(.resumeEditing(stored: stored, draft: TodoItem(id: "1", text: "from B"))))
         #expect(app.state.editor?.text.text == "from B")
         #expect(app.state.editor?.original == stored)
     }

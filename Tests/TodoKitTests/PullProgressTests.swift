@@ -13,24 +13,24 @@ import TodoKitTestSupport
 
     @Test func aLongPullShowsItsProgressUntilTheSyncEnds() {
         var app = ListFixture(server: "http://127.0.0.1:9", live: false)
-        app.send(.syncRequested)
-        app.send(.pullProgress(PullProgress(received: 4_000, total: 100_000)))
+        app.send(.sync(.syncRequested))
+        app.send(.sync(.pullProgress(PullProgress(received: 4_000, total: 100_000))))
         #expect(app.state.status.pullProgress == PullProgress(received: 4_000, total: 100_000))
-        app.send(.synced(.succeeded(at: Date())))
+        app.send(.sync(.synced(.succeeded(at: Date()))))
         #expect(app.state.status.pullProgress == nil)
     }
 
     @Test func aPullOfOnePageShowsNothing() {
         var app = ListFixture(server: "http://127.0.0.1:9", live: true)
-        app.send(.pullProgress(PullProgress(received: 12, total: 12)))
+        app.send(.sync(.pullProgress(PullProgress(received: 12, total: 12))))
         #expect(app.state.status.pullProgress == nil)
     }
 
     @Test func aLivePullTurnsTheSpinnerWhileItShows() {
         var app = ListFixture(server: "http://127.0.0.1:9", live: true)
-        let effects = app.send(.pullProgress(PullProgress(received: 1_000, total: 5_000)))
+        let effects = app.send(.sync(.pullProgress(PullProgress(received: 1_000, total: 5_000))))
         #expect(effects == [.after(seconds: SyncStatus.spinnerInterval, .tick)])
-        app.send(.liveSynced(.pulled, .succeeded(at: Date())))
+        app.send(.sync(.liveSynced(.pulled, .succeeded(at: Date()))))
         #expect(app.state.status.pullProgress == nil)
     }
 }

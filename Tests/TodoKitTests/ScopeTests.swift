@@ -22,14 +22,14 @@ import TodoKitTestSupport
             TodoItem(id: "f", text: "orphan", listId: "deleted-elsewhere"),
         ]
         app.storeChanged()
-        app.send(.listsLoaded([home]))
+        app.send(.lists(.listsLoaded([home])))
         app.send(.dayStarted(today, secondsLeft: 3_600))
         return app
     }
 
     func showing(_ scope: ListScope) -> ListFixture {
         var app = app()
-        app.send(.chooseScope(scope))
+        app.send(.lists(.chooseScope(scope)))
         return app
     }
 
@@ -67,7 +67,7 @@ import TodoKitTestSupport
 
     @Test func vOpensTheSwitcherWithItsCountsAndEnterShowsTheChoice() {
         var app = app()
-        app.send(.scopeCountsLoaded([.today: 2]))
+        app.send(.lists(.scopeCountsLoaded([.today: 2])))
         app.press(.character("v"))
         guard case .scopeSwitcher(let switcher)? = app.state.layers.last else { Issue.record("no switcher"); return }
         #expect(switcher.counts[.today] == 2)
@@ -79,9 +79,9 @@ import TodoKitTestSupport
 
     @Test func aListDeletedElsewhereFallsBackToTheInboxAndARenameFollows() {
         var app = showing(.list(id: "home", name: "Home"))
-        app.send(.listsLoaded([TodoList(id: "home", name: "House")]))
+        app.send(.lists(.listsLoaded([TodoList(id: "home", name: "House")])))
         #expect(app.state.list.scope == .list(id: "home", name: "House"))
-        app.send(.listsLoaded([]))
+        app.send(.lists(.listsLoaded([])))
         #expect(app.state.list.scope == .inbox)
     }
 

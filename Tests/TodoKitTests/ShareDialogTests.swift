@@ -11,8 +11,8 @@ import TodoKitTestSupport
 
     func onGroceries() -> ListFixture {
         var app = ListFixture([], server: "http://127.0.0.1:9")
-        app.send(.listsLoaded([Self.groceries]))
-        app.send(.chooseScope(.list(id: "g", name: "Groceries")))
+        app.send(.lists(.listsLoaded([Self.groceries])))
+        app.send(.lists(.chooseScope(.list(id: "g", name: "Groceries"))))
         return app
     }
 
@@ -37,7 +37,7 @@ import TodoKitTestSupport
     @Test func typingANameAndEnterSharesInTheChosenRole() {
         var app = onGroceries()
         app.press(.character("s"))
-        app.send(.shareDialog(.membersLoaded([SpaceMember(user: "ann", role: .owner)])))
+        app.send(.sharing(.dialog(.membersLoaded([SpaceMember(user: "ann", role: .owner)]))))
         app.type("bob")
         app.press(.tab)
         let effects = app.send(.key(.enter))
@@ -47,10 +47,10 @@ import TodoKitTestSupport
     @Test func aFirstShareMovesTheListAndTheScreenFollowsIt() {
         var app = onGroceries()
         app.press(.character("s"))
-        app.send(.shareDialog(.membersLoaded([])))
+        app.send(.sharing(.dialog(.membersLoaded([]))))
         app.type("bob")
         app.press(.enter)
-        let effects = app.send(.shareDialog(.shared(listId: "g2", was: "g", user: "bob", role: .editor)))
+        let effects = app.send(.sharing(.dialog(.shared(listId: "g2", was: "g", user: "bob", role: .editor))))
         #expect(effects.contains(.sharing(.loadMembers(listId: "g2"))))
         #expect(app.state.list.scope == .list(id: "g2", name: "Groceries"))
         #expect(dialog(app)?.message == "Shared with bob as editor")
@@ -59,19 +59,19 @@ import TodoKitTestSupport
     @Test func aFirstShareAnsweredAfterTheDialogClosedStillMovesTheScreen() {
         var app = onGroceries()
         app.press(.character("s"))
-        app.send(.shareDialog(.membersLoaded([])))
+        app.send(.sharing(.dialog(.membersLoaded([]))))
         app.type("bob")
         app.press(.enter)
         app.press(.escape)
         #expect(dialog(app) == nil)
-        app.send(.shareDialog(.shared(listId: "g2", was: "g", user: "bob", role: .editor)))
+        app.send(.sharing(.dialog(.shared(listId: "g2", was: "g", user: "bob", role: .editor))))
         #expect(app.state.list.scope == .list(id: "g2", name: "Groceries"))
     }
 
     @Test func ctrlXRemovesTheSelectedMember() {
         var app = onGroceries()
         app.press(.character("s"))
-        app.send(.shareDialog(.membersLoaded([SpaceMember(user: "ann", role: .owner), SpaceMember(user: "bob", role: .editor)])))
+        app.send(.sharing(.dialog(.membersLoaded([SpaceMember(user: "ann", role: .owner), SpaceMember(user: "bob", role: .editor)]))))
         app.press(.down, .down)
         let effects = app.send(.key(.control("x")))
         #expect(effects == [.sharing(.unshareList(listId: "g", user: "bob"))])
@@ -80,10 +80,10 @@ import TodoKitTestSupport
     @Test func aRefusalIsShownAndTheDialogStaysOpen() {
         var app = onGroceries()
         app.press(.character("s"))
-        app.send(.shareDialog(.membersLoaded([])))
+        app.send(.sharing(.dialog(.membersLoaded([]))))
         app.type("nobody")
         app.press(.enter)
-        app.send(.shareDialog(.failed("There is no account named 'nobody'")))
+        app.send(.sharing(.dialog(.failed("There is no account named 'nobody'"))))
         #expect(dialog(app)?.message == "There is no account named 'nobody'")
         #expect(dialog(app)?.isBusy == false)
         app.press(.escape)
@@ -96,14 +96,14 @@ import TodoKitTestSupport
         app.type("bob")
         #expect(app.send(.key(.enter)) == [])
         #expect(dialog(app)?.message?.contains("once it is here") == true)
-        let effects = app.send(.shareDialog(.membersLoaded([])))
+        let effects = app.send(.sharing(.dialog(.membersLoaded([]))))
         #expect(effects == [.sharing(.shareList(listId: "g", user: "bob", role: .editor))])
     }
 
     @Test func enterWhileARequestIsOnItsWaySaysToWait() {
         var app = onGroceries()
         app.press(.character("s"))
-        app.send(.shareDialog(.membersLoaded([])))
+        app.send(.sharing(.dialog(.membersLoaded([]))))
         app.type("bob")
         app.press(.enter)
         #expect(app.send(.key(.enter)) == [])
@@ -115,7 +115,7 @@ import TodoKitTestSupport
         app.press(.character("s"))
         app.type("bob")
         app.press(.enter)
-        app.send(.shareDialog(.failed("The server could not be reached")))
-        #expect(app.send(.shareDialog(.membersLoaded([]))) == [])
+        app.send(.sharing(.dialog(.failed("The server could not be reached"))))
+        #expect(app.send(.sharing(.dialog(.membersLoaded([])))) == [])
     }
 }

@@ -17,7 +17,7 @@ import TodoModel
         outside.setLists([Self.groceries])
         let app = AppRuntime.started(outside)
         try await eventually("lists") { app.state.lists == [Self.groceries] }
-        app.send(.chooseScope(.list(id: "g", name: "Groceries")))
+        app.send(.lists(.chooseScope(.list(id: "g", name: "Groceries"))))
         return app
     }
 
@@ -77,7 +77,7 @@ import TodoModel
         app.send(.list(.resized(pageHeight: 10)))
         app.start()
         try await eventually("lists") { app.state.lists == [Self.groceries] }
-        app.send(.chooseScope(.list(id: "g", name: "Groceries")))
+        app.send(.lists(.chooseScope(.list(id: "g", name: "Groceries"))))
         app.key(.character("s"))
         try await eventually("refused") { dialog(app)?.message == "Sharing is not available here" }
         #expect(outside.shares.isEmpty)

@@ -27,7 +27,7 @@ import TodoKitTestSupport
         let service = try device(server, tokens: tokens)
         try await service.add("written before signing in")
         let store = AppRuntime.started(service)
-        store.send(.syncRequested)
+        store.send(.sync(.syncRequested))
         try await eventually("signed out", timeout: 30) { store.state.status.connectivity == .signedOut }
         #expect(store.state.signIn != nil)
         #expect(service.pendingCount == 1)

@@ -7,7 +7,7 @@ import TodoKitTestSupport
     func signedOut() -> ListFixture {
         var app = ListFixture(["x"], server: "http://127.0.0.1:9")
         app.press(.character("r"))
-        app.send(.synced(.failed(message: "Signed out — sign in (L) to sync; 1 change will sync later", reason: .signedOut)))
+        app.send(.sync(.synced(.failed(message: "Signed out — sign in (L) to sync; 1 change will sync later", reason: .signedOut))))
         return app
     }
 
@@ -44,7 +44,7 @@ import TodoKitTestSupport
         app.press(.tab)
         app.type("wrong")
         app.press(.enter)
-        app.send(.signIn(.failed("The user name or password is wrong")))
+        app.send(.signIn(.dialog(.failed("The user name or password is wrong"))))
         #expect(app.state.signIn?.error == "The user name or password is wrong")
         #expect(app.state.signIn?.password.text == "")
         #expect(app.state.signIn?.isSigningIn == false)
@@ -52,7 +52,7 @@ import TodoKitTestSupport
 
     @Test func signingInClosesTheDialogAndSyncs() {
         var app = signedOut()
-        #expect(app.send(.signedIn(user: "ann")) == [.sync(.pushThenPull), .after(seconds: 0.1, .tick)])
+        #expect(app.send(.signIn(.signedIn(user: "ann"))) == [.sync(.pushThenPull), .after(seconds: 0.1, .tick)])
         #expect(app.state.signIn == nil)
         #expect(app.state.status.user == "ann")
         #expect(app.state.status.message == "Signed in as ann")
@@ -67,8 +67,8 @@ import TodoKitTestSupport
 
     @Test func capitalLOpensTheDialogWithTheLastUserName() {
         var app = ListFixture(["x"], server: "http://127.0.0.1:9")
-        app.send(.signedIn(user: "ann"))
-        app.send(.synced(.succeeded(at: .init(timeIntervalSince1970: 0))))
+        app.send(.signIn(.signedIn(user: "ann")))
+        app.send(.sync(.synced(.succeeded(at: .init(timeIntervalSince1970: 0)))))
         app.press(.character("L"))
         #expect(app.state.signIn?.user.text == "ann")
         #expect(app.state.signIn?.focus == .password)

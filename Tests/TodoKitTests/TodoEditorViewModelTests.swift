@@ -95,7 +95,7 @@ import TodoModel
         #expect(app.state.editor?.notes.lines == ["ask", "twice"])
         let effects = app.send(.key(.escape))
         #expect(app.state.editor == nil)
-        guard case .save(let item, _)? = effects.first?.capability(ItemsEffect.self) else { Issue.record("no save: \(effects)"); return }
+        guard case .items(.save(let item, _))? = effects.first else { Issue.record("no save: \(effects)"); return }
         #expect(item.notes == "ask\ntwice")
     }
 
@@ -168,7 +168,7 @@ import TodoModel
         var editor = editor(TodoItem(id: "x", text: "plumber", due: DueDate("2026-12-01")))
         tab(2, &editor)
         _ = editor.update(.typed(.control("u")))
-        guard case .save(let item, _)? = editor.update(.action(.save)).first?.capability(ItemsEffect.self) else { Issue.record("no save"); return }
+        guard case .items(.save(let item, _))? = editor.update(.action(.save)).first else { Issue.record("no save"); return }
         #expect(item.due == nil)
     }
 

@@ -77,7 +77,7 @@ import ServerTestSupport
         let service = try makeService(server: URL(string: "http://127.0.0.1:1")!)
         try await service.add("offline edit")
         let app = AppRuntime.started(service)
-        app.send(.syncRequested)
+        app.send(.sync(.syncRequested))
         // A refused connection fails at once: wait for the words, not for the spinner.
         try await eventually("sync finished", timeout: 30) { app.state.status.message == "Offline — 1 change will sync later" }
         #expect(!app.state.status.syncing)

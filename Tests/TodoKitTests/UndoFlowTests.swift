@@ -17,7 +17,7 @@ import ServerTestSupport
 
     @Test func theUndoneNoticeShowsOnTheStatusBarAndTheListReloads() {
         var app = ListFixture(["milk"])
-        let effects = app.send(.undone("Undid delete of “milk”"))
+        let effects = app.send(.undo(.undone("Undid delete of “milk”")))
         #expect(app.state.status.message == "Undid delete of “milk”")
         #expect(effects.contains(.sync(.loadStatus)))
     }

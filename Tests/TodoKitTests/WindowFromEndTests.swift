@@ -14,7 +14,7 @@ import TodoKitTestSupport
     func requests(_ app: inout ListFixture, _ key: KeyEvent) -> [ListWindowRequest] {
         app.send(.key(key), answerReads: false)
         let requests = app.unansweredReads.compactMap { effect -> ListWindowRequest? in
-            if case .observeWindow(let request) = effect.capability(ListViewEffect.self) { return request }
+            if case .listView(.observeWindow(let request)) = effect { return request }
             return nil
         }
         app.answerHeldReads()

@@ -1,6 +1,8 @@
 /// Work an `update` asks for, as plain data: `AppRuntime` runs each one and feeds its answer back
-/// as a message (`send` is handled inside `update`). Beside the runtime's own few, every effect
-/// is a capability's, declared and run in its folder (`CapabilityEffect`).
+/// as a message (`send` is handled inside `update`). Beside the runtime's own few, one case per
+/// capability holds that capability's effects, declared and run in its folder (`CapabilityEffect`):
+/// a new capability adds its case here and its branch to `AppRuntime.run`, and the compiler finds
+/// any place that forgot it.
 public enum Effect: Sendable, Equatable {
     /// Another message for the app, handled right after the current one.
     case send(AppMessage)
@@ -8,6 +10,22 @@ public enum Effect: Sendable, Equatable {
     case after(seconds: Double, AppMessage)
     /// Read today's date → `.dayStarted`.
     case readDay
-    /// A capability's effect, run by the capability (`.items(.add(…))`, `.sharing(.loadMembers(…))`).
-    case capability(AnyCapabilityEffect)
+    /// The list's window and count.
+    case listView(ListViewEffect)
+    /// The lists and the sidebar's counts.
+    case lists(ListsEffect)
+    /// Reading and writing items.
+    case items(ItemsEffect)
+    /// Undo and redo.
+    case undo(UndoEffect)
+    /// Conflict questions and the conflict history.
+    case conflicts(ConflictsEffect)
+    /// Syncing with the server.
+    case sync(SyncEffect)
+    /// Signing in.
+    case signIn(SignInEffect)
+    /// Sharing lists.
+    case sharing(SharingEffect)
+    /// Exporting to a file.
+    case export(ExportEffect)
 }

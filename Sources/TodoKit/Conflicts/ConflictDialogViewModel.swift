@@ -67,7 +67,7 @@ public struct ConflictDialogViewModel: Sendable, Equatable {
         switch reply.choice {
         case .useClient: return [.items(.saveOver(clash.keepingEdit))]
         case .useServer: return [.send(.notice("Kept the version from the other device; your edit was dropped"))]
-        case .cancel: return [.send(.resumeEditing(stored: clash.stored, draft: clash.edited))]
+        case .cancel: return [.send(.items(.resumeEditing(stored: clash.stored, draft: clash.edited)))]
         }
     }
 }
@@ -75,5 +75,6 @@ public struct ConflictDialogViewModel: Sendable, Equatable {
 extension ConflictDialogViewModel: LayerView {
     public static var keys: KeyTable<DialogAction> { KeyTables.dialog }
     public var layer: Layer { .conflict(self) }
+    public static func from(_ layer: Layer) -> Self? { if case .conflict(let view) = layer { view } else { nil } }
     public var isClosed: Bool { answer != nil }
 }

@@ -60,6 +60,7 @@ public struct ConflictHistoryViewModel: Sendable, Equatable {
 extension ConflictHistoryViewModel: LayerView {
     public static var keys: KeyTable<HistoryAction> { KeyTables.history }
     public var layer: Layer { .history(self) }
+    public static func from(_ layer: Layer) -> Self? { if case .history(let view) = layer { view } else { nil } }
     public mutating func update(_ action: HistoryAction) -> [Effect] { update(.action(action)) }
 }
 
@@ -70,9 +71,4 @@ extension ConflictHistoryViewModel.Message: LayerMessage {
     public func whenNoLayer() -> [Effect] {
         if case .restored = self { [.sync(.loadStatus)] } else { [] }
     }
-}
-
-extension AppMessage {
-    /// A message for the conflict history.
-    public static func history(_ message: ConflictHistoryViewModel.Message) -> AppMessage { .toLayer(AnyLayerMessage(message)) }
 }

@@ -1,4 +1,4 @@
-extension ConflictsClient: LiveCapabilityClient {
+extension ConflictsClient {
     /// The store's conflict log, and the service's push asking through the stream.
     public static func live(_ service: TodoService) -> ConflictsClient {
         ConflictsClient(observeConflictLog: { service.observeConflicts() },

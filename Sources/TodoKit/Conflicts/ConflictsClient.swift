@@ -32,18 +32,3 @@ public struct ConflictQuestion: Sendable {
         self.reply = reply
     }
 }
-
-extension ConflictsClient: CapabilityClient {
-    /// Where nothing provides conflicts: the log is empty, nothing is restored, and no push asks.
-    public static let unavailable = ConflictsClient(observeConflictLog: { AsyncThrowingStream { $0.yield([]) } },
-                                                    restoreConflict: { _ in throw SyncError.unavailable("Restoring a conflict") },
-                                                    conflictQuestions: { .finished })
-}
-
-extension AppEnvironment {
-    /// The conflict dialog and history.
-    public var conflicts: ConflictsClient {
-        get { self[ConflictsClient.self] }
-        set { self[ConflictsClient.self] = newValue }
-    }
-}

@@ -9,12 +9,12 @@ public enum ConflictsEffect: CapabilityEffect {
     case observeQuestions
     /// Give the push waiting on the question with this id the person's answer.
     case answer(questionId: UUID, ConflictAnswer)
-    /// Watch the conflict log (a live query) → `.history(.loaded)` now and after every change;
+    /// Watch the conflict log (a live query) → `.conflicts(.history(.loaded))` now and after every change;
     /// the person has now seen it.
     case observeLog
     /// Stop watching the conflict log (the history closed).
     case stopObservingLog
-    /// Restore the values that lost in a conflict → `.history(.restored)`.
+    /// Restore the values that lost in a conflict → `.conflicts(.history(.restored))`.
     case restore(id: Int64)
 
     private enum Watch { case questions, log }
@@ -25,25 +25,20 @@ public enum ConflictsEffect: CapabilityEffect {
         case .observeQuestions:
             runtime.subscribe(Watch.questions, to: conflicts.conflictQuestions()) { [weak runtime] question in
                 runtime?.hold(question.prompt.id, question.reply, onStop: ConflictAnswer(.cancel))
-                return .conflictRaised(question.prompt)
+                return .conflicts(.conflictRaised(question.prompt))
             }
         case .answer(let id, let answer): runtime.answer(id, with: answer)
-        case .observeLog: runtime.subscribe(Watch.log, to: conflicts.observeConflictLog()) { .history(.loaded($0)) }
+        case .observeLog: runtime.subscribe(Watch.log, to: conflicts.observeConflictLog()) { .conflicts(.history(.loaded($0))) }
         case .stopObservingLog: runtime.unsubscribe(Watch.log)
         case .restore(let id):
             runtime.store {
                 do {
                     try await conflicts.restoreConflict(id)
-                    return .history(.restored(error: nil))
+                    return .conflicts(.history(.restored(error: nil)))
                 } catch {
-                    return .history(.restored(error: SyncError.wrapping(error).message))
+                    return .conflicts(.history(.restored(error: SyncError.wrapping(error).message)))
                 }
             }
         }
     }
-}
-
-extension Effect {
-    /// One of the conflicts' effects.
-    public static func conflicts(_ effect: ConflictsEffect) -> Effect { .capability(AnyCapabilityEffect(effect)) }
 }

@@ -12,16 +12,3 @@ public struct ExportClient: Sendable {
         self.export = export
     }
 }
-
-extension ExportClient: CapabilityClient {
-    /// Where nothing provides exporting: it fails, saying so.
-    public static let unavailable = ExportClient(export: { _, _ in throw SyncError.unavailable("Exporting") })
-}
-
-extension AppEnvironment {
-    /// Exporting every item to a file.
-    public var export: ExportClient {
-        get { self[ExportClient.self] }
-        set { self[ExportClient.self] = newValue }
-    }
-}

@@ -22,8 +22,3 @@ public enum ExportEffect: CapabilityEffect {
         }
     }
 }
-
-extension Effect {
-    /// Exporting's effect.
-    public static func export(_ effect: ExportEffect) -> Effect { .capability(AnyCapabilityEffect(effect)) }
-}

@@ -28,6 +28,7 @@ public struct ExportPromptViewModel: LayerView {
     public static var keys: KeyTable<ExportAction> { KeyTables.exportPrompt }
     public static var typesText: Bool { true }
     public var layer: Layer { .export(self) }
+    public static func from(_ layer: Layer) -> Self? { if case .export(let view) = layer { view } else { nil } }
 
     public mutating func update(_ action: ExportAction) -> [Effect] {
         switch action {

@@ -16,6 +16,7 @@ public struct HelpViewModel: LayerView {
 
     public static var keys: KeyTable<HelpAction> { KeyTables.help }
     public var layer: Layer { .help(self) }
+    public static func from(_ layer: Layer) -> Self? { if case .help(let view) = layer { view } else { nil } }
 
     public mutating func update(_ action: HelpAction) -> [Effect] {
         switch action {

@@ -29,6 +29,7 @@ public struct AddPromptViewModel: LayerView {
     public static var keys: KeyTable<AddPromptAction> { KeyTables.addPrompt }
     public static var typesText: Bool { true }
     public var layer: Layer { .addPrompt(self) }
+    public static func from(_ layer: Layer) -> Self? { if case .addPrompt(let view) = layer { view } else { nil } }
 
     public mutating func update(_ action: AddPromptAction) -> [Effect] {
         isClosed = true

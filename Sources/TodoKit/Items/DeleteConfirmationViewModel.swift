@@ -10,6 +10,7 @@ public struct DeleteConfirmationViewModel: LayerView {
 
     public static var keys: KeyTable<ConfirmAction> { KeyTables.confirm }
     public var layer: Layer { .deleteConfirmation(self) }
+    public static func from(_ layer: Layer) -> Self? { if case .deleteConfirmation(let view) = layer { view } else { nil } }
 
     public mutating func update(_ action: ConfirmAction) -> [Effect] {
         isClosed = true

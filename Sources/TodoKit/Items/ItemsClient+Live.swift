@@ -1,4 +1,4 @@
-extension ItemsClient: LiveCapabilityClient {
+extension ItemsClient {
     /// The store's writes through the service, which keeps the todo's rules (`TodoModel`).
     public static func live(_ service: TodoService) -> ItemsClient {
         ItemsClient(item: { try service.item(id: $0) },

@@ -39,20 +39,3 @@ public struct ItemsClient: Sendable {
         self.editExternally = editExternally
     }
 }
-
-extension ItemsClient: CapabilityClient {
-    /// Where nothing provides items: no item is found, and every write fails, saying so.
-    public static let unavailable = ItemsClient(
-        item: { _ in nil }, add: { _ in throw refusal }, save: { _, _ in throw refusal }, saveOver: { _ in throw refusal },
-        setComplete: { _, _, _ in throw refusal }, delete: { _ in throw refusal }, editExternally: { _ in throw refusal })
-
-    private static let refusal = SyncError.unavailable("Changing items")
-}
-
-extension AppEnvironment {
-    /// Reading and writing items.
-    public var items: ItemsClient {
-        get { self[ItemsClient.self] }
-        set { self[ItemsClient.self] = newValue }
-    }
-}

@@ -25,25 +25,20 @@ public enum ItemsEffect: CapabilityEffect {
         case .add(let quick): runtime.write { try await items.add(quick) }
         case .save(let item, let original):
             runtime.store {
-                do { return .editSaved(try await items.save(item, original)) } catch { return .written(error: SyncError.wrapping(error).message) }
+                do { return .items(.editSaved(try await items.save(item, original))) } catch { return .written(error: SyncError.wrapping(error).message) }
             }
         case .saveOver(let item): runtime.write { try await items.saveOver(item) }
         case .setComplete(let id, let space, let complete): runtime.write { try await items.setComplete(id, space, complete) }
         case .delete(let item): runtime.write { try await items.delete(item) }
-        case .loadEditedItem(let id): runtime.store { .editedItemLoaded(id: id, try? await items.item(id)) }
+        case .loadEditedItem(let id): runtime.store { .items(.editedItemLoaded(id: id, try? await items.item(id))) }
         case .runEditor(let text):
             runtime.beside {
                 do {
-                    return .externalEditFinished(try await items.editExternally(text), error: nil)
+                    return .items(.externalEditFinished(try await items.editExternally(text), error: nil))
                 } catch {
-                    return .externalEditFinished(nil, error: SyncError.wrapping(error).message)
+                    return .items(.externalEditFinished(nil, error: SyncError.wrapping(error).message))
                 }
             }
         }
     }
-}
-
-extension Effect {
-    /// One of the items' effects.
-    public static func items(_ effect: ItemsEffect) -> Effect { .capability(AnyCapabilityEffect(effect)) }
 }

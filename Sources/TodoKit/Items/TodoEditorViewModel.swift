@@ -193,6 +193,7 @@ extension TodoEditorViewModel: LayerView {
     public static var keys: KeyTable<EditorAction> { KeyTables.editor }
     public static var typesText: Bool { true }
     public var layer: Layer { .editor(self) }
+    public static func from(_ layer: Layer) -> Self? { if case .editor(let view) = layer { view } else { nil } }
     public mutating func update(_ action: EditorAction) -> [Effect] { update(.action(action)) }
     public mutating func typed(_ key: KeyEvent) -> [Effect] { update(.typed(key)) }
 }

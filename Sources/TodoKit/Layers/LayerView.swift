@@ -21,6 +21,8 @@ public protocol LayerView: KeyedView {
     var isClosed: Bool { get }
     /// The view as a layer of the stack.
     var layer: Layer { get }
+    /// The view a layer holds, if it is one of this kind (the stack's pattern match, no cast).
+    static func from(_ layer: Layer) -> Self?
 }
 
 extension KeyedView {

@@ -9,6 +9,7 @@ public struct FilterPromptViewModel: LayerView {
     public static var keys: KeyTable<FilterAction> { KeyTables.filterPrompt }
     public static var typesText: Bool { true }
     public var layer: Layer { .filterPrompt(self) }
+    public static func from(_ layer: Layer) -> Self? { if case .filterPrompt(let view) = layer { view } else { nil } }
 
     public mutating func update(_ action: FilterAction) -> [Effect] {
         switch action {

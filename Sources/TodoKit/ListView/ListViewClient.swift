@@ -14,17 +14,3 @@ public struct ListViewClient: Sendable {
         self.observeCount = observeCount
     }
 }
-
-extension ListViewClient: CapabilityClient {
-    /// Where nothing provides the list: every read fails, saying so.
-    public static let unavailable = ListViewClient(observeWindow: { _ in .failing(SyncError.unavailable("The list")) },
-                                                   observeCount: { _ in .failing(SyncError.unavailable("The list")) })
-}
-
-extension AppEnvironment {
-    /// The list's window and count.
-    public var listView: ListViewClient {
-        get { self[ListViewClient.self] }
-        set { self[ListViewClient.self] = newValue }
-    }
-}

@@ -26,11 +26,6 @@ public enum ListViewEffect: CapabilityEffect {
     }
 }
 
-extension Effect {
-    /// One of the list's effects.
-    public static func listView(_ effect: ListViewEffect) -> Effect { .capability(AnyCapabilityEffect(effect)) }
-}
-
 /// Which count of the list to make; `generation` tells whether it is still the newest asked for.
 public struct CountRequest: Sendable, Hashable {
     /// Text the items must contain.

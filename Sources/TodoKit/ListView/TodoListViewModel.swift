@@ -122,15 +122,15 @@ public struct TodoListViewModel: KeyedView {
         switch action {
         case .moveUp:
             // ↑ on the first row is the terminal's pull-to-refresh.
-            if selected == 0 { return [.send(.syncRequested)] }
+            if selected == 0 { return [.send(.sync(.syncRequested))] }
             return select(selected - 1)
         case .moveDown: return select(selected + 1)
         case .pageUp: return select(selected - max(1, pageHeight - 1))
         case .pageDown: return select(selected + max(1, pageHeight - 1))
         case .first: return select(0)
         case .last: return select(total - 1)
-        case .open: return selectedItem.map { [.send(.openEditor($0))] } ?? []
-        case .editExternally: return selectedItem.map { [.send(.editExternally($0))] } ?? []
+        case .open: return selectedItem.map { [.send(.items(.openEditor($0)))] } ?? []
+        case .editExternally: return selectedItem.map { [.send(.items(.editExternally($0)))] } ?? []
         case .add: return [.send(.push(.addPrompt(AddPromptViewModel(scope: scope, today: context.today))))]
         case .toggleComplete:
             // The stored item, not this row: the row may be older than the store.
@@ -144,12 +144,12 @@ public struct TodoListViewModel: KeyedView {
             selected = 0
             scrollTop = 0
             return reload(countDelay: 0)
-        case .chooseScope: return [.send(.openScopeSwitcher)]
-        case .nextScope: return [.send(.cycleScope(1))]
-        case .previousScope: return [.send(.cycleScope(-1))]
-        case .refresh: return [.send(.syncRequested)]
-        case .toggleLive: return [.send(.toggleLive)]
-        case .history: return [.send(.openHistory)]
+        case .chooseScope: return [.send(.lists(.openScopeSwitcher))]
+        case .nextScope: return [.send(.lists(.cycleScope(1)))]
+        case .previousScope: return [.send(.lists(.cycleScope(-1)))]
+        case .refresh: return [.send(.sync(.syncRequested))]
+        case .toggleLive: return [.send(.sync(.toggleLive))]
+        case .history: return [.send(.conflicts(.openHistory))]
         case .help: return [.send(.openHelp(KeyTables.helpRows))]
         case .quit: return [.send(.quit)]
         case .openLayer(let opener): return [.send(.open(opener))]

@@ -14,17 +14,3 @@ public struct ListsClient: Sendable {
         self.observeScopeCounts = observeScopeCounts
     }
 }
-
-extension ListsClient: CapabilityClient {
-    /// Where nothing provides lists: there are none, and no scope holds anything.
-    public static let unavailable = ListsClient(observeLists: { AsyncThrowingStream { $0.yield([]) } },
-                                                observeScopeCounts: { _, _ in AsyncThrowingStream { $0.yield([:]) } })
-}
-
-extension AppEnvironment {
-    /// The lists and the scopes' counts.
-    public var lists: ListsClient {
-        get { self[ListsClient.self] }
-        set { self[ListsClient.self] = newValue }
-    }
-}

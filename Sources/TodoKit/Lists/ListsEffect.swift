@@ -13,14 +13,9 @@ public enum ListsEffect: CapabilityEffect {
     @MainActor public func run(in runtime: AppRuntime) {
         let lists = runtime.environment.lists
         switch self {
-        case .observeLists: runtime.subscribe(Watch.lists, to: lists.observeLists()) { .listsLoaded($0) }
+        case .observeLists: runtime.subscribe(Watch.lists, to: lists.observeLists()) { .lists(.listsLoaded($0)) }
         case .observeScopeCounts(let scopes, let context):
-            runtime.subscribe(Watch.scopeCounts, to: lists.observeScopeCounts(scopes, context)) { .scopeCountsLoaded($0) }
+            runtime.subscribe(Watch.scopeCounts, to: lists.observeScopeCounts(scopes, context)) { .lists(.scopeCountsLoaded($0)) }
         }
     }
-}
-
-extension Effect {
-    /// One of the lists' effects.
-    public static func lists(_ effect: ListsEffect) -> Effect { .capability(AnyCapabilityEffect(effect)) }
 }

@@ -18,6 +18,7 @@ public struct ScopeSwitcherViewModel: LayerView {
 
     public static var keys: KeyTable<ScopeSwitcherAction> { KeyTables.scopeSwitcher }
     public var layer: Layer { .scopeSwitcher(self) }
+    public static func from(_ layer: Layer) -> Self? { if case .scopeSwitcher(let view) = layer { view } else { nil } }
 
     public mutating func update(_ action: ScopeSwitcherAction) -> [Effect] {
         switch action {
@@ -26,7 +27,7 @@ public struct ScopeSwitcherViewModel: LayerView {
         case .close: isClosed = true
         case .choose:
             isClosed = true
-            return scopes.indices.contains(selected) ? [.send(.chooseScope(scopes[selected]))] : []
+            return scopes.indices.contains(selected) ? [.send(.lists(.chooseScope(scopes[selected])))] : []
         }
         return []
     }

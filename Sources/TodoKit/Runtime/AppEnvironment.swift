@@ -4,33 +4,40 @@ import TodoModel
 /// Everything the app asks of the outside: one client per capability, and the clock.
 /// `AppRuntime` calls nothing else, so a test swaps the whole outside for an in-memory one
 /// (`InMemoryEnvironment` in TodoKitTestSupport, one fake per capability); `live(_:)` is the real
-/// one, over OfflineSync. Clients come from a provider that finds them by their type, so adding a
-/// capability adds no member here: its folder declares the client and its accessor.
+/// one, over OfflineSync. A new capability adds its client here, and the compiler then asks the
+/// live and the in-memory environments for it.
 public struct AppEnvironment: Sendable {
-    /// Makes the client of a capability, or nil where it is not provided.
-    public typealias Provider = @Sendable (any CapabilityClient.Type) -> (any CapabilityClient)?
-
-    private let provider: Provider
-    /// Clients set on this value, over the provider's.
-    private var replaced: [ObjectIdentifier: any CapabilityClient] = [:]
     /// The clock for timers (the spinner, the filter's count delay).
     public var clock: any Clock<Duration>
     /// Today where the person is, and the seconds until it ends.
     public var today: @Sendable () -> (day: DueDate, secondsLeft: Double)
+    /// The list's window and count.
+    public var listView: ListViewClient
+    /// The lists and the sidebar's counts.
+    public var lists: ListsClient
+    /// Reading and writing items.
+    public var items: ItemsClient
+    /// Undo and redo.
+    public var undo: UndoClient
+    /// The conflict log, restoring from it, and the questions pushes ask.
+    public var conflicts: ConflictsClient
+    /// The server: the queue's state, syncing, live sync and pull progress.
+    public var sync: ServerSyncClient
+    /// Signing in.
+    public var signIn: SignInClient
+    /// Sharing lists.
+    public var sharing: SharingClient
+    /// Exporting every item to a file.
+    public var export: ExportClient
 
-    /// An environment whose clients `provider` makes.
+    /// An environment of these clients.
     public init(clock: any Clock<Duration> = ContinuousClock(),
                 today: @escaping @Sendable () -> (day: DueDate, secondsLeft: Double) = AppEnvironment.localToday,
-                provider: @escaping Provider) {
-        self.provider = provider
-        self.clock = clock
-        self.today = today
-    }
-
-    /// The client of a capability: the one set here, else the provider's, else its `unavailable` one.
-    public subscript<Client: CapabilityClient>(_ type: Client.Type) -> Client {
-        get { replaced[ObjectIdentifier(type)] as? Client ?? provider(type) as? Client ?? .unavailable }
-        set { replaced[ObjectIdentifier(type)] = newValue }
+                listView: ListViewClient, lists: ListsClient, items: ItemsClient, undo: UndoClient, conflicts: ConflictsClient,
+                sync: ServerSyncClient, signIn: SignInClient, sharing: SharingClient, export: ExportClient) {
+        (self.clock, self.today) = (clock, today)
+        (self.listView, self.lists, self.items, self.undo, self.conflicts) = (listView, lists, items, undo, conflicts)
+        (self.sync, self.signIn, self.sharing, self.export) = (sync, signIn, sharing, export)
     }
 
     /// Today in the process's time zone, and the seconds until midnight there.

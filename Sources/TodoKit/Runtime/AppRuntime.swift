@@ -91,7 +91,15 @@ public final class AppRuntime {
         case .readDay:
             let (day, secondsLeft) = environment.today()
             send(.dayStarted(day, secondsLeft: secondsLeft))
-        case .capability(let effect): effect.base.run(in: self)
+        case .listView(let effect): effect.run(in: self)
+        case .lists(let effect): effect.run(in: self)
+        case .items(let effect): effect.run(in: self)
+        case .undo(let effect): effect.run(in: self)
+        case .conflicts(let effect): effect.run(in: self)
+        case .sync(let effect): effect.run(in: self)
+        case .signIn(let effect): effect.run(in: self)
+        case .sharing(let effect): effect.run(in: self)
+        case .export(let effect): effect.run(in: self)
         }
     }
 

@@ -120,6 +120,7 @@ extension ShareDialogViewModel: LayerView {
     public static var keys: KeyTable<ShareAction> { KeyTables.shareDialog }
     public static var typesText: Bool { true }
     public var layer: Layer { .share(self) }
+    public static func from(_ layer: Layer) -> Self? { if case .share(let view) = layer { view } else { nil } }
     public mutating func update(_ action: ShareAction) -> [Effect] { update(.action(action)) }
     public mutating func typed(_ key: KeyEvent) -> [Effect] { update(.typed(key)) }
 }
@@ -140,9 +141,4 @@ extension ShareDialogViewModel.Message: LayerMessage {
         guard case .shared(let listId, let before, _, _) = self, before != listId else { return [] }
         return [.send(.list(.listMoved(from: before, to: listId)))]
     }
-}
-
-extension AppMessage {
-    /// A message for the share dialog.
-    public static func shareDialog(_ message: ShareDialogViewModel.Message) -> AppMessage { .toLayer(AnyLayerMessage(message)) }
 }

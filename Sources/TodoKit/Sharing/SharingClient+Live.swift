@@ -1,4 +1,4 @@
-extension SharingClient: LiveCapabilityClient {
+extension SharingClient {
     /// The server's spaces, through the service.
     public static func live(_ service: TodoService) -> SharingClient {
         SharingClient(observeSharing: { service.observeSharing() },

@@ -22,23 +22,3 @@ public struct SharingClient: Sendable {
         self.unshare = unshare
     }
 }
-
-extension SharingClient: CapabilityClient {
-    /// Where nothing is shared: no list is shared, and sharing one is refused.
-    public static let unavailable = SharingClient(
-        observeSharing: { AsyncThrowingStream { $0.yield([]) } },
-        members: { _ in throw SharingClient.refusal },
-        share: { _, _, _ in throw SharingClient.refusal },
-        unshare: { _, _ in throw SharingClient.refusal })
-
-    /// What a client without sharing answers.
-    public static let refusal = SyncError(.invalidAction, "Sharing is not available here")
-}
-
-extension AppEnvironment {
-    /// Sharing lists.
-    public var sharing: SharingClient {
-        get { self[SharingClient.self] }
-        set { self[SharingClient.self] = newValue }
-    }
-}

@@ -5,11 +5,11 @@ import OfflineSync
 public enum SharingEffect: CapabilityEffect {
     /// Watch which lists are shared, and how (a live query) → `.sharingLoaded`.
     case observeSharing
-    /// Read who shares a list → `.shareDialog(.membersLoaded)` or `.failed`.
+    /// Read who shares a list → `.sharing(.dialog(.membersLoaded))` or `.failed`.
     case loadMembers(listId: String)
-    /// Share a list (making it shared first if need be, under a new id) → `.shareDialog(.shared)` or `.failed`.
+    /// Share a list (making it shared first if need be, under a new id) → `.sharing(.dialog(.shared))` or `.failed`.
     case shareList(listId: String, user: String, role: SpaceRole)
-    /// Stop sharing a list with an account (or leave it) → `.shareDialog(.removed)` or `.failed`.
+    /// Stop sharing a list with an account (or leave it) → `.sharing(.dialog(.removed))` or `.failed`.
     case unshareList(listId: String, user: String)
 
     private enum Watch { case sharing }
@@ -17,7 +17,7 @@ public enum SharingEffect: CapabilityEffect {
     @MainActor public func run(in runtime: AppRuntime) {
         let sharing = runtime.environment.sharing
         switch self {
-        case .observeSharing: runtime.subscribe(Watch.sharing, to: sharing.observeSharing()) { .sharingLoaded($0) }
+        case .observeSharing: runtime.subscribe(Watch.sharing, to: sharing.observeSharing()) { .sharing(.loaded($0)) }
         case .loadMembers(let listId): Self.request(runtime) { .membersLoaded(try await sharing.members(listId)) }
         case .shareList(let listId, let user, let role):
             Self.request(runtime) { .shared(listId: try await sharing.share(listId, user, role), was: listId, user: user, role: role) }
@@ -32,15 +32,10 @@ public enum SharingEffect: CapabilityEffect {
     @MainActor private static func request(_ runtime: AppRuntime, _ request: @escaping @Sendable () async throws -> ShareDialogViewModel.Message) {
         runtime.beside {
             do {
-                return .shareDialog(try await request())
+                return .sharing(.dialog(try await request()))
             } catch {
-                return .shareDialog(.failed(SyncError.wrapping(error).message))
+                return .sharing(.dialog(.failed(SyncError.wrapping(error).message)))
             }
         }
     }
-}
-
-extension Effect {
-    /// One of sharing's effects.
-    public static func sharing(_ effect: SharingEffect) -> Effect { .capability(AnyCapabilityEffect(effect)) }
 }

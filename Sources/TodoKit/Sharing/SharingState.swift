@@ -1,34 +1,32 @@
 /// Which lists are shared, and how, for every view: the sidebar's marks, read-only lists' keys,
 /// the editor's "last changed by".
-public struct SharingState: CapabilityState {
+public struct SharingState: Sendable, Equatable {
     /// The shared lists, by list id: owner, the person's role, members, the name shown.
     public var byList: [String: ListEntry] = [:]
 
     public init() {}
 }
 
-/// Sharing's own messages.
+/// Sharing's messages.
 public enum SharingMessage: CapabilityMessage {
     /// The shared lists with their owners, roles and members (a live query).
     case loaded([ListEntry])
+    /// A message for the share dialog.
+    case dialog(ShareDialogViewModel.Message)
 
     public func apply(to state: inout AppState) -> [Effect] {
         switch self {
         case .loaded(let entries):
-            state.capabilities[SharingState.self].byList = Dictionary(entries.map { ($0.list.id, $0) }, uniquingKeysWith: { $1 })
+            state.sharingState.byList = Dictionary(entries.map { ($0.list.id, $0) }, uniquingKeysWith: { $1 })
+            return []
+        case .dialog(let message): return message.deliver(in: &state)
         }
-        return []
     }
-}
-
-extension AppMessage {
-    /// The shared lists with their owners, roles and members (a live query).
-    public static func sharingLoaded(_ entries: [ListEntry]) -> AppMessage { .capability(AnyCapabilityMessage(SharingMessage.loaded(entries))) }
 }
 
 extension AppState {
     /// The shared lists, by list id: owner, the person's role, members, the name shown.
-    public var sharing: [String: ListEntry] { capabilities[SharingState.self].byList }
+    public var sharing: [String: ListEntry] { sharingState.byList }
 
     /// Why the person may not change the items of this list (shared with them as a viewer), or nil.
     public func readOnlyReason(listId: String?) -> String? {

@@ -10,16 +10,3 @@ public struct SignInClient: Sendable {
         self.signIn = signIn
     }
 }
-
-extension SignInClient: CapabilityClient {
-    /// Where nothing provides signing in: it fails, saying so.
-    public static let unavailable = SignInClient(signIn: { _, _ in throw SyncError.unavailable("Signing in") })
-}
-
-extension AppEnvironment {
-    /// Signing in.
-    public var signIn: SignInClient {
-        get { self[SignInClient.self] }
-        set { self[SignInClient.self] = newValue }
-    }
-}

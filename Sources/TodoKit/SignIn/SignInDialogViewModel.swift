@@ -67,6 +67,7 @@ extension SignInDialogViewModel: LayerView {
     public static var keys: KeyTable<SignInAction> { KeyTables.signIn }
     public static var typesText: Bool { true }
     public var layer: Layer { .signIn(self) }
+    public static func from(_ layer: Layer) -> Self? { if case .signIn(let view) = layer { view } else { nil } }
     public var isClosed: Bool { isCancelled }
     public mutating func update(_ action: SignInAction) -> [Effect] { update(.action(action)) }
     public mutating func typed(_ key: KeyEvent) -> [Effect] { update(.typed(key)) }
@@ -82,9 +83,10 @@ extension SignInDialogViewModel: OpenableLayer {
 
 extension SignInDialogViewModel.Message: LayerMessage {
     public func apply(to view: inout SignInDialogViewModel) -> [Effect] { view.update(self) }
-}
 
-extension AppMessage {
-    /// A message for the sign-in dialog.
-    public static func signIn(_ message: SignInDialogViewModel.Message) -> AppMessage { .toLayer(AnyLayerMessage(message)) }
+    /// A sign-in that failed after its dialog closed says so on the status bar (one that worked
+    /// has said so by `.signedIn`); keys and typing have no dialog to go to.
+    public func whenNoLayer() -> [Effect] {
+        if case .failed(let reason) = self { [.send(.notice("Not signed in: \(reason)"))] } else { [] }
+    }
 }

@@ -2,7 +2,7 @@ import OfflineSync
 
 /// Signing in's effect, run against `SignInClient` beside the store's work.
 public enum SignInEffect: CapabilityEffect {
-    /// Sign in and keep the token → `.signedIn` or `.signIn(.failed)`.
+    /// Sign in and keep the token → `.signIn(.signedIn)` or `.signIn(.dialog(.failed))`.
     case submit(user: String, password: String)
 
     @MainActor public func run(in runtime: AppRuntime) {
@@ -12,16 +12,11 @@ public enum SignInEffect: CapabilityEffect {
             runtime.beside {
                 do {
                     try await client.signIn(user, password)
-                    return .signedIn(user: user)
+                    return .signIn(.signedIn(user: user))
                 } catch {
-                    return .signIn(.failed(SyncError.wrapping(error).message))
+                    return .signIn(.dialog(.failed(SyncError.wrapping(error).message)))
                 }
             }
         }
     }
-}
-
-extension Effect {
-    /// Signing in's effect.
-    public static func signIn(_ effect: SignInEffect) -> Effect { .capability(AnyCapabilityEffect(effect)) }
 }

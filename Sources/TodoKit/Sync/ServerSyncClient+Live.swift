@@ -1,7 +1,7 @@
 import Foundation
 import OfflineSync
 
-extension ServerSyncClient: LiveCapabilityClient {
+extension ServerSyncClient {
     /// The service's queue, sync and live sync.
     public static func live(_ service: TodoService) -> ServerSyncClient {
         ServerSyncClient(

@@ -26,21 +26,6 @@ public struct ServerSyncClient: Sendable {
     }
 }
 
-extension ServerSyncClient: CapabilityClient {
-    /// Where nothing provides a server: nothing is queued, a sync fails saying so, and there is no live sync.
-    public static let unavailable = ServerSyncClient(status: { SyncSnapshot(pending: 0, pendingIds: [], lastSync: nil) }, pendingCount: { 0 },
-                                                     sync: { throw SyncError.unavailable("Sync") }, live: { .finished },
-                                                     pullProgress: { .finished })
-}
-
-extension AppEnvironment {
-    /// The queue, sync and live sync.
-    public var sync: ServerSyncClient {
-        get { self[ServerSyncClient.self] }
-        set { self[ServerSyncClient.self] = newValue }
-    }
-}
-
 /// What live sync reports.
 public enum LiveEvent: Sendable, Equatable {
     /// Its connection's state changed.

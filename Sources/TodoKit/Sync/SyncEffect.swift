@@ -19,30 +19,25 @@ public enum SyncEffect: CapabilityEffect {
     @MainActor public func run(in runtime: AppRuntime) {
         let sync = runtime.environment.sync
         switch self {
-        case .loadStatus: runtime.store { .statusLoaded(await sync.status()) }
+        case .loadStatus: runtime.store { .sync(.statusLoaded(await sync.status())) }
         case .pushThenPull:
             runtime.afterStoreWork {
                 do {
                     try await sync.sync()
-                    return .synced(.succeeded(at: Date()))
+                    return .sync(.synced(.succeeded(at: Date())))
                 } catch {
-                    return .synced(.failed(error, pending: await sync.pendingCount()))
+                    return .sync(.synced(.failed(error, pending: await sync.pendingCount())))
                 }
             }
         case .startLive:
             runtime.subscribe(Watch.live, to: sync.live()) { event in
                 switch event {
-                case .state(let state): return .liveChanged(state)
-                case .synced(let activity, let outcome): return .liveSynced(activity, outcome)
+                case .state(let state): return .sync(.liveChanged(state))
+                case .synced(let activity, let outcome): return .sync(.liveSynced(activity, outcome))
                 }
             }
         case .stopLive: runtime.unsubscribe(Watch.live)
-        case .observePullProgress: runtime.subscribe(Watch.pullProgress, to: sync.pullProgress()) { .pullProgress($0) }
+        case .observePullProgress: runtime.subscribe(Watch.pullProgress, to: sync.pullProgress()) { .sync(.pullProgress($0)) }
         }
     }
-}
-
-extension Effect {
-    /// One of syncing's effects.
-    public static func sync(_ effect: SyncEffect) -> Effect { .capability(AnyCapabilityEffect(effect)) }
 }

@@ -13,16 +13,3 @@ public struct UndoClient: Sendable {
         self.redo = redo
     }
 }
-
-extension UndoClient: CapabilityClient {
-    /// Where nothing provides undo: both fail, saying so.
-    public static let unavailable = UndoClient(undo: { throw SyncError.unavailable("Undo") }, redo: { throw SyncError.unavailable("Redo") })
-}
-
-extension AppEnvironment {
-    /// Undo and redo.
-    public var undo: UndoClient {
-        get { self[UndoClient.self] }
-        set { self[UndoClient.self] = newValue }
-    }
-}

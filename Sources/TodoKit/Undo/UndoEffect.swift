@@ -16,11 +16,6 @@ public enum UndoEffect: CapabilityEffect {
     }
 
     private static func undone(_ work: () async throws -> String) async -> AppMessage {
-        do { return .undone(try await work()) } catch { return .written(error: SyncError.wrapping(error).message) }
+        do { return .undo(.undone(try await work())) } catch { return .written(error: SyncError.wrapping(error).message) }
     }
-}
-
-extension Effect {
-    /// One of undo's effects.
-    public static func undo(_ effect: UndoEffect) -> Effect { .capability(AnyCapabilityEffect(effect)) }
 }

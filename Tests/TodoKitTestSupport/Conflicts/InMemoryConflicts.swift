@@ -23,7 +23,3 @@ extension InMemoryEnvironment {
         }
     }
 }
-
-extension ConflictsClient: InMemoryCapabilityClient {
-    public static func inMemory(_ outside: InMemoryEnvironment) -> ConflictsClient { outside.conflictsClient }
-}

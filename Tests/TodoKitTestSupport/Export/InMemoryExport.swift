@@ -11,16 +11,14 @@ public struct ExportedFiles: Sendable {
 extension InMemoryEnvironment {
     /// The files exports wrote.
     public var exportedFiles: [String: String] { fakeState(ExportedFiles()) { $0.byPath } }
-}
 
-extension ExportClient: InMemoryCapabilityClient {
     /// Exports the local items as `todo export` renders them, into memory; a path in a folder
     /// named `missing` fails as a missing folder does.
-    public static func inMemory(_ outside: InMemoryEnvironment) -> ExportClient {
-        ExportClient(export: { path, format in
+    public var exportClient: ExportClient {
+        ExportClient(export: { [self] path, format in
             if path.contains("/missing/") { throw SyncError(.invalidParameter, "there is no folder \(path)") }
-            let entries = outside.localItems.map { TodoFile.Entry(item: $0) }
-            outside.fakeState(ExportedFiles()) { $0.byPath[path] = TodoFile.render(entries, as: format) }
+            let entries = localItems.map { TodoFile.Entry(item: $0) }
+            fakeState(ExportedFiles()) { $0.byPath[path] = TodoFile.render(entries, as: format) }
             return (entries.count, path)
         })
     }

@@ -39,7 +39,3 @@ extension InMemoryEnvironment {
             delete: { [self] item in write("delete of “\(item.text)”") { $0.local[item.id] = nil; $0.pending.insert(item.id) } })
     }
 }
-
-extension ItemsClient: InMemoryCapabilityClient {
-    public static func inMemory(_ outside: InMemoryEnvironment) -> ItemsClient { outside.itemsClient }
-}

@@ -15,7 +15,3 @@ extension InMemoryEnvironment {
             })
     }
 }
-
-extension ListViewClient: InMemoryCapabilityClient {
-    public static func inMemory(_ outside: InMemoryEnvironment) -> ListViewClient { outside.listViewClient }
-}

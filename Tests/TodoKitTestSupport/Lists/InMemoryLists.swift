@@ -12,7 +12,3 @@ extension InMemoryEnvironment {
             })
     }
 }
-
-extension ListsClient: InMemoryCapabilityClient {
-    public static func inMemory(_ outside: InMemoryEnvironment) -> ListsClient { outside.listsClient }
-}

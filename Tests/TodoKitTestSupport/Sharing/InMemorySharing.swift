@@ -62,7 +62,3 @@ extension InMemoryEnvironment {
         if let refusal { throw refusal }
     }
 }
-
-extension SharingClient: InMemoryCapabilityClient {
-    public static func inMemory(_ outside: InMemoryEnvironment) -> SharingClient { outside.sharingClient }
-}

@@ -12,7 +12,3 @@ extension InMemoryEnvironment {
         })
     }
 }
-
-extension SignInClient: InMemoryCapabilityClient {
-    public static func inMemory(_ outside: InMemoryEnvironment) -> SignInClient { outside.signInClient }
-}

@@ -49,7 +49,3 @@ extension InMemoryEnvironment {
         }
     }
 }
-
-extension ServerSyncClient: InMemoryCapabilityClient {
-    public static func inMemory(_ outside: InMemoryEnvironment) -> ServerSyncClient { outside.syncClient }
-}

@@ -7,7 +7,3 @@ extension InMemoryEnvironment {
                    redo: { [self] in step(from: \.redo, to: \.undo, verb: "Redid") })
     }
 }
-
-extension UndoClient: InMemoryCapabilityClient {
-    public static func inMemory(_ outside: InMemoryEnvironment) -> UndoClient { outside.undoClient }
-}
