@@ -89,6 +89,50 @@ def routing_casts():
     return problems
 
 
+# The capabilities' rooms: TodoKit's folders beside the core, each a capability. A capability may
+# use another's types, but never back: the scan of type names finds no cycle among them.
+CORE = ["App", "Runtime", "Layers", "Keys", "Widgets", "Service"]
+
+
+def capability_cycles():
+    """Cycles among the capability folders, by the types each names of another's."""
+    base = os.path.join(ROOT, "Sources", "TodoKit")
+    folders = [f for f in sorted(os.listdir(base)) if os.path.isdir(os.path.join(base, f)) and f not in CORE]
+    declared, code = {}, {}
+    for folder in folders:
+        for name in sorted(os.listdir(os.path.join(base, folder))):
+            text = open(os.path.join(base, folder, name)).read()
+            code[(folder, name)] = "\n".join(line.split("//")[0] for line in text.splitlines())
+            for match in re.finditer(r"^(?:@\w+\s+)*(?:(?:public|internal|private|fileprivate|final)\s+)*(?:struct|enum|class|protocol|actor)\s+(\w+)",
+                                     text, re.M):
+                declared[match.group(1)] = folder
+    uses = {folder: {} for folder in folders}
+    for (folder, name), text in code.items():
+        for word in set(re.findall(r"\b[A-Z]\w*", text)):
+            other = declared.get(word)
+            if other and other != folder:
+                uses[folder].setdefault(other, f"{folder}/{name} names {word}")
+    problems, done, path = [], set(), []
+
+    def walk(folder):
+        if folder in path:
+            cycle = path[path.index(folder):] + [folder]
+            reasons = "; ".join(uses[a][b] for a, b in zip(cycle, cycle[1:]))
+            problems.append(f"Sources/TodoKit: the capabilities {' → '.join(cycle)} form a cycle ({reasons})")
+            return
+        if folder in done:
+            return
+        path.append(folder)
+        for other in sorted(uses[folder]):
+            walk(other)
+        path.pop()
+        done.add(folder)
+
+    for folder in folders:
+        walk(folder)
+    return problems
+
+
 def main():
     text = open(os.path.join(ROOT, "ARCHITECTURE.md")).read()
     prose = re.sub(r"```.*?```", "", text, flags=re.S)
@@ -104,6 +148,7 @@ def main():
             problems.append(f"ARCHITECTURE.md:{number}: '{figure}' is a figure; figures live in BENCHMARKS.md")
     problems += impure_lines()
     problems += routing_casts()
+    problems += capability_cycles()
     for problem in problems:
         print(problem)
     sys.exit(1 if problems else 0)

@@ -22,10 +22,8 @@ public enum SyncMessage: CapabilityMessage {
         case .syncRequested: return state.status.update(.syncRequested)
         case .synced(let outcome):
             _ = state.status.update(.synced(outcome))
-            if case .failed(_, .signedOut) = outcome, state.signIn == nil {
-                state.push(.signIn(SignInDialogViewModel(user: state.status.user ?? "")))
-            }
-            return state.afterWrite()
+            let signIn: [Effect] = if case .failed(_, .signedOut) = outcome, state.signIn == nil { [.send(.open(.signIn))] } else { [] }
+            return signIn + state.afterWrite()
         case .statusLoaded(let snapshot): return state.status.update(.loaded(snapshot, historyOpen: state.history != nil))
         case .toggleLive: return state.status.update(.toggleLive)
         case .liveChanged(let live): return state.status.update(.liveChanged(live))
