@@ -106,10 +106,16 @@ def capability_cycles():
             for match in re.finditer(r"^(?:@\w+\s+)*(?:(?:public|internal|private|fileprivate|final)\s+)*(?:struct|enum|class|protocol|actor)\s+(\w+)",
                                      text, re.M):
                 declared[match.group(1)] = folder
+    # A capability's store is reached through the session too (`store.sharing`): that names it.
+    reached = {}
+    for (folder, name), text in code.items():
+        for match in re.finditer(r"public var (\w+): \w+ \{ \w+\(store: self\) \}", text):
+            reached[match.group(1)] = folder
     uses = {folder: {} for folder in folders}
     for (folder, name), text in code.items():
-        for word in set(re.findall(r"\b[A-Z]\w*", text)):
-            other = declared.get(word)
+        named = [(word, declared.get(word)) for word in set(re.findall(r"\b[A-Z]\w*", text))]
+        named += [("store." + word, reached.get(word)) for word in set(re.findall(r"\bstore\.(\w+)\.", text))]
+        for word, other in named:
             if other and other != folder:
                 uses[folder].setdefault(other, f"{folder}/{name} names {word}")
     problems, done, path = [], set(), []

@@ -65,7 +65,7 @@ struct ClientBench {
 
     @MainActor
     static func run(path: String, start: ContinuousClock.Instant) async throws {
-        let service = try TodoService(storePath: path, serverURL: nil)
+        let service = try TodoStore(storePath: path, serverURL: nil)
         let app = AppRuntime(state: AppState(server: nil), environment: .live(service))
         app.onChange = { Waiter.shared.wake() }
         let (width, height) = (100, 30)
@@ -104,7 +104,7 @@ struct ClientBench {
         }
         // Switching views: Today and a list, alternately (as `v` or `[`/`]` would choose them).
         var switching: [Double] = []
-        let lists = try service.lists()
+        let lists = try service.lists.all()
         guard let list = lists.dropFirst(7).first ?? lists.last else { throw BenchError("the seeded store has no lists") }
         for round in 0..<200 {
             let scope: ListScope = round % 2 == 0 ? .today : .list(id: list.id, name: list.name)
@@ -114,7 +114,7 @@ struct ClientBench {
         _ = frame
         let result: [String: Double] = [
             "switch_p50_ms": percentile(switching, 50), "switch_p99_ms": percentile(switching, 99),
-            "items": Double(try service.count(filterText: "", showCompleted: false)),
+            "items": Double(try service.listing.count(filterText: "", showCompleted: false)),
             "cold_start_ms": coldStart,
             "scroll_p50_ms": percentile(scroll, 50), "scroll_p99_ms": percentile(scroll, 99),
             "jump_p50_ms": percentile(jumps, 50), "jump_p99_ms": percentile(jumps, 99),

@@ -13,11 +13,11 @@ enum LiveLatencyBench {
         let dir = FileManager.default.temporaryDirectory.appendingPathComponent("live-bench-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: dir) }
-        let a = try TodoService(storePath: dir.appendingPathComponent("a.sqlite").path, serverURL: serverA)
-        let b = try TodoService(storePath: dir.appendingPathComponent("b.sqlite").path, serverURL: serverB)
+        let a = try TodoStore(storePath: dir.appendingPathComponent("a.sqlite").path, serverURL: serverA)
+        let b = try TodoStore(storePath: dir.appendingPathComponent("b.sqlite").path, serverURL: serverB)
         let (appA, appB) = await startLive(a, serverA, b, serverB)
 
-        let probe = try await a.add("probe 0")
+        let probe = try await a.items.add("probe 0")
         await waitUntil(appB, shows: "probe 0")
         var samples: [Double] = []
         for round in 1...rounds {
@@ -25,7 +25,7 @@ enum LiveLatencyBench {
             try await Task.sleep(for: .milliseconds(350))
             let text = "probe \(round)"
             let t0 = ContinuousClock.now
-            try await a.save(TodoItem(id: probe.id, text: text))
+            try await a.items.save(TodoItem(id: probe.id, text: text))
             await waitUntil(appB, shows: text)
             samples.append(ClientBench.ms(ContinuousClock.now - t0))
         }
@@ -39,7 +39,7 @@ enum LiveLatencyBench {
 
     /// Both apps started live as the terminal client runs them, once both say live.
     @MainActor
-    static func startLive(_ a: TodoService, _ serverA: URL, _ b: TodoService, _ serverB: URL) async -> (AppRuntime, AppRuntime) {
+    static func startLive(_ a: TodoStore, _ serverA: URL, _ b: TodoStore, _ serverB: URL) async -> (AppRuntime, AppRuntime) {
         let appA = AppRuntime(state: AppState(server: serverA.absoluteString, live: true), environment: .live(a))
         let appB = AppRuntime(state: AppState(server: serverB.absoluteString, live: true), environment: .live(b))
         appA.onChange = { Waiter.shared.wake() }

@@ -17,10 +17,10 @@ enum SharedListBench {
         let dir = FileManager.default.temporaryDirectory.appendingPathComponent("shared-bench-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: dir) }
-        func device(_ name: String, _ server: URL, _ label: String) async throws -> TodoService {
-            let service = try TodoService(storePath: dir.appendingPathComponent("\(label).sqlite").path, serverURL: server,
+        func device(_ name: String, _ server: URL, _ label: String) async throws -> TodoStore {
+            let service = try TodoStore(storePath: dir.appendingPathComponent("\(label).sqlite").path, serverURL: server,
                                           tokens: TokenStore(path: dir.appendingPathComponent("\(label).tokens").path))
-            try await service.signIn(user: name, password: "password \(name)")
+            try await service.account.signIn(user: name, password: "password \(name)")
             return service
         }
         let ann = try await device("ann", serverA, "ann")
@@ -28,34 +28,34 @@ enum SharedListBench {
         let bob = try await device("bob", serverB, "bob")
 
         // 1. The shared list, live on bob's screen; then ann's own list, live on her other device.
-        let groceries = try await ann.addList(named: "Groceries")
-        try await ann.add(TodoItem(text: "probe 0", listId: groceries.id))
-        try await ann.share(listNamed: "Groceries", with: "bob")
-        guard let shared = try ann.listEntry(named: "Groceries"), let moved = try ann.allItems().first(where: { $0.text == "probe 0" }) else {
+        let groceries = try await ann.lists.add(named: "Groceries")
+        try await ann.items.add(TodoItem(text: "probe 0", listId: groceries.id))
+        try await ann.sharing.share(listNamed: "Groceries", with: "bob")
+        guard let shared = try ann.spaces.listEntry(named: "Groceries"), let moved = try ann.items.allItems().first(where: { $0.text == "probe 0" }) else {
             throw BenchError("the list did not move to its space")
         }
         let acrossPeople = try await liveLatency(from: ann, to: bob, item: moved, listId: shared.list.id, rounds: rounds, serverA: serverA, serverB: serverB)
-        let own = try await ann.add(TodoItem(text: "own probe 0"))
+        let own = try await ann.items.add(TodoItem(text: "own probe 0"))
         let withinAccount = try await liveLatency(from: ann, to: annOther, item: own, listId: nil, rounds: rounds, serverA: serverA, serverB: serverB)
 
         // 2. A shared list of `items` items, first synced by a new member; her own as the floor.
-        let big = try await ann.addList(named: "Big")
-        _ = try ann.importItems((0..<items).map { TodoItem(text: "shared item \($0)", listId: big.id) })
-        try await ann.share(listNamed: "Big", with: "carol")
+        let big = try await ann.lists.add(named: "Big")
+        _ = try ann.items.importItems((0..<items).map { TodoItem(text: "shared item \($0)", listId: big.id) })
+        try await ann.sharing.share(listNamed: "Big", with: "carol")
         let dave = try await device("dave", serverA, "dave")
-        _ = try dave.importItems((0..<items).map { TodoItem(text: "own item \($0)") })
-        try await dave.sync()
-        try await ann.sync()
+        _ = try dave.items.importItems((0..<items).map { TodoItem(text: "own item \($0)") })
+        try await dave.server.sync()
+        try await ann.server.sync()
         let carol = try await device("carol", serverB, "carol")
         let t0 = ContinuousClock.now
-        try await carol.sync()
+        try await carol.server.sync()
         let firstSync = ClientBench.ms(ContinuousClock.now - t0)
-        let carolHas = try carol.allItems().count
+        let carolHas = try carol.items.allItems().count
         let daveFresh = try await device("dave", serverB, "dave-fresh")
         let t1 = ContinuousClock.now
-        try await daveFresh.sync()
+        try await daveFresh.server.sync()
         let ownFirstSync = ClientBench.ms(ContinuousClock.now - t1)
-        guard carolHas == items, try daveFresh.allItems().count == items else { throw BenchError("carol has \(carolHas) items, not \(items)") }
+        guard carolHas == items, try daveFresh.items.allItems().count == items else { throw BenchError("carol has \(carolHas) items, not \(items)") }
 
         let result: [String: Double] = [
             "rounds": Double(rounds), "items": Double(items),
@@ -69,7 +69,7 @@ enum SharedListBench {
     /// Rounds of `from` renaming `item` (350 ms apart, so each push leaves alone) until `to`'s
     /// open list shows the new text; both apps live.
     @MainActor
-    static func liveLatency(from a: TodoService, to b: TodoService, item: TodoItem, listId: String?, rounds: Int,
+    static func liveLatency(from a: TodoStore, to b: TodoStore, item: TodoItem, listId: String?, rounds: Int,
                             serverA: URL, serverB: URL) async throws -> (p50: Double, p99: Double, max: Double) {
         let (appA, appB) = await LiveLatencyBench.startLive(a, serverA, b, serverB)
         defer {
@@ -84,7 +84,7 @@ enum SharedListBench {
             try await Task.sleep(for: .milliseconds(350))
             current.text = "\(item.text) r\(round)"
             let t0 = ContinuousClock.now
-            current = try await a.save(current)
+            current = try await a.items.save(current)
             await LiveLatencyBench.waitUntil(appB, shows: current.text)
             samples.append(ClientBench.ms(ContinuousClock.now - t0))
         }

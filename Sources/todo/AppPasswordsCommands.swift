@@ -33,8 +33,8 @@ struct AppPasswordsCommand: AsyncParsableCommand {
         }
 
         static func list(_ options: ClientOptions, json: Bool) async throws {
-            let service = try openService(options)
-            let entries = try await sharing(service) { try await service.appPasswords() }
+            let service = try openStore(options)
+            let entries = try await sharing(service) { try await service.account.appPasswords() }
             if json {
                 print(JSONWriter.string(.array(entries.map { entry in
                     .object(JSONObject([("label", .string(entry.label)), ("createdAt", .string(entry.createdAt)),
@@ -55,9 +55,9 @@ struct AppPasswordsCommand: AsyncParsableCommand {
         @Argument(help: "What it is for (a device or app), such as \"Phone\".") var label: String
 
         func run() async throws {
-            let service = try openService(options)
-            let password = try await sharing(service) { try await service.addAppPassword(label: label) }
-            print("App password “\(label)” for \(service.signedInUser ?? "you"); enter it in the app with your account's name (shown once):")
+            let service = try openStore(options)
+            let password = try await sharing(service) { try await service.account.addAppPassword(label: label) }
+            print("App password “\(label)” for \(service.account.signedInUser ?? "you"); enter it in the app with your account's name (shown once):")
             print(password)
         }
     }
@@ -68,8 +68,8 @@ struct AppPasswordsCommand: AsyncParsableCommand {
         @Argument(help: "The app password's label.") var label: String
 
         func run() async throws {
-            let service = try openService(options)
-            try await sharing(service) { try await service.removeAppPassword(label: label) }
+            let service = try openStore(options)
+            try await sharing(service) { try await service.account.removeAppPassword(label: label) }
             print("Revoked the app password “\(label)”.")
         }
     }

@@ -15,15 +15,15 @@ struct ExportCommand: AsyncParsableCommand {
     @Option(name: .shortAndLong, help: "Write to this file, whole or not at all (the app's x), instead of stdout.") var output: String?
 
     func run() async throws {
-        let service = try openService(options)
+        let service = try openStore(options)
         if let output {
-            _ = try service.export(toFile: output, format: format)
+            _ = try service.exporting.export(toFile: output, format: format)
             return
         }
         // Streamed a chunk at a time: a million items export in bounded memory.
         var output = StandardOutput()
         var writer = TodoFile.Writer(format: format)
-        try service.forEachEntryChunk { entries in try output.append { writer.write(entries, into: &$0) } }
+        try service.exporting.forEachEntryChunk { entries in try output.append { writer.write(entries, into: &$0) } }
         try output.append { writer.finish(into: &$0) }
         try output.flush()
     }
@@ -50,11 +50,11 @@ struct ImportCommand: AsyncParsableCommand {
         } catch {
             throw CommandFailure(description: "\(file): \(error) — nothing was imported.")
         }
-        let service = try openService(options)
+        let service = try openStore(options)
         let progress = ProgressLine(verb: "importing")
         let (added, present): (Int, Int)
         do {
-            (added, present) = try await service.importEntries(entries, progress: progress.show)
+            (added, present) = try await service.items.importEntries(entries, progress: progress.show)
         } catch let error as SyncError {
             throw CommandFailure(description: "\(file): \(error.message) — no item was imported.")
         }

@@ -77,6 +77,6 @@ struct ClientSetup {
     let serverURL: URL?
     /// The local store file.
     let storePath: String
-    /// The SDK client's settings (the access token is added by `TodoService` from its `TokenStore`).
+    /// The SDK client's settings (the access token is added by `TodoStore` from its `TokenStore`).
     let clientConfiguration: SyncClientConfiguration
 }

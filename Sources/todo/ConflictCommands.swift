@@ -13,13 +13,13 @@ struct ConflictsCommand: AsyncParsableCommand {
     @Flag(help: "Empty the log instead.") var clear = false
 
     func run() async throws {
-        let service = try openService(options)
+        let service = try openStore(options)
         if clear {
-            try service.clearConflicts()
+            try service.conflicts.clear()
             print("The conflict log is empty.")
             return
         }
-        let records = try service.conflicts()
+        let records = try service.conflicts.log()
         if json {
             print(JSONWriter.string(.array(records.map { .object(Self.object($0)) })))
             return
@@ -50,9 +50,9 @@ struct RestoreCommand: AsyncParsableCommand {
     @Argument(help: "The conflict's id, as `todo conflicts` lists it.") var conflictId: Int64
 
     func run() async throws {
-        let service = try openService(options)
+        let service = try openStore(options)
         do {
-            if let item = try service.restoreConflict(id: conflictId) {
+            if let item = try service.conflicts.restore(id: conflictId) {
                 print("Restored \(item.id): \(item.text)\(item.complete ? " (done)" : ""). Sync to send it.")
             } else {
                 print("Restored: the item is deleted again. Sync to send it.")

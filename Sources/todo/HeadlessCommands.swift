@@ -6,13 +6,13 @@ import TodoKit
 import TodoModel
 
 /// Opens the service for a headless command.
-func openService(_ options: ClientOptions, policy: ConflictPolicy = .fail) throws -> TodoService {
-    try openService(try options.resolve(), policy: policy)
+func openStore(_ options: ClientOptions, policy: ConflictPolicy = .fail) throws -> TodoStore {
+    try openStore(try options.resolve(), policy: policy)
 }
 
 /// Opens the service for options resolved already.
-func openService(_ setup: ClientSetup, policy: ConflictPolicy = .fail) throws -> TodoService {
-    try TodoService(storePath: setup.storePath, serverURL: setup.serverURL, conflictPolicy: policy,
+func openStore(_ setup: ClientSetup, policy: ConflictPolicy = .fail) throws -> TodoStore {
+    try TodoStore(storePath: setup.storePath, serverURL: setup.serverURL, conflictPolicy: policy,
                     client: setup.clientConfiguration, tokens: TokenStore())
 }
 
@@ -28,14 +28,14 @@ func untrustedCertificateAdvice(_ error: SyncError) -> String? {
         + "If the server uses a self-signed certificate, pass its CA with --ca-file PEM (or set TODO_CA_FILE)."
 }
 
-func explain(_ error: any Error, service: TodoService) -> any Error {
+func explain(_ error: any Error, service: TodoStore) -> any Error {
     guard let error = error as? SyncError else { return error }
     if let advice = untrustedCertificateAdvice(error) {
-        return CommandFailure(description: advice + " Your \(service.pendingCount) pending changes are kept.")
+        return CommandFailure(description: advice + " Your \(service.server.pendingCount) pending changes are kept.")
     }
     if error.isAuthenticationFailure {
         let server = service.serverURL?.absoluteString ?? "URL"
-        return CommandFailure(description: "The server refused the sign-in (\(error.message)). Your \(service.pendingCount) pending changes are kept. "
+        return CommandFailure(description: "The server refused the sign-in (\(error.message)). Your \(service.server.pendingCount) pending changes are kept. "
             + "Run `todo sign-in --server \(server) --user NAME`, then sync again.")
     }
     let conflicts = error.operationErrors.filter(\.isConflict)
@@ -45,7 +45,7 @@ func explain(_ error: any Error, service: TodoService) -> any Error {
         return CommandFailure(description: (lines + ["Run `todo sync --on-conflict client|server|cancel` to choose which version wins."])
             .joined(separator: "\n"))
     }
-    return CommandFailure(description: SyncStatus.describe(error, pending: service.pendingCount))
+    return CommandFailure(description: SyncStatus.describe(error, pending: service.server.pendingCount))
 }
 
 struct AddCommand: AsyncParsableCommand {
@@ -62,21 +62,21 @@ struct AddCommand: AsyncParsableCommand {
         let line = text.joined(separator: " ")
         let quick = raw ? QuickAdd(raw: line) : QuickAdd(line, today: currentDay())
         guard !quick.text.isEmpty else { throw ValidationError("The text must not be empty.") }
-        let service = try openService(options)
+        let service = try openStore(options)
         var item = quick.item
         // A --list flag wins over a +List word, so the word's list is not made.
         if let name = quick.listName, fields.listName == nil { item.listId = try await listId(named: name, in: service) }
         try await fields.apply(to: &item, today: currentDay()) { try await listId(named: $0, in: service) }
-        print(try await service.add(item).id)
+        print(try await service.items.add(item).id)
     }
 }
 
 /// A list's id by name (`NAME` or `NAME@OWNER`), the list added when missing; nil for the Inbox.
-func listId(named name: String, in service: TodoService) async throws -> String? {
+func listId(named name: String, in service: TodoStore) async throws -> String? {
     if name.lowercased() == TodoList.inboxName.lowercased() { return nil }
     do {
-        if let entry = try service.listEntry(named: name) { return entry.list.id }
-        return try await service.ensureList(named: name).id
+        if let entry = try service.spaces.listEntry(named: name) { return entry.list.id }
+        return try await service.lists.ensure(named: name).id
     } catch let error as SyncError {
         throw ValidationError(error.message)
     }
@@ -87,9 +87,9 @@ struct SampleCommand: AsyncParsableCommand {
     @OptionGroup var options: ClientOptions
 
     func run() async throws {
-        let service = try openService(options)
+        let service = try openStore(options)
         let items = try BundledText.sampleItems()
-        for item in items { try await service.add(item) }
+        for item in items { try await service.items.add(item) }
         print("Added \(items.count) sample items.")
     }
 }
@@ -107,21 +107,21 @@ struct ListCommand: AsyncParsableCommand {
     @Flag(help: "Print JSON.") var json = false
 
     func run() async throws {
-        let service = try openService(options)
+        let service = try openStore(options)
         var listing = ItemListing(tag: tag.map { $0.lowercased().trimmingPrefix("#").description }, dueByToday: today, dueInNextWeek: upcoming,
                                   includeCompleted: all)
         if let listName {
             if listName.lowercased() == TodoList.inboxName.lowercased() {
                 listing.list = .inbox
             } else {
-                guard let list = try service.listEntry(named: listName)?.list else { throw ValidationError("No list named “\(listName)”.") }
+                guard let list = try service.spaces.listEntry(named: listName)?.list else { throw ValidationError("No list named “\(listName)”.") }
                 listing.list = .list(id: list.id)
             }
         }
         // Streamed a chunk at a time: a million items print in bounded memory.
         var output = StandardOutput()
         var array = JSONArrayWriter()
-        try service.forEachChunk(of: listing, today: currentDay()) { chunk in
+        try service.listing.forEachChunk(of: listing, today: currentDay()) { chunk in
             for listed in chunk {
                 if json {
                     var object = ItemJSON.object(listed.item, listName: listed.listName)
@@ -176,11 +176,11 @@ struct EditCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
-        let service = try openService(options)
+        let service = try openStore(options)
         guard let id else {
             let complete = self.complete ?? true
             let progress = ProgressLine(verb: "updating")
-            let changed = try service.setCompleteAll(matching: match, to: complete, progress: progress.show)
+            let changed = try service.items.setCompleteAll(matching: match, to: complete, progress: progress.show)
             progress.finish()
             print("Marked \(changed) item\(changed == 1 ? "" : "s") \(complete ? "done" : "not done").")
             return
@@ -192,7 +192,7 @@ struct EditCommand: AsyncParsableCommand {
         try await fields.apply(to: &item, today: currentDay()) { try await listId(named: $0, in: service) }
         if let complete { item.complete = complete }
         // One save, one undo step; completing a repeating item adds its next instance there.
-        try await service.save(item)
+        try await service.items.save(item)
     }
 }
 
@@ -203,9 +203,9 @@ struct DoneCommand: AsyncParsableCommand {
     @Option(name: .customLong("list"), help: ItemLookup.listHelp) var listName: String?
 
     func run() async throws {
-        let service = try openService(options)
+        let service = try openStore(options)
         let item = try ItemLookup(service).find(id, inList: listName)
-        try await service.setComplete(id: item.id, space: item.space, to: true)
+        try await service.items.setComplete(id: item.id, space: item.space, to: true)
     }
 }
 
@@ -216,8 +216,8 @@ struct RemoveCommand: AsyncParsableCommand {
     @Option(name: .customLong("list"), help: ItemLookup.listHelp) var listName: String?
 
     func run() async throws {
-        let service = try openService(options)
-        try await service.delete(try ItemLookup(service).find(id, inList: listName))
+        let service = try openStore(options)
+        try await service.items.delete(try ItemLookup(service).find(id, inList: listName))
     }
 }
 
@@ -233,14 +233,14 @@ struct SyncCommand: AsyncParsableCommand {
     @Option(help: "How to settle a conflict: client, server or cancel (default: fail with a message).") var onConflict: ConflictOption?
 
     func run() async throws {
-        let service = try openService(options, policy: onConflict.map { .always($0.choice) } ?? .fail)
-        do { try await showingPullProgress(service) { try await service.sync() } } catch { throw explain(error, service: service) }
-        print("Synced. \(service.pendingCount) changes pending.")
+        let service = try openStore(options, policy: onConflict.map { .always($0.choice) } ?? .fail)
+        do { try await showingPullProgress(service) { try await service.server.sync() } } catch { throw explain(error, service: service) }
+        print("Synced. \(service.server.pendingCount) changes pending.")
     }
 }
 
 /// Runs a sync with `pulling 4,000 / 100,000` on stderr while it pulls, when stderr is a terminal.
-func showingPullProgress(_ service: TodoService, _ sync: () async throws -> Void) async throws {
+func showingPullProgress(_ service: TodoStore, _ sync: () async throws -> Void) async throws {
     let line = ProgressLine(verb: "pulling")
     service.reportPullProgress { line.show(CountText.pulling($0)) }
     defer { line.finish() }
@@ -253,8 +253,8 @@ struct PushCommand: AsyncParsableCommand {
     @Option(help: "How to settle a conflict: client, server or cancel (default: fail with a message).") var onConflict: ConflictOption?
 
     func run() async throws {
-        let service = try openService(options, policy: onConflict.map { .always($0.choice) } ?? .fail)
-        do { try await service.sync(push: true, pull: false) } catch { throw explain(error, service: service) }
+        let service = try openStore(options, policy: onConflict.map { .always($0.choice) } ?? .fail)
+        do { try await service.server.sync(push: true, pull: false) } catch { throw explain(error, service: service) }
     }
 }
 
@@ -264,8 +264,8 @@ struct PullCommand: AsyncParsableCommand {
     @Option(help: "How to settle a conflict of that push: client, server or cancel (default: fail with a message).") var onConflict: ConflictOption?
 
     func run() async throws {
-        let service = try openService(options, policy: onConflict.map { .always($0.choice) } ?? .fail)
-        do { try await showingPullProgress(service) { try await service.sync(push: false, pull: true) } } catch {
+        let service = try openStore(options, policy: onConflict.map { .always($0.choice) } ?? .fail)
+        do { try await showingPullProgress(service) { try await service.server.sync(push: false, pull: true) } } catch {
             throw explain(error, service: service)
         }
     }
@@ -278,8 +278,8 @@ struct StatusCommand: AsyncParsableCommand {
 
     func run() async throws {
         let setup = try options.resolve()
-        let service = try openService(setup)
-        let snapshot = service.status()
+        let service = try openStore(setup)
+        let snapshot = service.server.status()
         let server = service.serverURL?.absoluteString
         let lastSync = snapshot.lastSync.map(SyncDateFormat.string(from:))
         if json {
@@ -303,8 +303,8 @@ struct UndoCommand: AsyncParsableCommand {
     @OptionGroup var options: ClientOptions
 
     func run() async throws {
-        let service = try openService(options)
-        guard let notice = try service.undo() else { throw CommandFailure(description: UndoNotice.nothingToUndo) }
+        let service = try openStore(options)
+        guard let notice = try service.undoing.undo() else { throw CommandFailure(description: UndoNotice.nothingToUndo) }
         print(notice)
     }
 }
@@ -314,8 +314,8 @@ struct RedoCommand: AsyncParsableCommand {
     @OptionGroup var options: ClientOptions
 
     func run() async throws {
-        let service = try openService(options)
-        guard let notice = try service.redo() else { throw CommandFailure(description: UndoNotice.nothingToRedo) }
+        let service = try openStore(options)
+        guard let notice = try service.undoing.redo() else { throw CommandFailure(description: UndoNotice.nothingToRedo) }
         print(notice)
     }
 }

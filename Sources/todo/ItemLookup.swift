@@ -6,9 +6,9 @@ import TodoModel
 /// shared lists, or a shared list and one's own): when the id names more than one item, the
 /// lookup says which lists hold it and asks for `--list NAME`, never picking one silently.
 struct ItemLookup {
-    let service: TodoService
+    let service: TodoStore
 
-    init(_ service: TodoService) { self.service = service }
+    init(_ service: TodoStore) { self.service = service }
 
     /// The `--list` option's help where it picks the item.
     static let listHelp: ArgumentHelp = "The list the item is in (NAME or NAME@OWNER), when its id is in more than one list."
@@ -19,9 +19,9 @@ struct ItemLookup {
     /// item (`todo rm "$ID"` with `ID` unset deleted the only item there was).
     func find(_ id: String, inList name: String? = nil, strict: Bool = true) throws -> TodoItem {
         guard !id.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty else { throw ValidationError("An item id cannot be empty.") }
-        let entries = try service.listEntries()
-        var matches = try service.items(id: id)
-        if matches.isEmpty { matches = try service.items(idPrefix: id, limit: Self.prefixMatches) }
+        let entries = try service.spaces.listEntries()
+        var matches = try service.items.items(id: id)
+        if matches.isEmpty { matches = try service.items.items(idPrefix: id, limit: Self.prefixMatches) }
         if let name, strict || Set(matches.map(\.id)).count == 1 && matches.count > 1 {
             let list = try Self.list(named: name, in: service)
             let within = matches.filter { $0.listId == list?.list.id && $0.space == list?.space }
@@ -43,9 +43,9 @@ struct ItemLookup {
     static let prefixMatches = 16
 
     /// The list of this name; nil for the Inbox.
-    private static func list(named name: String, in service: TodoService) throws -> ListEntry? {
+    private static func list(named name: String, in service: TodoStore) throws -> ListEntry? {
         if name.lowercased() == TodoList.inboxName.lowercased() { return nil }
-        guard let entry = try service.listEntry(named: name) else { throw CommandFailure(description: "No list is named “\(name)”.") }
+        guard let entry = try service.spaces.listEntry(named: name) else { throw CommandFailure(description: "No list is named “\(name)”.") }
         return entry
     }
 

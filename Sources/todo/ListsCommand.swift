@@ -16,15 +16,15 @@ struct ListsCommand: AsyncParsableCommand {
     @Flag(help: "Print JSON.") var json = false
 
     func run() async throws {
-        let service = try openService(options)
-        let entries = try service.listEntries()
+        let service = try openStore(options)
+        let entries = try service.spaces.listEntries()
         let lists = entries.map(\.list)
-        let inbox = ListEntry(list: TodoList(id: "", name: TodoList.inboxName), space: nil, owner: service.signedInUser, role: .owner, members: 1,
+        let inbox = ListEntry(list: TodoList(id: "", name: TodoList.inboxName), space: nil, owner: service.account.signedInUser, role: .owner, members: 1,
                               displayName: TodoList.inboxName)
         let rows: [(id: String?, scope: ListScope, entry: ListEntry)] = [(nil, .inbox, inbox)]
             + entries.map { ($0.list.id, .list(id: $0.list.id, name: $0.list.name), $0) }
         // Counted in the store (one GROUP BY), not by reading every item.
-        let counts = try service.counts(of: rows.map(\.scope), context: ScopeContext(today: nil, lists: lists))
+        let counts = try service.listing.counts(of: rows.map(\.scope), context: ScopeContext(today: nil, lists: lists))
         if json {
             print(JSONWriter.string(.array(rows.map { row in
                 .object(JSONObject([
@@ -48,7 +48,7 @@ struct ListsAdd: AsyncParsableCommand {
     @Argument(help: "Its name.") var name: String
 
     func run() async throws {
-        do { try await openService(options).addList(named: name) } catch let error as SyncError { throw ValidationError(error.message) }
+        do { try await openStore(options).lists.add(named: name) } catch let error as SyncError { throw ValidationError(error.message) }
     }
 }
 
@@ -59,7 +59,7 @@ struct ListsRename: AsyncParsableCommand {
     @Argument(help: "Its new name.") var new: String
 
     func run() async throws {
-        do { try await openService(options).renameList(old, to: new) } catch let error as SyncError { throw ValidationError(error.message) }
+        do { try await openStore(options).lists.rename(old, to: new) } catch let error as SyncError { throw ValidationError(error.message) }
     }
 }
 
@@ -72,7 +72,7 @@ struct ListsRemove: AsyncParsableCommand {
 
     func run() async throws {
         let count: Int
-        do { count = try await openService(options).removeList(named: name, withItems: withItems) } catch let error as SyncError { throw ValidationError(error.message) }
+        do { count = try await openStore(options).lists.remove(named: name, withItems: withItems) } catch let error as SyncError { throw ValidationError(error.message) }
         print("Deleted the list “\(name)”; \(count) item\(count == 1 ? "" : "s") \(withItems ? "deleted" : "moved to the Inbox").")
     }
 }

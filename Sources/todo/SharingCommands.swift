@@ -21,8 +21,8 @@ struct ShareCommand: AsyncParsableCommand {
     @Option(help: "editor (reads and writes) or viewer (reads only).") var role: RoleOption = .editor
 
     func run() async throws {
-        let service = try openService(options)
-        let entry = try await sharing(service) { try await service.share(listNamed: list, with: user, role: role.role) }
+        let service = try openStore(options)
+        let entry = try await sharing(service) { try await service.sharing.share(listNamed: list, with: user, role: role.role) }
         print("Shared “\(entry.displayName)” with \(user) as \(role.rawValue).")
     }
 }
@@ -35,8 +35,8 @@ struct UnshareCommand: AsyncParsableCommand {
     @Option(name: .customLong("with"), help: "The account.") var user: String
 
     func run() async throws {
-        let service = try openService(options)
-        try await sharing(service) { try await service.unshare(listNamed: list, with: user) }
+        let service = try openStore(options)
+        try await sharing(service) { try await service.sharing.unshare(listNamed: list, with: user) }
         print("“\(list)” is no longer shared with \(user).")
     }
 }
@@ -51,8 +51,8 @@ struct MembersCommand: AsyncParsableCommand {
     @Flag(help: "Print JSON.") var json = false
 
     func run() async throws {
-        let service = try openService(options)
-        let members = try await sharing(service) { try await service.members(ofListNamed: list) }
+        let service = try openStore(options)
+        let members = try await sharing(service) { try await service.sharing.members(ofListNamed: list) }
         if json {
             print(JSONWriter.string(.array(members.map { .object(JSONObject([("user", .string($0.user)), ("role", .string($0.role.rawValue))])) })))
         } else {
@@ -69,14 +69,14 @@ struct LeaveCommand: AsyncParsableCommand {
     @Argument(help: "The list (NAME or NAME@OWNER).") var list: String
 
     func run() async throws {
-        let service = try openService(options)
-        let logged = try await sharing(service) { try await service.leave(listNamed: list) }
+        let service = try openStore(options)
+        let logged = try await sharing(service) { try await service.sharing.leave(listNamed: list) }
         print("Left “\(list)”." + (logged > 0 ? " \(logged) change\(logged == 1 ? "" : "s") not sent: see `todo conflicts`." : ""))
     }
 }
 
 /// Runs a call of an account's (sharing, app passwords); the SDK's refusals become one clear line.
-func sharing<T>(_ service: TodoService, _ body: () async throws -> T) async throws -> T {
+func sharing<T>(_ service: TodoStore, _ body: () async throws -> T) async throws -> T {
     do {
         return try await body()
     } catch let error as SyncError where !error.isAuthenticationFailure && error.underlying == nil {

@@ -24,13 +24,13 @@ struct SignInCommand: AsyncParsableCommand {
             throw CommandFailure(description: "\(error)")
         }
         // The same sign-in as the full-screen dialog: the service signs in and keeps the token.
-        let service = try openService(setup)
+        let service = try openStore(setup)
         do {
-            try await service.signIn(user: user, password: password)
+            try await service.account.signIn(user: user, password: password)
         } catch let error as SyncError {
             throw CommandFailure(description: untrustedCertificateAdvice(error) ?? "Sign-in failed: \(error.message)")
         }
-        print("Signed in to \(server.absoluteString) as \(service.signedInUser ?? user).")
+        print("Signed in to \(server.absoluteString) as \(service.account.signedInUser ?? user).")
     }
 }
 

@@ -55,11 +55,11 @@ struct UICommand: ParsableCommand {
 
     func run() throws {
         let setup = try options.resolve(noLive: noLive)
-        let service = try TodoService(storePath: setup.storePath, serverURL: setup.serverURL,
+        let service = try TodoStore(storePath: setup.storePath, serverURL: setup.serverURL,
                                       client: setup.clientConfiguration, tokens: TokenStore())
         let settings = setup.settings
         try MainActor.assumeIsolated {
-            let state = AppState(server: service.serverURL?.absoluteString, user: service.signedInUser,
+            let state = AppState(server: service.serverURL?.absoluteString, user: service.account.signedInUser,
                                  live: settings.live.value, showCompleted: settings.showCompleted.value)
             let terminal = try NCursesTerminal(colors: settings.colors.value)
             let editor = ExternalEditor(terminal: terminal)

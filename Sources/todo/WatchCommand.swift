@@ -23,9 +23,9 @@ struct WatchCommand: AsyncParsableCommand {
     @Flag(help: "Print JSON lines.") var json = false
 
     func run() async throws {
-        let service = try openService(options)
+        let service = try openStore(options)
         let printer = WatchPrinter(service: service, json: json)
-        guard let live = service.makeLiveSync(onState: printer.show, onSync: printer.synced, onChange: printer.announced) else {
+        guard let live = service.server.makeLiveSync(onState: printer.show, onSync: printer.synced, onChange: printer.announced) else {
             throw ValidationError("todo watch needs a server: pass --server URL or set TODO_SERVER.")
         }
         live.start()
@@ -55,13 +55,13 @@ struct WatchCommand: AsyncParsableCommand {
 
 /// Prints what `todo watch` hears: each announced change once the pull has brought it in.
 final class WatchPrinter: Sendable {
-    private let service: TodoService
+    private let service: TodoStore
     private let json: Bool
     /// Announced changes not printed yet (their pull has not landed).
     private let pending = Mutex<[FeedChange]>([])
     private let lastState = Mutex<String?>(nil)
 
-    init(service: TodoService, json: Bool) {
+    init(service: TodoStore, json: Bool) {
         self.service = service
         self.json = json
     }
@@ -73,7 +73,7 @@ final class WatchPrinter: Sendable {
 
     var synced: @Sendable (LiveSyncActivity, SyncError?) -> Void {
         { activity, error in
-            if let error { return Self.stderr("todo watch: \(activity == .pulled ? "pull" : "push") failed: \(SyncStatus.describe(error, pending: self.service.pendingCount))") }
+            if let error { return Self.stderr("todo watch: \(activity == .pulled ? "pull" : "push") failed: \(SyncStatus.describe(error, pending: self.service.server.pendingCount))") }
             if activity == .pulled { self.printLanded() }
         }
     }
@@ -95,11 +95,11 @@ final class WatchPrinter: Sendable {
     /// Prints every announced change whose pull has landed: the stored item is at least that new,
     /// or it is gone after a delete (or after a later change of it). Keeps the others for the next pull.
     private func printLanded() {
-        let lists = (try? service.lists()) ?? []  // once per pull, for every line's list name
+        let lists = (try? service.lists.all()) ?? []  // once per pull, for every line's list name
         pending.withLock { pending in
             let all = pending
             pending = all.enumerated().filter { index, change in
-                let item = try? service.item(id: change.id, space: change.space)
+                let item = try? service.items.item(id: change.id, space: change.space)
                 if let item, (item.updatedAt ?? "") < change.updatedAt { return true }
                 let superseded = all[(index + 1)...].contains { $0.id == change.id && $0.space == change.space }
                 if item == nil, !change.deleted, !superseded { return true }  // not pulled yet
@@ -113,7 +113,7 @@ final class WatchPrinter: Sendable {
         let updatedAt = item?.updatedAt ?? change.updatedAt
         if json {
             // The item's fields as `list --json` has them (null for a deleted one), then deleted and updatedAt.
-            var object = item.map { ItemJSON.object($0, listName: service.shownList(of: $0, among: lists)?.name) }
+            var object = item.map { ItemJSON.object($0, listName: service.lists.shownList(of: $0, among: lists)?.name) }
                 ?? ItemJSON.deleted(id: change.id)
             object["deleted"] = .bool(item == nil)
             object["updatedAt"] = .string(updatedAt)

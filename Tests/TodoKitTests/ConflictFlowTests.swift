@@ -12,20 +12,20 @@ import ServerTestSupport
 @Suite struct ConflictFlowTests {
     /// Device A and B share an item; A changes it to `aText` and syncs; B changes it to
     /// `bText` and refreshes. Answers B's app once the refresh has asked or finished.
-    func bothDevicesEdit(aText: String, bText: String) async throws -> (app: AppRuntime, b: TodoService, a: TodoService, itemId: String) {
+    func bothDevicesEdit(aText: String, bText: String) async throws -> (app: AppRuntime, b: TodoStore, a: TodoStore, itemId: String) {
         let server = try await SharedServerProcess.shared.get().baseURL
         let a = try makeService(server: server)
         let b = try makeService(server: server)
-        let item = try await a.add("shared")
-        try await a.sync()
-        try await b.sync()
-        var onA = try #require(try a.item(id: item.id))
+        let item = try await a.items.add("shared")
+        try await a.server.sync()
+        try await b.server.sync()
+        var onA = try #require(try a.items.item(id: item.id))
         onA.text = aText
-        _ = try await a.save(onA)
-        try await a.sync()
-        var onB = try #require(try b.item(id: item.id))
+        _ = try await a.items.save(onA)
+        try await a.server.sync()
+        var onB = try #require(try b.items.item(id: item.id))
         onB.text = bText
-        _ = try await b.save(onB)
+        _ = try await b.items.save(onB)
         let app = AppRuntime.started(b)
         app.send(.sync(.syncRequested))
         try await eventually("dialog or end of sync") { app.state.conflict != nil || !app.state.status.syncing }
@@ -33,7 +33,7 @@ import ServerTestSupport
     }
 
     /// The dialog is on B's screen.
-    func conflictOnDeviceB() async throws -> (app: AppRuntime, b: TodoService, a: TodoService, itemId: String) {
+    func conflictOnDeviceB() async throws -> (app: AppRuntime, b: TodoStore, a: TodoStore, itemId: String) {
         let result = try await bothDevicesEdit(aText: "A's text", bText: "B's text")
         try await eventually("dialog") { result.app.state.conflict != nil }
         return result
@@ -52,71 +52,71 @@ import ServerTestSupport
         try await eventually("sync done") { !app.state.status.syncing }
         #expect(app.state.conflict == nil)
         #expect(app.state.status.message == nil)
-        try await a.sync()
-        #expect(try a.item(id: id)?.text == "B's text")
+        try await a.server.sync()
+        #expect(try a.items.item(id: id)?.text == "B's text")
         try await eventually("nothing left to push") { app.state.status.pending == 0 }  // the status is read after the sync
     }
 
     @Test func useClientAsksAgainWhenTheServerChangesMeanwhile() async throws {
         let (app, _, a, id) = try await conflictOnDeviceB()
         // The server moves on again before the person answers.
-        var onA = try #require(try a.item(id: id))
+        var onA = try #require(try a.items.item(id: id))
         onA.text = "A again"
-        _ = try await a.save(onA)
-        try await a.sync()
+        _ = try await a.items.save(onA)
+        try await a.server.sync()
         app.key(.enter)  // Use Client is selected first
         try await eventually("second dialog") { app.state.conflict?.prompt.fields.first?.servers == "A again" }
         app.key(.character("c"))
         try await eventually("sync done") { !app.state.status.syncing }
-        try await a.sync()
-        #expect(try a.item(id: id)?.text == "B's text")
+        try await a.server.sync()
+        #expect(try a.items.item(id: id)?.text == "B's text")
     }
 
     @Test func anAnswerForTheRestOfTheSyncIsNotAskedAgain() async throws {
         let server = try await SharedServerProcess.shared.get().baseURL
         let a = try makeService(server: server)
         let b = try makeService(server: server)
-        let items = [try await a.add("one"), try await a.add("two")]
-        try await a.sync()
-        try await b.sync()
+        let items = [try await a.items.add("one"), try await a.items.add("two")]
+        try await a.server.sync()
+        try await b.server.sync()
         for (device, text) in [(a, "A"), (b, "B")] {
             for item in items {
-                var edited = try #require(try device.item(id: item.id))
+                var edited = try #require(try device.items.item(id: item.id))
                 edited.text = text
-                try await device.save(edited)
+                try await device.items.save(edited)
             }
         }
-        try await a.sync()
+        try await a.server.sync()
         let asked = Mutex(0)
         b.setConflictPolicy(.ask { _ in
             asked.withLock { $0 += 1 }
             return ConflictAnswer(.useServer, applyToAll: true)
         })
-        try await b.sync()
+        try await b.server.sync()
         #expect(asked.withLock { $0 } == 1)
-        #expect(try items.map { try b.item(id: $0.id)?.text } == ["A", "A"])
+        #expect(try items.map { try b.items.item(id: $0.id)?.text } == ["A", "A"])
     }
 
     @Test func twoDevicesEditingDifferentFieldsMergeWithoutADialog() async throws {
         let server = try await SharedServerProcess.shared.get().baseURL
         let a = try makeService(server: server)
         let b = try makeService(server: server)
-        let item = try await a.add("milk")
-        try await a.sync()
-        try await b.sync()
-        var onA = try #require(try a.item(id: item.id))
+        let item = try await a.items.add("milk")
+        try await a.server.sync()
+        try await b.server.sync()
+        var onA = try #require(try a.items.item(id: item.id))
         onA.text = "oat milk"
-        _ = try await a.save(onA)
-        try await a.sync()
-        _ = try await b.setComplete(id: item.id, to: true)
+        _ = try await a.items.save(onA)
+        try await a.server.sync()
+        _ = try await b.items.setComplete(id: item.id, to: true)
         b.setConflictPolicy(.fail)
-        try await b.sync()
-        let merged = try #require(try b.item(id: item.id))
+        try await b.server.sync()
+        let merged = try #require(try b.items.item(id: item.id))
         #expect(merged.text == "oat milk" && merged.complete)
-        #expect(try b.conflicts().first?.resolution == .merged)
-        #expect(b.status().newConflicts == 1)
-        b.markConflictsSeen()
-        #expect(b.status().newConflicts == 0)
+        #expect(try b.conflicts.log().first?.resolution == .merged)
+        #expect(b.server.status().newConflicts == 1)
+        b.conflicts.markSeen()
+        #expect(b.server.status().newConflicts == 0)
     }
 
     @Test func equalValuesRaiseNoDialog() async throws {

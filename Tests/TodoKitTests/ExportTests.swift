@@ -67,45 +67,45 @@ import TodoModel
 
     @Test func theServiceWritesWhatTodoExportWrites() async throws {
         let service = try makeService()
-        _ = try await service.add("buy milk +home")
-        _ = try await service.add("call mum")
+        _ = try await service.items.add("buy milk +home")
+        _ = try await service.items.add("call mum")
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent(UUID().uuidString)
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
         let path = folder.appendingPathComponent("items.txt").path
-        let (count, written) = try service.export(toFile: path, format: .todotxt)
+        let (count, written) = try service.exporting.export(toFile: path, format: .todotxt)
         #expect(count == 2 && written == path)
-        #expect(try String(contentsOfFile: path, encoding: .utf8) == TodoFile.render(try service.allEntries(), as: .todotxt))
+        #expect(try String(contentsOfFile: path, encoding: .utf8) == TodoFile.render(try service.exporting.allEntries(), as: .todotxt))
         #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path) == ["items.txt"])  // no partial file left
     }
 
     @Test func exportingIntoAFolderThatIsNotThereFailsSayingSo() throws {
         let service = try makeService()
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent(UUID().uuidString)
-        let error = #expect(throws: SyncError.self) { try service.export(toFile: folder.appendingPathComponent("items.json").path, format: .json) }
+        let error = #expect(throws: SyncError.self) { try service.exporting.export(toFile: folder.appendingPathComponent("items.json").path, format: .json) }
         #expect(error?.message == "there is no folder \(folder.path)")
     }
 
     @Test func exportingOntoAFolderFailsBeforeWritingAndLeavesNothingBehind() async throws {
         let service = try makeService()
-        _ = try await service.add("buy milk")
+        _ = try await service.items.add("buy milk")
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent(UUID().uuidString)
         let target = folder.appendingPathComponent("items.json")
         try FileManager.default.createDirectory(at: target, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
-        let error = #expect(throws: SyncError.self) { try service.export(toFile: target.path, format: .json) }
+        let error = #expect(throws: SyncError.self) { try service.exporting.export(toFile: target.path, format: .json) }
         #expect(error?.message == "\(target.path) is a folder: name a file")
         #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path) == ["items.json"])
     }
 
     @Test func aKilledExportsPartialFileIsWrittenOverByTheNext() async throws {
         let service = try makeService()
-        _ = try await service.add("buy milk")
+        _ = try await service.items.add("buy milk")
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent(UUID().uuidString)
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
         try Data("half a file from a killed export".utf8).write(to: folder.appendingPathComponent(".items.json.partial"))
-        _ = try service.export(toFile: folder.appendingPathComponent("items.json").path, format: .json)
+        _ = try service.exporting.export(toFile: folder.appendingPathComponent("items.json").path, format: .json)
         #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path) == ["items.json"])
         #expect(try TodoFile.parse(Data(contentsOf: folder.appendingPathComponent("items.json"))).map(\.item.text) == ["buy milk"])
     }

@@ -9,20 +9,20 @@ import Testing
 @Suite struct ItemListingTests {
     let today = DueDate("2026-11-24")!
 
-    func listed(_ service: TodoService, _ listing: ItemListing) throws -> [String] {
+    func listed(_ service: TodoStore, _ listing: ItemListing) throws -> [String] {
         var texts: [String] = []
-        try service.forEachChunk(of: listing, today: today) { texts += $0.map(\.item.text) }
+        try service.listing.forEachChunk(of: listing, today: today) { texts += $0.map(\.item.text) }
         return texts
     }
 
-    func fixture() async throws -> (TodoService, TodoList) {
+    func fixture() async throws -> (TodoStore, TodoList) {
         let service = try makeService()
-        let home = try await service.addList(named: "Home")
+        let home = try await service.lists.add(named: "Home")
         for item in [TodoItem(id: "a", text: "fix tap", tags: ["diy"], listId: home.id), TodoItem(id: "b", text: "call mum", due: today, tags: ["family", "diy"]),
                      TodoItem(id: "c", text: "pay bill", due: DueDate("2026-11-20")), TodoItem(id: "d", text: "book trip", due: DueDate("2026-11-27T18:00")),
                      TodoItem(id: "e", text: "old thing", complete: true, due: today), TodoItem(id: "f", text: "orphan", listId: "gone"),
                      TodoItem(id: "g", text: "far off", due: DueDate("2026-12-10"))] {
-            try await service.add(item)
+            try await service.items.add(item)
         }
         return (service, home)
     }
@@ -46,7 +46,7 @@ import Testing
     @Test func eachItemCarriesTheListItShowsIn() async throws {
         let (service, home) = try await fixture()
         var lists: [String: String] = [:]
-        try service.forEachChunk(of: ItemListing(), today: today) { for listed in $0 { lists[listed.item.id] = listed.list?.id ?? "Inbox" } }
+        try service.listing.forEachChunk(of: ItemListing(), today: today) { for listed in $0 { lists[listed.item.id] = listed.list?.id ?? "Inbox" } }
         #expect(lists["a"] == home.id && lists["b"] == "Inbox" && lists["f"] == "Inbox")
     }
 
@@ -57,9 +57,9 @@ import Testing
             TodoItem(id: "i\(n)", text: "task \((n * 7919) % 97)", complete: n % 5 == 0, due: n % 4 == 0 ? nil : today.adding(days: n % 11 - 5),
                      priority: priorities[n % 4])
         }
-        _ = try service.importItems(items)
+        _ = try service.items.importItems(items)
         var chunks: [[ListedItem]] = []
-        try service.forEachChunk(of: ItemListing(), today: today) { chunks.append($0) }
+        try service.listing.forEachChunk(of: ItemListing(), today: today) { chunks.append($0) }
         let expected = items.filter { !$0.complete }.sorted(by: TodoItem.dueOrder).map(\.id)
         #expect(chunks.count == 3)
         #expect(chunks.flatMap { $0 }.map(\.item.id) == expected)

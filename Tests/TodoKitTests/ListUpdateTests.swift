@@ -177,7 +177,7 @@ import TodoModel
     @Test func syncWithoutAServerSaysLocalOnly() {
         var app = ListFixture(["x"])
         #expect(app.send(.key(.character("r"))) == [])
-        #expect(app.state.status.message == SyncStatus.localOnlyNotice)
+        #expect(app.state.status.message == AppState.localOnlyNotice)
     }
 
     @Test func theSyncHintIsDimWithoutAServer() {

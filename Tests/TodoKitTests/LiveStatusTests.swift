@@ -48,7 +48,7 @@ import TodoModel
     @Test func theToggleKeyWithoutAServerSaysWhy() {
         var app = ListFixture()
         #expect(app.send(.key(.character("l"))).isEmpty)
-        #expect(app.state.status.message == SyncStatus.localOnlyNotice)
+        #expect(app.state.status.message == AppState.localOnlyNotice)
     }
 
     @Test func signingInReopensTheFeedWithTheNewToken() {

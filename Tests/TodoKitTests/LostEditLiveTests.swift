@@ -34,19 +34,19 @@ import TodoModel
                                                                  input: "password ann\n")
         #expect(status == 0, "\(errors)")
         let dir = try TempDir.make()
-        let service = try TodoService(storePath: dir.appendingPathComponent("d.sqlite").path, serverURL: server.baseURL,
+        let service = try TodoStore(storePath: dir.appendingPathComponent("d.sqlite").path, serverURL: server.baseURL,
                                       tokens: TokenStore(path: dir.appendingPathComponent("tokens.json").path))
-        try await service.signIn(user: "ann", password: "password ann")
-        var milk = try await service.add("Milk")
-        try await service.sync()
+        try await service.account.signIn(user: "ann", password: "password ann")
+        var milk = try await service.items.add("Milk")
+        try await service.server.sync()
         let phone = try await dav(server, "GET", milk.id)
         milk.text = "Soy milk"
-        milk = try await service.save(milk)
-        try await service.sync()
+        milk = try await service.items.save(milk)
+        try await service.server.sync()
 
         // Pulls finished after the feed went live: the first is the catch-up that takes what is due.
         let pulls = Mutex((live: false, after: 0))
-        let made = service.makeLiveSync(onState: { state in if case .live = state { pulls.withLock { $0.live = true } } },
+        let made = service.server.makeLiveSync(onState: { state in if case .live = state { pulls.withLock { $0.live = true } } },
                                         onSync: { activity, _ in
                                             if activity == .pulled { pulls.withLock { if $0.live { $0.after += 1 } } }
                                         })
@@ -58,8 +58,8 @@ import TodoModel
         let edited = phone.text.replacingOccurrences(of: "SUMMARY:Milk", with: "SUMMARY:Oat milk")
         let put = try await dav(server, "PUT", milk.id, headers: ["If-Match": try #require(phone.etag), "Content-Type": "text/calendar"], body: edited)
         #expect(put.status == 412)
-        try await waitUntil { (try? service.conflicts())?.contains { $0.resolution == .refusedOnServer } == true }
-        #expect(try service.conflicts().first?.lost["text"] == .string("Oat milk"))
+        try await waitUntil { (try? service.conflicts.log())?.contains { $0.resolution == .refusedOnServer } == true }
+        #expect(try service.conflicts.log().first?.lost["text"] == .string("Oat milk"))
     }
 
     private func waitUntil(_ condition: () throws -> Bool) async throws {

@@ -11,13 +11,13 @@ import TodoModel
     @Test(arguments: [false, true])
     func everyScopesQueryHoldsWhatItsRuleAdmits(showCompleted: Bool) async throws {
         let service = try makeService()
-        let home = try await service.addList(named: "Home")
+        let home = try await service.lists.add(named: "Home")
         let items = [TodoItem(id: "a", text: "fix tap", listId: home.id), TodoItem(id: "b", text: "call mum", due: today),
                      TodoItem(id: "c", text: "pay bill", due: DueDate("2026-11-20")), TodoItem(id: "d", text: "book trip", due: DueDate("2026-11-27T18:00")),
                      TodoItem(id: "e", text: "old thing", complete: true, due: today, listId: home.id), TodoItem(id: "f", text: "orphan", listId: "gone"),
                      TodoItem(id: "g", text: "far off", due: DueDate("2026-12-10")), TodoItem(id: "h", text: "late tonight", due: DueDate("2026-11-24T23:59")),
                      TodoItem(id: "i", text: "week's end", due: DueDate("2026-12-01T23:00"), listId: home.id)]
-        for item in items { try await service.add(item) }
+        for item in items { try await service.items.add(item) }
         let context = ScopeContext(today: today, lists: [home])
         for scope in ListScope.every(lists: [home]) {
             let query = ListQuery.filter(service.table.query, scope: scope, context: context, showCompleted: showCompleted)

@@ -6,26 +6,26 @@ import Testing
 @testable import TodoKit
 @testable import TodoModel
 
-/// Sharing through `TodoService` against a real server with two accounts: where items go, and
+/// Sharing through `TodoStore` against a real server with two accounts: where items go, and
 /// what happens when a role or a membership changes underneath queued changes.
 @Suite struct SharingServiceTests {
     struct Household {
         let server: ServerProcess
-        let ann: TodoService
-        let bob: TodoService
+        let ann: TodoStore
+        let bob: TodoStore
 
         static func make() async throws -> Household {
             let database = try TempDir.make().appendingPathComponent("s.sqlite").path
             let server = try await ServerProcess.start(arguments: ["--database", database, "--auth", "required"])
-            var services: [TodoService] = []
+            var services: [TodoStore] = []
             for name in ["ann", "bob"] {
                 let (status, errors) = try await ServerProcess.runToExit(arguments: ["users", "add", name, "--password-stdin", "--database", database],
                                                                          input: "password \(name)\n")
                 guard status == 0 else { throw ServerStartError(description: errors) }
                 let dir = try TempDir.make()
-                let service = try TodoService(storePath: dir.appendingPathComponent("d.sqlite").path, serverURL: server.baseURL,
+                let service = try TodoStore(storePath: dir.appendingPathComponent("d.sqlite").path, serverURL: server.baseURL,
                                               tokens: TokenStore(path: dir.appendingPathComponent("tokens.json").path))
-                try await service.signIn(user: name, password: "password \(name)")
+                try await service.account.signIn(user: name, password: "password \(name)")
                 services.append(service)
             }
             return Household(server: server, ann: services[0], bob: services[1])
@@ -33,13 +33,13 @@ import Testing
 
         /// ann's "Chores" with `items`, shared with bob in `role`; both synced.
         func chores(_ items: [TodoItem], role: SpaceRole = .editor) async throws -> ListEntry {
-            let list = try await ann.addList(named: "Chores")
+            let list = try await ann.lists.add(named: "Chores")
             for var item in items {
                 item.listId = list.id
-                try await ann.add(item)
+                try await ann.items.add(item)
             }
-            let shared = try await ann.share(listNamed: "Chores", with: "bob", role: role)
-            try await bob.sync()
+            let shared = try await ann.sharing.share(listNamed: "Chores", with: "bob", role: role)
+            try await bob.server.sync()
             return shared
         }
     }
@@ -48,11 +48,11 @@ import Testing
         let h = try await Household.make()
         defer { h.server.stop() }
         _ = try await h.chores([TodoItem(id: "w", text: "water plants", due: DueDate("2026-11-24"), repeatRule: RepeatRule("daily"))])
-        let watering = try #require(try h.bob.allItems().first)
-        try await h.bob.setComplete(id: watering.id, to: true, now: Date())
-        try await h.bob.sync()
-        try await h.ann.sync()
-        let open = try h.ann.allItems().filter { !$0.complete }
+        let watering = try #require(try h.bob.items.allItems().first)
+        try await h.bob.items.setComplete(id: watering.id, to: true, now: Date())
+        try await h.bob.server.sync()
+        try await h.ann.server.sync()
+        let open = try h.ann.items.allItems().filter { !$0.complete }
         #expect(open.map(\.text) == ["water plants"])
         #expect(try h.ann.table.read(id: open[0].id)?.space != nil)
     }
@@ -61,14 +61,14 @@ import Testing
         let h = try await Household.make()
         defer { h.server.stop() }
         let shared = try await h.chores([TodoItem(text: "sweep")])
-        var item = try #require(try h.bob.allItems().first)
+        var item = try #require(try h.bob.items.allItems().first)
         let id = item.id
         item.text = "sweep the porch"
-        try await h.bob.save(item)
-        try await h.bob.sync()
-        try await h.ann.sync()
-        #expect(try h.ann.allItems().map(\.id) == [id])
-        #expect(try h.ann.allItems().map(\.text) == ["sweep the porch"])
+        try await h.bob.items.save(item)
+        try await h.bob.server.sync()
+        try await h.ann.server.sync()
+        #expect(try h.ann.items.allItems().map(\.id) == [id])
+        #expect(try h.ann.items.allItems().map(\.text) == ["sweep the porch"])
         #expect(try h.ann.table.read(id: id)?.space == shared.space)
     }
 
@@ -76,16 +76,16 @@ import Testing
         let h = try await Household.make()
         defer { h.server.stop() }
         let shared = try await h.chores([TodoItem(text: "sweep")])
-        var item = try #require(try h.bob.allItems().first)
+        var item = try #require(try h.bob.items.allItems().first)
         item.text = "bob's edit"
-        try await h.bob.save(item)  // still an editor here; not sent yet
-        try await h.ann.share(listNamed: "Chores", with: "bob", role: .viewer)
-        try await h.ann.add(TodoItem(text: "dust", listId: shared.list.id))
-        try await h.ann.sync()
-        try await h.bob.sync()
-        #expect(h.bob.pendingCount == 0)
-        #expect(Set(try h.bob.allItems().map(\.text)) == ["sweep", "dust"])
-        let record = try #require(try h.bob.conflicts().first)
+        try await h.bob.items.save(item)  // still an editor here; not sent yet
+        try await h.ann.sharing.share(listNamed: "Chores", with: "bob", role: .viewer)
+        try await h.ann.items.add(TodoItem(text: "dust", listId: shared.list.id))
+        try await h.ann.server.sync()
+        try await h.bob.server.sync()
+        #expect(h.bob.server.pendingCount == 0)
+        #expect(Set(try h.bob.items.allItems().map(\.text)) == ["sweep", "dust"])
+        let record = try #require(try h.bob.conflicts.log().first)
         #expect(record.resolution == .notSent)
         #expect(record.summary.contains("read-only"))
     }
@@ -94,10 +94,10 @@ import Testing
         let h = try await Household.make()
         defer { h.server.stop() }
         _ = try await h.chores([TodoItem(text: "sweep")])
-        var sharing = h.bob.observeSharing().makeAsyncIterator()
+        var sharing = h.bob.spaces.observe().makeAsyncIterator()
         #expect(try await sharing.next()?.map(\.role) == [.editor])
-        try await h.ann.share(listNamed: "Chores", with: "bob", role: .viewer)
-        try await h.bob.sync()  // nothing of the lists changed in bob's store: only the role
+        try await h.ann.sharing.share(listNamed: "Chores", with: "bob", role: .viewer)
+        try await h.bob.server.sync()  // nothing of the lists changed in bob's store: only the role
         #expect(try await sharing.next()?.map(\.role) == [.viewer])
     }
 
@@ -105,10 +105,10 @@ import Testing
         let h = try await Household.make()
         defer { h.server.stop() }
         _ = try await h.chores([TodoItem(text: "sweep")])
-        let sharing = h.bob.observeSharing()
+        let sharing = h.bob.spaces.observe()
         let live = Mutex(false)
         // A reconnect waits 30 s at least: only the feed's own `event: spaces` can show the role in time.
-        let made = h.bob.makeLiveSync(options: LiveSync.Options(backoff: ReconnectBackoff(initial: 60, maximum: 60)),
+        let made = h.bob.server.makeLiveSync(options: LiveSync.Options(backoff: ReconnectBackoff(initial: 60, maximum: 60)),
                                       onState: { state in if case .live = state { live.withLock { $0 = true } } },
                                       onSync: { _, _ in })
         let sync = try #require(made)
@@ -116,7 +116,7 @@ import Testing
         defer { sync.stop() }
         let deadline = Date().addingTimeInterval(10)
         while !live.withLock({ $0 }), Date() < deadline { try await Task.sleep(for: .milliseconds(20)) }
-        try await h.ann.share(listNamed: "Chores", with: "bob", role: .viewer)
+        try await h.ann.sharing.share(listNamed: "Chores", with: "bob", role: .viewer)
         let shown = try await withThrowingTaskGroup(of: Bool.self) { group in
             group.addTask {
                 for try await entries in sharing where entries.map(\.role) == [.viewer] { return true }
@@ -138,20 +138,20 @@ import Testing
                                          statusCode: 403, code: code.rawValue, message: "refused")
             return SyncError(.pushCompletedWithErrors, "refused", operationErrors: [refused])
         }
-        #expect(TodoService.onlyRefusedBySpaces(pushFailure(code: .readOnlySpace)))
-        #expect(!TodoService.onlyRefusedBySpaces(pushFailure(code: .httpError)))  // a proxy's 403: the changes stay queued
+        #expect(ServerSync.onlyRefusedBySpaces(pushFailure(code: .readOnlySpace)))
+        #expect(!ServerSync.onlyRefusedBySpaces(pushFailure(code: .httpError)))  // a proxy's 403: the changes stay queued
     }
 
     @Test func removingASharedListKeepsItsItemsInYourInboxOnly() async throws {
         let h = try await Household.make()
         defer { h.server.stop() }
         _ = try await h.chores([TodoItem(text: "sweep")])
-        #expect(try await h.bob.removeList(named: "Chores", withItems: false) == 1)
-        try await h.bob.sync()
-        try await h.ann.sync()
-        let bobs = try #require(try h.bob.allItems().first)
+        #expect(try await h.bob.lists.remove(named: "Chores", withItems: false) == 1)
+        try await h.bob.server.sync()
+        try await h.ann.server.sync()
+        let bobs = try #require(try h.bob.items.allItems().first)
         #expect(bobs.listId == nil)
         #expect(try h.bob.table.read(id: bobs.id)?.space == nil)
-        #expect(try h.ann.allItems().isEmpty)
+        #expect(try h.ann.items.allItems().isEmpty)
     }
 }

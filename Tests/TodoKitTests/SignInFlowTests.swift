@@ -17,27 +17,27 @@ import TodoKitTestSupport
         return server
     }
 
-    func device(_ server: ServerProcess, tokens: TokenStore) throws -> TodoService {
-        try TodoService(storePath: try TempDir.make().appendingPathComponent("d.sqlite").path, serverURL: server.baseURL, tokens: tokens)
+    func device(_ server: ServerProcess, tokens: TokenStore) throws -> TodoStore {
+        try TodoStore(storePath: try TempDir.make().appendingPathComponent("d.sqlite").path, serverURL: server.baseURL, tokens: tokens)
     }
 
     @Test func changesMadeBeforeSigningInArePushedAsTheUsersOnceSignedIn() async throws {
         let server = try await accountServer()
         let tokens = TokenStore(path: try TempDir.make().appendingPathComponent("tokens.json").path)
         let service = try device(server, tokens: tokens)
-        try await service.add("written before signing in")
+        try await service.items.add("written before signing in")
         let store = AppRuntime.started(service)
         store.send(.sync(.syncRequested))
         try await eventually("signed out", timeout: 30) { store.state.status.connectivity == .signedOut }
         #expect(store.state.signIn != nil)
-        #expect(service.pendingCount == 1)
+        #expect(service.server.pendingCount == 1)
         store.signIn(password: "pw one two")
         try await eventually("synced", timeout: 30) { store.state.status.connectivity == .online && store.state.status.pending == 0 }
         #expect(store.state.signIn == nil)
         #expect(tokens.entry(for: server.baseURL)?.user == "ann")
         let laptop = try device(server, tokens: tokens)
-        try await laptop.sync()
-        #expect(try laptop.window(ListWindowRequest()).items.map(\.text) == ["written before signing in"])
+        try await laptop.server.sync()
+        #expect(try laptop.listing.window(ListWindowRequest()).items.map(\.text) == ["written before signing in"])
         // Who wrote it comes with the server's version, to the device that pushed and to the one that pulled.
         #expect(try service.table.read(service.table.query).records.map(\.updatedBy) == ["ann"])
         #expect(try laptop.table.read(laptop.table.query).records.map(\.updatedBy) == ["ann"])

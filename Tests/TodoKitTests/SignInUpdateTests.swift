@@ -78,6 +78,6 @@ import TodoKitTestSupport
         var app = ListFixture(["x"])
         app.press(.character("L"))
         #expect(app.state.signIn == nil)
-        #expect(app.state.status.message == SyncStatus.localOnlyNotice)
+        #expect(app.state.status.message == AppState.localOnlyNotice)
     }
 }

@@ -17,7 +17,7 @@ import Testing
     @Test func withoutAServerASyncRequestSaysTheAppIsLocalOnly() {
         var status = SyncStatus(server: nil)
         #expect(status.update(.syncRequested).isEmpty)
-        #expect(status.message == SyncStatus.localOnlyNotice)
+        #expect(status.message == AppState.localOnlyNotice)
         #expect(!status.syncing)
     }
 

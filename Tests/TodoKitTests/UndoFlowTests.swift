@@ -30,68 +30,68 @@ import ServerTestSupport
 
     @Test func undoingAnAddNamesItAndRemovesIt() async throws {
         let service = try makeService()
-        _ = try await service.add("buy milk")
-        #expect(try service.undo() == "Undid add of “buy milk”")
-        #expect(try service.window(ListWindowRequest(offset: 0, limit: 10)).items.isEmpty)
-        #expect(service.pendingCount == 0)
+        _ = try await service.items.add("buy milk")
+        #expect(try service.undoing.undo() == "Undid add of “buy milk”")
+        #expect(try service.listing.window(ListWindowRequest(offset: 0, limit: 10)).items.isEmpty)
+        #expect(service.server.pendingCount == 0)
     }
 
     @Test func undoingAnImportCountsItsItemsAndThenItsLists() async throws {
         let service = try makeService()
         let entries = try TodoFile.parse(Data("Call plumber +home\nBuy paint +home\nFile taxes +admin\n".utf8))
-        #expect(try await service.importEntries(entries).added == 3)
-        #expect(try service.undo() == "Undid add of 3 items")
-        #expect(try service.undo() == "Undid add of 2 lists")
+        #expect(try await service.items.importEntries(entries).added == 3)
+        #expect(try service.undoing.undo() == "Undid add of 3 items")
+        #expect(try service.undoing.undo() == "Undid add of 2 lists")
     }
 
     @Test func undoingAnEditOfManyItemsCountsThem() async throws {
         let service = try makeService()
-        _ = try await service.add("milk")
-        _ = try await service.add("bread")
-        _ = try service.setCompleteAll(matching: nil, to: true)
-        #expect(try service.undo() == "Undid edit of 2 items")
+        _ = try await service.items.add("milk")
+        _ = try await service.items.add("bread")
+        _ = try service.items.setCompleteAll(matching: nil, to: true)
+        #expect(try service.undoing.undo() == "Undid edit of 2 items")
     }
 
     @Test func undoingAStepOfMixedChangesSaysAChange() async throws {
         let service = try makeService()
-        let chore = try await service.add(TodoItem(text: "water plants", due: DueDate("2026-11-24"), repeatRule: RepeatRule("daily")))
-        _ = try await service.setComplete(id: chore.id, to: true)  // and adds the next instance, in one step
-        #expect(try service.undo() == "Undid a change of 2 items")
+        let chore = try await service.items.add(TodoItem(text: "water plants", due: DueDate("2026-11-24"), repeatRule: RepeatRule("daily")))
+        _ = try await service.items.setComplete(id: chore.id, to: true)  // and adds the next instance, in one step
+        #expect(try service.undoing.undo() == "Undid a change of 2 items")
     }
 
     @Test func undoingAListsAddNamesTheList() async throws {
         let service = try makeService()
-        try await service.addList(named: "Groceries")
-        #expect(try service.undo() == "Undid add of “Groceries”")
-        #expect(try service.lists().isEmpty)
+        try await service.lists.add(named: "Groceries")
+        #expect(try service.undoing.undo() == "Undid add of “Groceries”")
+        #expect(try service.lists.all().isEmpty)
     }
 
     @Test func undoingADeleteBringsTheItemBackAndRedoDeletesItAgain() async throws {
         let service = try makeService()
-        let item = try await service.add("buy milk")
-        try await service.delete(item)
-        #expect(try service.undo() == "Undid delete of “buy milk”")
-        #expect(try service.item(id: item.id)?.text == "buy milk")
-        #expect(try service.redo() == "Redid delete of “buy milk”")
-        #expect(try service.item(id: item.id) == nil)
+        let item = try await service.items.add("buy milk")
+        try await service.items.delete(item)
+        #expect(try service.undoing.undo() == "Undid delete of “buy milk”")
+        #expect(try service.items.item(id: item.id)?.text == "buy milk")
+        #expect(try service.undoing.redo() == "Redid delete of “buy milk”")
+        #expect(try service.items.item(id: item.id) == nil)
     }
 
     @Test func nothingToUndoIsNil() async throws {
         let service = try makeService()
-        #expect(try service.undo() == nil)
-        #expect(try service.redo() == nil)
+        #expect(try service.undoing.undo() == nil)
+        #expect(try service.undoing.redo() == nil)
     }
 
     @Test func undoingASyncedEditSaysItGoesAsANewChange() async throws {
         let server = try await SharedServerProcess.shared.get().baseURL
         let service = try makeService(server: server)
-        var item = try await service.add("milk")
+        var item = try await service.items.add("milk")
         item.text = "oat milk"
-        _ = try await service.save(item)
-        try await service.sync()
-        let notice = try #require(try service.undo())
+        _ = try await service.items.save(item)
+        try await service.server.sync()
+        let notice = try #require(try service.undoing.undo())
         #expect(notice.hasPrefix("Undid edit of “milk”"))
         #expect(notice.contains("as a new change"))
-        #expect(service.pendingCount == 1)
+        #expect(service.server.pendingCount == 1)
     }
 }

@@ -59,13 +59,13 @@ import TodoKitTestSupport
         let service = try makeService()
         let today = DueDate("2026-11-24")!
         let priorities: [Priority?] = [nil, .high, .low]
-        _ = try service.importItems((0..<300).map { n in
+        _ = try service.items.importItems((0..<300).map { n in
             TodoItem(id: "i\(n)", text: "task \(n % 7)", due: n % 2 == 0 ? nil : today.adding(days: n % 5), priority: priorities[n % 3])
         })
-        let forward = try service.window(ListWindowRequest(offset: 200, limit: 60))
+        let forward = try service.listing.window(ListWindowRequest(offset: 200, limit: 60))
         var backward = ListWindowRequest(offset: 300 - 200 - 60, limit: 60)
         backward.fromEnd = true
-        #expect(try service.window(backward).items.map(\.id) == forward.items.map(\.id))
+        #expect(try service.listing.window(backward).items.map(\.id) == forward.items.map(\.id))
         #expect(forward.items.count == 60)
     }
 }

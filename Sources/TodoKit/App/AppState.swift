@@ -24,6 +24,9 @@ public struct AppState: Sendable, Equatable {
     /// Set when the person asked to quit.
     public private(set) var shouldQuit = false
 
+    /// What a key that needs the server says when the app runs without one.
+    public static let localOnlyNotice = "Local only — start with --server URL to sync"
+
     /// The app for a server URL (nil: local only), with the user signed in to it, if known;
     /// `live` turns on live sync (with a server); `showCompleted` starts the list with completed items shown.
     public init(server: String?, user: String? = nil, live: Bool = false, showCompleted: Bool = false) {

@@ -1,6 +1,6 @@
 extension ExportClient {
-    /// The service's items, to a file on this machine.
-    public static func live(_ service: TodoService) -> ExportClient {
-        ExportClient(export: { path, format in try service.export(toFile: path, format: format) })
+    /// The store's items, to a file on this machine.
+    public static func live(_ store: TodoStore) -> ExportClient {
+        ExportClient(export: { path, format in try store.exporting.export(toFile: path, format: format) })
     }
 }

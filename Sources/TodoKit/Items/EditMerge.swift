@@ -50,7 +50,7 @@ public enum EditSavePlan: Sendable, Equatable {
     }
 }
 
-extension TodoService {
+extension ItemStore {
     /// Saves an edit of an item opened as `original`, as `EditSavePlan` decides.
     public func save(_ edited: TodoItem, openedAs original: TodoItem) async throws -> EditSaveResult {
         // The row the editor opened: its space's, when two namespaces hold the id.

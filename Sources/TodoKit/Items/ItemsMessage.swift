@@ -2,6 +2,10 @@ import TodoModel
 
 /// The items' messages: the editor opening and saving, and the person's own editor.
 public enum ItemsMessage: CapabilityMessage {
+    /// Open the "New item:" prompt over the list showing `scope`.
+    case openAddPrompt(scope: ListScope, today: DueDate?)
+    /// Ask before deleting an item.
+    case confirmDelete(TodoItem)
     /// Open an item in the editor.
     case openEditor(TodoItem)
     /// Edit an item in the person's own editor, as a text file (`ItemFile`).
@@ -17,6 +21,8 @@ public enum ItemsMessage: CapabilityMessage {
 
     public func apply(to state: inout AppState) -> [Effect] {
         switch self {
+        case .openAddPrompt(let scope, let today): state.push(.addPrompt(AddPromptViewModel(scope: scope, today: today)))
+        case .confirmDelete(let item): state.push(.deleteConfirmation(DeleteConfirmationViewModel(item: item)))
         case .openEditor(let item):
             var editor = TodoEditorViewModel(item: item, lists: state.lists, today: state.today)
             if let listId = item.listId, state.sharing[listId] != nil { editor.lastChangedBy = item.updatedBy }

@@ -27,19 +27,19 @@ public enum KeyTables {
         KeyBinding([.character("]")], .nextScope, "Next view"),
         KeyBinding([.character("[")], .previousScope, "Previous view"),
         KeyBinding([.character("r"), .control("r")], .refresh, "Refresh: push local changes, pull remote ones", hint: "sync",
-                   disabledReason: { $0.status.server == nil ? SyncStatus.localOnlyNotice : nil }),
+                   disabledReason: { $0.status.server == nil ? AppState.localOnlyNotice : nil }),
         KeyBinding([.character("l")], .toggleLive, "Live sync on or off (changes sync by themselves)", hint: "live",
-                   disabledReason: { $0.status.server == nil ? SyncStatus.localOnlyNotice : nil }),
+                   disabledReason: { $0.status.server == nil ? AppState.localOnlyNotice : nil }),
         KeyBinding([.character("h")], .history, "Conflict history: what was merged or chosen, and what lost", hint: "history"),
         KeyBinding([.character("s")], .openLayer(.share), "Share the list on screen, and see who shares it",
                    disabledReason: { state in
-                       if state.status.server == nil { return SyncStatus.localOnlyNotice }
+                       if state.status.server == nil { return AppState.localOnlyNotice }
                        if case .list = state.list.scope { return nil }
                        return "Show a list first (v, [ or ]): lists are what is shared"
                    }),
         KeyBinding([.character("x")], .openLayer(.export), "Export every item to a file (.txt: todo.txt, else JSON)"),
         KeyBinding([.character("L")], .openLayer(.signIn), "Sign in to the server", hint: "sign in",
-                   disabledReason: { $0.status.server == nil ? SyncStatus.localOnlyNotice : nil }),
+                   disabledReason: { $0.status.server == nil ? AppState.localOnlyNotice : nil }),
         KeyBinding([.character("?")], .help, "Show this help", hint: "help"),
         KeyBinding([.character("q")], .quit, "Quit", hint: "quit"),
     ])

@@ -1,6 +1,6 @@
 extension ListViewClient {
     /// The store's live queries.
-    public static func live(_ service: TodoService) -> ListViewClient {
-        ListViewClient(observeWindow: { service.observeWindow($0) }, observeCount: { service.observeCount($0) })
+    public static func live(_ store: TodoStore) -> ListViewClient {
+        ListViewClient(observeWindow: { store.listing.observeWindow($0) }, observeCount: { store.listing.observeCount($0) })
     }
 }

@@ -131,11 +131,11 @@ public struct TodoListViewModel: KeyedView {
         case .last: return select(total - 1)
         case .open: return selectedItem.map { [.send(.items(.openEditor($0)))] } ?? []
         case .editExternally: return selectedItem.map { [.send(.items(.editExternally($0)))] } ?? []
-        case .add: return [.send(.push(.addPrompt(AddPromptViewModel(scope: scope, today: context.today))))]
+        case .add: return [.send(.items(.openAddPrompt(scope: scope, today: context.today)))]
         case .toggleComplete:
             // The stored item, not this row: the row may be older than the store.
             if let item = selectedItem { return [.items(.setComplete(id: item.id, space: item.space, complete: !item.complete))] }
-        case .delete: if let item = selectedItem { return [.send(.push(.deleteConfirmation(DeleteConfirmationViewModel(item: item))))] }
+        case .delete: if let item = selectedItem { return [.send(.items(.confirmDelete(item)))] }
         case .undo: return [.undo(.undo)]
         case .redo: return [.undo(.redo)]
         case .filter: return [.send(.push(.filterPrompt(FilterPromptViewModel())))]

@@ -1,9 +1,9 @@
 extension SharingClient {
-    /// The server's spaces, through the service.
-    public static func live(_ service: TodoService) -> SharingClient {
-        SharingClient(observeSharing: { service.observeSharing() },
-                      members: { try await service.members(ofList: $0) },
-                      share: { try await service.share(list: $0, with: $1, role: $2).list.id },
-                      unshare: { try await service.unshare(list: $0, with: $1) })
+    /// The server's spaces, through the store.
+    public static func live(_ store: TodoStore) -> SharingClient {
+        SharingClient(observeSharing: { store.spaces.observe() },
+                      members: { try await store.sharing.members(ofList: $0) },
+                      share: { try await store.sharing.share(list: $0, with: $1, role: $2).list.id },
+                      unshare: { try await store.sharing.unshare(list: $0, with: $1) })
     }
 }

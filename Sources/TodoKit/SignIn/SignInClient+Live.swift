@@ -1,6 +1,6 @@
 extension SignInClient {
-    /// The server's sign-in, the token kept by the service.
-    public static func live(_ service: TodoService) -> SignInClient {
-        SignInClient(signIn: { try await service.signIn(user: $0, password: $1) })
+    /// The server's sign-in, the token kept by the store.
+    public static func live(_ store: TodoStore) -> SignInClient {
+        SignInClient(signIn: { try await store.account.signIn(user: $0, password: $1) })
     }
 }

@@ -76,7 +76,7 @@ extension SignInDialogViewModel: LayerView {
 extension SignInDialogViewModel: OpenableLayer {
     /// Opens with the last user's name; with no server there is nothing to sign in to.
     public static func open(in state: AppState) -> (view: SignInDialogViewModel?, effects: [Effect]) {
-        guard state.status.server != nil else { return (nil, [.send(.notice(SyncStatus.localOnlyNotice))]) }
+        guard state.status.server != nil else { return (nil, [.send(.notice(AppState.localOnlyNotice))]) }
         return (SignInDialogViewModel(user: state.status.user ?? ""), [])
     }
 }

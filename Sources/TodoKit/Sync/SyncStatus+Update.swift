@@ -35,7 +35,7 @@ extension SyncStatus {
         switch message {
         case .syncRequested:
             guard !syncing else { return [] }
-            guard server != nil else { return update(.notice(Self.localOnlyNotice)) }
+            guard server != nil else { return update(.notice(AppState.localOnlyNotice)) }
             syncing = true
             self.message = nil
             return [.sync(.pushThenPull), .after(seconds: Self.spinnerInterval, .tick)]
@@ -51,7 +51,7 @@ extension SyncStatus {
                 connectivity = reason.connectivity
             }
         case .toggleLive:
-            guard server != nil else { return update(.notice(Self.localOnlyNotice)) }
+            guard server != nil else { return update(.notice(AppState.localOnlyNotice)) }
             if live == nil {
                 live = .connecting
                 self.message = "Live sync on"

@@ -53,7 +53,6 @@ public struct SyncStatus: Sendable, Equatable {
     }
 
     /// What a sync key says when there is no server.
-    public static let localOnlyNotice = "Local only — start with --server URL to sync"
 
     /// Plain words for a failed sync; never a stack trace.
     public static func describe(_ error: SyncError, pending: Int) -> String {

@@ -1,6 +1,6 @@
 extension UndoClient {
     /// The store's undo journal.
-    public static func live(_ service: TodoService) -> UndoClient {
-        UndoClient(undo: { try service.undo() }, redo: { try service.redo() })
+    public static func live(_ store: TodoStore) -> UndoClient {
+        UndoClient(undo: { try store.undoing.undo() }, redo: { try store.undoing.redo() })
     }
 }

@@ -5,8 +5,8 @@ import TodoKitTestSupport
 
 
 /// A service on a fresh local store (a "device"), optionally syncing with a server.
-func makeService(server: URL? = nil) throws -> TodoService {
-    try TodoService(storePath: try TempDir.make().appendingPathComponent("device.sqlite").path, serverURL: server)
+func makeService(server: URL? = nil) throws -> TodoStore {
+    try TodoStore(storePath: try TempDir.make().appendingPathComponent("device.sqlite").path, serverURL: server)
 }
 
 /// Waits (letting the main queue run) until a condition holds, or fails after a timeout.
@@ -29,8 +29,8 @@ extension AppRuntime {
     func type(_ text: String) { for c in text { key(.character(c)) } }
 
     /// The full-screen app over a real service, started.
-    static func started(_ service: TodoService, live: Bool = false) -> AppRuntime {
-        let app = AppRuntime(state: AppState(server: service.serverURL?.absoluteString, user: service.signedInUser, live: live),
+    static func started(_ service: TodoStore, live: Bool = false) -> AppRuntime {
+        let app = AppRuntime(state: AppState(server: service.serverURL?.absoluteString, user: service.account.signedInUser, live: live),
                              environment: .live(service))
         app.start()
         return app

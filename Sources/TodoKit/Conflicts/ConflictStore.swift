@@ -3,14 +3,44 @@ import OfflineSync
 import TableProtocol
 import TodoModel
 
-/// The lost-edit table's definition for the local store: rows the server writes, never this device.
-enum LostEditTable {
-    static let definition = SyncTableDefinition(
-        name: LostEdit.tableName,
-        columns: ["itemId": .text, "fields": .text, "lost": .text, "text": .text, "sentBy": .text, "at": .text])
-}
+/// The conflict history: settled conflicts, restoring what lost, and the server's lost edits.
+public struct ConflictStore: StoreFacet {
+    let store: TodoStore
 
-extension TodoService {
+    /// Settled conflicts, newest first.
+    public func log(limit: Int = ConflictLogEntry.limit) throws -> [ConflictRecord] {
+        try context.conflictLog(limit: limit).map(ConflictRecord.init)
+    }
+
+    /// The conflict log as a live query; each result marks every conflict in it seen (the person
+    /// is looking at the history).
+    public func observeLog(limit: Int = ConflictLogEntry.limit) -> AsyncThrowingStream<[ConflictRecord], any Error> {
+        mapLatest(context.observeConflictLog(limit: limit)) { [conflictsSeen = store.conflictsSeen] entries in
+            if let newest = entries.first { conflictsSeen.save(newest.id) }
+            return entries.map(ConflictRecord.init)
+        }
+    }
+
+    /// Brings back the values that lost in a conflict, as a new local change; answers the item
+    /// as it now is (nil when the restore deleted it).
+    @discardableResult
+    public func restore(id: Int64) throws -> TodoItem? {
+        try context.restoreConflict(id: id).flatMap(TodoItem.init)
+    }
+
+    /// Empties the conflict log.
+    public func clear() throws { try context.clearConflictLog() }
+
+    /// The person has seen every conflict settled so far (the badge goes).
+    public func markSeen() {
+        if let newest = try? context.conflictLog(limit: 1).first { store.conflictsSeen.save(newest.id) }
+    }
+
+    /// Conflicts settled since the person last looked: one COUNT, since this runs after every write.
+    func newCount() -> Int {
+        (try? context.settledConflictCount(after: store.conflictsSeen.load())) ?? 0
+    }
+
     /// Pulls the edits the server kept for items of these spaces (`LostEdit`: a CalDAV app's
     /// stale edit it refused) and adds each to the conflict history once, where its values can
     /// be restored onto the item.
@@ -43,4 +73,9 @@ extension TodoService {
                                 at: SyncDateFormat.date(from: edit.at) ?? Date(), fields: edit.fields, base: nil, local: sent,
                                 server: stored, lost: edit.lostValues, reason: edit.reason)
     }
+}
+
+extension TodoStore {
+    /// The conflict history.
+    public var conflicts: ConflictStore { ConflictStore(store: self) }
 }

@@ -1,43 +1,49 @@
-import Foundation
 import OfflineSync
 import TableProtocol
 import TodoModel
 
-/// The lists: their rows in the `TodoList` table, found by name without letter case.
-extension TodoService {
+/// The lists: their rows in the `TodoList` table, found by name without letter case, and the sidebar's counts.
+public struct ListStore: StoreFacet {
+    let store: TodoStore
+
+    /// The lists as a live query.
+    public func observe() -> AsyncThrowingStream<[TodoList], any Error> {
+        mapLatest(listTable.observe(listTable.query.order(by: "position").order(by: "name"))) { $0.map(\.record) }
+    }
+
     /// Every list, in order (position, then name).
-    public func lists() throws -> [TodoList] {
+    public func all() throws -> [TodoList] {
         try listTable.read(listTable.query.order(by: "position").order(by: "name")).records.map(\.record)
     }
 
     /// The list of this name (letter case aside), if any.
-    public func list(named name: String) throws -> TodoList? {
+    public func named(_ name: String) throws -> TodoList? {
         let key = name.lowercased()
-        return try lists().first { $0.name.lowercased() == key }
+        return try all().first { $0.name.lowercased() == key }
     }
 
     /// The list of this name, added at the end when missing.
     @discardableResult
-    public func ensureList(named name: String) async throws -> TodoList {
+    public func ensure(named name: String) async throws -> TodoList {
         let name = try Self.checkedListName(name)
-        if let list = try list(named: name) { return list }
-        let last = try lists().map(\.position).max() ?? 0
+        if let list = try named(name) { return list }
+        let last = try all().map(\.position).max() ?? 0
         return try await listTable.insert(TodoList(name: name, position: last + 1)).record
     }
 
     /// Adds a list; an error when one of that name exists.
     @discardableResult
-    public func addList(named name: String) async throws -> TodoList {
-        if try list(named: try Self.checkedListName(name)) != nil { throw SyncError(.invalidParameter, "A list named “\(name)” exists already") }
-        return try await ensureList(named: name)
+    public func add(named name: String) async throws -> TodoList {
+        if try named(try Self.checkedListName(name)) != nil { throw SyncError(.invalidParameter, "A list named “\(name)” exists already") }
+        return try await ensure(named: name)
     }
 
     /// Renames a list.
-    public func renameList(_ old: String, to new: String) async throws {
-        guard var list = try list(named: old) else { throw SyncError(.invalidParameter, "No list named “\(old)”") }
-        try requireWritable(listId: list.id)
+    public func rename(_ old: String, to new: String) async throws {
+        guard var list = try named(old) else { throw SyncError(.invalidParameter, "No list named “\(old)”") }
+        try store.spaces.requireWritable(listId: list.id)
         let new = try Self.checkedListName(new)
-        if let other = try self.list(named: new), other.id != list.id { throw SyncError(.invalidParameter, "A list named “\(new)” exists already") }
+        if let other = try named(new), other.id != list.id { throw SyncError(.invalidParameter, "A list named “\(new)” exists already") }
         list.name = new
         try await listTable.update(list)
     }
@@ -45,16 +51,16 @@ extension TodoService {
     /// Deletes a list: its items move to the Inbox, or (`withItems`) are deleted with it (one
     /// undo step for the items). Answers how many items moved or went.
     @discardableResult
-    public func removeList(named name: String, withItems: Bool) async throws -> Int {
-        guard let list = try list(named: name) else { throw SyncError(.invalidParameter, "No list named “\(name)”") }
-        try requireWritable(listId: list.id)
-        if try space(ofList: list.id) != nil, !withItems {
+    public func remove(named name: String, withItems: Bool) async throws -> Int {
+        guard let list = try named(name) else { throw SyncError(.invalidParameter, "No list named “\(name)”") }
+        try store.spaces.requireWritable(listId: list.id)
+        if try store.spaces.space(ofList: list.id) != nil, !withItems {
             // A shared list's items leave its space for the person's own Inbox (the others see them go).
             let items = try table.read(table.query.filter(Field("listId") == .string(list.id))).records
             for stored in items {
                 var item = stored.record
                 item.listId = nil
-                _ = try moveToSpace(item, from: TodoItem(stored))
+                _ = try store.spaces.moveToSpace(item, from: TodoItem(stored))
             }
             try await listTable.delete(list)
             return items.count
@@ -78,33 +84,15 @@ extension TodoService {
         return count
     }
 
-    /// Adds the item a quick-add line describes; its `+List` is made when missing.
-    @discardableResult
-    public func add(_ quick: QuickAdd) async throws -> TodoItem {
-        var item = quick.item
-        if let name = quick.listName { item.listId = try await ensureList(named: name).id }
-        return try await add(item)
-    }
-
-    /// Imports entries: their lists first (added when missing), then the items, as `importItems`.
-    public func importEntries(_ entries: [TodoFile.Entry], progress: (Int, Int) -> Void = { _, _ in }) async throws -> (added: Int, present: Int) {
-        let ids = try ensureLists(named: entries.compactMap(\.listName))
-        return try importItems(entries.map { entry in
-            var item = entry.item
-            item.listId = entry.listName.flatMap { ids[$0] }
-            return item
-        }, progress: progress)
-    }
-
     /// The ids of the lists of these names (by the name as given), the missing ones added at the
     /// end in one transaction and one undo step. Every name is checked first, so a bad one adds
     /// none (an import used to make the lists before the one it refused). Lists are read once:
     /// reading every list for each new one made an import of many lists crawl.
-    func ensureLists(named names: [String]) throws -> [String: String] {
+    func ensureAll(named names: [String]) throws -> [String: String] {
         var seen = Set<String>()
         let given = names.filter { seen.insert($0).inserted }  // in the file's order, each once
         let checked = try given.map(Self.checkedListName)
-        let existing = try lists()
+        let existing = try all()
         var byName = Dictionary(existing.map { ($0.name.lowercased(), $0.id) }, uniquingKeysWith: { first, _ in first })
         var position = existing.map(\.position).max() ?? 0
         var added: [TodoList] = []
@@ -132,4 +120,9 @@ extension TodoService {
             throw SyncError(.invalidParameter, error.message)
         }
     }
+}
+
+extension TodoStore {
+    /// The lists.
+    public var lists: ListStore { ListStore(store: self) }
 }

@@ -2,7 +2,10 @@ import Foundation
 import OfflineSync
 import TodoModel
 
-extension TodoService {
+/// Exporting every item to a file.
+public struct ExportStore: StoreFacet {
+    let store: TodoStore
+
     /// Writes every item to the file at `path` (`~/` is the home folder) as `todo export` writes
     /// them, a chunk at a time; answers how many items, and the path written. The file appears
     /// whole or not at all: it is written beside its place (`.NAME.partial`, which the next export
@@ -53,4 +56,28 @@ extension TodoService {
         }
         return FileHandle(fileDescriptor: descriptor, closeOnDealloc: true)
     }
+
+    /// Every item with its list's name (nil: the Inbox), in list order, a chunk at a time: what
+    /// `todo export` writes.
+    public func forEachEntryChunk(_ body: ([TodoFile.Entry]) throws -> Void) throws {
+        let names = Dictionary(try store.lists.all().map { ($0.id, $0.name) }, uniquingKeysWith: { first, _ in first })
+        try table.forEachChunk(table.query.order(by: "text")) { records, _ in
+            try body(records.map { synced in
+                let item = TodoItem(synced)
+                return TodoFile.Entry(item: item, listName: item.listId.flatMap { names[$0] })
+            })
+        }
+    }
+
+    /// Every item with its list's name, in list order, all at once (`forEachEntryChunk` holds a chunk).
+    public func allEntries() throws -> [TodoFile.Entry] {
+        var entries: [TodoFile.Entry] = []
+        try forEachEntryChunk { entries += $0 }
+        return entries
+    }
+}
+
+extension TodoStore {
+    /// Exporting.
+    public var exporting: ExportStore { ExportStore(store: self) }
 }

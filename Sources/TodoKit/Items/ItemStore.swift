@@ -1,0 +1,188 @@
+import Foundation
+import OfflineSync
+import TableProtocol
+import TodoModel
+
+/// Reading and writing items: adds, saves (with the completion rules), deletes, bulk work and imports.
+public struct ItemStore: StoreFacet {
+    let store: TodoStore
+
+    /// Adds an item.
+    @discardableResult
+    public func add(_ text: String) async throws -> TodoItem { try await add(TodoItem(text: text)) }
+
+    /// Adds a whole item (queued as an insert), in the space of its list when that list is shared.
+    @discardableResult
+    public func add(_ item: TodoItem) async throws -> TodoItem {
+        try Self.requireText(item)
+        try store.spaces.requireWritable(listId: item.listId)
+        return TodoItem(try await table.inSpace(try store.spaces.space(ofList: item.listId)).insert(item))
+    }
+
+    /// Saves an edited item (over the stored version, whatever the copy's `version` says), with
+    /// the completion rules every path shares (the list's Space, the editor, `E`, `todo edit`):
+    /// completing stamps `completedAt`, reopening clears it, and completing a repeating item also
+    /// adds its next instance in the same transaction (so one undo takes both back), with an id
+    /// derived from the series and the due date: two devices completing the same instance
+    /// offline add the same item, and after both sync there is one.
+    @discardableResult
+    public func save(_ item: TodoItem, now: Date = Date()) async throws -> TodoItem {
+        try Self.requireText(item)
+        // The row the copy was read from: its space's, when two namespaces hold its id.
+        let stored = try table.inSpace(item.space).read(id: item.id)
+        try store.spaces.requireWritable(listId: stored?.listId, space: stored?.space)
+        if item.listId != stored?.listId { try store.spaces.requireWritable(listId: item.listId) }
+        let completion = CompletionRules.writes(saving: item, wasComplete: stored?.complete ?? item.complete, now: now)
+        let item = completion.saved
+        // Moved to a list in another namespace (shared, or back to one's own): a new item there.
+        if let stored, item.listId != stored.listId, try store.spaces.space(ofList: item.listId) != stored.space {
+            return try store.spaces.moveToSpace(item, from: TodoItem(stored))
+        }
+        guard let next = completion.nextIfAbsent else {
+            return TodoItem(try await table.inSpace(stored?.space ?? item.space).update(item))
+        }
+        let row = try item.item()  // without the copy's version: the stored one stays
+        // The next instance goes where the item is (a shared list's space, or one's own).
+        try table.untyped.inSpace(stored?.space).transaction { writes in
+            try writes.update(row)
+            try Self.insert(next, ifAbsentIn: writes, space: stored?.space)
+        }
+        return item
+    }
+
+    /// Adds a completion's next instance unless a row of the space holds its id already.
+    private static func insert(_ next: TodoItem, ifAbsentIn writes: SyncTableTransaction, space: String?) throws {
+        if try writes.read(id: next.id, space: space) == nil { try writes.insert(next.object, inSpace: space) }
+    }
+
+    /// Sets one item's completion, on its current stored version (the caller's copy may be
+    /// older: the list shows rows until their reload arrives, and a save of that copy would undo
+    /// newer edits). Unknown ids are an error; an item already in that state is left alone.
+    /// The completion rules are `save`'s.
+    /// `space` names the row when two namespaces hold the id (nil: the account's own first).
+    @discardableResult
+    public func setComplete(id: String, space: String? = nil, to complete: Bool, now: Date = Date()) async throws -> TodoItem {
+        guard var item = try table.inSpace(space).read(id: id).map(TodoItem.init) else {
+            throw SyncError(.invalidParameter, "The item no longer exists")
+        }
+        guard item.complete != complete else { return item }
+        item.complete = complete
+        return try await save(item, now: now)
+    }
+
+    /// Deletes an item (the row of its space, when two namespaces hold its id).
+    public func delete(_ item: TodoItem) async throws {
+        let row = table.inSpace(item.space)
+        let stored = try row.read(id: item.id)
+        try store.spaces.requireWritable(listId: stored?.listId, space: stored?.space)
+        try await row.delete(id: item.id)
+    }
+
+    /// Every item, completed ones too, in list order.
+    public func allItems() throws -> [TodoItem] {
+        try table.read(store.listing.listQuery(filterText: "", showCompleted: true).order(by: "text")).records.map(TodoItem.init)
+    }
+
+    /// Adds the items whose ids the store does not have yet (so importing a file twice adds
+    /// nothing); calls `progress(done, total)` every 500 items. Answers how many were added and
+    /// how many were there already.
+    public func importItems(_ items: [TodoItem], progress: (Int, Int) -> Void = { _, _ in }) throws -> (added: Int, present: Int) {
+        let entries = Dictionary(try store.spaces.listEntries().map { ($0.list.id, $0) }, uniquingKeysWith: { $1 })
+        if let readOnly = items.lazy.compactMap({ $0.listId.flatMap { entries[$0] } }).first(where: { !$0.isWritable }) {
+            throw SyncError(.invalidAction, "“\(readOnly.displayName)” is shared with you read-only (viewer); nothing was imported")
+        }
+        return try table.untyped.transaction { writes in
+            var added = 0
+            // A chunk at a time (for progress), each run of items of one space one bulk insert;
+            // an id already here, or earlier in the file, is left out.
+            for start in stride(from: 0, to: items.count, by: Self.progressEvery) {
+                let chunk = items[start..<min(start + Self.progressEvery, items.count)]
+                for run in chunk.runs(by: { $0.listId.flatMap { entries[$0]?.space } }) {
+                    added += try writes.insert(contentsOf: run.elements.map(\.object), inSpace: run.key, skippingStored: true).count
+                }
+                progress(start + chunk.count, items.count)
+            }
+            return (added, items.count - added)
+        }
+    }
+
+    /// Marks every item whose text contains `match` (every item without one) complete or not;
+    /// answers how many changed.
+    /// The completion rules are `save`'s: `completedAt`, and a repeating item's next instance.
+    public func setCompleteAll(matching match: String?, to complete: Bool, now: Date = Date(),
+                               progress: (Int, Int) -> Void = { _, _ in }) throws -> Int {
+        let context = ScopeContext(today: DueDate(day: now), lists: try store.lists.all())  // so `--match +List` finds the list
+        let readOnly = try store.spaces.listEntries().filter { !$0.isWritable }.map(\.list.id)
+        let stamp = CompletionRules.completedAt(complete: complete, wasComplete: !complete, stamped: nil, now: now).map(JSONValue.string) ?? .null
+        return try table.untyped.transaction { writes in
+            // Items of lists shared read-only are left as they are.
+            var query = store.listing.listQuery(filterText: match ?? "", showCompleted: true, context: context).filter(Field("complete") == .bool(!complete))
+            if let writable = QueryPredicate.all(readOnly.map { Field("listId") == nil || Field("listId") != .string($0) }) {
+                query = query.filter(writable)
+            }
+            let rows = try writes.read(query).items
+            for (index, row) in rows.enumerated() {
+                guard let id = row[SystemProperty.id]?.stringValue else { continue }
+                let space = row[SharedSpace.column] ?? .null  // the row's key is its id and its space
+                try writes.update([SystemProperty.id.rawValue: .string(id), SharedSpace.column: space, "complete": .bool(complete), "completedAt": stamp])
+                // Only a repeating row is decoded: marking 10,000 done stays a column write each.
+                if complete, (row["repeat"] ?? .null) != .null, let open = TodoItem(row),
+                   let next = CompletionRules.writes(saving: open.completed, wasComplete: false, now: now).nextIfAbsent {
+                    try Self.insert(next, ifAbsentIn: writes, space: space.stringValue)
+                }
+                if (index + 1) % Self.progressEvery == 0 { progress(index + 1, rows.count) }
+            }
+            return rows.count
+        }
+    }
+
+    /// An item has something to read: not only spaces and line breaks (`todo add --raw $'\\n'`
+    /// added one). Every way of adding and saving comes here.
+    static func requireText(_ item: TodoItem) throws {
+        guard !item.text.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty else {
+            throw SyncError(.invalidParameter, "An item needs some text")
+        }
+    }
+
+    /// How often bulk work reports progress.
+    static let progressEvery = 500
+
+    /// The item with this id (the account's own first, when two namespaces hold the id).
+    public func item(id: String) throws -> TodoItem? { try table.read(id: id).map(TodoItem.init) }
+
+    /// The item with this id in `space` (nil: the account's own namespace).
+    public func item(id: String, space: String?) throws -> TodoItem? { try table.read(id: id, space: space).map(TodoItem.init) }
+
+    /// Every item with this id: one per namespace holding it (two shared lists may hold one id).
+    public func items(id: String) throws -> [TodoItem] { try table.rows(id: id).map(TodoItem.init) }
+
+    /// Up to `limit` items whose id starts with `prefix`, in any letter case (a short id typed
+    /// for a long one), read by the store rather than from every item.
+    public func items(idPrefix prefix: String, limit: Int) throws -> [TodoItem] {
+        let query = table.query.filter(Field(SystemProperty.id.rawValue).lowercased().startsWith(.string(prefix.lowercased()))).limit(limit)
+        return try table.read(query).records.map(TodoItem.init)
+    }
+
+    /// Adds the item a quick-add line describes; its `+List` is made when missing.
+    @discardableResult
+    public func add(_ quick: QuickAdd) async throws -> TodoItem {
+        var item = quick.item
+        if let name = quick.listName { item.listId = try await store.lists.ensure(named: name).id }
+        return try await add(item)
+    }
+
+    /// Imports entries: their lists first (added when missing), then the items, as `importItems`.
+    public func importEntries(_ entries: [TodoFile.Entry], progress: (Int, Int) -> Void = { _, _ in }) async throws -> (added: Int, present: Int) {
+        let ids = try store.lists.ensureAll(named: entries.compactMap(\.listName))
+        return try importItems(entries.map { entry in
+            var item = entry.item
+            item.listId = entry.listName.flatMap { ids[$0] }
+            return item
+        }, progress: progress)
+    }
+}
+
+extension TodoStore {
+    /// Reading and writing items.
+    public var items: ItemStore { ItemStore(store: self) }
+}

@@ -1,0 +1,94 @@
+import OfflineSync
+import TodoModel
+
+/// The list's reads: windows and counts (live or once), and reads of any size a chunk at a time.
+public struct ListingStore: StoreFacet {
+    let store: TodoStore
+
+    /// One window of the list.
+    public func window(_ request: ListWindowRequest) throws -> ListWindow {
+        Self.window(request, try table.read(windowQuery(request)).records)
+    }
+
+    /// A window of the list as a live query: now, then after every commit that changed the table.
+    public func observeWindow(_ request: ListWindowRequest) -> AsyncThrowingStream<ListWindow, any Error> {
+        mapLatest(table.observe(windowQuery(request))) { Self.window(request, $0) }
+    }
+
+    /// The rows read for a window, in list order (a window from the end reads them backwards).
+    private static func window(_ request: ListWindowRequest, _ records: [Synced<TodoItem>]) -> ListWindow {
+        let items = records.map(TodoItem.init)
+        return ListWindow(request: request, items: request.fromEnd ? items.reversed() : items)
+    }
+
+    /// How many rows the list has (a full scan when filtering, so the UI asks for it separately).
+    public func count(filterText: String, showCompleted: Bool, scope: ListScope = .all, context: ScopeContext = ScopeContext()) throws -> Int {
+        try table.untyped.read(countQuery(CountRequest(filterText: filterText, showCompleted: showCompleted, generation: 0,
+                                                       scope: scope, context: context))).totalCount ?? 0
+    }
+
+    /// The list's row count as a live query.
+    public func observeCount(_ request: CountRequest) -> AsyncThrowingStream<Int, any Error> {
+        mapLatest(table.untyped.observe(countQuery(request))) { $0.totalCount ?? 0 }
+    }
+
+    private func windowQuery(_ request: ListWindowRequest) -> SyncQuery {
+        let ordered = ListQuery.order(listQuery(filterText: request.filterText, showCompleted: request.showCompleted, scope: request.scope,
+                                                context: request.context))
+        return (request.fromEnd ? ordered.reversed() : ordered).limit(request.limit).offset(request.offset)
+    }
+
+    func countQuery(_ request: CountRequest) -> SyncQuery {
+        listQuery(filterText: request.filterText, showCompleted: request.showCompleted, scope: request.scope, context: request.context)
+            .limit(0).withTotalCount()
+    }
+
+    func listQuery(filterText: String, showCompleted: Bool, scope: ListScope = .all, context: ScopeContext = ScopeContext()) -> SyncQuery {
+        ListQuery.filter(ListQuery.filter(table.query, scope: scope, context: context, showCompleted: showCompleted),
+                         words: FilterWords(filterText), context: context)
+    }
+
+    /// The items of a listing in its order, a chunk at a time, each with the list it shows in and
+    /// whether a local change to it waits to be sent.
+    public func forEachChunk(of listing: ItemListing, today: DueDate, _ body: ([ListedItem]) throws -> Void) throws {
+        let entries = try store.spaces.listEntries()
+        let byId = Dictionary(entries.map { ($0.list.id, $0) }, uniquingKeysWith: { first, _ in first })
+        let query = listing.query(table.query, today: today, listIds: entries.map(\.list.id))
+        try table.forEachChunk(query) { records, pending in
+            try body(records.map { synced in
+                let item = TodoItem(synced)
+                let entry = item.listId.flatMap { byId[$0] }
+                return ListedItem(item: item, list: entry?.list, listName: entry?.commandName, isPending: pending.contains(item.id.lowercased()))
+            })
+        }
+    }
+
+    /// How many items each scope holds (open ones, but for Completed) as a live query, read
+    /// again after every commit to the items: All, Inbox and every list from one count of the
+    /// open items grouped by list, the other scopes by one index-range count each.
+    public func observeCounts(of scopes: [ListScope], context: ScopeContext) -> AsyncThrowingStream<[ListScope: Int], any Error> {
+        table.untyped.observe(reading: countsReader(of: scopes, context: context))
+    }
+
+    /// How many items each scope holds now (open ones, but for Completed), read as `observeCounts` reads them.
+    public func counts(of scopes: [ListScope], context: ScopeContext) throws -> [ListScope: Int] {
+        try countsReader(of: scopes, context: context)()
+    }
+
+    private func countsReader(of scopes: [ListScope], context: ScopeContext) -> @Sendable () throws -> [ListScope: Int] {
+        let open = ListQuery.filter(table.query, scope: .all, context: context, showCompleted: false)
+        let counted = scopes.filter { !ListQuery.isCountedByList($0) }
+            .map { ($0, countQuery(CountRequest(filterText: "", showCompleted: false, generation: 0, scope: $0, context: context))) }
+        let items = table.untyped
+        return {
+            var counts = ListQuery.counts(of: scopes, byList: try items.counts(open, groupedBy: "listId"), context: context)
+            for (scope, query) in counted { counts[scope] = try items.read(query).totalCount ?? 0 }
+            return counts
+        }
+    }
+}
+
+extension TodoStore {
+    /// The list's reads.
+    public var listing: ListingStore { ListingStore(store: self) }
+}

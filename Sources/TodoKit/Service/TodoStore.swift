@@ -1,0 +1,56 @@
+import Foundation
+import OfflineSync
+import Synchronization
+import TodoModel
+
+/// The app's store session: the local store, its tables, and the server it syncs with, shared by
+/// the capabilities. It holds no capability's work: each capability's store reaches it
+/// (`store.items`, `store.sharing`…), the full-screen app through `AppEnvironment.live(_:)`, and
+/// the headless commands directly.
+public final class TodoStore: Sendable {
+    /// The server, or nil when the app runs local only.
+    public let serverURL: URL?
+    let context: SyncContext
+    let table: TypedSyncTable<TodoItem>
+    let listTable: TypedSyncTable<TodoList>
+    let resolver: TodoConflictResolver
+    let lastSyncStore: LastSyncStore
+    let conflictsSeen: ConflictsSeenStore
+    /// The shared spaces the account is in, as the server last said.
+    let spaceDirectory: SpaceDirectory
+    let tokens: TokenStore?
+    let clientConfiguration: SyncClientConfiguration
+    /// Told after each page of every pull (manual or live), when set.
+    let pullProgress = Mutex<(@Sendable (PullProgress) -> Void)?>(nil)
+
+    /// Rows per pull request: the server's largest page (todo-server allows 1,000; a server that
+    /// says less in `GET /capabilities` gets its own limit). A first pull of 100,000 items takes
+    /// 100 requests instead of 2,000.
+    public static let pullPageSize = 1_000
+
+    /// Opens the local store at `storePath` and, with a server URL, syncs with it, sending the
+    /// access token `tokens` keeps for that server (none without it).
+    public init(storePath: String, serverURL: URL?, conflictPolicy: ConflictPolicy = .fail,
+                client: SyncClientConfiguration = SyncClientConfiguration(timeout: 10), tokens: TokenStore? = nil) throws {
+        var client = client
+        if let tokens { client.authentication = tokens }
+        self.serverURL = serverURL
+        self.tokens = tokens
+        clientConfiguration = client
+        let store = try SQLiteSyncStore(path: storePath, tables: [TodoTable.definition, TodoList.definition, LostEditTable.definition])
+        resolver = TodoConflictResolver(policy: conflictPolicy)
+        context = SyncContext(client: serverURL.map { SyncClient(serverURL: $0, configuration: client) },
+                              dataSource: store, delegate: resolver, pullPageSize: Self.pullPageSize)
+        table = context.table(TodoItem.self)
+        listTable = context.table(TodoList.self)
+        lastSyncStore = LastSyncStore(path: storePath + ".lastsync")
+        conflictsSeen = ConflictsSeenStore(path: storePath + ".conflicts-seen")
+        spaceDirectory = SpaceDirectory(path: storePath + ".spaces")
+    }
+
+    /// Where every pull reports its progress from now on (nil: nowhere).
+    public func reportPullProgress(to sink: (@Sendable (PullProgress) -> Void)?) { pullProgress.withLock { $0 = sink } }
+
+    /// How conflicts found by a push are answered from now on.
+    public func setConflictPolicy(_ policy: ConflictPolicy) { resolver.policy = policy }
+}

@@ -1,0 +1,26 @@
+import OfflineSync
+import TableProtocol
+import TodoModel
+
+/// The items' table, as the store session declares it (the schema every capability reads).
+public enum TodoTable {
+    /// The items' table name on the server.
+    public static let name = TodoItem.tableName
+    /// Its definition for the local store: tags merge as a set; two completion times of one
+    /// completion (both devices checked it off) keep the server's.
+    public static let definition = SyncTableDefinition(
+        name: name,
+        columns: ["text": .text, "complete": .boolean, "notes": .text, "due": .text, "priority": .text, "tags": .text,
+                  "listId": .text, "repeat": .text, "completedAt": .text, "series": .text],
+        // Text alone for export. (Today's and Upcoming's ranges walk the order indexes' sort
+        // column; an index on (complete, due) went unread and cost every write.)
+        indexes: [["text", SystemProperty.id.rawValue]],
+        searchable: ["text"], mergePolicy: .fieldMerge, humanSorted: ["text"],
+        mergeRules: TodoItem.mergeRules,
+        sortRules: ["due": .nullsLast, "priority": .ranked(Priority.allCases.map(\.rawValue))],
+        // The list's order (due, items without one last; priority, high first; text) in every
+        // scope: open items, one list's, and all of them (with completed ones).
+        orderIndexes: [["complete", "due", "priority", "text", SystemProperty.id.rawValue],
+                       ["complete", "listId", "due", "priority", "text", SystemProperty.id.rawValue],
+                       ["due", "priority", "text", SystemProperty.id.rawValue]])
+}
