@@ -32,7 +32,6 @@ public struct AccountStore: StoreFacet {
         guard signedInUser != nil else { throw SyncError(.invalidAction, "\(what) needs an account: sign in first (todo sign-in)") }
         return client
     }
-
 }
 
 extension TodoStore {

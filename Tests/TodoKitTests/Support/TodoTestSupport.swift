@@ -3,7 +3,6 @@ import ServerTestSupport
 import TodoKit
 import TodoKitTestSupport
 
-
 /// A service on a fresh local store (a "device"), optionally syncing with a server.
 func makeService(server: URL? = nil) throws -> TodoStore {
     try TodoStore(storePath: try TempDir.make().appendingPathComponent("device.sqlite").path, serverURL: server)
