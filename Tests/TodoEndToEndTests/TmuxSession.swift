@@ -130,10 +130,20 @@ final class TmuxSession: @unchecked Sendable {
 
 /// Runs the `todo` binary headless and returns (status, stdout, stderr).
 enum TodoCLI {
-    /// Data and config folders of a test's "home".
+    /// Data and config folders of a test's "home", and a time zone where it is midday now
+    /// (`middayZone`).
     static func environment(home: URL) -> [String: String] {
-        ["XDG_DATA_HOME": home.path, "XDG_CONFIG_HOME": home.appendingPathComponent("config").path]
+        ["XDG_DATA_HOME": home.path, "XDG_CONFIG_HOME": home.appendingPathComponent("config").path, "TZ": middayZone]
     }
+
+    /// A zone where the run started near noon: "today" in one `todo` process is "today" in the
+    /// next, as a test that adds `due:today` and then opens Today expects, at whatever hour the
+    /// suite runs (at local midnight the two straddled a day and the test failed).
+    static let middayZone: String = {
+        let hour = Calendar(identifier: .gregorian).dateComponents(in: TimeZone(identifier: "UTC")!, from: Date()).hour ?? 12
+        let ahead = 12 - hour  // hours ahead of UTC, -11 … 12; Etc/GMT names them with the sign turned
+        return ahead == 0 ? "Etc/GMT" : "Etc/GMT" + (ahead > 0 ? "-" : "+") + String(abs(ahead))
+    }()
 
     static var binary: String { ServerProcess.binary.deletingLastPathComponent().appendingPathComponent("todo").path }
 

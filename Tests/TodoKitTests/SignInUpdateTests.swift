@@ -50,6 +50,14 @@ import TodoKitTestSupport
         #expect(app.state.signIn?.isSigningIn == false)
     }
 
+    @Test func aRefusalThatArrivesAfterTheDialogClosedIsSaidOnTheStatusBar() {
+        var app = signedOut()
+        app.press(.escape)
+        #expect(app.state.signIn == nil)
+        app.send(.signIn(.dialog(.failed("The server could not be reached"))))
+        #expect(app.state.status.message == "Not signed in: The server could not be reached")
+    }
+
     @Test func signingInClosesTheDialogAndSyncs() {
         var app = signedOut()
         #expect(app.send(.signIn(.signedIn(user: "ann"))) == [.sync(.pushThenPull), .after(seconds: 0.1, .tick)])

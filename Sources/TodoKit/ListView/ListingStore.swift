@@ -1,7 +1,8 @@
 import OfflineSync
 import TodoModel
 
-/// The list's reads: windows and counts (live or once), and reads of any size a chunk at a time.
+/// The list's reads: its windows and counts and the sidebar's counts (live or once), and
+/// `todo list`'s reads of any size, a chunk at a time.
 public struct ListingStore: StoreFacet {
     let store: TodoStore
 

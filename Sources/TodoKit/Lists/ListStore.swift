@@ -2,7 +2,7 @@ import OfflineSync
 import TableProtocol
 import TodoModel
 
-/// The lists: their rows in the `TodoList` table, found by name without letter case, and the sidebar's counts.
+/// The lists: their rows in the `TodoList` table, found by name without letter case.
 public struct ListStore: StoreFacet {
     let store: TodoStore
 
