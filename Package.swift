@@ -179,7 +179,7 @@ let package = Package(
         // Drives the app's state in pure tests, with store reads answered from memory.
         .target(name: "TodoKitTestSupport", dependencies: ["TodoKit", "TodoModel", "OfflineSync"], path: "Tests/TodoKitTestSupport"),
         .testTarget(name: "TodoKitTests", dependencies: ["TodoKit", "TodoModel", "TodoKitTestSupport", "OfflineSync", "ServerTestSupport", "todo-server"]),
-        .testTarget(name: "TerminalUITests", dependencies: ["TerminalUI", "TodoKit", "TodoModel", "TodoKitTestSupport"]),
+        .testTarget(name: "TerminalUITests", dependencies: ["TerminalUI", "TodoKit", "TodoModel", "TodoKitTestSupport", "OfflineSync"]),
         .testTarget(name: "TodoEndToEndTests", dependencies: ["ServerTestSupport", "todo", "todo-server"]),
         // The CalDAV face through real todo-server processes, on SQLite and PostgreSQL.
         .testTarget(name: "CalDAVTests", dependencies: ["ServerTestSupport", "todo-server", "CalDAV"]),

@@ -24,9 +24,9 @@ import Testing
         try f.local.transaction { writes in for item in items(600) { _ = try writes.insert(item) } }
         try await f.context.push()
         for id in ["item-0007", "item-0599"] { try await f.local.update(todo(id, "changed")) }
-        var pending: [Set<String>] = []
-        try f.local.forEachChunk(f.local.query.order(by: "id")) { _, ids in pending.append(ids) }
-        #expect(pending == [["item-0007"], ["item-0599"]])
+        var pending: [Set<ItemKey>] = []
+        try f.local.forEachChunk(f.local.query.order(by: "id")) { _, keys in pending.append(keys) }
+        #expect(pending == [[ItemKey(space: nil, id: "item-0007")], [ItemKey(space: nil, id: "item-0599")]])
     }
 
     @Test func aQueryMatchingNothingCallsNothing() async throws {

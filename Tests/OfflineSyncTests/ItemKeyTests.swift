@@ -36,6 +36,15 @@ import Testing
         #expect(try d.ann.table(SpaceDevices.table).read(id: "milk", space: d.space)?["text"] == "oat milk")
     }
 
+    @Test func onlyTheCopyWhoseChangeWaitsIsPending() async throws {
+        let d = try await Self.twoMilks()
+        try await d.ann.table(SpaceDevices.table).inSpace(d.space).update(["id": "milk", "text": "shared oat milk"])
+        #expect(try d.ann.pendingItemKeys(table: SpaceDevices.table) == [ItemKey(space: d.space, id: "milk")])
+        var pending: [Set<ItemKey>] = []
+        try d.ann.table(SpaceDevices.table).forEachChunk(d.ann.table(SpaceDevices.table).query) { _, keys in pending.append(keys) }
+        #expect(pending == [[ItemKey(space: d.space, id: "MILK")]])
+    }
+
     @Test func anEditOfOneGoesToItsNamespaceOnly() async throws {
         let d = try await Self.twoMilks()
         let table = d.ann.table(SpaceDevices.table)

@@ -1,4 +1,5 @@
 import Foundation
+import OfflineSync
 import Testing
 @testable import TerminalUI
 import TodoKit
@@ -10,7 +11,7 @@ import TodoModel
     /// The app over `texts`, every item pending, sized for a terminal `height` rows high.
     func app(_ texts: [String], height: Int = 10) -> ListFixture {
         var app = ListFixture(texts, pageHeight: ListScreen.pageHeight(forTerminalHeight: height))
-        app.send(.sync(.statusLoaded(SyncSnapshot(pending: texts.count, pendingIds: Set(app.items.map(\.id)), lastSync: nil))))
+        app.send(.sync(.statusLoaded(SyncSnapshot(pending: texts.count, pendingItems: Set(app.items.map { ItemKey(space: nil, id: $0.id) }), lastSync: nil))))
         return app
     }
 

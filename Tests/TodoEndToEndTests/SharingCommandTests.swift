@@ -324,6 +324,10 @@ import Testing
         #expect(prefix.status != 0 && prefix.err.contains("--list"))
 
         #expect(try await h.todo(["done", id, "--list", "Groceries@ann"], h.bob).status == 0)
+        // Only the copy that changed waits to be sent: "(pending)" is the row's, not the id's.
+        let waiting = try #require(try JSONSerialization.jsonObject(with: Data(try await h.todo(["list", "--all", "--json"], h.bob).out.utf8)) as? [[String: Any]])
+        #expect(Dictionary(uniqueKeysWithValues: waiting.compactMap { row in (row["text"] as? String).map { ($0, row["pending"] as? Bool) } })
+                == ["milk": true, "bob's milk": false])
         #expect(try await h.todo(["sync"], h.bob).status == 0)
         #expect(try await h.todo(["sync"], h.ann).status == 0)
         let anns = try #require(try JSONSerialization.jsonObject(with: Data(try await h.todo(["list", "--all", "--json"], h.ann).out.utf8)) as? [[String: Any]])

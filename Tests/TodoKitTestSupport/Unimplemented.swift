@@ -78,7 +78,7 @@ extension ServerSyncClient {
     public static let unimplemented = ServerSyncClient(
         status: {
             Unimplemented.called("ServerSyncClient.status")
-            return SyncSnapshot(pending: 0, pendingIds: [], lastSync: nil)
+            return SyncSnapshot(pending: 0, pendingItems: [], lastSync: nil)
         },
         pendingCount: {
             Unimplemented.called("ServerSyncClient.pendingCount")

@@ -62,7 +62,7 @@ import TodoKitTestSupport
 
     @Test func openingTheHistoryClearsTheBadge() {
         var app = ListFixture(["a"], server: "http://s")
-        app.send(.sync(.statusLoaded(SyncSnapshot(pending: 0, pendingIds: [], lastSync: nil, newConflicts: 3))))
+        app.send(.sync(.statusLoaded(SyncSnapshot(pending: 0, pendingItems: [], lastSync: nil, newConflicts: 3))))
         #expect(app.state.status.newConflicts == 3)
         app.press(.character("h"))
         #expect(app.state.status.newConflicts == 0)

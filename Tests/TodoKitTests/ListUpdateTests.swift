@@ -1,3 +1,4 @@
+import OfflineSync
 import Testing
 import TodoKit
 import TodoKitTestSupport
@@ -264,9 +265,9 @@ import TodoModel
 
     @Test func theQueuesStateMarksPendingItems() {
         var app = ListFixture(["new"])
-        app.send(.sync(.statusLoaded(SyncSnapshot(pending: 1, pendingIds: ["0"], lastSync: nil))))
+        app.send(.sync(.statusLoaded(SyncSnapshot(pending: 1, pendingItems: [ItemKey(space: nil, id: "0")], lastSync: nil))))
         #expect(app.state.status.pending == 1)
-        #expect(app.state.status.pendingIds == ["0"])
+        #expect(app.state.status.pendingItems == [ItemKey(space: nil, id: "0")])
     }
 
     @Test func aWindowThatCannotBeReadSaysSo() {

@@ -2,6 +2,7 @@ import Foundation
 import OfflineSync
 import Testing
 @testable import TodoKit
+import TodoModel
 
 /// The status bar's own rules, without the app around it.
 @Suite struct SyncStatusUpdateTests {
@@ -50,7 +51,7 @@ import Testing
 
     @Test func newConflictsShowNoBadgeWhileTheHistoryIsOpen() {
         var status = SyncStatus(server: server)
-        let snapshot = SyncSnapshot(pending: 1, pendingIds: ["a"], lastSync: nil, newConflicts: 2)
+        let snapshot = SyncSnapshot(pending: 1, pendingItems: [ItemKey(space: nil, id: "a")], lastSync: nil, newConflicts: 2)
         _ = status.update(.loaded(snapshot, historyOpen: false))
         #expect(status.newConflicts == 2)
         _ = status.update(.loaded(snapshot, historyOpen: true))
@@ -73,5 +74,14 @@ import Testing
         #expect(status.update(.toggleLive) == [.sync(.stopLive)])
         #expect(status.live == nil)
         #expect(status.message == "Live sync off — r syncs")
+    }
+
+    @Test func aRowIsPendingByItsOwnSpaceNotByAnotherCopyOfItsId() {
+        var status = SyncStatus(server: "http://127.0.0.1:9")
+        _ = status.update(.loaded(SyncSnapshot(pending: 1, pendingItems: [ItemKey(space: "space-1", id: "milk")], lastSync: nil), historyOpen: false))
+        var shared = TodoItem(id: "MILK", text: "shared milk")
+        shared.space = "space-1"
+        #expect(status.isPending(shared))
+        #expect(!status.isPending(TodoItem(id: "milk", text: "my own milk")))
     }
 }

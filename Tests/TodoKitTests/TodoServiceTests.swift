@@ -58,7 +58,7 @@ import ServerTestSupport
         app.key(.enter)
         try await eventually("row and status", timeout: 30) { app.state.list.visibleRows.first??.text == "buy milk" && app.state.status.pending == 1 }
         let id = try #require(app.state.list.selectedItem?.id)
-        #expect(app.state.status.pendingIds.contains(id.lowercased()))
+        #expect(app.state.status.pendingItems.contains(ItemKey(space: nil, id: id)))
     }
 
     @Test func theListFollowsAPullWithoutAReload() async throws {

@@ -56,6 +56,12 @@ public final class SyncContext: Sendable {
         try dataSource.read { try $0.pendingItemIds(table: table) }
     }
 
+    /// The items with queued operations in one table, by space and id: an id two spaces hold is
+    /// pending in the one whose copy changed.
+    public func pendingItemKeys(table: String) throws -> Set<ItemKey> {
+        try dataSource.read { try $0.pendingItemKeys(table: table) }
+    }
+
     /// Recorded operation errors, oldest first.
     public func operationErrors() throws -> [OperationError] {
         try dataSource.read { try $0.errors() }

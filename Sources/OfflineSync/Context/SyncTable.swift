@@ -153,9 +153,9 @@ public struct SyncTable: Sendable {
 
     /// Every local item a query matches, in its order, handed to `body` a few hundred at a time
     /// from one snapshot: a result of any size in bounded memory, where `read(_:)` holds it all
-    /// (`todo list --json` of a million items). `pending` holds the lowercased ids of the chunk's
-    /// items that have a local change still to send. The query's count is not read.
-    public func forEachChunk(_ query: SyncQuery, _ body: (_ items: [JSONObject], _ pending: Set<String>) throws -> Void) throws {
+    /// (`todo list --json` of a million items). `pending` holds the keys of the chunk's items that
+    /// have a local change still to send. The query's count is not read.
+    public func forEachChunk(_ query: SyncQuery, _ body: (_ items: [JSONObject], _ pending: Set<ItemKey>) throws -> Void) throws {
         var query = query
         query.table = name
         try guarded { try store.read { try $0.forEachChunk(query, size: Self.chunkSize, body) } }

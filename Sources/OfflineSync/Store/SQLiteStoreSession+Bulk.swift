@@ -24,10 +24,16 @@ extension SQLiteStoreSession {
         return found
     }
 
-    func pendingItemIds(table: String, among ids: [String]) throws -> Set<String> {
+    func pendingItemKeys(table: String, among ids: [String]) throws -> Set<ItemKey> {
         guard !ids.isEmpty else { return [] }
-        let sql = #"SELECT DISTINCT "itemId" FROM "MS_TableOperations" WHERE "tableName" = ? AND "itemId" "# + Self.inList
-        return Set(try String.fetchAll(db.cachedStatement(sql: sql), arguments: [table, Self.idList(ids)]).map { $0.lowercased() })
+        let sql = #"SELECT DISTINCT "itemId", "space" FROM "MS_TableOperations" WHERE "tableName" = ? AND "itemId" "# + Self.inList
+        return Set(try Row.fetchAll(db.cachedStatement(sql: sql), arguments: [table, Self.idList(ids)]).map(Self.itemKey))
+    }
+
+    /// The key of an operation row's item (`itemId`, and `space` with "" for the account's own).
+    static func itemKey(_ row: Row) -> ItemKey {
+        let space: String = row["space"]
+        return ItemKey(space: space.isEmpty ? nil : space, id: row["itemId"])
     }
 
     func pendingItemIds(table: String, space: String?, among ids: [String]) throws -> Set<String> {

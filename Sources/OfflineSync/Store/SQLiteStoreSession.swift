@@ -56,14 +56,14 @@ struct SQLiteStoreSession: SyncStoreSession {
         return SyncQueryResult(items: items, totalCount: count)
     }
 
-    func forEachChunk(_ query: SyncQuery, size: Int, _ body: ([JSONObject], Set<String>) throws -> Void) throws {
+    func forEachChunk(_ query: SyncQuery, size: Int, _ body: ([JSONObject], Set<ItemKey>) throws -> Void) throws {
         let (definition, statements) = try selection(query)
         let rows = try Row.fetchCursor(db.cachedStatement(sql: statements.rowsSQL), arguments: StatementArguments(statements.rowsBinds))
         var chunk: [JSONObject] = []
         chunk.reserveCapacity(size)
         func flush() throws {
             let ids = chunk.compactMap { $0[SystemProperty.id]?.stringValue }
-            try body(chunk, try pendingItemIds(table: definition.name, among: ids))
+            try body(chunk, try pendingItemKeys(table: definition.name, among: ids))
             chunk.removeAll(keepingCapacity: true)
         }
         while let row = try rows.next() {
@@ -359,6 +359,11 @@ struct SQLiteStoreSession: SyncStoreSession {
     func pendingItemIds(table: String) throws -> Set<String> {
         Set(try String.fetchAll(db.cachedStatement(sql: "SELECT DISTINCT \"itemId\" FROM \"MS_TableOperations\" WHERE \"tableName\" = ?"),
                                 arguments: [table]).map { $0.lowercased() })
+    }
+
+    func pendingItemKeys(table: String) throws -> Set<ItemKey> {
+        Set(try Row.fetchAll(db.cachedStatement(sql: #"SELECT DISTINCT "itemId", "space" FROM "MS_TableOperations" WHERE "tableName" = ?"#),
+                             arguments: [table]).map(Self.itemKey))
     }
 
     func operationCount(table: String, itemId: String, space: String?) throws -> Int {

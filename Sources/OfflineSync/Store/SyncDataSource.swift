@@ -31,9 +31,9 @@ protocol SyncStoreSession {
     /// The items matching a query, run in the store.
     func items(_ query: SyncQuery) throws -> SyncQueryResult
     /// The items matching a query, in its order, handed to `body` `size` at a time with the
-    /// lowercased ids among them that have queued operations: a result of any size in bounded
+    /// keys of those among them that have queued operations: a result of any size in bounded
     /// memory. The count is not read.
-    func forEachChunk(_ query: SyncQuery, size: Int, _ body: ([JSONObject], Set<String>) throws -> Void) throws
+    func forEachChunk(_ query: SyncQuery, size: Int, _ body: ([JSONObject], Set<ItemKey>) throws -> Void) throws
     /// How many items match the query for each value of one column (null included).
     func counts(_ query: SyncQuery, groupedBy column: String) throws -> [JSONValue: Int]
     /// Inserts or replaces whole items of `space` (their own space column is set aside);
@@ -86,8 +86,10 @@ protocol SyncStoreSession {
     func newestOperation(table: String, itemId: String, space: String?) throws -> QueuedOperation?
     /// Lower-cased ids of the items of a table that have queued operations, in any space.
     func pendingItemIds(table: String) throws -> Set<String>
-    /// Which of these ids (lowercased) have queued operations, in any space.
-    func pendingItemIds(table: String, among ids: [String]) throws -> Set<String>
+    /// The items of a table that have queued operations, by space and id.
+    func pendingItemKeys(table: String) throws -> Set<ItemKey>
+    /// Which items with these ids have queued operations, in any space, by space and id.
+    func pendingItemKeys(table: String, among ids: [String]) throws -> Set<ItemKey>
     /// Which of these ids (lowercased) have queued operations in `space`.
     func pendingItemIds(table: String, space: String?, among ids: [String]) throws -> Set<String>
     /// How many operations exist for an item.

@@ -76,7 +76,7 @@ public struct TypedSyncTable<Record: SyncRecord>: Sendable {
     /// Every stored record a query matches, in its order, a few hundred at a time from one
     /// snapshot, with the lowercased ids among them that have a change still to send; see
     /// `SyncTable.forEachChunk`.
-    public func forEachChunk(_ query: SyncQuery, _ body: (_ records: [Synced<Record>], _ pending: Set<String>) throws -> Void) throws {
+    public func forEachChunk(_ query: SyncQuery, _ body: (_ records: [Synced<Record>], _ pending: Set<ItemKey>) throws -> Void) throws {
         try untyped.forEachChunk(query) { items, pending in try body(try items.map { try RecordCoding.synced($0) }, pending) }
     }
 

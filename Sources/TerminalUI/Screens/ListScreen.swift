@@ -23,7 +23,7 @@ public enum ListScreen {
             sidebar.draw(into: &frame, width: sidebarWidth - 1, rows: 1..<(height - 2))
             left = sidebarWidth
         }
-        drawRows(list, pendingIds: status.pendingIds, today: today, left: left, into: &frame)
+        drawRows(list, status: status, today: today, left: left, into: &frame)
         StatusBar.draw(status, into: &frame, y: height - 2)
         HintBar.draw(hints, into: &frame, y: height - 1)
         return frame
@@ -41,7 +41,7 @@ public enum ListScreen {
         if w < frame.width - 14 { frame.put(right, x: frame.width - w, y: 0, style: [.reverse, .accent]) }
     }
 
-    static func drawRows(_ list: TodoListViewModel, pendingIds: Set<String>, today: DueDate?, left: Int = 0, into frame: inout Frame) {
+    static func drawRows(_ list: TodoListViewModel, status: SyncStatus, today: DueDate?, left: Int = 0, into frame: inout Frame) {
         let top = 1
         let rows = list.visibleRows
         if list.isLoaded && list.total == 0 {
@@ -56,15 +56,13 @@ public enum ListScreen {
                 frame.put("  …", x: left, y: y, style: .dim)
                 continue
             }
-            let pending = pendingIds.contains(item.id.lowercased())
             frame.put(item.complete ? " [x] " : " [ ] ", x: left, y: y)
             let badgesWidth = drawBadges(ItemBadge.of(item, today: today), from: left, endingAt: frame.width - 3, y: y, into: &frame)
             frame.put(item.text, x: left + 5, y: y, style: item.complete ? .dim : [], maxWidth: frame.width - left - 8 - badgesWidth)
-            if pending { frame.put("↑", x: frame.width - 2, y: y, style: .warning) }
+            if status.isPending(item) { frame.put("↑", x: frame.width - 2, y: y, style: .warning) }
             if index == list.selected { frame.paint(.reverse, x: left, y: y, width: frame.width - left) }
         }
     }
-
 
     /// Draws a row's badges right-aligned, ending before column `end`, leaving at least half the
     /// row to the text; answers the columns they took (with the space before them).

@@ -4,7 +4,7 @@ import TodoModel
 
 /// What `todo list` prints: open items (or every item), narrowed to a list, a tag, today or the
 /// next 7 days, in the task order (due, priority, text). It is read from the store a chunk at a
-/// time (`TodoStore.forEachChunk(of:)`), so a million items print in bounded memory.
+/// time (`ListingStore.forEachChunk(of:)`), so a million items print in bounded memory.
 public struct ItemListing: Sendable, Equatable {
     /// Which list's items.
     public enum List: Sendable, Equatable {

@@ -59,7 +59,7 @@ public struct ListingStore: StoreFacet {
             try body(records.map { synced in
                 let item = TodoItem(synced)
                 let entry = item.listId.flatMap { byId[$0] }
-                return ListedItem(item: item, list: entry?.list, listName: entry?.commandName, isPending: pending.contains(item.id.lowercased()))
+                return ListedItem(item: item, list: entry?.list, listName: entry?.commandName, isPending: pending.contains(ItemKey(space: item.space, id: item.id)))
             })
         }
     }

@@ -12,7 +12,7 @@ public struct ServerSync: StoreFacet {
     /// Queued operations and the items they touch.
     public func status() -> SyncSnapshot {
         SyncSnapshot(pending: pendingCount,
-                     pendingIds: (try? context.pendingItemIds(table: TodoTable.name)) ?? [],
+                     pendingItems: (try? context.pendingItemKeys(table: TodoTable.name)) ?? [],
                      lastSync: store.lastSyncStore.load(), newConflicts: store.conflicts.newCount())
     }
 

@@ -87,7 +87,7 @@ extension SyncStatus {
             return [.after(seconds: Self.spinnerInterval, .tick)]
         case .loaded(let snapshot, let historyOpen):
             pending = snapshot.pending
-            pendingIds = snapshot.pendingIds
+            pendingItems = snapshot.pendingItems
             newConflicts = historyOpen ? 0 : snapshot.newConflicts
             if lastSync == nil { lastSync = snapshot.lastSync }
         case .signedIn(let user):

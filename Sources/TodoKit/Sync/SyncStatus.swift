@@ -1,5 +1,6 @@
 import Foundation
 import OfflineSync
+import TodoModel
 
 /// What the status bar shows: where the data syncs to, whether that worked, what is waiting.
 public struct SyncStatus: Sendable, Equatable {
@@ -12,8 +13,12 @@ public struct SyncStatus: Sendable, Equatable {
     public var connectivity: Connectivity
     /// Queued operations.
     public var pending = 0
-    /// Lower-cased ids of items with unpushed changes.
-    public var pendingIds: Set<String> = []
+    /// The items with unpushed changes, by space and id (a row shows "(pending)" by its own key).
+    public var pendingItems: Set<ItemKey> = []
+
+    /// Whether this row has a change still to send: by its own space and id, so the other copy
+    /// of an id two lists hold is not marked with it.
+    public func isPending(_ item: TodoItem) -> Bool { pendingItems.contains(ItemKey(space: item.space, id: item.id)) }
     /// Who is signed in, once known in this run.
     public var user: String?
     /// The last successful sync.

@@ -8,7 +8,7 @@ extension InMemoryEnvironment {
     public var syncClient: ServerSyncClient {
         ServerSyncClient(
             status: { [self] in
-                state.withLock { SyncSnapshot(pending: $0.pending.count, pendingIds: Set($0.pending.map { $0.lowercased() }), lastSync: $0.lastSync) }
+                state.withLock { SyncSnapshot(pending: $0.pending.count, pendingItems: Set($0.pending.map { ItemKey(space: nil, id: $0) }), lastSync: $0.lastSync) }
             },
             pendingCount: { [self] in state.withLock { $0.pending.count } },
             sync: { [self] in try await sync() },
