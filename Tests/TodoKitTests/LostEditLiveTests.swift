@@ -12,20 +12,6 @@ import TodoModel
 /// While live, a CalDAV app's refused stale edit reaches the conflict history through the feed,
 /// not only at the next manual sync.
 @Suite struct LostEditLiveTests {
-    /// A CalDAV request as ann, as DAVx5 sends it.
-    private func dav(_ server: ServerProcess, _ method: String, _ id: String, headers: [String: String] = [:],
-                     body: String? = nil) async throws -> (status: Int, etag: String?, text: String) {
-        var request = URLRequest(url: server.baseURL.appendingPathComponent("dav/calendars/ann/inbox/\(id).ics"))
-        request.httpMethod = method
-        request.setValue("Basic " + Data("ann:password ann".utf8).base64EncodedString(), forHTTPHeaderField: "Authorization")
-        request.setValue("DAVx5/4.4.3-ose", forHTTPHeaderField: "User-Agent")
-        for (name, value) in headers { request.setValue(value, forHTTPHeaderField: name) }
-        request.httpBody = body.map { Data($0.utf8) }
-        let (data, response) = try await URLSession.shared.data(for: request)
-        let http = try #require(response as? HTTPURLResponse)
-        return (http.statusCode, http.value(forHTTPHeaderField: "ETag"), String(decoding: data, as: UTF8.self))
-    }
-
     @Test func aRefusedPhoneEditReachesTheHistoryWhileLive() async throws {
         let database = try TempDir.make().appendingPathComponent("s.sqlite").path
         let server = try await ServerProcess.start(arguments: ["--database", database, "--auth", "required"])
@@ -39,7 +25,7 @@ import TodoModel
         try await service.account.signIn(user: "ann", password: "password ann")
         var milk = try await service.items.add("Milk")
         try await service.server.sync()
-        let phone = try await dav(server, "GET", milk.id)
+        let phone = try await phoneRequest(server, "GET", milk.id)
         milk.text = "Soy milk"
         milk = try await service.items.save(milk)
         try await service.server.sync()
@@ -56,7 +42,7 @@ import TodoModel
         try await waitUntil { pulls.withLock { $0.after } >= 1 }
 
         let edited = phone.text.replacingOccurrences(of: "SUMMARY:Milk", with: "SUMMARY:Oat milk")
-        let put = try await dav(server, "PUT", milk.id, headers: ["If-Match": try #require(phone.etag), "Content-Type": "text/calendar"], body: edited)
+        let put = try await phoneRequest(server, "PUT", milk.id, headers: ["If-Match": try #require(phone.etag), "Content-Type": "text/calendar"], body: edited)
         #expect(put.status == 412)
         try await waitUntil { (try? service.conflicts.log())?.contains { $0.resolution == .refusedOnServer } == true }
         #expect(try service.conflicts.log().first?.lost["text"] == .string("Oat milk"))

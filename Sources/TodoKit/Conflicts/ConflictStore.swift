@@ -43,8 +43,10 @@ public struct ConflictStore: StoreFacet {
 
     /// Pulls the edits the server kept for items of these spaces (`LostEdit`: a CalDAV app's
     /// stale edit it refused) and adds each to the conflict history once, where its values can
-    /// be restored onto the item.
+    /// be restored onto the item; a new device takes only those refused since its first sync
+    /// (`LostEditHorizon`).
     func pullLostEdits(spaces: [String?]) async throws {
+        let horizon = store.lostEditHorizon.value(now: Date(), syncedBefore: store.lastSyncStore.load() != nil)
         let lostEdits = context.table(LostEdit.tableName)
         for space in spaces {
             do {
@@ -56,7 +58,7 @@ public struct ConflictStore: StoreFacet {
         // Every row every time: there are few, and the log skips an origin it recorded before.
         let rows = try lostEdits.read(lostEdits.query).items
         try context.recordConflicts(rows.compactMap { row in
-            guard let edit = LostEdit(columns: row) else { return nil }
+            guard let edit = LostEdit(columns: row), (SyncDateFormat.date(from: edit.at) ?? .distantFuture) >= horizon else { return nil }
             let space = row[SharedSpace.column]?.stringValue
             return ("\(LostEdit.tableName)/\(space ?? "")/\(edit.id)", entry(for: edit, space: space))
         })

@@ -16,6 +16,8 @@ public final class TodoStore: Sendable {
     let resolver: TodoConflictResolver
     let lastSyncStore: LastSyncStore
     let conflictsSeen: ConflictsSeenStore
+    /// When this device began taking the server's lost edits.
+    let lostEditHorizon: LostEditHorizon
     /// The shared spaces the account is in, as the server last said.
     let spaceDirectory: SpaceDirectory
     let tokens: TokenStore?
@@ -45,6 +47,7 @@ public final class TodoStore: Sendable {
         listTable = context.table(TodoList.self)
         lastSyncStore = LastSyncStore(path: storePath + ".lastsync")
         conflictsSeen = ConflictsSeenStore(path: storePath + ".conflicts-seen")
+        lostEditHorizon = LostEditHorizon(path: storePath + ".lost-edits-since")
         spaceDirectory = SpaceDirectory(path: storePath + ".spaces")
     }
 
