@@ -5,6 +5,7 @@ import Logging
 import NIOCore
 import SyncServer
 import TableProtocol
+import TodoModel
 import WebDAVXML
 
 /// todo-server's CalDAV face (RFC 4791 for tasks): every task app that speaks CalDAV (tasks.org,
@@ -16,6 +17,10 @@ import WebDAVXML
 public struct CalDAVFace: ServerFace {
     /// The face.
     public init() {}
+
+    /// The tables of the face's own that only a list's writers read: a refused edit (`LostEdit`)
+    /// can only be restored by someone who may write the task, so a viewer is never sent one.
+    public static let writersOnlyTables = [LostEdit.tableName]
 
     public func register(on router: Router<TableRequestContext>, services: ServerServices) {
         // Added after the table routes: it runs only for requests no route of theirs matched.

@@ -137,6 +137,7 @@ struct ServeCommand: AsyncParsableCommand {
         let env = ServerEnvironment(variables: environment)
         var c = ServerConfiguration(database: env.text(database, "database") ?? ServerEnvironment.defaultDatabasePath(environment))
         c.serverName = "todo-server"
+        c.writersOnlyTables = CalDAVFace.writersOnlyTables
         c.changeChannel = ServerEnvironment.changeChannel
         c.metricsNamespace = ServerEnvironment.metricsNamespace
         c.readDatabases = env.list(readDatabases, ServerEnvironment.name("read-databases"))

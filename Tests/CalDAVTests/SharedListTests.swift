@@ -71,4 +71,24 @@ import Testing
         #expect((try await bob.table("GET", "/tables/TodoLostEdit").json as? [Any])?.isEmpty == true)
         #expect((try await ann.table("GET", "/tables/TodoLostEdit").json as? [Any])?.isEmpty == true)
     }
+
+    @Test(arguments: DAVStore.allCases)
+    func aViewerIsSentNoLostEditTheyCouldNeverRestore(_ store: DAVStore) async throws {
+        let server = try await DAVServers.shared.server(store)
+        let ann = try await server.addAccount(), bob = try await server.addAccount(), carol = try await server.addAccount()
+        let shared = try await sharedList(ann, bob, role: "editor")
+        #expect([200, 201].contains(try await ann.table("PUT", "/spaces/\(shared.space)/members/\(carol.name)", ["role": "viewer"]).status))
+        let path = bob.home + "\(shared.space)~\(shared.list.id)/"
+        let uid = Tasks.uid()
+        let stale = try #require(try await bob.store(path + "\(uid).ics", Tasks.vtodo(uid, "Bread")).etag)
+        #expect(try await ann.table("PATCH", "/tables/TodoItem/\(uid)?space=\(shared.space)", ["text": "Rye bread"]).status == 200)
+        #expect(try await bob.put(path + "\(uid).ics", Tasks.vtodo(uid, "Sourdough"), headers: ["If-Match": stale]).status == 412)
+        let kept = try #require(try await ann.table("GET", "/tables/TodoLostEdit?space=\(shared.space)").json as? [[String: Any]])
+        let id = try #require(kept.first?["id"] as? String)
+        #expect((try await carol.table("GET", "/tables/TodoLostEdit?space=\(shared.space)").json as? [Any])?.isEmpty == true)
+        let counted = try await carol.table("GET", "/tables/TodoLostEdit?space=\(shared.space)&$inlinecount=allpages").json as? [String: Any]
+        #expect((counted?["results"] as? [Any])?.isEmpty == true && counted?["count"] as? Int == 0)
+        #expect(try await carol.table("GET", "/tables/TodoLostEdit/\(id)?space=\(shared.space)").status == 404)
+        #expect(try await carol.table("GET", "/tables/TodoItem/\(uid)?space=\(shared.space)").status == 200)
+    }
 }

@@ -5,6 +5,10 @@ import NIOCore
 public struct ServerConfiguration: Sendable {
     /// The `Server` header's value: the product built on SyncServer names itself (nil: none).
     public var serverName: String?
+    /// Tables only a space's writers read: to a viewer a query of one is empty, its rows are not
+    /// found and its feed is refused (`todo-server` keeps a phone's refused edits so, which a
+    /// viewer could never restore).
+    public var writersOnlyTables: [String] = []
     /// Address to listen on.
     public var host = "127.0.0.1"
     /// Port to listen on; 0 picks a free one (printed on start).

@@ -115,7 +115,7 @@ public enum SyncServerApplication {
         let feed = configuration.changeFeed
             ? ChangeFeedRoute(service: service, hub: hub, maxFeedsPerAccount: configuration.maxFeedsPerAccount) : nil
         TableRoutes(service: service, authenticator: authenticator, resolver: resolver, maxBodyBytes: configuration.maxBodyBytes,
-                    scheme: configuration.scheme, feed: feed)
+                    scheme: configuration.scheme, feed: feed, writersOnly: Set(configuration.writersOnlyTables.map { $0.lowercased() }))
             .register(on: router)
         let heavyWork = HeavyWork(perAccount: configuration.maxHeavyRequestsPerAccount, deadline: .milliseconds(Int64(configuration.heavyRequestSeconds * 1_000)))
         let services = ServerServices(tables: service, authenticator: authenticator, spaces: resolver.spaces, maxBodyBytes: configuration.maxBodyBytes,

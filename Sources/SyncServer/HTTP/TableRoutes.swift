@@ -16,6 +16,8 @@ struct TableRoutes {
     /// The change feed served at `/tables/{table}/changes`.
     /// Nil when the server runs without change feeds.
     let feed: ChangeFeedRoute?
+    /// Lower-cased names of the tables a space's viewers do not read (`ServerConfiguration.writersOnlyTables`).
+    let writersOnly: Set<String>
 
     func register(on router: Router<TableRequestContext>) {
         router.get("/health") { _, _ in JSONResponse.make(.ok, #"{"status":"ok"}"#) }
@@ -44,6 +46,7 @@ struct TableRoutes {
             return JSONResponse.item(item, status: .created)
         }
         tables.get(":table/:id") { request, context in
+            if try hidden(context) { throw TableError.itemNotFound }
             if let feed, context.parameters.get("id") == "changes", ChangeFeedRoute.wantsFeed(request) {
                 return try await feed.respond(request, table: try table(context), owner: context.owner, account: context.account, resolver: resolver)
             }
@@ -82,7 +85,13 @@ struct TableRoutes {
     private func query(_ request: Request, _ context: TableRequestContext) async throws -> Response {
         // The space is the namespace, not part of the query (plans are cached by the query's text).
         let queryString = context.role == nil ? request.uri.query ?? "" : QueryString.removing([NamespaceResolver.spaceParameter], from: request.uri.query)
+        if try hidden(context) { return Self.response(try service.emptyPage(queryString: queryString)) }
         let page = try await service.query(table: try table(context), queryString: queryString, owner: context.owner, readAfter: try readAfter(request))
+        return Self.response(page, nextPage: page.next.map { nextPageURL(request, top: $0.top, skip: $0.skip) })
+    }
+
+    /// A page as the protocol answers it: the rows, with their count when asked, and the next page's link.
+    private static func response(_ page: QueryPage, nextPage: String? = nil) -> Response {
         var body = page.itemsJSON
         if let count = page.totalCount {
             body = Array(#"{"results":"#.utf8) + body + Array(#","count":"#.utf8)
@@ -90,10 +99,14 @@ struct TableRoutes {
             body.append(UInt8(ascii: "}"))
         }
         var headers: HTTPFields = [:]
-        if let next = page.next {
-            headers[.link] = "\(nextPageURL(request, top: next.top, skip: next.skip)); rel=next"
-        }
+        if let nextPage { headers[.link] = "\(nextPage); rel=next" }
         return JSONResponse.make(.ok, bytes: body, headers: headers)
+    }
+
+    /// Whether the request is a viewer's of a table only writers read.
+    private func hidden(_ context: TableRequestContext) throws -> Bool {
+        guard let role = context.role, !role.canWrite else { return false }
+        return writersOnly.contains(try table(context).lowercased())
     }
 
     /// The absolute URL of the next page: the same query with `$top` and `$skip` moved on.

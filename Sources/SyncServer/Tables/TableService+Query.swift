@@ -39,6 +39,15 @@ extension TableService {
         return try await run(plan, table: table, owner: owner, queryString: queryString, readAfter: readAfter)
     }
 
+    /// An empty page for a query, as for a table that holds no rows (the query is checked all the same).
+    public func emptyPage(queryString: String) throws -> QueryPage {
+        do {
+            return Self.emptyPage(try TableQuery(queryItems: QueryString.items(queryString)))
+        } catch {
+            throw TableError.badRequest("\(error)")
+        }
+    }
+
     /// The statement for a query; nil when the owner's namespace has no such table yet.
     private func plan(table: String, owner: String, cached: TableSchema?, _ query: TableQuery) async throws -> QueryPlan? {
         let top = query.top ?? limits.pageSize
