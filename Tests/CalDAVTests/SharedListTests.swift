@@ -56,16 +56,23 @@ import Testing
         #expect(shared404.text == missing.text)
     }
 
+    /// `editor` adds a task to the shared list, `owner` renames it, and the editor's rename of
+    /// the version it had is refused (412) and kept as a lost edit; answers the task's UID.
+    private func refusedStaleEdit(by editor: DAVAccount, of owner: DAVAccount, in shared: (space: String, list: (id: String, path: String))) async throws -> String {
+        let path = editor.home + "\(shared.space)~\(shared.list.id)/"
+        let uid = Tasks.uid()
+        let stale = try #require(try await editor.store(path + "\(uid).ics", Tasks.vtodo(uid, "Bread")).etag)
+        #expect(try await owner.table("PATCH", "/tables/TodoItem/\(uid)?space=\(shared.space)", ["text": "Rye bread"]).status == 200)
+        #expect(try await editor.put(path + "\(uid).ics", Tasks.vtodo(uid, "Sourdough"), headers: ["If-Match": stale]).status == 412)
+        return uid
+    }
+
     @Test(arguments: DAVStore.allCases)
     func anEditorsRefusedStaleEditIsKeptInTheSharedListsSpaceOnly(_ store: DAVStore) async throws {
         let server = try await DAVServers.shared.server(store)
         let ann = try await server.addAccount(), bob = try await server.addAccount()
         let shared = try await sharedList(ann, bob, role: "editor")
-        let path = bob.home + "\(shared.space)~\(shared.list.id)/"
-        let uid = Tasks.uid()
-        let stale = try #require(try await bob.store(path + "\(uid).ics", Tasks.vtodo(uid, "Bread")).etag)
-        #expect(try await ann.table("PATCH", "/tables/TodoItem/\(uid)?space=\(shared.space)", ["text": "Rye bread"]).status == 200)
-        #expect(try await bob.put(path + "\(uid).ics", Tasks.vtodo(uid, "Sourdough"), headers: ["If-Match": stale]).status == 412)
+        let uid = try await refusedStaleEdit(by: bob, of: ann, in: shared)
         let kept = try #require(try await ann.table("GET", "/tables/TodoLostEdit?space=\(shared.space)").json as? [[String: Any]])
         #expect(kept.map { $0["itemId"] as? String } == [uid])
         #expect((try await bob.table("GET", "/tables/TodoLostEdit").json as? [Any])?.isEmpty == true)
@@ -78,11 +85,7 @@ import Testing
         let ann = try await server.addAccount(), bob = try await server.addAccount(), carol = try await server.addAccount()
         let shared = try await sharedList(ann, bob, role: "editor")
         #expect([200, 201].contains(try await ann.table("PUT", "/spaces/\(shared.space)/members/\(carol.name)", ["role": "viewer"]).status))
-        let path = bob.home + "\(shared.space)~\(shared.list.id)/"
-        let uid = Tasks.uid()
-        let stale = try #require(try await bob.store(path + "\(uid).ics", Tasks.vtodo(uid, "Bread")).etag)
-        #expect(try await ann.table("PATCH", "/tables/TodoItem/\(uid)?space=\(shared.space)", ["text": "Rye bread"]).status == 200)
-        #expect(try await bob.put(path + "\(uid).ics", Tasks.vtodo(uid, "Sourdough"), headers: ["If-Match": stale]).status == 412)
+        let uid = try await refusedStaleEdit(by: bob, of: ann, in: shared)
         let kept = try #require(try await ann.table("GET", "/tables/TodoLostEdit?space=\(shared.space)").json as? [[String: Any]])
         let id = try #require(kept.first?["id"] as? String)
         #expect((try await carol.table("GET", "/tables/TodoLostEdit?space=\(shared.space)").json as? [Any])?.isEmpty == true)

@@ -10,17 +10,25 @@ import TodoModel
 public final class TodoStore: Sendable {
     /// The server, or nil when the app runs local only.
     public let serverURL: URL?
+    /// The SDK over the local store and the server.
     let context: SyncContext
+    /// The items.
     let table: TypedSyncTable<TodoItem>
+    /// The lists.
     let listTable: TypedSyncTable<TodoList>
+    /// Answers the conflicts a push meets (the dialog's, or a headless policy).
     let resolver: TodoConflictResolver
+    /// When the last full sync succeeded.
     let lastSyncStore: LastSyncStore
+    /// The newest conflict the person has looked at.
     let conflictsSeen: ConflictsSeenStore
     /// When this device began taking the server's lost edits.
     let lostEditHorizon: LostEditHorizon
     /// The shared spaces the account is in, as the server last said.
     let spaceDirectory: SpaceDirectory
+    /// The access tokens, by server.
     let tokens: TokenStore?
+    /// How the server is reached (timeouts, the token).
     let clientConfiguration: SyncClientConfiguration
     /// Told after each page of every pull (manual or live), when set.
     let pullProgress = Mutex<(@Sendable (PullProgress) -> Void)?>(nil)
