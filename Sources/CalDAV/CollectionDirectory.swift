@@ -3,7 +3,8 @@ import TableProtocol
 import TodoModel
 
 /// The collections of one account's home: its lists, the Inbox, and the lists of the shared
-/// spaces it is a member of. Membership is read on every request, as the table API reads it, so
+/// spaces it is a member of, each at the segment `CalendarSegments` gives it (the list's id,
+/// wherever the list lives). Membership is read on every request, as the table API reads it, so
 /// a removed member loses the shared list at once.
 struct CollectionDirectory: Sendable {
     let tables: TableService
@@ -11,37 +12,91 @@ struct CollectionDirectory: Sendable {
     /// The account's id ("" for anonymous access with `--auth off`).
     let account: String
 
-    /// Every collection: the Inbox, the account's lists, then each space's.
+    /// A list the home sees, before it has its segment.
+    private struct Seen {
+        let namespace: String
+        let role: SpaceRole?
+        let row: JSONObject
+        let id: String
+    }
+
+    /// Every collection: the Inbox, the account's lists, then each space's (oldest membership first).
     func all() async throws -> [TaskCollection] {
-        var collections = [inbox]
+        var seen: [Seen] = []
         for row in try await lists(in: account) {
-            guard let id = row["id"]?.stringValue else { continue }
-            collections.append(TaskCollection(segment: id, namespace: account, listId: id, role: nil, list: row))
+            if let id = row["id"]?.stringValue { seen.append(Seen(namespace: account, role: nil, row: row, id: id)) }
         }
-        guard !account.isEmpty else { return collections }
-        for space in try await spaces.spaces(of: account) {
-            for row in try await lists(in: space.id) {
-                guard let id = row["id"]?.stringValue else { continue }
-                collections.append(TaskCollection(segment: space.id + String(TaskCollection.spaceSeparator) + id, namespace: space.id,
-                                                  listId: id, role: space.role, list: row))
+        if !account.isEmpty {
+            for space in try await spaces.spaces(of: account) {
+                for row in try await lists(in: space.id) {
+                    if let id = row["id"]?.stringValue { seen.append(Seen(namespace: space.id, role: space.role, row: row, id: id)) }
+                }
             }
         }
-        return collections
+        var byId: [String: [Int]] = [:]
+        for (index, list) in seen.enumerated() { byId[list.id, default: []].append(index) }
+        var segments = [String](repeating: "", count: seen.count)
+        for (id, indices) in byId {
+            let given = try await assign(id: id, indices.map { seen[$0] })
+            for (index, segment) in zip(indices, given) { segments[index] = segment }
+        }
+        return [inbox] + zip(seen, segments).map { list, segment in
+            TaskCollection(segment: segment, namespace: list.namespace, listId: list.id, role: list.role, list: list.row)
+        }
     }
 
     /// The collection at `segment`; nil when the account has none there (a list another account
     /// keeps, or a space it is not a member of, answers exactly as a missing one).
     func collection(_ segment: String) async throws -> TaskCollection? {
         if segment == TaskCollection.inboxSegment { return inbox }
-        if let separator = segment.firstIndex(of: TaskCollection.spaceSeparator) {
-            let space = String(segment[..<separator]), listId = String(segment[segment.index(after: separator)...])
-            guard !account.isEmpty, ItemID.validate(listId) == nil, let role = try await spaces.role(of: account, in: space),
-                  let row = try await TableRows(tables: tables, table: TodoList.tableName, owner: space).row(id: listId) else { return nil }
-            return TaskCollection(segment: segment, namespace: space, listId: listId, role: role, list: row)
+        if ItemID.validate(segment) == nil, let found = try await collection(segment, id: segment) { return found }
+        if let alias = CalendarSegments.alias(segment), ItemID.validate(alias.id) == nil, let found = try await collection(segment, id: alias.id) {
+            return found
         }
-        guard ItemID.validate(segment) == nil, let row = try await TableRows(tables: tables, table: TodoList.tableName, owner: account).row(id: segment)
-        else { return nil }
-        return TaskCollection(segment: segment, namespace: account, listId: segment, role: nil, list: row)
+        return try await formerSharedCollection(segment)
+    }
+
+    /// The list of id `id` whose segment in this home is `segment`.
+    private func collection(_ segment: String, id: String) async throws -> TaskCollection? {
+        let seen = try await lists(withId: id)
+        guard !seen.isEmpty else { return nil }
+        let given = try await assign(id: id, seen)
+        guard let index = given.firstIndex(of: segment) else { return nil }
+        let list = seen[index]
+        return TaskCollection(segment: segment, namespace: list.namespace, listId: id, role: list.role, list: list.row)
+    }
+
+    /// `SPACE~LIST`, where shared lists were before they kept their id's URL: still answered (a
+    /// phone's queued edit to it lands), never listed.
+    private func formerSharedCollection(_ segment: String) async throws -> TaskCollection? {
+        guard !account.isEmpty, let separator = segment.firstIndex(of: TaskCollection.spaceSeparator) else { return nil }
+        let space = String(segment[..<separator]), listId = String(segment[segment.index(after: separator)...])
+        guard space.hasPrefix(SpaceStore.idPrefix), ItemID.validate(listId) == nil, let role = try await spaces.role(of: account, in: space),
+              let row = try await TableRows(tables: tables, table: TodoList.tableName, owner: space).row(id: listId) else { return nil }
+        return TaskCollection(segment: segment, namespace: space, listId: listId, role: role, list: row)
+    }
+
+    /// The lists of id `id` the home sees, in the home's order.
+    private func lists(withId id: String) async throws -> [Seen] {
+        var seen: [Seen] = []
+        if let row = try await TableRows(tables: tables, table: TodoList.tableName, owner: account).row(id: id) {
+            seen.append(Seen(namespace: account, role: nil, row: row, id: id))
+        }
+        guard !account.isEmpty else { return seen }
+        for space in try await spaces.spaces(of: account) {
+            if let row = try await TableRows(tables: tables, table: TodoList.tableName, owner: space.id).row(id: id) {
+                seen.append(Seen(namespace: space.id, role: space.role, row: row, id: id))
+            }
+        }
+        return seen
+    }
+
+    /// Segments for lists of one id, keeping a new `ID~N` on its list's row.
+    private func assign(id: String, _ seen: [Seen]) async throws -> [String] {
+        try await CalendarSegments(account: account).assign(id: id, seen.map(\.row)) { index, value in
+            _ = try await tables.update(table: TodoList.tableName, id: id, body: [CalendarSegments.column: .string(value)], ifMatch: nil,
+                                        owner: seen[index].namespace)
+        }
     }
 
     /// The Inbox: the account's items without a list.

@@ -33,7 +33,7 @@ struct CollectionResponder: Sendable {
                 throw DAVError(403, "This server keeps task lists: a calendar's components must include VTODO", precondition: .caldav("supported-calendar-component"))
             }
         }
-        if try await lists.row(id: segment) != nil { throw DAVError(405, "A calendar exists at this URL") }
+        if try await context.directory.collection(segment) != nil { throw DAVError(405, "A calendar exists at this URL") }
         let name: String
         do {
             name = try TodoList.checkedName(props?.child(.dav("displayname"))?.trimmedText ?? segment)

@@ -62,14 +62,14 @@ struct CollectionTasks: Sendable {
                     }
                     if member { report.members.append(task) } else { report.removed.append(task.name) }
                 }
-                cursor = SyncToken(stamp: task.updatedAt, id: task.item.id)
+                cursor = SyncToken(stamp: task.updatedAt, id: task.item.id, scope: collection.tokenScope)
             }
             if page.count < pageSize { break }
         }
         // Everything up to `latest` (read before the scan) was seen.
         let stamps = [cursor.stamp, latest].compactMap { $0 }
         let newest = stamps.max { (SyncDateFormat.date(from: $0) ?? .distantPast) < (SyncDateFormat.date(from: $1) ?? .distantPast) }
-        report.token = SyncToken(stamp: newest)
+        report.token = SyncToken(stamp: newest, scope: collection.tokenScope)
         return report
     }
 }

@@ -29,7 +29,7 @@ struct DAVContext: Sendable {
 
     /// The collection's sync token now (its CTag too).
     func token(of collection: TaskCollection) async throws -> SyncToken {
-        SyncToken(stamp: try await tasks(collection).latestStamp())
+        SyncToken(stamp: try await tasks(collection).latestStamp(), scope: collection.tokenScope)
     }
 
     /// True when the path's account is the signed-in one (names compare without letter case).

@@ -117,7 +117,7 @@ struct ReportResponder: Sendable {
         if tokenText.isEmpty {
             token = .origin
         } else {
-            guard let known = SyncToken(tokenText), known.isKnown(latest: latest) else {
+            guard let known = SyncToken(tokenText), known.isKnown(latest: latest, scope: collection.tokenScope) else {
                 throw DAVError(403, "The sync token is not one this collection issued; sync again from the start", precondition: .dav("valid-sync-token"))
             }
             token = known

@@ -6,7 +6,9 @@ import TodoModel
 /// namespace), a shared list it is a member of (the row in the space's namespace), or the Inbox
 /// (the account's items without a list).
 struct TaskCollection: Sendable {
-    /// Its URL segment: `inbox`, the list's id, or `SPACE~LIST` for a shared list.
+    /// Its URL segment: `inbox`, or the list's id wherever the list lives (`ID~N` where the home
+    /// sees two lists of one id; `SPACE~LIST` as a request named a shared list before, still
+    /// answered): `CalendarSegments`.
     let segment: String
     /// The namespace its rows live in.
     let namespace: String
@@ -19,7 +21,8 @@ struct TaskCollection: Sendable {
 
     /// The Inbox's segment.
     static let inboxSegment = "inbox"
-    /// Between a space's id and its list's id in a shared list's segment.
+    /// Between a space's id and its list's id in a shared list's former segment, and before `N`
+    /// in `ID~N`: never in a new calendar's name.
     static let spaceSeparator: Character = "~"
 
     /// What clients show: the list's name, or `Inbox`.
@@ -33,6 +36,10 @@ struct TaskCollection: Sendable {
 
     /// The list row's column that keeps a calendar's colour (the app has no colours).
     static let colorColumn = "color"
+
+    /// The tag of its namespace that its sync tokens carry: a list that moved to another
+    /// namespace (shared, unshared) has a history there that a token from before cannot name.
+    var tokenScope: String { StableTag.of(namespace) }
 
     /// The `$filter` of its tasks.
     var taskFilter: String {

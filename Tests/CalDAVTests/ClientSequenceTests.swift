@@ -149,6 +149,26 @@ import Testing
     }
 
     @Test(arguments: DAVStore.allCases)
+    func davx5sEditQueuedWhileTheListWasSharedLandsAtTheCollectionItAlwaysHad(_ store: DAVStore) async throws {
+        let server = try await DAVServers.shared.server(store)
+        let account = try await server.addAccount(), member = try await server.addAccount()
+        let list = try await account.makeList("Errands")
+        let uid = Tasks.uid()
+        let path = list.path + "\(uid).ics"
+        let kept = try #require(try await account.davx5Put(path, DAVx5Requests.vtodo(uid, "Buy stamps"), ["If-None-Match": "*"]).etag)
+        let before = try await account.davx5("PROPFIND", list.path, depth: "0", DAVx5Requests.syncState).multiStatus.response(list.path)?.properties["sync-token"]
+        let space = try await account.newSpace(with: member)
+        try await account.moveList(list.id, from: nil, to: space)
+        // The next sync: uploads first, to the collection's URL it kept, with the ETag it kept.
+        let edited = try await account.davx5Put(path, DAVx5Requests.vtodo(uid, "Buy stamps and envelopes", sequence: 1), ["If-Match": kept])
+        #expect(edited.status == 204)
+        let after = try await account.davx5("PROPFIND", list.path, depth: "0", DAVx5Requests.syncState).multiStatus.response(list.path)?.properties["sync-token"]
+        #expect(after != nil && after != before)
+        #expect(try await account.davx5ListedETags(list.path)[path] == edited.etag)
+        #expect(try await account.item(uid, space: space)?["text"] as? String == "Buy stamps and envelopes")
+    }
+
+    @Test(arguments: DAVStore.allCases)
     func davx5DeletesWithIfMatch(_ store: DAVStore) async throws {
         let account = try await DAVServers.shared.server(store).addAccount()
         let list = try await account.makeList("Errands")

@@ -18,7 +18,7 @@ import Testing
         let server = try await DAVServers.shared.server(store)
         let ann = try await server.addAccount(), bob = try await server.addAccount()
         let shared = try await sharedList(ann, bob, role: "editor")
-        let path = bob.home + "\(shared.space)~\(shared.list.id)/"
+        let path = bob.home + "\(shared.list.id)/"
         let listing = try await bob.xml("PROPFIND", bob.home, Tasks.propfind(["d:displayname"])).multiStatus
         #expect(listing.response(path)?.properties["displayname"] == "Household")
         let uid = Tasks.uid()
@@ -35,7 +35,7 @@ import Testing
         let shared = try await sharedList(ann, bob, role: "viewer")
         let uid = Tasks.uid()
         try await ann.store(shared.list.path + "\(uid).ics", Tasks.vtodo(uid, "Milk"))
-        let path = bob.home + "\(shared.space)~\(shared.list.id)/"
+        let path = bob.home + "\(shared.list.id)/"
         #expect(try await bob.dav("GET", path + "\(uid).ics").status == 200)
         #expect(try await bob.put(path + "\(uid).ics", Tasks.vtodo(uid, "Changed")).status == 403)
         #expect(try await bob.dav("DELETE", path + "\(uid).ics").status == 403)
@@ -50,16 +50,18 @@ import Testing
         let server = try await DAVServers.shared.server(store)
         let ann = try await server.addAccount(), bob = try await server.addAccount(), eve = try await server.addAccount()
         let shared = try await sharedList(ann, bob, role: "editor")
-        let shared404 = try await eve.xml("PROPFIND", eve.home + "\(shared.space)~\(shared.list.id)/", depth: "0", Tasks.propfindAll)
-        let missing = try await eve.xml("PROPFIND", eve.home + "space-00000000-0000-0000-0000-000000000000~x/", depth: "0", Tasks.propfindAll)
+        let shared404 = try await eve.xml("PROPFIND", eve.home + "\(shared.list.id)/", depth: "0", Tasks.propfindAll)
+        let missing = try await eve.xml("PROPFIND", eve.home + "\(Tasks.uid())/", depth: "0", Tasks.propfindAll)
+        let formerURL = try await eve.xml("PROPFIND", eve.home + "\(shared.space)~\(shared.list.id)/", depth: "0", Tasks.propfindAll)
         #expect(shared404.status == 404)
         #expect(shared404.text == missing.text)
+        #expect(formerURL.status == 404 && formerURL.text == missing.text)
     }
 
     /// `editor` adds a task to the shared list, `owner` renames it, and the editor's rename of
     /// the version it had is refused (412) and kept as a lost edit; answers the task's UID.
     private func refusedStaleEdit(by editor: DAVAccount, of owner: DAVAccount, in shared: (space: String, list: (id: String, path: String))) async throws -> String {
-        let path = editor.home + "\(shared.space)~\(shared.list.id)/"
+        let path = editor.home + "\(shared.list.id)/"
         let uid = Tasks.uid()
         let stale = try #require(try await editor.store(path + "\(uid).ics", Tasks.vtodo(uid, "Bread")).etag)
         #expect(try await owner.table("PATCH", "/tables/TodoItem/\(uid)?space=\(shared.space)", ["text": "Rye bread"]).status == 200)

@@ -169,7 +169,7 @@ import Testing
         let bob = "Basic " + Data("bob:password bob".utf8).base64EncodedString()
         let home = try await Self.send("PROPFIND", h.url + "/dav/calendars/bob/", headers: ["Authorization": bob, "Depth": "1"])
         let segment = try #require(home.text.components(separatedBy: "<D:href>").compactMap { $0.components(separatedBy: "</D:href>").first }
-            .first { $0.hasSuffix("~\(listId)/") })
+            .first { $0.hasSuffix("/\(listId)/") })
         let task = ["BEGIN:VCALENDAR", "VERSION:2.0", "PRODID:-//T//EN", "BEGIN:VTODO", "UID:\(mine)", "DTSTAMP:20261128T000000Z",
                     "SUMMARY:Bob's tent pegs", "END:VTODO", "END:VCALENDAR", ""].joined(separator: "\r\n")
         let put = try await Self.send("PUT", h.url + segment + "\(mine).ics", headers: ["Authorization": bob, "Content-Type": "text/calendar"], body: task)

@@ -43,7 +43,7 @@ public final class SpaceStore: Sendable {
     let database: any SQLDatabase
 
     /// What a space's id begins with; account ids are UUIDs, so the two never meet.
-    static let idPrefix = "space-"
+    public static let idPrefix = "space-"
 
     /// What a non-member and a missing space are told alike.
     static let noSuchSpace = TableError.spaceNotFound

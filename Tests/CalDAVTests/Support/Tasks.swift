@@ -38,12 +38,34 @@ enum Tasks {
 }
 
 extension DAVAccount {
-    /// A list made through the table API; answers its collection's path.
+    /// A list made through the table API; answers its collection's path (its id, in its own
+    /// namespace or a space).
     func makeList(_ name: String, space: String? = nil) async throws -> (id: String, path: String) {
         let id = UUID().uuidString.lowercased()
         let reply = try await table("POST", "/tables/TodoList" + (space.map { "?space=\($0)" } ?? ""), ["id": id, "name": name, "position": 1])
         guard reply.status == 201 else { throw CalDAVTestError("making the list failed: \(reply.status)") }
-        return (id, home + (space.map { "\($0)~\(id)" } ?? id) + "/")
+        return (id, home + id + "/")
+    }
+}
+
+extension DAVAccount {
+    /// A new space of this account's with `member` in it as an editor.
+    func newSpace(with member: DAVAccount) async throws -> String {
+        let made = try await table("POST", "/spaces")
+        guard let space = (made.json as? [String: Any])?["id"] as? String else { throw CalDAVTestError("no space: \(made.status)") }
+        let added = try await table("PUT", "/spaces/\(space)/members/\(member.name)", ["role": "editor"])
+        guard [200, 201].contains(added.status) else { throw CalDAVTestError("adding the member failed: \(added.status)") }
+        return space
+    }
+
+    /// Moves the list `id` and its tasks from `from` to `to` (nil: the account's own), as
+    /// `todo share` and `todo unshare` do.
+    func moveList(_ id: String, from: String?, to: String?) async throws {
+        let reply = try await table("POST", "/tables/$move" + (from.map { "?space=\($0)" } ?? ""), [
+            "to": ["space": to.map { $0 as Any } ?? NSNull()],
+            "tables": [["table": "TodoList", "filter": "id eq '\(id)'"], ["table": "TodoItem", "filter": "listId eq '\(id)'"]],
+        ])
+        guard reply.status == 200 else { throw CalDAVTestError("the move answered \(reply.status)") }
     }
 }
 
