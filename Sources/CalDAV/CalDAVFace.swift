@@ -22,6 +22,10 @@ public struct CalDAVFace: ServerFace {
     /// can only be restored by someone who may write the task, so a viewer is never sent one.
     public static let writersOnlyTables = [LostEdit.tableName]
 
+    /// The face's change groups: tasks by list, so each calendar's `getctag` and sync token are
+    /// its list's own and cost one read (`TableService.groupStamp`).
+    public static let changeGroups = [TodoItem.tableName: "listId"]
+
     public func register(on router: Router<TableRequestContext>, services: ServerServices) {
         // Added after the table routes: it runs only for requests no route of theirs matched.
         router.add(middleware: CalDAVMiddleware(services: services))

@@ -32,8 +32,17 @@ struct CollectionTasks: Sendable {
         return try await rows.page(filter: filter, orderBy: "id", top: 1).first.flatMap(TaskRow.init)
     }
 
-    /// The newest `updatedAt` of the namespace's tasks, deleted ones included; nil before the first.
+    /// The newest change to the collection's tasks (those that left it included): its list's
+    /// group stamp, one read (`CalDAVFace.changeGroups`); nil when it never had a task. A
+    /// server that keeps no groups answers the namespace's newest change.
     func latestStamp() async throws -> String? {
+        guard tables.keepsGroups(of: TodoItem.tableName) else { return try await namespaceLatestStamp() }
+        return try await tables.groupStamp(table: TodoItem.tableName, group: collection.listId, owner: collection.namespace)
+    }
+
+    /// The newest `updatedAt` of the namespace's tasks, deleted ones included; nil before the
+    /// first. Every token this face issued for the namespace is at or before it.
+    func namespaceLatestStamp() async throws -> String? {
         try await rows.page(filter: nil, orderBy: "updatedAt desc", top: 1, deleted: true).first?[SystemProperty.updatedAt.rawValue]?.stringValue
     }
 
@@ -45,6 +54,11 @@ struct CollectionTasks: Sendable {
     func changes(after token: SyncToken, limit: Int, latest: String?, fits: (TaskRow) -> Bool = { _ in true }) async throws -> SyncChanges {
         var report = SyncChanges(token: token)
         let first = token.stamp == nil
+        // Nothing in the collection changed after a whole stamp: no scan.
+        if let stamp = token.stamp, token.id == nil, let latest, let at = SyncDateFormat.date(from: stamp),
+           let newest = SyncDateFormat.date(from: latest), at >= newest {
+            return report
+        }
         var cursor = token
         let pageSize = min(tables.maxTop, 500)
         while true {
@@ -66,8 +80,10 @@ struct CollectionTasks: Sendable {
             }
             if page.count < pageSize { break }
         }
-        // Everything up to `latest` (read before the scan) was seen.
-        let stamps = [cursor.stamp, latest].compactMap { $0 }
+        // Every change to the collection up to `latest` (read before the scan) was seen; the token
+        // ends there, so it equals the collection's `getctag` until the list changes again (the
+        // scan may have passed other lists' later changes, which a next report reads again).
+        let stamps = [token.stamp, latest ?? cursor.stamp].compactMap { $0 }
         let newest = stamps.max { (SyncDateFormat.date(from: $0) ?? .distantPast) < (SyncDateFormat.date(from: $1) ?? .distantPast) }
         report.token = SyncToken(stamp: newest, scope: collection.tokenScope)
         return report

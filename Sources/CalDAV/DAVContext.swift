@@ -27,7 +27,7 @@ struct DAVContext: Sendable {
     /// The tasks of a collection.
     func tasks(_ collection: TaskCollection) -> CollectionTasks { CollectionTasks(collection: collection, tables: services.tables) }
 
-    /// The collection's sync token now (its CTag too).
+    /// The collection's sync token now (its CTag too): its own list's, one read.
     func token(of collection: TaskCollection) async throws -> SyncToken {
         SyncToken(stamp: try await tasks(collection).latestStamp(), scope: collection.tokenScope)
     }

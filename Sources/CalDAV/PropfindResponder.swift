@@ -30,16 +30,9 @@ struct PropfindResponder: Sendable {
         case .home:
             add(DAVPath.home(user: user).href, ResourceProperties.home(user: user))
             if deep {
-                var tokens: [String: SyncToken] = [:]
                 for collection in try await context.directory.all() {
-                    // One token per namespace: the account's lists share theirs.
-                    let token: SyncToken
-                    if let known = tokens[collection.namespace] { token = known } else {
-                        token = try await context.token(of: collection)
-                        tokens[collection.namespace] = token
-                    }
                     add(DAVPath.collection(user: user, segment: collection.segment).href,
-                        ResourceProperties.collection(collection, user: user, token: token))
+                        ResourceProperties.collection(collection, user: user, token: try await context.token(of: collection)))
                 }
             }
         case .collection(_, let segment):

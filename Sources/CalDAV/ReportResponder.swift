@@ -117,7 +117,9 @@ struct ReportResponder: Sendable {
         if tokenText.isEmpty {
             token = .origin
         } else {
-            guard let known = SyncToken(tokenText), known.isKnown(latest: latest, scope: collection.tokenScope) else {
+            // Checked against the namespace's newest change: a token that continues a report cut
+            // short may stand past the collection's own newest change.
+            guard let known = SyncToken(tokenText), known.isKnown(latest: try await tasks.namespaceLatestStamp(), scope: collection.tokenScope) else {
                 throw DAVError(403, "The sync token is not one this collection issued; sync again from the start", precondition: .dav("valid-sync-token"))
             }
             token = known

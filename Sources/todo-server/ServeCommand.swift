@@ -138,6 +138,7 @@ struct ServeCommand: AsyncParsableCommand {
         var c = ServerConfiguration(database: env.text(database, "database") ?? ServerEnvironment.defaultDatabasePath(environment))
         c.serverName = "todo-server"
         c.writersOnlyTables = CalDAVFace.writersOnlyTables
+        c.changeGroups = CalDAVFace.changeGroups
         c.changeChannel = ServerEnvironment.changeChannel
         c.metricsNamespace = ServerEnvironment.metricsNamespace
         c.readDatabases = env.list(readDatabases, ServerEnvironment.name("read-databases"))

@@ -9,6 +9,10 @@ public struct ServerConfiguration: Sendable {
     /// found and its feed is refused (`todo-server` keeps a phone's refused edits so, which a
     /// viewer could never restore).
     public var writersOnlyTables: [String] = []
+    /// Tables whose rows fall into groups by a text property (table → property), each group's
+    /// newest change kept for an O(1) "did it change?" (`TableService.groupStamp`): `todo-server`
+    /// groups tasks by list, so a change in one list leaves every other calendar's token alone.
+    public var changeGroups: [String: String] = [:]
     /// Address to listen on.
     public var host = "127.0.0.1"
     /// Port to listen on; 0 picks a free one (printed on start).

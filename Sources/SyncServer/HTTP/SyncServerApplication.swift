@@ -66,7 +66,7 @@ public enum SyncServerApplication {
             schemaLimits: SchemaLimits(maxTables: configuration.maxTables, maxColumnsPerTable: configuration.maxColumnsPerTable),
             // One process owns a SQLite file. PostgreSQL may be shared: other processes announce their
             // schema changes (see ChangeFeedService), and the short TTL backs that up.
-            schemaCacheTTL: configuration.usesPostgres ? 1 : .infinity)
+            schemaCacheTTL: configuration.usesPostgres ? 1 : .infinity, changeGroups: configuration.changeGroups)
         let users = UserStore(database: database)
         let authenticator: Authenticator
         do {

@@ -3,7 +3,7 @@ import Foundation
 import TableProtocol
 
 /// A single-item write as one PostgreSQL statement in its own transaction: the namespace clock's
-/// tick and the row. Its change notice goes to `PostgresNotifier` once it has committed.
+/// tick, the row, and its group's tick where the table keeps groups. Its change notice goes to `PostgresNotifier` once it has committed.
 ///
 /// Every write to a namespace's table waits for its clock row, which stays locked until the write
 /// commits. Inside BEGIN … COMMIT that lock spanned four round trips, which bounded a table's
@@ -55,11 +55,25 @@ struct PostgresOneStatementWrite {
             if let expected = check.expectedVersion { conditions.append("\(rows.quoted(.version)) = \(binds.bind(.text(expected)))") }
             change = "UPDATE \(rows.quotedTable) SET \(sets.joined(separator: ", ")) WHERE \(conditions.joined(separator: " AND "))"
         }
-        sql = """
+        let head = """
             WITH "clock" AS (\(rows.dialect.advanceClockSQL)),
             "stamp" AS (SELECT to_char(TIMESTAMP 'epoch' + "last" * INTERVAL '1 millisecond', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS "at" FROM "clock")
-            \(change) RETURNING \(rows.columnList)
             """
+        if let group = rows.groupColumn {
+            // The row's group ticks in the same statement (`GroupClocks`); the caller sends a
+            // write that may change the group down the transaction path, which reads the group left.
+            let column = rows.schema.column(named: group)
+            let value = column.map { $0.type == .text ? "COALESCE(\"written\".\(rows.dialect.quote($0.name)), '')" : "''" } ?? "''"
+            sql = head + """
+                , "written" AS (\(change) RETURNING \(rows.columnList)),
+                "grouped" AS (INSERT INTO "__group_clock" ("ns", "tbl", "grp", "stamp")
+                    SELECT \(owner), \(rows.dialect.placeholder(1)), \(value), (SELECT "at" FROM "stamp") FROM "written"
+                    ON CONFLICT ("ns", "tbl", "grp") DO UPDATE SET "stamp" = excluded."stamp")
+                SELECT * FROM "written"
+                """
+        } else {
+            sql = head + "\n\(change) RETURNING \(rows.columnList)"
+        }
         self.binds = binds.values
     }
 

@@ -113,7 +113,7 @@ enum NamespaceCatalog {
         for table in try physicalTables(of: namespace, dialect: dialect, session: session) {
             try session.execute("DELETE FROM \(dialect.quote(table)) WHERE \(TableSchema.ownerColumn) = \(p(1))", [.text(namespace)])
         }
-        for catalog in ["__columns", "__tables", "__clocks", "__moves"] {
+        for catalog in ["__columns", "__tables", "__clocks", "__moves", "__group_clock", "__group_clock_start"] {
             try session.execute("DELETE FROM \(dialect.quote(catalog)) WHERE \"ns\" = \(p(1))", [.text(namespace)])
         }
     }

@@ -44,7 +44,7 @@ enum NamespaceMove {
     /// the target holds already (a collaborator wrote a row with one of the owner's ids) arrives
     /// with a new id, recorded so that a change sent to its old place follows it: both rows are
     /// kept, and the move never half-fails.
-    static func move(_ table: String, query: TableQuery, from source: String, to target: String, writer: String?, limits: SchemaLimits,
+    static func move(_ table: String, query: TableQuery, from source: String, to target: String, writer: String?, groupColumn: String?, limits: SchemaLimits,
                      dialect: any SQLDialect, session: any SQLSession) throws -> (moved: MovedRows, grewTarget: Bool) {
         guard let from = try NamespaceCatalog.load(source, table, dialect: dialect, session: session) else {
             return (MovedRows(table: table, ids: []), false)
@@ -75,8 +75,8 @@ enum NamespaceMove {
         for (namespace, schema) in [(source, from), (target, to)].sorted(by: { $0.0 < $1.0 }) {
             stamps[namespace] = try TableClock.next(for: table, in: schema, owner: namespace, dialect: dialect, session: session)
         }
-        let leaving = RowAccess(dialect: dialect, table: table, schema: from, owner: source, writer: writer)
-        let arriving = RowAccess(dialect: dialect, table: table, schema: to, owner: target, writer: writer)
+        let leaving = RowAccess(dialect: dialect, table: table, schema: from, owner: source, writer: writer, groupColumn: groupColumn)
+        let arriving = RowAccess(dialect: dialect, table: table, schema: to, owner: target, writer: writer, groupColumn: groupColumn)
         var renamed: [String: String] = [:]
         for (item, content) in zip(items, contents) {
             let id = item.id
@@ -97,6 +97,8 @@ enum NamespaceMove {
             try MoveRecords.forget(target, table, id: placedId, dialect: dialect, session: session)
             try session.announce(ChangeNotice(table: table, owner: target, item: placed))
             try session.announce(ChangeNotice(table: table, owner: source, item: tombstone))
+            try arriving.tickGroups(before: nil, after: placed, stamp: stamps[target]!, session: session)
+            try leaving.tickGroups(before: item, after: tombstone, stamp: stamps[source]!, session: session)
         }
         return (MovedRows(table: table, ids: items.map(\.id), renamed: renamed), grew)
     }

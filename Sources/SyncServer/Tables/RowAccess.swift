@@ -12,6 +12,8 @@ struct RowAccess {
     let owner: String
     /// The name of the account writing (nil: anonymous), kept as the rows' `updatedBy`.
     var writer: String? = nil
+    /// The property whose value groups the table's rows (`GroupClocks`); nil when it keeps none.
+    var groupColumn: String? = nil
 
     /// The physical table.
     var quotedTable: String { dialect.quote(schema.physicalTable) }

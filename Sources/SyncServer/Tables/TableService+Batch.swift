@@ -88,12 +88,11 @@ extension TableService {
         }
         let columns = writes.flatMap(\.neededColumns)
         guard Self.agree(columns) else { return await oneByOne(operations, owner: owner, writer: writer) }
-        let dialect = database.dialect
         let applied: [Result<StoredItem, TableError>]
         do {
             let physicalTable: String
             (applied, physicalTable) = try await schemas.write(table, in: owner, columns: columns, start: clock(table, owner: owner)) { schema, now, session in
-                let rows = RowAccess(dialect: dialect, table: table, schema: schema, owner: owner, writer: writer)
+                let rows = self.rowAccess(table, schema: schema, owner: owner, writer: writer)
                 // A refusal (TableError) is that write's answer; any other error ends the
                 // transaction, so no write of the run is half-applied.
                 return (try writes.map { write -> Result<StoredItem, TableError> in

@@ -26,12 +26,13 @@ extension TableService {
         }
         let dialect = database.dialect
         let limits = schemas.limits
+        let changeGroups = self.changeGroups
         let (moved, grown) = try await database.migrate { session in
             var moved: [MovedRows] = []
             var grown: [String] = []
             for (table, query) in parsed {
-                let part = try NamespaceMove.move(table, query: query, from: source, to: target, writer: writer, limits: limits,
-                                                  dialect: dialect, session: session)
+                let part = try NamespaceMove.move(table, query: query, from: source, to: target, writer: writer, groupColumn: changeGroups[table],
+                                                  limits: limits, dialect: dialect, session: session)
                 moved.append(part.moved)
                 if part.grewTarget { grown.append(SchemaRegistry.Key(namespace: target, table: table).announced) }
             }

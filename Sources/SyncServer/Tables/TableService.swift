@@ -9,12 +9,17 @@ public final class TableService: Sendable {
     let limits: QueryLimits
     let plans = QueryPlanCache()
     let skipSeeks = SkipSeeks()
+    /// The tables whose rows fall into groups (lower-cased), and the property grouping each (`GroupClocks`).
+    let changeGroups: [String: String]
 
-    /// Creates the service; call `bootstrap()` before use.
+    /// Creates the service; call `bootstrap()` before use. `changeGroups`: tables whose rows fall
+    /// into groups by a text property, each group's newest change kept (`groupStamp`).
     public init(
-        database: any SQLDatabase, fixedSchema: Bool, limits: QueryLimits, schemaLimits: SchemaLimits = SchemaLimits(), schemaCacheTTL: TimeInterval
+        database: any SQLDatabase, fixedSchema: Bool, limits: QueryLimits, schemaLimits: SchemaLimits = SchemaLimits(), schemaCacheTTL: TimeInterval,
+        changeGroups: [String: String] = [:]
     ) {
         self.database = database
+        self.changeGroups = Dictionary(changeGroups.map { ($0.key.caseFolded, $0.value) }, uniquingKeysWith: { first, _ in first })
         self.schemas = SchemaRegistry(database: database, fixedSchema: fixedSchema, limits: schemaLimits, cacheTTL: schemaCacheTTL)
         self.limits = limits
     }
@@ -65,16 +70,37 @@ public final class TableService: Sendable {
     func perform(_ write: TableWrite, table: String, owner: String, writer: String?) async throws -> StoredItem {
         let table = try TableName.key(table)
         if write.needsExistingTable { guard try await schemas.schema(of: table, in: owner) != nil else { throw notFound() } }
-        let dialect = database.dialect
         if let oneStatement = database as? any OneStatementWrites, let schema = try await schemas.covering(table, in: owner, write.neededColumns),
-           let stored = try await oneStatement.writeInOneStatement(write, rows: RowAccess(dialect: dialect, table: table, schema: schema, owner: owner, writer: writer)) {
+           case let rows = rowAccess(table, schema: schema, owner: owner, writer: writer), !rows.mayRegroup(write),
+           let stored = try await oneStatement.writeInOneStatement(write, rows: rows) {
             return stored
         }
         let (stored, physicalTable) = try await schemas.write(table, in: owner, columns: write.neededColumns, start: clock(table, owner: owner)) { schema, now, session in
-            (try write.apply(RowAccess(dialect: dialect, table: table, schema: schema, owner: owner, writer: writer), now: now, session: session), schema.physicalTable)
+            (try write.apply(self.rowAccess(table, schema: schema, owner: owner, writer: writer), now: now, session: session), schema.physicalTable)
         }
         database.didWrite(rows: 1, to: physicalTable)
         return stored
+    }
+
+    /// The row statements of `owner`'s `table` (lower-cased), with its group column.
+    func rowAccess(_ table: String, schema: TableSchema, owner: String, writer: String?) -> RowAccess {
+        RowAccess(dialect: database.dialect, table: table, schema: schema, owner: owner, writer: writer, groupColumn: changeGroups[table])
+    }
+
+    /// True when `table`'s rows fall into groups (`groupStamp`).
+    public func keepsGroups(of table: String) -> Bool {
+        (try? TableName.key(table)).map { changeGroups[$0] != nil } ?? false
+    }
+
+    /// The newest `updatedAt` of the rows of `owner`'s `table` whose group property is `group`
+    /// (nil or "" for the rows without one), the rows that left that group included; nil when
+    /// the group never had a row. One read. Only for a table that `keepsGroups`.
+    public func groupStamp(table: String, group: String?, owner: String = "") async throws -> String? {
+        let table = try TableName.key(table)
+        let dialect = database.dialect
+        return try await database.readStatement { session in
+            try GroupClocks.stamp(of: group ?? "", table: table, owner: owner, dialect: dialect, session: session)
+        }
     }
 
     /// Takes the owner's clock row of the table (locked until commit) and answers the write's `updatedAt`.

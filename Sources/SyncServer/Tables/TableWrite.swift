@@ -75,6 +75,7 @@ struct TableWrite: Sendable {
         case .insert(let id):
             if let stored = try rows.insert(id: id, properties: properties, timestamp: now, version: Self.newVersion(), session: session) {
                 try session.announce(ChangeNotice(table: rows.table, owner: rows.owner, item: stored))
+                try rows.tickGroups(before: nil, after: stored, stamp: now, session: session)
                 return stored
             }
             throw TableError.conflict(try rows.fetch(id: id, session: session)!)
@@ -82,29 +83,33 @@ struct TableWrite: Sendable {
             // The usual update finds its row live at the expected version: one statement writes
             // and answers it (reading it first was a large share of the server's CPU for a batch of
             // PATCHes; BENCHMARKS.md, "Bulk cycle against Taskwarrior"). Otherwise nothing was
-            // written, and the read below says why (404, 412, 409).
-            if let changed = try rows.updateIfLive(at: check.expectedVersion, id: id, properties: properties, timestamp: now,
+            // written, and the read below says why (404, 412, 409). A write that may move the row
+            // to another group reads it first, for the group it leaves.
+            if !rows.mayRegroup(self),
+               let changed = try rows.updateIfLive(at: check.expectedVersion, id: id, properties: properties, timestamp: now,
                                                    version: Self.newVersion(), session: session) {
                 try session.announce(ChangeNotice(table: rows.table, owner: rows.owner, item: changed))
+                try rows.tickGroups(before: nil, after: changed, stamp: now, session: session)
                 return changed
             }
-            return try modify(rows, id: id, check: check, requireLive: true, session: session) { _ in
+            return try modify(rows, id: id, check: check, requireLive: true, now: now, session: session) { _ in
                 try rows.update(id: id, properties: properties, timestamp: now, version: Self.newVersion(), session: session)
             }
         case .delete(let id, let check):
-            return try modify(rows, id: id, check: check, requireLive: true, session: session) { _ in
+            return try modify(rows, id: id, check: check, requireLive: true, now: now, session: session) { _ in
                 try rows.setDeleted(true, id: id, timestamp: now, version: Self.newVersion(), session: session)
             }
         case .undelete(let id, let check):
-            return try modify(rows, id: id, check: check, requireLive: false, session: session) { existing in
+            return try modify(rows, id: id, check: check, requireLive: false, now: now, session: session) { existing in
                 guard existing.isDeleted else { return existing }
                 return try rows.setDeleted(false, id: id, timestamp: now, version: Self.newVersion(), session: session)
             }
         }
     }
 
-    /// Reads the row, checks its version, applies `change`, and announces a row that changed.
-    private func modify(_ rows: RowAccess, id: String, check: VersionCheck, requireLive: Bool, session: any SQLSession,
+    /// Reads the row, checks its version, applies `change` (stamped `now`), and announces a row
+    /// that changed.
+    private func modify(_ rows: RowAccess, id: String, check: VersionCheck, requireLive: Bool, now: String, session: any SQLSession,
                         _ change: (StoredItem) throws -> StoredItem?) throws -> StoredItem {
         guard let existing = try rows.fetch(id: id, session: session) else { throw TableError.itemNotFound }
         if requireLive && existing.isDeleted {
@@ -117,7 +122,10 @@ struct TableWrite: Sendable {
         }
         try check.verify(existing)
         guard let changed = try change(existing) else { throw TableError.itemNotFound }
-        if changed.version != existing.version { try session.announce(ChangeNotice(table: rows.table, owner: rows.owner, item: changed)) }
+        if changed.version != existing.version {
+            try session.announce(ChangeNotice(table: rows.table, owner: rows.owner, item: changed))
+            try rows.tickGroups(before: existing, after: changed, stamp: now, session: session)
+        }
         return changed
     }
 

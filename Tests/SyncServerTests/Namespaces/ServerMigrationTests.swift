@@ -44,6 +44,16 @@ import Testing
     }
 
     @Test(arguments: Backend.allCases)
+    func theUpgradeKeepsWhereEachTablesClockStoodSoAGroupUntouchedSinceIsNoOlderThanItsRows(_ backend: Backend) async throws {
+        let database = try olderServersDatabase(backend)
+        let server = try await ServerProcess.start(arguments: ["--database", database.database, "--auth", "required"])
+        let auth = AuthServer(attachedTo: server, backend: backend, database: database.database)
+        let starts = try await auth.sql(#"SELECT "stamp" FROM "__group_clock_start" WHERE "tbl" = 'todoitem'"#)
+        #expect(!starts.isEmpty)
+        #expect(starts.allSatisfy { $0 == "2100-01-01T00:00:00.000Z" })
+    }
+
+    @Test(arguments: Backend.allCases)
     func rowsOfAnAccountRemovedBeforeTheUpgradeStayUnreachable(_ backend: Backend) async throws {
         let database = try olderServersDatabase(backend)
         let server = try await ServerProcess.start(arguments: ["--database", database.database, "--auth", "required"])
