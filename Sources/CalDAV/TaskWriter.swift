@@ -108,7 +108,9 @@ struct TaskWriter: Sendable {
     /// Stores a lost edit; false when it could not be (a server with a fixed schema and no
     /// `TodoLostEdit` table): the refusal stands either way.
     private func keep(_ edit: LostEdit) async -> Bool {
-        (try? await tasks.tables.insert(table: LostEdit.tableName, body: edit.columns, owner: tasks.collection.namespace, writer: writer)) != nil
+        let kept = (try? await tasks.tables.insert(table: LostEdit.tableName, body: edit.columns, owner: tasks.collection.namespace, writer: writer)) != nil
+        if kept { try? await LostEditRetention(tables: tasks.tables, namespace: tasks.collection.namespace).prune(now: Date()) }
+        return kept
     }
 
     /// Who sends the write, as a lost edit names it.

@@ -92,6 +92,52 @@ import Testing
         #expect(phone.text.contains("DESCRIPTION:two litres"))
     }
 
+    /// Ann's laptop, signed in and synced before the phone's edit is refused.
+    private func laptop(_ desk: Desk) async throws -> URL {
+        let laptop = try TempDir.make()
+        #expect(try await TodoCLI.run(["sign-in", "--server", desk.url, "--user", "ann", "--password-stdin"], home: laptop, input: "password ann\n").status == 0)
+        #expect(try await TodoCLI.run(["sync", "--server", desk.url], home: laptop).status == 0)
+        return laptop
+    }
+
+    private func laptopsConflicts(_ laptop: URL, _ desk: Desk) async throws -> [[String: Any]] {
+        #expect(try await TodoCLI.run(["sync", "--server", desk.url], home: laptop).status == 0)
+        let out = try await TodoCLI.run(["conflicts", "--json", "--server", desk.url], home: laptop).out
+        return try #require(try JSONSerialization.jsonObject(with: Data(out.utf8)) as? [[String: Any]])
+    }
+
+    @Test func aPhoneEditRestoredOnOneDeviceIsNotOfferedToAnotherThatHadNotSyncedIt() async throws {
+        let desk = try await Desk.make()
+        defer { _ = desk.server.stop() }
+        let laptop = try await laptop(desk)
+        try await desk.refusedPhoneEdit()
+        try await desk.todo("sync")
+        let id = try #require(try await desk.conflicts().first?["id"] as? Double)
+        try await desk.todo("restore", String(Int(id)))
+        try await desk.todo("sync")
+        #expect(try await laptopsConflicts(laptop, desk).isEmpty)
+    }
+
+    @Test func aPhoneEditClearedFromOneDevicesHistoryIsNotOfferedToAnother() async throws {
+        let desk = try await Desk.make()
+        defer { _ = desk.server.stop() }
+        let laptop = try await laptop(desk)
+        try await desk.refusedPhoneEdit()
+        try await desk.todo("sync")
+        try await desk.todo("conflicts", "--clear")
+        try await desk.todo("sync")
+        #expect(try await laptopsConflicts(laptop, desk).isEmpty)
+    }
+
+    @Test func aPhoneEditNotYetSettledIsOfferedToTheOtherDevice() async throws {
+        let desk = try await Desk.make()
+        defer { _ = desk.server.stop() }
+        let laptop = try await laptop(desk)
+        try await desk.refusedPhoneEdit()
+        try await desk.todo("sync")
+        #expect(try await laptopsConflicts(laptop, desk).count == 1)
+    }
+
     @Test func aRefusedPhoneEditIsRecordedOnceEvenAfterTheHistoryIsCleared() async throws {
         let desk = try await Desk.make()
         defer { _ = desk.server.stop() }

@@ -38,16 +38,37 @@ extension SyncContext {
         }
     }
 
-    /// Empties the conflict log.
-    public func clearConflictLog() throws {
-        try guarded { try dataSource.write { try $0.removeConflicts() } }
+    /// The origin an entry was recorded with (`recordConflicts`), nil for an entry the sync
+    /// itself settled.
+    public func conflictOrigin(id: Int64) throws -> String? {
+        try guarded { try dataSource.read { try $0.conflictOrigin(id: id) } }
+    }
+
+    /// Empties the conflict log. `originRow` names the synced row an origin came from, if any
+    /// (an entry the server kept as a row for every device): each such row held here is deleted
+    /// in the same write, its deletion queued, so no device is offered it again.
+    public func clearConflictLog(originRow: (String) -> ConflictOriginRow? = { _ in nil }) throws {
+        try guarded {
+            try localWrite { session in
+                for origin in try session.conflictOrigins() {
+                    if let row = originRow(origin) { try deleteOriginRow(row, in: session) }
+                }
+                try session.removeConflicts()
+            }
+        }
+    }
+
+    private func deleteOriginRow(_ row: ConflictOriginRow, in session: any SyncStoreSession) throws {
+        guard let stored = try session.item(in: row.table, id: row.id, space: row.space) else { return }
+        try table(row.table).delete(stored, id: row.id, space: row.space, in: session)
     }
 
     /// Applies the values that lost in a conflict as a new local change, queued like any edit
     /// (the collapse rules apply): lost field values are written onto the item (re-creating it
     /// when it is gone), a lost deletion deletes it again. Answers the item as it now is.
+    /// `originRow` as for `clearConflictLog`: the row the entry came from is deleted with the restore.
     @discardableResult
-    public func restoreConflict(id: Int64) throws -> JSONObject? {
+    public func restoreConflict(id: Int64, originRow: (String) -> ConflictOriginRow? = { _ in nil }) throws -> JSONObject? {
         try guarded {
             try localWrite { session in
                 guard let entry = try session.conflict(id: id) else {
@@ -72,6 +93,7 @@ extension SyncContext {
                     result = try table.insert(item, id: entry.itemId, space: space, in: session)
                 }
                 try session.markConflictRestored(id: id, at: Date())
+                if let origin = try session.conflictOrigin(id: id), let row = originRow(origin) { try deleteOriginRow(row, in: session) }
                 return result
             }
         }
@@ -79,5 +101,21 @@ extension SyncContext {
 
     private func guarded<T>(_ body: () throws -> T) throws -> T {
         do { return try body() } catch { throw SyncError.wrap(error) }
+    }
+}
+
+/// A row of a synced table that a recorded conflict came from (`SyncContext.recordConflicts`'
+/// origin): the server kept something for every device, and settling it here settles it there.
+public struct ConflictOriginRow: Sendable, Equatable {
+    /// The table.
+    public var table: String
+    /// The row's id.
+    public var id: String
+    /// Its space; nil for the account's own namespace.
+    public var space: String?
+
+    /// A row.
+    public init(table: String, id: String, space: String?) {
+        (self.table, self.id, self.space) = (table, id, space)
     }
 }

@@ -37,7 +37,18 @@ extension SQLiteStoreSession {
 
     func addConflict(_ entry: ConflictLogEntry, origin: String) throws -> ConflictLogEntry? {
         try db.execute(sql: #"INSERT OR IGNORE INTO "MS_ConflictOrigins" ("origin") VALUES (?)"#, arguments: [origin])
-        return db.changesCount == 0 ? nil : try addConflict(entry)
+        guard db.changesCount > 0 else { return nil }
+        let stored = try addConflict(entry)
+        try db.execute(sql: #"UPDATE "MS_ConflictOrigins" SET "entry" = ? WHERE "origin" = ?"#, arguments: [stored.id, origin])
+        return stored
+    }
+
+    func conflictOrigins() throws -> [String] {
+        try String.fetchAll(db, sql: #"SELECT "origin" FROM "MS_ConflictOrigins""#)
+    }
+
+    func conflictOrigin(id: Int64) throws -> String? {
+        try String.fetchOne(db, sql: #"SELECT "origin" FROM "MS_ConflictOrigins" WHERE "entry" = ?"#, arguments: [id])
     }
 
     func conflicts(limit: Int) throws -> [ConflictLogEntry] {

@@ -144,6 +144,10 @@ protocol SyncStoreSession {
     func conflicts(limit: Int) throws -> [ConflictLogEntry]
     /// The entry with this id.
     func conflict(id: Int64) throws -> ConflictLogEntry?
+    /// The origin of the entry with this id, when it was recorded from elsewhere.
+    func conflictOrigin(id: Int64) throws -> String?
+    /// Every origin recorded.
+    func conflictOrigins() throws -> [String]
     /// How many entries after `id` settled something (a cancel settles nothing).
     func settledConflictCount(after id: Int64) throws -> Int
     /// Records when an entry's losing values were restored.

@@ -114,6 +114,12 @@ enum SystemTables {
         migrator.registerMigration("v7: operations sent") { db in
             try db.execute(sql: #"ALTER TABLE "MS_TableOperations" ADD COLUMN "sent" INTEGER NOT NULL DEFAULT 0"#)
         }
+        // Which log entry an origin became, so the app can act on the origin when the entry is
+        // restored (`SyncContext.conflictOrigin(id:)`); null for origins recorded before.
+        migrator.registerMigration("v8: conflict origins' entries") { db in
+            try db.execute(sql: #"ALTER TABLE "MS_ConflictOrigins" ADD COLUMN "entry" INTEGER"#)
+            try db.execute(sql: #"CREATE INDEX IF NOT EXISTS "MS_ConflictOrigins_entry" ON "MS_ConflictOrigins" ("entry")"#)
+        }
         return migrator
     }
 }

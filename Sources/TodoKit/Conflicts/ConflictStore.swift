@@ -22,14 +22,26 @@ public struct ConflictStore: StoreFacet {
     }
 
     /// Brings back the values that lost in a conflict, as a new local change; answers the item
-    /// as it now is (nil when the restore deleted it).
+    /// as it now is (nil when the restore deleted it). A lost edit the server kept is settled for
+    /// every device: its row goes with the restore.
     @discardableResult
     public func restore(id: Int64) throws -> TodoItem? {
-        try context.restoreConflict(id: id).flatMap(TodoItem.init)
+        try context.restoreConflict(id: id, originRow: Self.lostEditRow).flatMap(TodoItem.init)
     }
 
-    /// Empties the conflict log.
-    public func clear() throws { try context.clearConflictLog() }
+    /// Empties the conflict log; the server's lost edits this device took go too, so no device
+    /// is offered them again.
+    public func clear() throws { try context.clearConflictLog(originRow: Self.lostEditRow) }
+
+    /// The origin of a lost edit's entry: `TodoLostEdit/SPACE/ID` ("" for the account's own).
+    static func origin(ofLostEdit id: String, space: String?) -> String { "\(LostEdit.tableName)/\(space ?? "")/\(id)" }
+
+    /// The lost edit's row an entry's origin names; nil for any other origin.
+    static func lostEditRow(_ origin: String) -> ConflictOriginRow? {
+        let parts = origin.split(separator: "/", maxSplits: 2, omittingEmptySubsequences: false)
+        guard parts.count == 3, parts[0] == LostEdit.tableName, !parts[2].isEmpty else { return nil }
+        return ConflictOriginRow(table: LostEdit.tableName, id: String(parts[2]), space: parts[1].isEmpty ? nil : String(parts[1]))
+    }
 
     /// The person has seen every conflict settled so far (the badge goes).
     public func markSeen() {
@@ -60,7 +72,7 @@ public struct ConflictStore: StoreFacet {
         try context.recordConflicts(rows.compactMap { row in
             guard let edit = LostEdit(columns: row), (SyncDateFormat.date(from: edit.at) ?? .distantFuture) >= horizon else { return nil }
             let space = row[SharedSpace.column]?.stringValue
-            return ("\(LostEdit.tableName)/\(space ?? "")/\(edit.id)", entry(for: edit, space: space))
+            return (Self.origin(ofLostEdit: edit.id, space: space), entry(for: edit, space: space))
         })
     }
 
