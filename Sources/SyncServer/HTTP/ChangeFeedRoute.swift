@@ -15,6 +15,9 @@ struct ChangeFeedRoute {
     let hub: ChangeHub
     /// The most change feeds one account may hold open in this process (`--max-feeds-per-account`).
     let maxFeedsPerAccount: Int
+    /// Lower-cased names of the tables a space's viewers do not read: the combined feed names no
+    /// change of theirs to a viewer (`ServerConfiguration.writersOnlyTables`).
+    var writersOnly: Set<String> = []
 
     /// Changes replayed on reconnect before a `reset` event tells the client to pull instead.
     static let replayLimit = 1_000
@@ -68,12 +71,16 @@ struct ChangeFeedRoute {
     /// roles at once and reconnects with the new set.
     func respondAll(_ request: Request, account: String, resolver: NamespaceResolver) async throws -> Response {
         let namespaces = try await Self.namespaces(of: account, resolver)
+        // A role change ends the feed (`membershipChanged`), so the roles read now hold for it.
+        let viewing = writersOnly.isEmpty || account.isEmpty ? [] : Set(try await resolver.spaces.spaces(of: account).filter { !$0.role.canWrite }.map(\.id))
         let stream = try subscribe(table: nil, owners: namespaces, account: account)
         let headers = request.headers
+        let writersOnly = self.writersOnly
         let body = ResponseBody { writer in
             try await writer.write(ByteBuffer(string: "retry: 1000\n: connected\n\n"))
             try await Self.relay(stream, to: &writer) { notice, _ in
-                Self.namedEvent(notice, space: notice.owner == account ? nil : notice.owner)
+                if viewing.contains(notice.owner), writersOnly.contains(notice.table) { return nil }
+                return Self.namedEvent(notice, space: notice.owner == account ? nil : notice.owner)
             } heartbeat: {
                 guard let current = try? await resolver.resolve(headers: headers, space: nil), current.account == account else { return .end }
                 return (try? await Self.namespaces(of: account, resolver)) == namespaces ? .goOn : .spacesChanged

@@ -113,7 +113,8 @@ public enum SyncServerApplication {
         SpaceRoutes(spaces: resolver.spaces, resolver: resolver, hub: hub, database: database, maxBodyBytes: configuration.maxBodyBytes)
             .register(on: router)
         let feed = configuration.changeFeed
-            ? ChangeFeedRoute(service: service, hub: hub, maxFeedsPerAccount: configuration.maxFeedsPerAccount) : nil
+            ? ChangeFeedRoute(service: service, hub: hub, maxFeedsPerAccount: configuration.maxFeedsPerAccount,
+                              writersOnly: Set(configuration.writersOnlyTables.map { $0.lowercased() })) : nil
         TableRoutes(service: service, authenticator: authenticator, resolver: resolver, maxBodyBytes: configuration.maxBodyBytes,
                     scheme: configuration.scheme, feed: feed, writersOnly: Set(configuration.writersOnlyTables.map { $0.lowercased() }))
             .register(on: router)

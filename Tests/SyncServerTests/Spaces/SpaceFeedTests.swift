@@ -72,6 +72,17 @@ import Testing
         #expect(Set(seen) == [["notes", "own", "own"], ["groceries", space.id, "shared"]], "\(events)")
     }
 
+    @Test func aViewersFeedNamesNoChangeOfATableOnlyWritersRead() async throws {
+        // todo-server keeps a phone's refused edits (TodoLostEdit) for writers only.
+        let space = try await SharedSpace(.sqlite, bRole: "viewer", process: true)
+        let feed = try FeedReader(port: space.two.auth.port, table: nil, headers: space.b.headers)
+        #expect(try await feed.open() == 200)
+        #expect(try await space.send(space.a, "POST", "tables/TodoLostEdit", body: ["id": "refused", "text": "oat milk"]).status == 201)
+        #expect(try await space.send(space.a, "POST", "tables/groceries", body: ["id": "shared", "text": "milk"]).status == 201)
+        let event = try await feed.next()
+        #expect(event?.data.contains("\"shared\"") == true, "\(String(describing: event))")
+    }
+
     @Test func joiningASpaceEndsTheFeedAtOnceSoTheClientReconnectsWithIt() async throws {
         let space = try await SharedSpace(.sqlite, bRole: nil, process: true)
         let feed = try FeedReader(port: space.two.auth.port, table: nil, headers: space.b.headers)
