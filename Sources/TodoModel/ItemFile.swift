@@ -16,7 +16,7 @@ public enum ItemFile {
 
     static let header = """
         # Edit the item, save and quit. Lines starting with # are left out.
-        # Due: today, tomorrow, a weekday, +3d, 2026-12-01 (optionally T18:00), or empty.
+        # Due and Start: today, tomorrow, a weekday, +3d, 2026-12-01 (optionally T18:00), or empty.
         # Priority: high, medium, low or empty. Repeat: daily, weekly, monthly, yearly, weekdays, 3d, 2w, 1m or empty.
         # List: the name of an existing list, or empty for the Inbox. Everything after Notes: is the notes.
         """
@@ -26,6 +26,7 @@ public enum ItemFile {
         var lines = header.split(separator: "\n").map(String.init)
         lines += [
             "Text: \(item.text)", "Complete: \(item.complete ? "yes" : "no")", "Due: \(item.due?.text ?? "")",
+            "Start: \(item.start?.text ?? "")",
             "Priority: \(item.priority?.rawValue ?? "")", "Tags: \(item.tags.sorted().joined(separator: " "))",
             "List: \(listName ?? "")", "Repeat: \(item.repeatRule?.text ?? "")", "Notes:",
         ]
@@ -70,6 +71,12 @@ public enum ItemFile {
                     throw ParseError(line: index, reason: "“\(value)” is not a due date")
                 }
                 item.due = due
+            case "start":
+                if value.isEmpty { item.start = nil; continue }
+                guard let start = QuickAdd.due(typed: value, today: today) else {
+                    throw ParseError(line: index, reason: "“\(value)” is not a start date")
+                }
+                item.start = start
             case "priority":
                 if value.isEmpty { item.priority = nil; continue }
                 guard let priority = QuickAdd.priority(value) else { throw ParseError(line: index, reason: "Priority is high, medium, low or empty") }

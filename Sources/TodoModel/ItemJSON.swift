@@ -3,7 +3,7 @@ import TableProtocol
 
 /// An item as scripts read it (`todo list --json`, `todo export`, `todo watch --json`) and as
 /// `todo import` reads it back: `id`, `text`, `complete`, `notes`, `due` (`"2026-12-01"` or
-/// `"2026-12-01T18:00"`, local time), `priority`, `tags` (a sorted array), `list` (the list's
+/// `"2026-12-01T18:00"`, local time), `start` (the same forms), `priority`, `tags` (a sorted array), `list` (the list's
 /// name, null for the Inbox), `repeat`, `completedAt`.
 public enum ItemJSON {
     /// The item's object, keys in that order.
@@ -11,6 +11,7 @@ public enum ItemJSON {
         JSONObject([
             ("id", .string(item.id)), ("text", .string(item.text)), ("complete", .bool(item.complete)),
             ("notes", .string(item.notes)), ("due", item.due.map { .string($0.text) } ?? .null),
+            ("start", item.start.map { .string($0.text) } ?? .null),
             ("priority", item.priority.map { .string($0.rawValue) } ?? .null),
             ("tags", .array(item.tags.sorted().map(JSONValue.string))), ("list", listName.map(JSONValue.string) ?? .null),
             ("repeat", item.repeatRule.map { .string($0.text) } ?? .null), ("completedAt", item.completedAt.map(JSONValue.string) ?? .null),
@@ -46,6 +47,10 @@ public enum ItemJSON {
         if let due = try string(object, "due") {
             guard let date = DueDate(due) else { throw FieldError("has a \"due\" that is not YYYY-MM-DD or YYYY-MM-DDTHH:MM") }
             item.due = date
+        }
+        if let start = try string(object, "start") {
+            guard let date = DueDate(start) else { throw FieldError("has a \"start\" that is not YYYY-MM-DD or YYYY-MM-DDTHH:MM") }
+            item.start = date
         }
         if let priority = try string(object, "priority") {
             guard let value = Priority(rawValue: priority) else { throw FieldError("has a \"priority\" that is not high, medium or low") }

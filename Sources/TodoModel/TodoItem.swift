@@ -2,7 +2,7 @@ import Foundation
 import TableProtocol
 
 /// One todo: the seed app's `id`, `text` and `complete`, and the task model's notes, due date,
-/// priority, tags, list, repeat rule and completion time, as a row of the `TodoItem` table holds
+/// start date, priority, tags, list, repeat rule and completion time, as a row of the `TodoItem` table holds
 /// them (`object`, `Codable`): the app stores it through OfflineSync, and a base-protocol client
 /// sees the fields as plain columns.
 public struct TodoItem: Codable, Sendable, Hashable, Identifiable {
@@ -19,6 +19,9 @@ public struct TodoItem: Codable, Sendable, Hashable, Identifiable {
     public var notes: String
     /// When it is due: a day, optionally with a time.
     public var due: DueDate?
+    /// When it starts to matter: until that day it is held back from every view but Upcoming
+    /// (`ScopeRule`). Taskwarrior's `wait:`, todo.txt's `t:`, CalDAV's `DTSTART`.
+    public var start: DueDate?
     /// How much it matters; nil for none.
     public var priority: Priority?
     /// Tags: a set of words (merged as a set: both devices' additions and removals survive).
@@ -45,18 +48,19 @@ public struct TodoItem: Codable, Sendable, Hashable, Identifiable {
 
     // The app's own columns; the store keeps the system properties.
     private enum CodingKeys: String, CodingKey {
-        case id, text, complete, notes, due, priority, tags, listId, repeatRule = "repeat", completedAt, series
+        case id, text, complete, notes, due, start, priority, tags, listId, repeatRule = "repeat", completedAt, series
     }
 
     /// Creates an item.
     public init(id: String = UUID().uuidString, text: String, complete: Bool = false, notes: String = "", due: DueDate? = nil,
-                priority: Priority? = nil, tags: Set<String> = [], listId: String? = nil, repeatRule: RepeatRule? = nil,
+                start: DueDate? = nil, priority: Priority? = nil, tags: Set<String> = [], listId: String? = nil, repeatRule: RepeatRule? = nil,
                 completedAt: String? = nil, series: String? = nil, version: String? = nil, updatedAt: String? = nil) {
         self.id = id
         self.text = text
         self.complete = complete
         self.notes = notes
         self.due = due
+        self.start = start
         self.priority = priority
         self.tags = tags
         self.listId = listId
@@ -76,6 +80,7 @@ public struct TodoItem: Codable, Sendable, Hashable, Identifiable {
                   complete: (try? row.decodeIfPresent(Bool.self, forKey: .complete)) ?? false,
                   notes: (try? row.decodeIfPresent(String.self, forKey: .notes)) ?? "",
                   due: ((try? row.decodeIfPresent(String.self, forKey: .due)) ?? nil).flatMap(DueDate.init),
+                  start: ((try? row.decodeIfPresent(String.self, forKey: .start)) ?? nil).flatMap(DueDate.init),
                   priority: ((try? row.decodeIfPresent(String.self, forKey: .priority)) ?? nil).flatMap(Priority.init(rawValue:)),
                   tags: Self.tags(fromText: (try? row.decodeIfPresent(String.self, forKey: .tags)) ?? nil),
                   listId: (try? row.decodeIfPresent(String.self, forKey: .listId)) ?? nil,
@@ -115,6 +120,7 @@ public struct TodoItem: Codable, Sendable, Hashable, Identifiable {
             CodingKeys.complete.rawValue: .bool(complete),
             CodingKeys.notes.rawValue: nullable(notes.isEmpty ? nil : notes),
             CodingKeys.due.rawValue: nullable(due?.text),
+            CodingKeys.start.rawValue: nullable(start?.text),
             CodingKeys.priority.rawValue: nullable(priority?.rawValue),
             CodingKeys.tags.rawValue: nullable(Self.tagsText(tags)),
             CodingKeys.listId.rawValue: nullable(listId),
@@ -125,15 +131,18 @@ public struct TodoItem: Codable, Sendable, Hashable, Identifiable {
     }
 
     /// The instance a repeating item's completion adds: due by the rule after this one's due
-    /// date (or after `today` without one), the same fields otherwise, not complete, its id
-    /// derived from the series' first id and its due day. Nil for an item that does not repeat,
-    /// or whose next date would fall past 9999-12-31 (the series ends there).
+    /// date (or after `today` without one), starting as many days before it as this one did,
+    /// the same fields otherwise, not complete, its id derived from the series' first id
+    /// and its due day. Nil for an item that does not repeat, or whose next date would fall past
+    /// 9999-12-31 (the series ends there).
     public func nextInstance(today: DueDate) -> TodoItem? {
         guard let repeatRule, let due = repeatRule.next(after: self.due ?? today) else { return nil }
         let root = series ?? id
         let day = due.dayOnly.text.replacingOccurrences(of: "-", with: "")
-        return TodoItem(id: "\(root.prefix(200))-\(day)", text: text, notes: notes, due: due, priority: priority, tags: tags,
-                        listId: listId, repeatRule: repeatRule, series: root)
+        // The start keeps its distance before the due date (the date the rule counted from).
+        let start = self.start.flatMap { $0.adding(days: due.dayNumber - (self.due ?? today).dayNumber) }
+        return TodoItem(id: "\(root.prefix(200))-\(day)", text: text, notes: notes, due: due, start: start,
+                        priority: priority, tags: tags, listId: listId, repeatRule: repeatRule, series: root)
     }
 
     /// The item marked complete (its `completedAt` is `CompletionRules`' to set).

@@ -1,5 +1,6 @@
 /// One item as a todo.txt line: `x DONE-DATE` for a completed one, `(A)`/`(B)`/`(C)` for
-/// high/medium/low, the text, then `+List`, `@tag`s, `due:` and `rec:`. Reading takes those words
+/// high/medium/low, the text, then `+List`, `@tag`s, `due:`, `t:` (the start, todo.txt's
+/// threshold) and `rec:`. Reading takes those words
 /// from anywhere in the line; everything that has no field (creation dates, other `key:value`s,
 /// `(D)`) stays in the text, so a line written in this order is read and written back unchanged.
 enum TodoTxtLine {
@@ -16,6 +17,7 @@ enum TodoTxtLine {
         if let list = entry.listName { words.append("+" + list.replacingOccurrences(of: " ", with: "_")) }
         words += item.tags.sorted().map { "@" + $0 }
         if let due = item.due { words.append("due:" + due.text) }
+        if let start = item.start { words.append("t:" + start.text) }
         if let rule = item.repeatRule { words.append("rec:" + recurrence(rule)) }
         return words.joined(separator: " ")
     }
@@ -39,7 +41,7 @@ enum TodoTxtLine {
         }
         var text: [String] = []
         for word in words {
-            // The last `+List`, `due:` and `rec:` win, as in quick add: a word that reads as a
+            // The last `+List`, `due:`, `t:` and `rec:` win, as in quick add: a word that reads as a
             // field never stays in the text, where it would be read as one the next time (found
             // by fuzz-todo-file).
             if word.hasPrefix("+"), QuickAdd.isName(String(word.dropFirst())) {
@@ -48,6 +50,8 @@ enum TodoTxtLine {
                 item.tags.insert(String(word.dropFirst()).lowercased())
             } else if word.hasPrefix("due:"), let due = DueDate(String(word.dropFirst(4))) {
                 item.due = due
+            } else if word.hasPrefix("t:"), let start = DueDate(String(word.dropFirst(2))) {
+                item.start = start
             } else if word.hasPrefix("rec:"), let rule = rule(String(word.dropFirst(4))) {
                 item.repeatRule = rule
             } else {

@@ -7,6 +7,7 @@ import TodoModel
 struct ItemFieldOptions: ParsableArguments {
     @Option(help: "Due: today, tomorrow, a weekday, +3d, +2w, +1m, or 2026-12-01, optionally with T18:00 (edit: none clears).")
     var due: String?
+    @Option(help: "Start: when the item starts to matter, in --due's words (edit: none clears).") var start: String?
     @Option(help: "high, medium or low (also 1, 2, 3; edit: none clears).") var priority: String?
     @Option(name: .customLong("tag"), help: "A tag (repeatable; edit: added to the item's tags).") var tags: [String] = []
     @Option(name: .customLong("list"), help: "The list's name, created if missing (edit: Inbox moves it out of any list).") var listName: String?
@@ -16,6 +17,7 @@ struct ItemFieldOptions: ParsableArguments {
     /// Applies the flags to an item (`today` for relative dates); the list by name through `list`.
     func apply(to item: inout TodoItem, today: DueDate, list: (String) async throws -> String?) async throws {
         if let due { item.due = due == "none" ? nil : try Self.due(due, today: today) }
+        if let start { item.start = start == "none" ? nil : try Self.due(start, today: today, flag: "--start") }
         if let priority {
             if priority == "none" {
                 item.priority = nil
@@ -37,9 +39,9 @@ struct ItemFieldOptions: ParsableArguments {
         }
     }
 
-    static func due(_ when: String, today: DueDate) throws -> DueDate {
+    static func due(_ when: String, today: DueDate, flag: String = "--due") throws -> DueDate {
         guard let due = QuickAdd.due(when, today: today) else {
-            throw ValidationError("--due is today, tomorrow, a weekday, +3d, +2w, +1m or YYYY-MM-DD (optionally THH:MM), not “\(when)”.")
+            throw ValidationError("\(flag) is today, tomorrow, a weekday, +3d, +2w, +1m or YYYY-MM-DD (optionally THH:MM), not “\(when)”.")
         }
         return due
     }

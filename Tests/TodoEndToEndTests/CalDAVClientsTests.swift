@@ -123,6 +123,22 @@ import Testing
         #expect(milk["completed"] as? Bool == false)
     }
 
+    @Test func aStartDateTravelsBothWaysBetweenTodoAndTodoman() async throws {
+        let desk = try await Desk.make()
+        defer { _ = desk.server.stop() }
+        try await desk.todo("add", "Renew passport", "--start", "2027-03-01", "--due", "2027-03-31")
+        try await desk.todo("sync")
+        try await desk.vdirsyncer("discover")
+        try await desk.vdirsyncer("sync")
+        #expect(try await desk.todomanTasks()["Renew passport"]?["start"] as? Int != nil)
+        try await desk.todoman("new", "-l", "Inbox", "--start", "2027-04-01", "File taxes")
+        try await desk.vdirsyncer("sync")
+        try await desk.todo("sync")
+        let taxes = try #require(try await desk.items()["File taxes"])
+        #expect((taxes["start"] as? String)?.hasPrefix("2027-04-01") == true, "\(taxes)")
+        #expect(try await desk.items()["Renew passport"]?["start"] as? String == "2027-03-01")
+    }
+
     @Test func todomansNewAndDoneTasksReachTodoAndTodosCompletionComesBack() async throws {
         let desk = try await Desk.make()
         defer { _ = desk.server.stop() }

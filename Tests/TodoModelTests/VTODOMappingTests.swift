@@ -86,14 +86,15 @@ import TodoModel
         let again = try VTODOMapping.read(VTODOMapping.write(read, updated: stamp))
         #expect(again == read)
         let todo = try #require(again.kept.components.first { $0.name == "VTODO" })
-        #expect(Set(todo.properties.map(\.name)) == ["DTSTART", "STATUS", "PERCENT-COMPLETE", "RELATED-TO", "X-APPLE-SORT-ORDER", "URL", "X-MOZ-LASTACK", "RRULE"])
+        #expect(read.item.start == DueDate("2026-11-20"))
+        #expect(Set(todo.properties.map(\.name)) == ["STATUS", "PERCENT-COMPLETE", "RELATED-TO", "X-APPLE-SORT-ORDER", "URL", "X-MOZ-LASTACK", "RRULE"])
         #expect(todo.components.map(\.name) == ["VALARM"])
         #expect(again.kept.components.map(\.name) == ["VTIMEZONE", "VTODO"])
     }
 
     @Test func everyFieldIsWrittenAndReadBack() throws {
         let item = TodoItem(id: "x-1", text: "a; b, c\\d", complete: true, notes: "line\nline", due: DueDate("2026-12-01T18:00"),
-                            priority: .low, tags: ["a", "b"], repeatRule: .weekdays, completedAt: "2026-11-18T11:06:40.000Z")
+                            start: DueDate("2026-11-28"), priority: .low, tags: ["a", "b"], repeatRule: .weekdays, completedAt: "2026-11-18T11:06:40.000Z")
         let text = VTODOMapping.write(TaskResource(item: item), updated: stamp)
         #expect(text.contains("PRIORITY:9\r\n"))
         #expect(text.contains("RRULE:FREQ=WEEKLY;BYDAY=MO,TU,WE,TH,FR\r\n"))

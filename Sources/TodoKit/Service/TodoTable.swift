@@ -10,7 +10,7 @@ public enum TodoTable {
     /// completion (both devices checked it off) keep the server's.
     public static let definition = SyncTableDefinition(
         name: name,
-        columns: ["text": .text, "complete": .boolean, "notes": .text, "due": .text, "priority": .text, "tags": .text,
+        columns: ["text": .text, "complete": .boolean, "notes": .text, "due": .text, "start": .text, "priority": .text, "tags": .text,
                   "listId": .text, "repeat": .text, "completedAt": .text, "series": .text],
         // Text alone for export. (Today's and Upcoming's ranges walk the order indexes' sort
         // column; an index on (complete, due) went unread and cost every write.)

@@ -7,11 +7,11 @@ import TableProtocol
 enum VTODOFields {
     // MARK: Dates
 
-    /// `DUE`: a day as `VALUE=DATE`, a time as a floating local date-time.
-    static func due(_ due: DueDate) -> ICalendarProperty {
+    /// `DUE` (or `name`, as `DTSTART`): a day as `VALUE=DATE`, a time as a floating local date-time.
+    static func due(_ due: DueDate, as name: String = VTODOProperty.due) -> ICalendarProperty {
         let day = String(format: "%04d%02d%02d", due.year, due.month, due.day)
-        guard let time = due.time else { return ICalendarProperty(VTODOProperty.due, day, parameters: [("VALUE", ["DATE"])]) }
-        return ICalendarProperty(VTODOProperty.due, day + String(format: "T%02d%02d00", time.hour, time.minute))
+        guard let time = due.time else { return ICalendarProperty(name, day, parameters: [("VALUE", ["DATE"])]) }
+        return ICalendarProperty(name, day + String(format: "T%02d%02d00", time.hour, time.minute))
     }
 
     /// A `DUE`: a date, a floating date-time or one with a `TZID` (both read as the wall time

@@ -4,7 +4,7 @@ import TableProtocol
 /// A task's CalDAV resource, both ways: the text of a `VCALENDAR` holding one task (a `VTODO`
 /// and, from Thunderbird, its overrides) read into a `TaskResource`, and written back from one.
 ///
-/// Field by field: SUMMARY ↔ text; DESCRIPTION ↔ notes; DUE ↔ due; PRIORITY ↔ priority;
+/// Field by field: SUMMARY ↔ text; DESCRIPTION ↔ notes; DUE ↔ due; DTSTART ↔ start; PRIORITY ↔ priority;
 /// CATEGORIES ↔ tags; STATUS:COMPLETED, COMPLETED and PERCENT-COMPLETE:100 ↔ complete and
 /// completedAt; RRULE ↔ repeat; UID ↔ id; LAST-MODIFIED and DTSTAMP from the server's stamps.
 public enum VTODOMapping {
@@ -40,6 +40,7 @@ public enum VTODOMapping {
         var item = TodoItem(id: uid, text: master.property(VTODOProperty.summary).map { ICalendarText.unescaped($0.value) } ?? "")
         item.notes = master.property(VTODOProperty.description).map { ICalendarText.unescaped($0.value) } ?? ""
         item.due = master.property(VTODOProperty.due).flatMap { VTODOFields.due($0, zone: zone) }
+        item.start = master.property(VTODOProperty.dtstart).flatMap { VTODOFields.due($0, zone: zone) }
         item.priority = master.property(VTODOProperty.priority).flatMap { VTODOFields.priority($0.value) }
         item.tags = VTODOFields.tags(master.properties(VTODOProperty.categories))
         let status = master.property(VTODOProperty.status)?.value.uppercased()
@@ -56,6 +57,8 @@ public enum VTODOMapping {
             consumed = override
         }
         var taken = modelled
+        // A start we could not read is kept as it came.
+        if item.start != nil { taken.insert(VTODOProperty.dtstart) }
         // A completed task's state is ours to write: no other STATUS or PERCENT-COMPLETE is kept.
         if item.complete { taken.formUnion([VTODOProperty.status, VTODOProperty.percentComplete]) }
         if status == VTODOProperty.completed || status == "NEEDS-ACTION" { taken.insert(VTODOProperty.status) }
@@ -91,6 +94,10 @@ public enum VTODOMapping {
                       ICalendarProperty(VTODOProperty.lastModified, VTODOFields.utc(updated)), ICalendarProperty(VTODOProperty.summary, ICalendarText.escaped(item.text))]
         if !item.notes.isEmpty { fields.append(ICalendarProperty(VTODOProperty.description, ICalendarText.escaped(item.notes))) }
         if let due = item.due { fields.append(VTODOFields.due(due)) }
+        if let start = item.start {
+            master.remove([VTODOProperty.dtstart])  // ours replaces one kept from before
+            fields.append(VTODOFields.due(start, as: VTODOProperty.dtstart))
+        }
         if let priority = item.priority { fields.append(ICalendarProperty(VTODOProperty.priority, VTODOFields.priority(priority))) }
         if !item.tags.isEmpty { fields.append(VTODOFields.categories(item.tags)) }
         if item.complete {

@@ -5,6 +5,7 @@ public enum VTODOProperty {
     public static let summary = "SUMMARY"
     public static let description = "DESCRIPTION"
     public static let due = "DUE"
+    public static let dtstart = "DTSTART"
     public static let priority = "PRIORITY"
     public static let categories = "CATEGORIES"
     public static let status = "STATUS"
@@ -16,7 +17,7 @@ public enum VTODOProperty {
 
     /// The property that holds each of an item's fields, by the field's column name.
     public static let ofField: [String: String] = [
-        "id": uid, "text": summary, "notes": description, "due": due, "priority": priority, "tags": categories,
+        "id": uid, "text": summary, "notes": description, "due": due, "start": dtstart, "priority": priority, "tags": categories,
         "complete": status, "completedAt": completed, "repeat": rrule,
     ]
 }
