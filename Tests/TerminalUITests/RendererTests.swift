@@ -81,7 +81,7 @@ import TodoModel
             " Todo Item",
             "  Text:      milk",
             "  Complete:  ◀ No ▶",
-            "  Due:",
+            "  Due:                        Start:",
             "  Priority:  ◀ None ▶",
             "  Tags:",
             "  List:      ◀ Inbox ▶",
@@ -99,11 +99,11 @@ import TodoModel
         app.items = [TodoItem(id: "x", text: "milk", notes: "oat\nnot soy\nfrom the corner shop")]
         app.storeChanged()
         app.press(.enter)
-        for _ in 0..<6 { app.press(.tab) }
+        for _ in 0..<7 { app.press(.tab) }
         let rows = AppScreen.render(app.state, width: 60, height: 14).text.split(separator: "\n", omittingEmptySubsequences: false)
-        #expect(rows[8] == "  Notes:     oat")
-        #expect(rows[9] == "             not soy")
-        #expect(rows[10] == "             from the corner shop")
+        #expect(rows[9] == "  Notes:     oat")
+        #expect(rows[10] == "             not soy")
+        #expect(rows[11] == "             from the corner shop")
         #expect(rows[13].contains("Enter save"))
     }
 

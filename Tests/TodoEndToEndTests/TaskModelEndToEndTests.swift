@@ -65,7 +65,7 @@ import Testing
         try await ui.waitFor("Priority:")
         try ui.send("Tab", "Tab")
         try ui.type("tomorrow")
-        try ui.send("Tab", "Right", "Right", "Right", "Enter")
+        try ui.send("Tab", "Tab", "Right", "Right", "Right", "Enter")  // past Start to Priority
         let screen = try await ui.waitUntil("the row with its due date") { $0.contains("fix tap") && $0.contains("!!! tomorrow") }
         #expect(screen.contains("#diy"))
     }

@@ -88,7 +88,7 @@ import TodoModel
 
     @Test func enterInTheNotesStartsANewLineAndEscSavesThem() {
         var app = editing()
-        for _ in 0..<6 { app.press(.tab) }
+        for _ in 0..<7 { app.press(.tab) }
         app.type("ask")
         app.press(.enter)
         app.type("twice")
@@ -142,6 +142,8 @@ import TodoModel
         var editor = editor()
         tab(2, &editor)  // Due
         type("fri", into: &editor)
+        tab(1, &editor)  // Start
+        type("wed", into: &editor)
         tab(1, &editor)  // Priority: None → Low → Medium → High
         for _ in 0..<3 { _ = editor.update(.action(.nextChoice)) }
         tab(1, &editor)  // Tags
@@ -151,7 +153,7 @@ import TodoModel
         tab(1, &editor)  // Notes
         type("ask about the boiler", into: &editor)
         let effects = editor.update(.action(.save))
-        let saved = TodoItem(id: "x", text: "plumber", notes: "ask about the boiler", due: DueDate("2026-11-27"), priority: .high,
+        let saved = TodoItem(id: "x", text: "plumber", notes: "ask about the boiler", due: DueDate("2026-11-27"), start: DueDate("2026-11-25"), priority: .high,
                              tags: ["phone", "home"], listId: "home")
         #expect(effects == [.items(.save(saved, original: TodoItem(id: "x", text: "plumber")))])
     }
@@ -161,6 +163,14 @@ import TodoModel
         tab(2, &editor)
         type("someday", into: &editor)
         #expect(editor.update(.action(.save)) == [.send(.notice(TodoEditorViewModel.dueNotice))])
+        #expect(!editor.isClosed)
+    }
+
+    @Test func aStartDateItCannotReadKeepsTheEditorOpenWithTheReason() {
+        var editor = editor()
+        tab(3, &editor)
+        type("someday", into: &editor)
+        #expect(editor.update(.action(.save)) == [.send(.notice(TodoEditorViewModel.startNotice))])
         #expect(!editor.isClosed)
     }
 

@@ -16,13 +16,19 @@ public enum EditorScreen {
         // Every field keeps a row above the status bar on the smallest terminal (10 rows).
         let top = height >= 14 ? 2 : 1
         let labelWidth = 11
-        let notesRows = max(1, height - 2 - (top + TodoEditorViewModel.Focus.allCases.count - 1) - (editor.notice == nil ? 0 : 2))
+        // Where a row per field would leave the notes none, the start shares the due date's row.
+        let shared = height - 2 - top < TodoEditorViewModel.Focus.allCases.count
+        let rows = TodoEditorViewModel.Focus.allCases.count - (shared ? 1 : 0)
+        let notesRows = max(1, height - 2 - (top + rows - 1) - (editor.notice == nil ? 0 : 2))
         var y = top
         for focus in TodoEditorViewModel.Focus.allCases {
+            let beside = shared && focus == .start
+            if beside { y -= 1 }
             guard y < height - 2 else { break }
             let focused = editor.focus == focus
-            frame.put(label(focus), x: 2, y: y, style: focused ? .bold : [])
-            let x = 2 + labelWidth, fieldWidth = width - x - 2
+            let left = beside ? width / 2 : 2
+            frame.put(label(focus), x: left, y: y, style: focused ? .bold : [])
+            let x = left + (beside ? 7 : labelWidth), fieldWidth = beside ? width - x - 2 : (shared && focus == .due ? width / 2 - x - 1 : width - x - 2)
             if focus == .notes {
                 // Notes take the rows left above the notice, scrolled to the cursor's line.
                 y += TextFieldView.drawLines(editor.notes, focused: focused, into: &frame, x: x, y: y, width: fieldWidth,
@@ -51,6 +57,7 @@ public enum EditorScreen {
         case .text: return "Text:"
         case .complete: return "Complete:"
         case .due: return "Due:"
+        case .start: return "Start:"
         case .priority: return "Priority:"
         case .tags: return "Tags:"
         case .list: return "List:"
@@ -62,6 +69,7 @@ public enum EditorScreen {
         switch focus {
         case .text: return editor.text
         case .due: return editor.due
+        case .start: return editor.start
         case .tags: return editor.tags
         case .complete, .priority, .list, .notes: return nil
         }
@@ -72,7 +80,7 @@ public enum EditorScreen {
         case .complete: return editor.complete ? "Yes" : "No"
         case .priority: return editor.priority.map { $0.rawValue.capitalized } ?? "None"
         case .list: return editor.listName
-        case .text, .due, .tags, .notes: return ""
+        case .text, .due, .start, .tags, .notes: return ""
         }
     }
 }

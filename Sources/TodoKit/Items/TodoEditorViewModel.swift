@@ -1,15 +1,15 @@
 import Foundation
 import TodoModel
 
-/// The "Todo Item" editor as a value: every field of an item. Text fields (text, due, tags,
-/// notes) take typed keys; choice fields (complete, priority, list) turn with ←/→ or Space.
+/// The "Todo Item" editor as a value: every field of an item. Text fields (text, due, start,
+/// tags, notes) take typed keys; choice fields (complete, priority, list) turn with ←/→ or Space.
 /// Enter (except in the notes, where it starts a new line) and Esc both leave it saving what changed (the seed app's Back saves too); what cannot
 /// be saved (blank text, a due date it cannot read, a tag that is not a word) keeps it open
 /// with the reason, and Esc asks once before it drops the change.
 public struct TodoEditorViewModel: Sendable, Equatable {
     /// The fields, in Tab order.
     public enum Focus: Sendable, Equatable, CaseIterable {
-        case text, complete, due, priority, tags, list, notes
+        case text, complete, due, start, priority, tags, list, notes
 
         /// Whether ←/→ and Space turn it (a choice), rather than edit text.
         public var isChoice: Bool { self == .complete || self == .priority || self == .list }
@@ -29,6 +29,8 @@ public struct TodoEditorViewModel: Sendable, Equatable {
     public private(set) var complete: Bool
     /// The due date as typed (`today`, `fri`, `2026-12-01T18:00`…); empty for none.
     public private(set) var due: TextField
+    /// The start date as typed, in the due date's words; empty for none.
+    public private(set) var start: TextField
     public private(set) var priority: Priority?
     /// The tags as typed, words apart.
     public private(set) var tags: TextField
@@ -56,6 +58,8 @@ public struct TodoEditorViewModel: Sendable, Equatable {
     public static let discardNotice = "This cannot be saved as it is — Esc again drops your change"
     /// What Enter says on a due date it cannot read.
     public static let dueNotice = "Due is today, tomorrow, a weekday, +3d, +2w, +1m or 2026-12-01 (optionally T18:00); empty for none"
+    /// What Enter says on a start date it cannot read.
+    public static let startNotice = "Start is today, tomorrow, a weekday, +3d, +2w, +1m or 2026-12-01 (optionally T18:00); empty for none"
     /// What Enter says on a tag that is not a word.
     public static let tagsNotice = "Tags are words of letters, digits, - _ or ., a space apart"
 
@@ -68,6 +72,7 @@ public struct TodoEditorViewModel: Sendable, Equatable {
         text = TextField(draft.text)
         complete = draft.complete
         due = TextField(draft.due?.text ?? "")
+        start = TextField(draft.start?.text ?? "")
         priority = draft.priority
         tags = TextField(draft.tags.sorted().joined(separator: " "))
         listId = draft.listId
@@ -77,10 +82,15 @@ public struct TodoEditorViewModel: Sendable, Equatable {
     }
 
     /// The due date typed, read: `.some(nil)` for none, nil when it cannot be read.
-    var parsedDue: DueDate?? {
-        let typed = due.text.trimmingCharacters(in: .whitespaces)
+    var parsedDue: DueDate?? { parsed(due, original: original.due) }
+
+    /// The start date typed, read as the due date is.
+    var parsedStart: DueDate?? { parsed(start, original: original.start) }
+
+    private func parsed(_ field: TextField, original: DueDate?) -> DueDate?? {
+        let typed = field.text.trimmingCharacters(in: .whitespaces)
         if typed.isEmpty { return .some(nil) }
-        if typed == original.due?.text { return .some(original.due) }
+        if typed == original?.text { return .some(original) }
         guard let date = QuickAdd.due(typed: typed, today: today) else { return nil }
         return .some(date)
     }
@@ -96,6 +106,7 @@ public struct TodoEditorViewModel: Sendable, Equatable {
         item.text = text.text
         item.complete = complete
         item.due = parsedDue ?? original.due
+        item.start = parsedStart ?? original.start
         item.priority = priority
         item.tags = parsedTags ?? original.tags
         item.listId = listId
@@ -142,12 +153,13 @@ public struct TodoEditorViewModel: Sendable, Equatable {
     }
 
     /// Whether the fields differ from the item as opened.
-    public var hasChanges: Bool { !edited.sameContent(as: original) || parsedDue == nil || parsedTags == nil }
+    public var hasChanges: Bool { !edited.sameContent(as: original) || parsedDue == nil || parsedStart == nil || parsedTags == nil }
 
     /// Why the edits cannot be saved, or nil when they can.
     private var problem: String? {
         if text.text.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty { return Self.blankNotice }
         if parsedDue == nil { return Self.dueNotice }
+        if parsedStart == nil { return Self.startNotice }
         if parsedTags == nil { return Self.tagsNotice }
         return nil
     }
@@ -156,6 +168,7 @@ public struct TodoEditorViewModel: Sendable, Equatable {
         switch focus {
         case .text: text.handle(key)
         case .due: due.handle(key)
+        case .start: start.handle(key)
         case .tags: tags.handle(key)
         case .notes: notes.handle(key)
         case .complete, .priority, .list: break
@@ -178,7 +191,7 @@ public struct TodoEditorViewModel: Sendable, Equatable {
             let choices: [String?] = [nil] + lists.map(\.id)
             let index = choices.firstIndex(of: listId) ?? 0
             listId = choices[(index + step + choices.count) % choices.count]
-        case .text, .due, .tags, .notes: break
+        case .text, .due, .start, .tags, .notes: break
         }
     }
 
