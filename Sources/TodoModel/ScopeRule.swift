@@ -1,4 +1,5 @@
-/// Which items a scope holds, as one rule read two ways: TodoKit's store query is built from it,
+/// Which items a scope holds, as one rule read two ways (an item whose start is after today is
+/// held back from all but Upcoming, which shows it, and Completed): TodoKit's store query is built from it,
 /// and `admits` tests an item in memory (the test suite's in-memory store), so Today's, Upcoming's
 /// and the Inbox's rules are written here only.
 public struct ScopeRule: Sendable, Equatable {
@@ -27,23 +28,38 @@ public struct ScopeRule: Sendable, Equatable {
     public var dueAfter: String?
     /// Only items due at this or before.
     public var dueBy: String?
+    /// Items that start on this day pass the due conditions too (Today's: an item joins it on
+    /// its start day).
+    public var orStartsOn: DueDate?
+    /// Items held back (starting after this day) pass the due conditions too (Upcoming's).
+    public var orStartsAfter: DueDate?
+    /// Only items not held back: no start, or one on this day or before (nil: every start).
+    public var startsBy: DueDate?
 
     /// The rule of `scope` in `context`; `showCompleted` lets completed items in where the scope
-    /// leaves that to the person (All, the Inbox, a list).
-    public init(scope: ListScope, context: ScopeContext, showCompleted: Bool) {
+    /// leaves that to the person (All, the Inbox, a list), and `showHeldBack` the items whose
+    /// start is after today, which every scope but Upcoming and Completed holds back.
+    public init(scope: ListScope, context: ScopeContext, showCompleted: Bool, showHeldBack: Bool = false) {
         completion = showCompleted ? .either : .open
         lists = .any
+        let today = context.today
+        startsBy = showHeldBack ? nil : today
         switch scope {
         case .all: break
-        case .completed: completion = .complete
+        case .completed:
+            completion = .complete
+            startsBy = nil
         case .list(let id, _): lists = .one(id: id)
         case .inbox: lists = .noneOf(ids: context.listIds)
         case .today:
             (completion, needsDue) = (.open, true)
-            dueBy = context.today.map(Self.endOf)
+            dueBy = today.map(Self.endOf)
+            orStartsOn = today
         case .upcoming:
             (completion, needsDue) = (.open, true)
-            if let today = context.today { (dueAfter, dueBy) = Self.weekAfter(today) }
+            if let today { (dueAfter, dueBy) = Self.weekAfter(today) }
+            orStartsAfter = today
+            startsBy = nil
         }
     }
 
@@ -59,6 +75,9 @@ public struct ScopeRule: Sendable, Equatable {
         case .one(let id): if item.listId != id { return false }
         case .noneOf(let ids): if let listId = item.listId, ids.contains(listId) { return false }
         }
+        if let startsBy, let start = item.start?.text, start > Self.endOf(startsBy) { return false }
+        if let day = orStartsOn, let start = item.start?.text, start >= day.dayOnly.text, start <= Self.endOf(day) { return true }
+        if let day = orStartsAfter, let start = item.start?.text, start > Self.endOf(day) { return true }
         guard let due = item.due?.text else { return !needsDue && dueAfter == nil && dueBy == nil }
         return (dueAfter.map { due > $0 } ?? true) && (dueBy.map { due <= $0 } ?? true)
     }

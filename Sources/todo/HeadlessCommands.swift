@@ -96,13 +96,13 @@ struct SampleCommand: AsyncParsableCommand {
 
 struct ListCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "list", abstract: "List items (incomplete ones unless --all), by due, then priority, then text.",
+        commandName: "list", abstract: "List items (incomplete ones that have started, unless --all), by due, then priority, then text.",
         discussion: "--json prints [{id, text, complete, notes, due, start, priority, tags, list, repeat, completedAt, pending}].")
     @OptionGroup var options: ClientOptions
     @Option(name: .customLong("list"), help: "Only this list's items (Inbox: items without a list, or whose list is gone).") var listName: String?
     @Option(help: "Only items with this tag.") var tag: String?
-    @Flag(help: "Only items due today or earlier (overdue first).") var today = false
-    @Flag(help: "Only items due in the next 7 days.") var upcoming = false
+    @Flag(help: "Only items due today or earlier (overdue first), or starting today.") var today = false
+    @Flag(help: "Only items due in the next 7 days, or waiting for their start date.") var upcoming = false
     @Flag(help: "Include completed items.") var all = false
     @Flag(help: "Print JSON.") var json = false
 

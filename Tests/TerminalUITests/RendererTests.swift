@@ -165,7 +165,7 @@ import TodoModel
         let first = AppScreen.render(app.state, width: 80, height: 28).text
         #expect(first.contains("↓ more"))
         #expect(!first.contains("Clear to the end of the line"))
-        for _ in 0..<20 { app.press(.down) }
+        for _ in 0..<100 { app.press(.down) }  // past the end: the help stops there
         let last = AppScreen.render(app.state, width: 80, height: 28).text
         #expect(last.contains("In text fields"))
         for row in KeyTables.textField.helpRows { #expect(last.contains(row.title), "missing \(row.title)") }

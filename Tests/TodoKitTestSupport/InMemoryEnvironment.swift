@@ -161,10 +161,10 @@ public final class InMemoryEnvironment: Sendable {
     }
 
     /// The list's rows for a filter and scope, in the store's order (due, priority, text).
-    public static func matching(_ items: [String: TodoItem], _ filter: String, showCompleted: Bool,
+    public static func matching(_ items: [String: TodoItem], _ filter: String, showCompleted: Bool, showHeldBack: Bool = false,
                                 scope: ListScope = .all, context: ScopeContext = ScopeContext()) -> [TodoItem] {
         let words = FilterWords(filter)
-        let rule = ScopeRule(scope: scope, context: context, showCompleted: showCompleted)
+        let rule = ScopeRule(scope: scope, context: context, showCompleted: showCompleted, showHeldBack: showHeldBack || !words.isEmpty)
         let rows = items.values.filter { words.matches($0, listIds: context.listsByName) && rule.admits($0) }
         return rows.sorted(by: TodoItem.dueOrder)
     }

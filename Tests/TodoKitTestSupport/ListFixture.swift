@@ -82,11 +82,11 @@ public struct ListFixture {
         switch effect {
         case .listView(.observeWindow(let request)):
             let rows = InMemoryEnvironment.matching(byId, request.filterText, showCompleted: request.showCompleted,
-                                                    scope: request.scope, context: request.context)
+                                                    showHeldBack: request.showHeldBack, scope: request.scope, context: request.context)
             return .list(.windowLoaded(ListWindow(request: request, items: request.rows(of: rows))))
         case .listView(.observeCount(let request)):
             let rows = InMemoryEnvironment.matching(byId, request.filterText, showCompleted: request.showCompleted,
-                                                    scope: request.scope, context: request.context)
+                                                    showHeldBack: request.showHeldBack, scope: request.scope, context: request.context)
             return .list(.counted(total: rows.count, generation: request.generation))
         default:
             return nil

@@ -43,4 +43,40 @@ import TodoModel
         #expect(rule.admits(TodoItem(text: "a", due: DueDate("2099-01-01"))))
         #expect(!rule.admits(TodoItem(text: "b")))
     }
+
+    // MARK: Start dates
+
+    let passport = TodoItem(text: "renew passport", start: DueDate("2026-12-05"))
+
+    @Test func anItemStartingLaterIsHeldBackFromAllTheInboxAndItsList() {
+        #expect(!admits(.all, passport))
+        #expect(!admits(.inbox, passport))
+        #expect(!admits(.list(id: "home", name: "Home"), TodoItem(text: "x", start: DueDate("2026-11-25T08:00"), listId: "home")))
+    }
+
+    @Test func anItemStartingLaterIsHeldBackFromTodayThoughItIsDue() {
+        #expect(!admits(.today, TodoItem(text: "x", due: DueDate("2026-11-20"), start: DueDate("2026-11-30"))))
+    }
+
+    @Test func anItemWaitingForItsStartIsInUpcomingHoweverFarOff() {
+        #expect(admits(.upcoming, TodoItem(text: "x", start: DueDate("2027-03-01"))))
+    }
+
+    @Test func anItemJoinsTodayOnItsStartDay() {
+        #expect(admits(.today, TodoItem(text: "x", start: DueDate("2026-11-24T09:00"))))
+        #expect(!admits(.today, TodoItem(text: "x", start: DueDate("2026-11-23"))))
+    }
+
+    @Test func anItemThatHasStartedIsInItsScopesAsAnyOther() {
+        #expect(admits(.all, TodoItem(text: "x", start: DueDate("2026-11-24T23:00"))))
+        #expect(admits(.inbox, TodoItem(text: "x", start: DueDate("2026-01-01"))))
+    }
+
+    @Test func itemsHeldBackShowWhenAskedFor() {
+        #expect(ScopeRule(scope: .all, context: context, showCompleted: false, showHeldBack: true).admits(passport))
+    }
+
+    @Test func withoutTodayKnownNothingIsHeldBack() {
+        #expect(ScopeRule(scope: .all, context: ScopeContext(), showCompleted: false).admits(passport))
+    }
 }

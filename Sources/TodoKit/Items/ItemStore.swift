@@ -80,7 +80,7 @@ public struct ItemStore: StoreFacet {
 
     /// Every item, completed ones too, in list order.
     public func allItems() throws -> [TodoItem] {
-        try table.read(store.listing.listQuery(filterText: "", showCompleted: true).order(by: "text")).records.map(TodoItem.init)
+        try table.read(store.listing.listQuery(filterText: "", showCompleted: true, showHeldBack: true).order(by: "text")).records.map(TodoItem.init)
     }
 
     /// Adds the items whose ids the store does not have yet (so importing a file twice adds
@@ -116,7 +116,7 @@ public struct ItemStore: StoreFacet {
         let stamp = CompletionRules.completedAt(complete: complete, wasComplete: !complete, stamped: nil, now: now).map(JSONValue.string) ?? .null
         return try table.untyped.transaction { writes in
             // Items of lists shared read-only are left as they are.
-            var query = store.listing.listQuery(filterText: match ?? "", showCompleted: true, context: context).filter(Field("complete") == .bool(!complete))
+            var query = store.listing.listQuery(filterText: match ?? "", showCompleted: true, showHeldBack: true, context: context).filter(Field("complete") == .bool(!complete))
             if let writable = QueryPredicate.all(readOnly.map { Field("listId") == nil || Field("listId") != .string($0) }) {
                 query = query.filter(writable)
             }

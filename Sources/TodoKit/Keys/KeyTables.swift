@@ -23,6 +23,7 @@ public enum KeyTables {
         KeyBinding([.character("u")], .undo, "Undo the newest change; again to go further back", hint: "undo"),
         KeyBinding([.character("U")], .redo, "Redo what u took back (Ctrl-R is refresh)"),
         KeyBinding([.character("c")], .toggleShowCompleted, "Show or hide completed items", hint: "completed"),
+        KeyBinding([.character("w")], .toggleShowHeldBack, "Show or hide items waiting for their start date"),
         KeyBinding([.character("v")], .chooseScope, "Choose a view: All, Inbox, Today, Upcoming, a list, Completed", hint: "views"),
         KeyBinding([.character("]")], .nextScope, "Next view"),
         KeyBinding([.character("[")], .previousScope, "Previous view"),
@@ -177,7 +178,7 @@ public enum GlobalAction: Sendable, Equatable { case quit }
 /// What a key does on the list.
 public enum ListAction: Sendable, Equatable {
     case moveUp, moveDown, pageUp, pageDown, first, last
-    case open, add, editExternally, toggleComplete, delete, undo, redo, filter, toggleShowCompleted, chooseScope, nextScope, previousScope
+    case open, add, editExternally, toggleComplete, delete, undo, redo, filter, toggleShowCompleted, toggleShowHeldBack, chooseScope, nextScope, previousScope
     case refresh, toggleLive, history, help, quit
     /// Open a view that decides from the app's state how it opens (`OpenableLayer`).
     case openLayer(LayerOpener)

@@ -26,6 +26,9 @@ public struct FilterWords: Sendable, Equatable {
         self.text = text.joined(separator: " ").lowercased()
     }
 
+    /// True for a filter that asks nothing.
+    public var isEmpty: Bool { text.isEmpty && tags.isEmpty && listName == nil && priority == nil }
+
     /// Whether an item passes (the store's query says the same; this is for memory).
     public func matches(_ item: TodoItem, listIds: [String: String]) -> Bool {
         (text.isEmpty || item.text.lowercased().contains(text)) && tags.allSatisfy(item.tags.contains)

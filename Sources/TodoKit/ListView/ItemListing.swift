@@ -2,8 +2,8 @@ import OfflineSync
 import TableProtocol
 import TodoModel
 
-/// What `todo list` prints: open items (or every item), narrowed to a list, a tag, today or the
-/// next 7 days, in the task order (due, priority, text). It is read from the store a chunk at a
+/// What `todo list` prints: open items that have started (or every item), narrowed to a list, a
+/// tag, today or the next 7 days (where items waiting for their start are), in the task order (due, priority, text). It is read from the store a chunk at a
 /// time (`ListingStore.forEachChunk(of:)`), so a million items print in bounded memory.
 public struct ItemListing: Sendable, Equatable {
     /// Which list's items.
@@ -34,7 +34,10 @@ public struct ItemListing: Sendable, Equatable {
     /// exist (an item of any other list is in the Inbox).
     func query(_ query: SyncQuery, today: DueDate, listIds: [String]) -> SyncQuery {
         var query = query
-        if !includeCompleted { query = query.filter(Field("complete") == false) }
+        if !includeCompleted {
+            query = query.filter(Field("complete") == false)
+            if !dueInNextWeek { query = query.filter(ListQuery.startedBy(today)) }
+        }
         switch list {
         case .inbox?:
             query = ListQuery.filter(query, scope: .inbox, context: ScopeContext(listIds: listIds), showCompleted: true)

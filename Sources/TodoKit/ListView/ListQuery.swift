@@ -5,9 +5,9 @@ import TodoModel
 /// A scope's items as a store query: its filter and its order.
 enum ListQuery {
     /// `query` narrowed to the scope's items (`ScopeRule`, and open ones unless `showCompleted`,
-    /// where the scope lets the person choose).
-    static func filter(_ query: SyncQuery, scope: ListScope, context: ScopeContext, showCompleted: Bool) -> SyncQuery {
-        let rule = ScopeRule(scope: scope, context: context, showCompleted: showCompleted)
+    /// where the scope lets the person choose; items held back until their start unless `showHeldBack`).
+    static func filter(_ query: SyncQuery, scope: ListScope, context: ScopeContext, showCompleted: Bool, showHeldBack: Bool = false) -> SyncQuery {
+        let rule = ScopeRule(scope: scope, context: context, showCompleted: showCompleted, showHeldBack: showHeldBack)
         var query = query
         switch rule.completion {
         case .open: query = query.filter(Field("complete") == false)
@@ -21,10 +21,25 @@ enum ListQuery {
             let orphaned = QueryPredicate.all([Field("listId") != nil] + ids.map { Field("listId") != .string($0) })!
             query = query.filter(Field("listId") == nil || orphaned)
         }
-        if let after = rule.dueAfter { query = query.filter(Field("due") > .string(after)) }
-        if let by = rule.dueBy { query = query.filter(Field("due") <= .string(by)) }  // passes no item without a due date
-        if rule.needsDue, rule.dueAfter == nil, rule.dueBy == nil { query = query.filter(Field("due") != nil) }
-        return query
+        if let by = rule.startsBy { query = query.filter(Field("start") == nil || Field("start") <= .string(ScopeRule.endOf(by))) }
+        var due: [QueryPredicate] = []
+        if let after = rule.dueAfter { due.append(Field("due") > .string(after)) }
+        if let by = rule.dueBy { due.append(Field("due") <= .string(by)) }  // passes no item without a due date
+        if rule.needsDue, rule.dueAfter == nil, rule.dueBy == nil { due.append(Field("due") != nil) }
+        guard var dates = QueryPredicate.all(due) else { return query }
+        if let day = rule.orStartsOn { dates = dates || startsOn(day) }
+        if let day = rule.orStartsAfter { dates = dates || Field("start") > .string(ScopeRule.endOf(day)) }
+        return query.filter(dates)
+    }
+
+    /// Items whose start is on `day`.
+    static func startsOn(_ day: DueDate) -> QueryPredicate {
+        Field("start") >= .string(day.dayOnly.text) && Field("start") <= .string(ScopeRule.endOf(day))
+    }
+
+    /// Items not held back on `today`: no start, or one on today or before.
+    static func startedBy(_ today: DueDate) -> QueryPredicate {
+        Field("start") == nil || Field("start") <= .string(ScopeRule.endOf(today))
     }
 
     /// `query` narrowed by the filter's words: text it contains, tags, a list, a priority.
@@ -40,13 +55,16 @@ enum ListQuery {
         return query
     }
 
-    /// Items due on `today` or before (Today's, `ScopeRule`). `due <=` passes no item without a due date.
-    static func dueBy(_ today: DueDate) -> QueryPredicate { Field("due") <= .string(ScopeRule.endOf(today)) }
+    /// Items due on `today` or before, or starting today, and not held back (Today's, `ScopeRule`).
+    /// `due <=` passes no item without a due date.
+    static func dueBy(_ today: DueDate) -> QueryPredicate {
+        (Field("due") <= .string(ScopeRule.endOf(today)) || startsOn(today)) && startedBy(today)
+    }
 
-    /// Items due after `today` and at most 7 days on (Upcoming's, `ScopeRule`).
+    /// Items due after `today` and at most 7 days on, or held back (Upcoming's, `ScopeRule`).
     static func dueInTheWeekAfter(_ today: DueDate) -> QueryPredicate {
         let week = ScopeRule.weekAfter(today)
-        return Field("due") > .string(week.after) && Field("due") <= .string(week.by)
+        return Field("due") > .string(week.after) && Field("due") <= .string(week.by) || Field("start") > .string(ScopeRule.endOf(today))
     }
 
     /// Items carrying a tag (lower-cased): `tags` is one text of words, one space apart.

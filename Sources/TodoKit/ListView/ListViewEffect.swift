@@ -32,6 +32,8 @@ public struct CountRequest: Sendable, Hashable {
     public var filterText: String
     /// Whether completed items count.
     public var showCompleted: Bool
+    /// Whether items waiting for their start date count.
+    public var showHeldBack = false
     /// The list's count generation when it was asked for.
     public var generation: Int
     /// Which items.

@@ -7,6 +7,8 @@ public struct ListWindowRequest: Sendable, Hashable {
     public var filterText: String
     /// Whether completed items are shown.
     public var showCompleted: Bool
+    /// Whether items waiting for their start date are shown.
+    public var showHeldBack: Bool
     /// First row; counted from the list's end when `fromEnd`.
     public var offset: Int
     /// How many rows.
@@ -20,10 +22,11 @@ public struct ListWindowRequest: Sendable, Hashable {
     public var fromEnd = false
 
     /// Creates a request.
-    public init(filterText: String = "", showCompleted: Bool = false, offset: Int = 0, limit: Int = 100,
+    public init(filterText: String = "", showCompleted: Bool = false, showHeldBack: Bool = false, offset: Int = 0, limit: Int = 100,
                 scope: ListScope = .all, context: ScopeContext = ScopeContext()) {
         self.filterText = filterText
         self.showCompleted = showCompleted
+        self.showHeldBack = showHeldBack
         self.offset = offset
         self.limit = limit
         self.scope = scope
@@ -32,7 +35,7 @@ public struct ListWindowRequest: Sendable, Hashable {
 
     /// The same list (filter, scope), whatever rows it covers.
     func sameList(as other: ListWindowRequest) -> Bool {
-        (filterText, showCompleted, scope, context) == (other.filterText, other.showCompleted, other.scope, other.context)
+        (filterText, showCompleted, showHeldBack, scope, context) == (other.filterText, other.showCompleted, other.showHeldBack, other.scope, other.context)
     }
 }
 

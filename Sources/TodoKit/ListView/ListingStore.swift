@@ -34,19 +34,23 @@ public struct ListingStore: StoreFacet {
     }
 
     private func windowQuery(_ request: ListWindowRequest) -> SyncQuery {
-        let ordered = ListQuery.order(listQuery(filterText: request.filterText, showCompleted: request.showCompleted, scope: request.scope,
-                                                context: request.context))
+        let ordered = ListQuery.order(listQuery(filterText: request.filterText, showCompleted: request.showCompleted,
+                                                showHeldBack: request.showHeldBack, scope: request.scope, context: request.context))
         return (request.fromEnd ? ordered.reversed() : ordered).limit(request.limit).offset(request.offset)
     }
 
     func countQuery(_ request: CountRequest) -> SyncQuery {
-        listQuery(filterText: request.filterText, showCompleted: request.showCompleted, scope: request.scope, context: request.context)
-            .limit(0).withTotalCount()
+        listQuery(filterText: request.filterText, showCompleted: request.showCompleted, showHeldBack: request.showHeldBack,
+                  scope: request.scope, context: request.context).limit(0).withTotalCount()
     }
 
-    func listQuery(filterText: String, showCompleted: Bool, scope: ListScope = .all, context: ScopeContext = ScopeContext()) -> SyncQuery {
-        ListQuery.filter(ListQuery.filter(table.query, scope: scope, context: context, showCompleted: showCompleted),
-                         words: FilterWords(filterText), context: context)
+    /// A scope's items narrowed by the filter's words; a filter finds items waiting for their start too.
+    func listQuery(filterText: String, showCompleted: Bool, showHeldBack: Bool = false, scope: ListScope = .all,
+                   context: ScopeContext = ScopeContext()) -> SyncQuery {
+        let words = FilterWords(filterText)
+        return ListQuery.filter(ListQuery.filter(table.query, scope: scope, context: context, showCompleted: showCompleted,
+                                                 showHeldBack: showHeldBack || !words.isEmpty),
+                                words: words, context: context)
     }
 
     /// The items of a listing in its order, a chunk at a time, each with the list it shows in and

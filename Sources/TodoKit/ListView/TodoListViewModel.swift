@@ -36,6 +36,8 @@ public struct TodoListViewModel: KeyedView {
     /// What the scope's query needs (today, the lists that exist).
     public private(set) var context = ScopeContext()
     public private(set) var showCompleted = false
+    /// Whether items waiting for their start date are shown (`w`).
+    public private(set) var showHeldBack = false
     /// The selected row.
     public private(set) var selected = 0
     /// The first row on screen.
@@ -144,6 +146,11 @@ public struct TodoListViewModel: KeyedView {
             selected = 0
             scrollTop = 0
             return reload(countDelay: 0)
+        case .toggleShowHeldBack:
+            showHeldBack.toggle()
+            selected = 0
+            scrollTop = 0
+            return reload(countDelay: 0)
         case .chooseScope: return [.send(.lists(.openScopeSwitcher))]
         case .nextScope: return [.send(.lists(.cycleScope(1)))]
         case .previousScope: return [.send(.lists(.cycleScope(-1)))]
@@ -168,11 +175,12 @@ public struct TodoListViewModel: KeyedView {
 
     /// The list on screen as a request (its rows aside).
     private var listRequest: ListWindowRequest {
-        ListWindowRequest(filterText: filter.text, showCompleted: showCompleted, scope: scope, context: context)
+        ListWindowRequest(filterText: filter.text, showCompleted: showCompleted, showHeldBack: showHeldBack, scope: scope, context: context)
     }
 
     private var countRequest: CountRequest {
-        CountRequest(filterText: filter.text, showCompleted: showCompleted, generation: rows.countGeneration, scope: scope, context: context)
+        CountRequest(filterText: filter.text, showCompleted: showCompleted, showHeldBack: showHeldBack, generation: rows.countGeneration,
+                     scope: scope, context: context)
     }
 
     private mutating func select(_ index: Int) -> [Effect] {

@@ -19,8 +19,10 @@ public enum TodoTable {
         mergeRules: TodoItem.mergeRules,
         sortRules: ["due": .nullsLast, "priority": .ranked(Priority.allCases.map(\.rawValue))],
         // The list's order (due, items without one last; priority, high first; text) in every
-        // scope: open items, one list's, and all of them (with completed ones).
-        orderIndexes: [["complete", "due", "priority", "text", SystemProperty.id.rawValue],
-                       ["complete", "listId", "due", "priority", "text", SystemProperty.id.rawValue],
+        // scope: open items, one list's, and all of them (with completed ones). The start ends
+        // the open items' indexes, so the counts that leave out items waiting for it read the
+        // index alone.
+        orderIndexes: [["complete", "due", "priority", "text", SystemProperty.id.rawValue, "start"],
+                       ["complete", "listId", "due", "priority", "text", SystemProperty.id.rawValue, "start"],
                        ["due", "priority", "text", SystemProperty.id.rawValue]])
 }
