@@ -35,4 +35,14 @@ import TodoModel
         app.type("passport")
         #expect(app.visibleTexts == ["renew passport"])
     }
+
+    @Test func anItemWaitingSaysWhenItStarts() {
+        let badges = ItemBadge.of(TodoItem(text: "renew passport", start: DueDate("2026-11-27")), today: today)
+        #expect(badges.map(\.text) == ["starts Fri"])
+        #expect(badges.map(\.kind) == [.waiting])
+    }
+
+    @Test func anItemThatHasStartedShowsNoStart() {
+        #expect(ItemBadge.of(TodoItem(text: "renew passport", start: today), today: today).isEmpty)
+    }
 }

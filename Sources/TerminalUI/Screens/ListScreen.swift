@@ -92,6 +92,7 @@ public enum ListScreen {
         case .overdue: return [.bold, .warning]
         case .dueToday: return [.bold, .accent]
         case .due: return []
+        case .waiting: return .dim
         }
     }
 }

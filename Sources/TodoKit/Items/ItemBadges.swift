@@ -1,9 +1,10 @@
 import TodoModel
-/// What a list row shows of an item besides its text, in order: tags, priority, due. Each badge
+/// What a list row shows of an item besides its text, in order: tags, priority, due, and the
+/// start of an item still waiting for it. Each badge
 /// says what it is, so the renderer can colour it (overdue red, today highlighted).
 public struct ItemBadge: Sendable, Equatable {
     /// What kind of badge, for its style.
-    public enum Kind: Sendable, Equatable { case tag, priority(Priority), overdue, dueToday, due }
+    public enum Kind: Sendable, Equatable { case tag, priority(Priority), overdue, dueToday, due, waiting }
     /// The words shown.
     public var text: String
     public var kind: Kind
@@ -17,6 +18,9 @@ public struct ItemBadge: Sendable, Equatable {
         if let due = item.due {
             let kind: Kind = today.map { due.dayOnly < $0 && !item.complete ? .overdue : due.dayOnly == $0 ? .dueToday : .due } ?? .due
             badges.append(ItemBadge(text: words(for: due, today: today), kind: kind))
+        }
+        if let start = item.start, let today, start.dayOnly > today {
+            badges.append(ItemBadge(text: "starts " + words(for: start, today: today), kind: .waiting))
         }
         return badges
     }
