@@ -22,7 +22,7 @@ public enum ICalendarFuzzCheck {
         }
         let utc = TimeZone(identifier: "UTC")!
         guard let task = try? VTODOMapping.read(text, zone: utc) else { return nil }
-        let resource = VTODOMapping.write(task, updated: Date(timeIntervalSince1970: 1_795_000_000))
+        let resource = VTODOMapping.write(task, updated: Date(timeIntervalSince1970: 1_795_000_000), zone: utc)
         let reread: TaskResource
         do {
             reread = try VTODOMapping.read(resource, zone: utc)

@@ -17,6 +17,7 @@ public enum ItemFile {
     static let header = """
         # Edit the item, save and quit. Lines starting with # are left out.
         # Due and Start: today, tomorrow, a weekday, +3d, 2026-12-01 (optionally T18:00), or empty.
+        # Reminders: -1h, -30m, -2d (before the due time) or 2026-12-01T09:00, a space apart, or empty.
         # Priority: high, medium, low or empty. Repeat: daily, weekly, monthly, yearly, weekdays, 3d, 2w, 1m or empty.
         # List: the name of an existing list, or empty for the Inbox. Everything after Notes: is the notes.
         """
@@ -28,6 +29,7 @@ public enum ItemFile {
             "Text: \(item.text)", "Complete: \(item.complete ? "yes" : "no")", "Due: \(item.due?.text ?? "")",
             "Start: \(item.start?.text ?? "")",
             "Priority: \(item.priority?.rawValue ?? "")", "Tags: \(item.tags.sorted().joined(separator: " "))",
+            "Reminders: \(Reminder.text(item.reminders) ?? "")",
             "List: \(listName ?? "")", "Repeat: \(item.repeatRule?.text ?? "")", "Notes:",
         ]
         return lines.joined(separator: "\n") + "\n" + item.notes + (item.notes.isEmpty ? "" : "\n")
@@ -86,6 +88,15 @@ public enum ItemFile {
                     throw ParseError(line: index, reason: "tags are words of letters, digits, - _ or .")
                 }
                 item.tags = tags
+            case "reminders":
+                var reminders = Set<Reminder>()
+                for word in value.split(whereSeparator: \.isWhitespace) {
+                    guard let reminder = Reminder(typed: String(word), today: today) else {
+                        throw ParseError(line: index, reason: "“\(word)” is not a reminder (-1h, -30m, -2d or 2026-12-01T09:00)")
+                    }
+                    reminders.insert(reminder)
+                }
+                item.reminders = reminders
             case "list": listName = value.isEmpty ? nil : value
             case "repeat":
                 if value.isEmpty { item.repeatRule = nil; continue }

@@ -3,7 +3,8 @@ import TableProtocol
 
 /// An item as scripts read it (`todo list --json`, `todo export`, `todo watch --json`) and as
 /// `todo import` reads it back: `id`, `text`, `complete`, `notes`, `due` (`"2026-12-01"` or
-/// `"2026-12-01T18:00"`, local time), `start` (the same forms), `priority`, `tags` (a sorted array), `list` (the list's
+/// `"2026-12-01T18:00"`, local time), `start` (the same forms), `priority`, `tags` (a sorted array), `reminders` (a sorted array of `-1h`, `-30m`, `-2d` or
+/// `2026-12-01T09:00`), `list` (the list's
 /// name, null for the Inbox), `repeat`, `completedAt`.
 public enum ItemJSON {
     /// The item's object, keys in that order.
@@ -13,7 +14,8 @@ public enum ItemJSON {
             ("notes", .string(item.notes)), ("due", item.due.map { .string($0.text) } ?? .null),
             ("start", item.start.map { .string($0.text) } ?? .null),
             ("priority", item.priority.map { .string($0.rawValue) } ?? .null),
-            ("tags", .array(item.tags.sorted().map(JSONValue.string))), ("list", listName.map(JSONValue.string) ?? .null),
+            ("tags", .array(item.tags.sorted().map(JSONValue.string))),
+            ("reminders", .array(item.reminders.map(\.text).sorted().map(JSONValue.string))), ("list", listName.map(JSONValue.string) ?? .null),
             ("repeat", item.repeatRule.map { .string($0.text) } ?? .null), ("completedAt", item.completedAt.map(JSONValue.string) ?? .null),
         ])
     }
@@ -63,6 +65,16 @@ public enum ItemJSON {
             guard words.count == tags.count, words.allSatisfy(QuickAdd.isName) else { throw FieldError("has \"tags\" that are not an array of words") }
             item.tags = Set(words.map { $0.lowercased() })
         default: throw FieldError("has \"tags\" that are not an array of words")
+        }
+        switch object["reminders"] {
+        case nil, .null?: break
+        case .array(let values)?:
+            let reminders = values.compactMap { $0.stringValue.flatMap(Reminder.init) }
+            guard reminders.count == values.count else {
+                throw FieldError("has \"reminders\" that are not an array of -1h, -30m, -2d or YYYY-MM-DDTHH:MM")
+            }
+            item.reminders = Set(reminders)
+        default: throw FieldError("has \"reminders\" that are not an array of -1h, -30m, -2d or YYYY-MM-DDTHH:MM")
         }
         if let rule = try string(object, "repeat") {
             guard let value = RepeatRule(rule) else { throw FieldError("has a \"repeat\" that is not a repeat rule (daily, weekly, 3d …)") }

@@ -1,6 +1,6 @@
 /// Quick add: the words of a new item's line that set its fields, the rest kept as its text.
 /// `+List`, `#tag` / `@tag`, `!high` / `!medium` / `!low` (or `!1` … `!3`), `due:WHEN`,
-/// `start:WHEN` and `repeat:RULE`; a word that only looks like one (`a#b`, `e-mail!`,
+/// `start:WHEN`, `remind:WHEN` (repeatable) and `repeat:RULE`; a word that only looks like one (`a#b`, `e-mail!`,
 /// `due:someday`) stays text.
 public struct QuickAdd: Sendable, Equatable {
     /// The text left: every word that set nothing, in order.
@@ -17,6 +17,8 @@ public struct QuickAdd: Sendable, Equatable {
     public var due: DueDate?
     /// Start (`start:WHEN`, in `due:`'s words).
     public var start: DueDate?
+    /// Reminders (`remind:-1h`, `remind:friT09:00`).
+    public var reminders: Set<Reminder> = []
     /// Repeat rule (`repeat:RULE`).
     public var repeatRule: RepeatRule?
 
@@ -51,6 +53,8 @@ public struct QuickAdd: Sendable, Equatable {
                 self.due = due
             } else if word.lowercased().hasPrefix("start:"), let start = Self.due(String(word.dropFirst(6)), today: today) {
                 self.start = start
+            } else if word.lowercased().hasPrefix("remind:"), let reminder = Reminder(typed: String(word.dropFirst(7)), today: today) {
+                reminders.insert(reminder)
             } else if word.lowercased().hasPrefix("repeat:"), let rule = RepeatRule(String(word.dropFirst(7))) {
                 repeatRule = rule
             } else {
@@ -62,7 +66,7 @@ public struct QuickAdd: Sendable, Equatable {
 
     /// The item the line describes (its list by `listId`; `listName`, when given, is the caller's to resolve).
     public var item: TodoItem {
-        TodoItem(text: text, due: due, start: start, priority: priority, tags: tags, listId: listId, repeatRule: repeatRule)
+        TodoItem(text: text, due: due, start: start, priority: priority, tags: tags, reminders: reminders, listId: listId, repeatRule: repeatRule)
     }
 
     /// What the prompt shows it understood: `list Home · due 2026-12-01 · !high · #phone · repeats weekly`.
@@ -71,6 +75,7 @@ public struct QuickAdd: Sendable, Equatable {
         if let listName { parts.append("list \(listName)") }
         if let due { parts.append("due \(due.text)") }
         if let start { parts.append("starts \(start.text)") }
+        parts += reminders.sorted().map { "reminds \($0.text)" }
         if let priority { parts.append("!\(priority.rawValue)") }
         parts += tags.sorted().map { "#\($0)" }
         if let repeatRule { parts.append("repeats \(repeatRule.text)") }

@@ -2,7 +2,7 @@ import Foundation
 import TableProtocol
 
 /// One todo: the seed app's `id`, `text` and `complete`, and the task model's notes, due date,
-/// start date, priority, tags, list, repeat rule and completion time, as a row of the `TodoItem` table holds
+/// start date, priority, tags, reminders, list, repeat rule and completion time, as a row of the `TodoItem` table holds
 /// them (`object`, `Codable`): the app stores it through OfflineSync, and a base-protocol client
 /// sees the fields as plain columns.
 public struct TodoItem: Codable, Sendable, Hashable, Identifiable {
@@ -26,6 +26,8 @@ public struct TodoItem: Codable, Sendable, Hashable, Identifiable {
     public var priority: Priority?
     /// Tags: a set of words (merged as a set: both devices' additions and removals survive).
     public var tags: Set<String>
+    /// When it reminds (merged as a set, as tags are).
+    public var reminders: Set<Reminder>
     /// The list it belongs to; nil for the Inbox.
     public var listId: String?
     /// How it repeats; nil for once.
@@ -48,12 +50,12 @@ public struct TodoItem: Codable, Sendable, Hashable, Identifiable {
 
     // The app's own columns; the store keeps the system properties.
     private enum CodingKeys: String, CodingKey {
-        case id, text, complete, notes, due, start, priority, tags, listId, repeatRule = "repeat", completedAt, series
+        case id, text, complete, notes, due, start, priority, tags, reminders, listId, repeatRule = "repeat", completedAt, series
     }
 
     /// Creates an item.
     public init(id: String = UUID().uuidString, text: String, complete: Bool = false, notes: String = "", due: DueDate? = nil,
-                start: DueDate? = nil, priority: Priority? = nil, tags: Set<String> = [], listId: String? = nil, repeatRule: RepeatRule? = nil,
+                start: DueDate? = nil, priority: Priority? = nil, tags: Set<String> = [], reminders: Set<Reminder> = [], listId: String? = nil, repeatRule: RepeatRule? = nil,
                 completedAt: String? = nil, series: String? = nil, version: String? = nil, updatedAt: String? = nil) {
         self.id = id
         self.text = text
@@ -63,6 +65,7 @@ public struct TodoItem: Codable, Sendable, Hashable, Identifiable {
         self.start = start
         self.priority = priority
         self.tags = tags
+        self.reminders = reminders
         self.listId = listId
         self.repeatRule = repeatRule
         self.completedAt = completedAt
@@ -83,6 +86,7 @@ public struct TodoItem: Codable, Sendable, Hashable, Identifiable {
                   start: ((try? row.decodeIfPresent(String.self, forKey: .start)) ?? nil).flatMap(DueDate.init),
                   priority: ((try? row.decodeIfPresent(String.self, forKey: .priority)) ?? nil).flatMap(Priority.init(rawValue:)),
                   tags: Self.tags(fromText: (try? row.decodeIfPresent(String.self, forKey: .tags)) ?? nil),
+                  reminders: Reminder.set(fromText: (try? row.decodeIfPresent(String.self, forKey: .reminders)) ?? nil),
                   listId: (try? row.decodeIfPresent(String.self, forKey: .listId)) ?? nil,
                   repeatRule: ((try? row.decodeIfPresent(String.self, forKey: .repeatRule)) ?? nil).flatMap(RepeatRule.init),
                   completedAt: (try? row.decodeIfPresent(String.self, forKey: .completedAt)) ?? nil,
@@ -123,6 +127,7 @@ public struct TodoItem: Codable, Sendable, Hashable, Identifiable {
             CodingKeys.start.rawValue: nullable(start?.text),
             CodingKeys.priority.rawValue: nullable(priority?.rawValue),
             CodingKeys.tags.rawValue: nullable(Self.tagsText(tags)),
+            CodingKeys.reminders.rawValue: nullable(Reminder.text(reminders)),
             CodingKeys.listId.rawValue: nullable(listId),
             CodingKeys.repeatRule.rawValue: nullable(repeatRule?.text),
             CodingKeys.completedAt.rawValue: nullable(completedAt),
@@ -139,10 +144,13 @@ public struct TodoItem: Codable, Sendable, Hashable, Identifiable {
         guard let repeatRule, let due = repeatRule.next(after: self.due ?? today) else { return nil }
         let root = series ?? id
         let day = due.dayOnly.text.replacingOccurrences(of: "-", with: "")
-        // The start keeps its distance before the due date (the date the rule counted from).
-        let start = self.start.flatMap { $0.adding(days: due.dayNumber - (self.due ?? today).dayNumber) }
+        // The start and each reminder's time keep their distance before the due date (the date
+        // the rule counted from).
+        let days = due.dayNumber - (self.due ?? today).dayNumber
+        let start = self.start.flatMap { $0.adding(days: days) }
         return TodoItem(id: "\(root.prefix(200))-\(day)", text: text, notes: notes, due: due, start: start,
-                        priority: priority, tags: tags, listId: listId, repeatRule: repeatRule, series: root)
+                        priority: priority, tags: tags, reminders: Set(reminders.compactMap { $0.shifted(days: days) }),
+                        listId: listId, repeatRule: repeatRule, series: root)
     }
 
     /// The item marked complete (its `completedAt` is `CompletionRules`' to set).

@@ -52,7 +52,7 @@ struct AddCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "add", abstract: "Add an item; prints its id.",
         discussion: "Words of the text set fields (quick add): +List, #tag or @tag, !high/!medium/!low (!1 … !3), "
-            + "due:WHEN, start:WHEN and repeat:RULE; the rest is the text. --raw keeps every word as text. Flags win over words.")
+            + "due:WHEN, start:WHEN, remind:WHEN and repeat:RULE; the rest is the text. --raw keeps every word as text. Flags win over words.")
     @OptionGroup var options: ClientOptions
     @OptionGroup var fields: ItemFieldOptions
     @Flag(help: "Keep every word as text (no quick add).") var raw = false
@@ -97,7 +97,7 @@ struct SampleCommand: AsyncParsableCommand {
 struct ListCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "list", abstract: "List items (incomplete ones that have started, unless --all), by due, then priority, then text.",
-        discussion: "--json prints [{id, text, complete, notes, due, start, priority, tags, list, repeat, completedAt, pending}].")
+        discussion: "--json prints [{id, text, complete, notes, due, start, priority, tags, reminders, list, repeat, completedAt, pending}].")
     @OptionGroup var options: ClientOptions
     @Option(name: .customLong("list"), help: "Only this list's items (Inbox: items without a list, or whose list is gone).") var listName: String?
     @Option(help: "Only items with this tag.") var tag: String?
@@ -136,11 +136,12 @@ struct ListCommand: AsyncParsableCommand {
         try output.flush()
     }
 
-    /// An item as a line: id, box, text, then its due day, start, priority, list, tags and whether it waits to be sent.
+    /// An item as a line: id, box, text, then its due day, start, priority, list, tags, reminders and whether it waits to be sent.
     static func line(_ listed: ListedItem) -> String {
         let item = listed.item
         var fields = [item.due.map { "due \($0.text)" }, item.start.map { "starts \($0.text)" }, item.priority.map { "!\($0.rawValue)" }, listed.listName.map { "+\($0.asOutputField)" }].compactMap { $0 }
         fields += item.tags.sorted().map { "#\($0)" }
+        fields += item.reminders.sorted().map { "reminds \($0.text)" }
         if listed.isPending { fields.append("(pending)") }
         return "\(item.id)\t\(item.complete ? "[x]" : "[ ]")\t\(item.text.asOutputField)\(fields.isEmpty ? "" : "\t" + fields.joined(separator: " "))"
     }
@@ -159,7 +160,7 @@ struct EditCommand: AsyncParsableCommand {
     @Option(help: "With --all: only items whose text contains this (ignoring case).") var match: String?
 
     var changesFields: Bool {
-        fields.due != nil || fields.start != nil || fields.priority != nil || !fields.tags.isEmpty || fields.listName != nil || fields.notes != nil
+        fields.due != nil || fields.start != nil || !fields.reminders.isEmpty || fields.priority != nil || !fields.tags.isEmpty || fields.listName != nil || fields.notes != nil
             || fields.repeatRule != nil || replacedTags != nil
     }
 

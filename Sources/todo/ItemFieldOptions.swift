@@ -8,6 +8,10 @@ struct ItemFieldOptions: ParsableArguments {
     @Option(help: "Due: today, tomorrow, a weekday, +3d, +2w, +1m, or 2026-12-01, optionally with T18:00 (edit: none clears).")
     var due: String?
     @Option(help: "Start: when the item starts to matter, in --due's words (edit: none clears).") var start: String?
+    // Its offsets start with "-": the value is whatever follows the flag.
+    @Option(name: .customLong("remind"), parsing: .unconditionalSingleValue,
+            help: "A reminder (repeatable): -1h, -30m, -2d before the due time, or a time in --due's words ('tomorrow T09:00'); none clears them.")
+    var reminders: [String] = []
     @Option(help: "high, medium or low (also 1, 2, 3; edit: none clears).") var priority: String?
     @Option(name: .customLong("tag"), help: "A tag (repeatable; edit: added to the item's tags).") var tags: [String] = []
     @Option(name: .customLong("list"), help: "The list's name, created if missing (edit: Inbox moves it out of any list).") var listName: String?
@@ -18,6 +22,13 @@ struct ItemFieldOptions: ParsableArguments {
     func apply(to item: inout TodoItem, today: DueDate, list: (String) async throws -> String?) async throws {
         if let due { item.due = due == "none" ? nil : try Self.due(due, today: today) }
         if let start { item.start = start == "none" ? nil : try Self.due(start, today: today, flag: "--start") }
+        for reminder in reminders {
+            if reminder == "none" { item.reminders = []; continue }
+            guard let value = Reminder(typed: reminder, today: today) else {
+                throw ValidationError("--remind is -1h, -30m, -2d or a time in --due's words (tomorrow T09:00, 2026-12-01T09:00), not “\(reminder)”.")
+            }
+            item.reminders.insert(value)
+        }
         if let priority {
             if priority == "none" {
                 item.priority = nil

@@ -16,7 +16,7 @@ struct WatchCommand: AsyncParsableCommand {
         discussion: """
             Each line is the item as it is after the change: `UPDATED-AT<TAB>ID<TAB>[x] or [ ]<TAB>TEXT`, \
             or `UPDATED-AT<TAB>ID<TAB>deleted`. With --json, one JSON object per line: \
-            {"id","text","complete","notes","due","start","priority","tags","list","repeat","completedAt","deleted","updatedAt"}. The connection state goes to stderr. \
+            {"id","text","complete","notes","due","start","priority","tags","reminders","list","repeat","completedAt","deleted","updatedAt"}. The connection state goes to stderr. \
             Changes pushed from this device's store are also sent, as in the full-screen client.
             """)
     @OptionGroup var options: ClientOptions

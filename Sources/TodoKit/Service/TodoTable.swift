@@ -6,11 +6,11 @@ import TodoModel
 public enum TodoTable {
     /// The items' table name on the server.
     public static let name = TodoItem.tableName
-    /// Its definition for the local store: tags merge as a set; two completion times of one
+    /// Its definition for the local store: tags and reminders merge as sets; two completion times of one
     /// completion (both devices checked it off) keep the server's.
     public static let definition = SyncTableDefinition(
         name: name,
-        columns: ["text": .text, "complete": .boolean, "notes": .text, "due": .text, "start": .text, "priority": .text, "tags": .text,
+        columns: ["text": .text, "complete": .boolean, "notes": .text, "due": .text, "start": .text, "priority": .text, "tags": .text, "reminders": .text,
                   "listId": .text, "repeat": .text, "completedAt": .text, "series": .text],
         // Text alone for export. (Today's and Upcoming's ranges walk the order indexes' sort
         // column; an index on (complete, due) went unread and cost every write.)

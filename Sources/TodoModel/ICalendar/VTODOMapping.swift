@@ -5,7 +5,7 @@ import TableProtocol
 /// and, from Thunderbird, its overrides) read into a `TaskResource`, and written back from one.
 ///
 /// Field by field: SUMMARY ↔ text; DESCRIPTION ↔ notes; DUE ↔ due; DTSTART ↔ start; PRIORITY ↔ priority;
-/// CATEGORIES ↔ tags; STATUS:COMPLETED, COMPLETED and PERCENT-COMPLETE:100 ↔ complete and
+/// CATEGORIES ↔ tags; display VALARMs ↔ reminders (`VALARMReminders`); STATUS:COMPLETED, COMPLETED and PERCENT-COMPLETE:100 ↔ complete and
 /// completedAt; RRULE ↔ repeat; UID ↔ id; LAST-MODIFIED and DTSTAMP from the server's stamps.
 public enum VTODOMapping {
     /// What a task resource may not be: refused with a clear error, nothing stored.
@@ -43,6 +43,12 @@ public enum VTODOMapping {
         item.start = master.property(VTODOProperty.dtstart).flatMap { VTODOFields.due($0, zone: zone) }
         item.priority = master.property(VTODOProperty.priority).flatMap { VTODOFields.priority($0.value) }
         item.tags = VTODOFields.tags(master.properties(VTODOProperty.categories))
+        // An alarm that is a reminder of ours is read into the item, and leaves what is kept.
+        master.components.removeAll { alarm in
+            guard let reminder = VALARMReminders.reminder(alarm, due: item.due, start: item.start, zone: zone) else { return false }
+            item.reminders.insert(reminder)
+            return true
+        }
         let status = master.property(VTODOProperty.status)?.value.uppercased()
         let completed = master.property(VTODOProperty.completed).flatMap { VTODOFields.instant($0.value) }
         let percent = master.property(VTODOProperty.percentComplete).flatMap { Int($0.value) }
@@ -83,8 +89,9 @@ public enum VTODOMapping {
     }
 
     /// The resource's text: our fields, then what it kept. `updated`: the server's stamp of
-    /// the item (LAST-MODIFIED and DTSTAMP).
-    public static func write(_ resource: TaskResource, updated: Date) -> String {
+    /// the item (LAST-MODIFIED and DTSTAMP); `zone`: where a reminder's wall time is (its
+    /// trigger is written in UTC).
+    public static func write(_ resource: TaskResource, updated: Date, zone: TimeZone = .current) -> String {
         var calendar = resource.kept
         calendar.properties.insert(contentsOf: [ICalendarProperty("VERSION", "2.0"), ICalendarProperty("PRODID", "-//OfflineTodo//todo-server//EN")], at: 0)
         let masterIndex = calendar.components.firstIndex { $0.name == "VTODO" && $0.property("RECURRENCE-ID") == nil }
@@ -113,6 +120,7 @@ public enum VTODOMapping {
             fields.append(VTODOFields.rrule(rule))
         }
         master.properties = fields + master.properties
+        master.components = item.reminders.sorted().compactMap { VALARMReminders.alarm($0, of: item, zone: zone) } + master.components
         if let masterIndex { calendar.components[masterIndex] = master } else { calendar.components.append(master) }
         return ICalendarWriter.text([calendar])
     }

@@ -17,7 +17,7 @@ public enum VTODOProperty {
 
     /// The property that holds each of an item's fields, by the field's column name.
     public static let ofField: [String: String] = [
-        "id": uid, "text": summary, "notes": description, "due": due, "start": dtstart, "priority": priority, "tags": categories,
+        "id": uid, "text": summary, "notes": description, "due": due, "start": dtstart, "priority": priority, "tags": categories, "reminders": VALARMReminders.alarm,
         "complete": status, "completedAt": completed, "repeat": rrule,
     ]
 }

@@ -2,9 +2,9 @@ import Foundation
 
 /// An iCalendar DURATION value (RFC 5545 §3.3.6): `[+-]P` then weeks, or days and a time of
 /// hours, minutes and seconds (`PT2H`, `-PT15M`, `P1DT12H`, `P2W`).
-enum ICalendarDuration {
+public enum ICalendarDuration {
     /// The value in seconds; nil when it is not a duration.
-    static func seconds(_ text: String) -> TimeInterval? {
+    public static func seconds(_ text: String) -> TimeInterval? {
         var rest = Substring(text.uppercased())
         var sign: TimeInterval = 1
         if rest.first == "+" || rest.first == "-" {
