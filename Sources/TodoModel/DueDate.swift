@@ -63,6 +63,13 @@ public struct DueDate: Sendable, Hashable, Comparable, CustomStringConvertible {
 
     public var description: String { text }
 
+    /// The instant this wall time is in `zone` (a day alone: its start).
+    public func instant(in zone: TimeZone) -> Date? {
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = zone
+        return calendar.date(from: DateComponents(year: year, month: month, day: day, hour: hour ?? 0, minute: minute))
+    }
+
     /// The same day without the time.
     public var dayOnly: DueDate { DueDate(year: year, month: month, day: day)! }
 

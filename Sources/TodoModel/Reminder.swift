@@ -66,6 +66,23 @@ public enum Reminder: Sendable, Hashable, Comparable, CustomStringConvertible {
 
     public static func < (a: Reminder, b: Reminder) -> Bool { a.text < b.text }
 
+    /// When it comes due on `item`, as a wall time: its time, or its offset before the item's
+    /// due time (its start, without a due date; a day alone counts from 09:00). Nil for an offset
+    /// on an item with neither.
+    public func time(on item: TodoItem) -> DueDate? {
+        switch self {
+        case .at(let time): return time
+        case .before(let minutes):
+            guard let anchor = item.due ?? item.start else { return nil }
+            let timed = Self.timed(anchor)
+            let total = timed.time!.hour * 60 + timed.time!.minute - minutes
+            let days = Int((Double(total) / 1_440).rounded(.down))
+            let rest = total - days * 1_440
+            guard let day = timed.adding(days: days) else { return nil }
+            return DueDate(year: day.year, month: day.month, day: day.day, hour: rest / 60, minute: rest % 60)
+        }
+    }
+
     /// The reminder on an instance `days` days after this one's (a repeat's next): a time moves
     /// with it, an offset stays.
     func shifted(days: Int) -> Reminder? {

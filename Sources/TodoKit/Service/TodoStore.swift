@@ -24,6 +24,8 @@ public final class TodoStore: Sendable {
     let conflictsSeen: ConflictsSeenStore
     /// When this device began taking the server's lost edits.
     let lostEditHorizon: LostEditHorizon
+    /// How far this device has looked at reminders that came due.
+    let remindersSeen: ReminderLook
     /// The shared spaces the account is in, as the server last said.
     let spaceDirectory: SpaceDirectory
     /// The access tokens, by server.
@@ -56,6 +58,7 @@ public final class TodoStore: Sendable {
         lastSyncStore = LastSyncStore(path: storePath + ".lastsync")
         conflictsSeen = ConflictsSeenStore(path: storePath + ".conflicts-seen")
         lostEditHorizon = LostEditHorizon(path: storePath + ".lost-edits-since")
+        remindersSeen = ReminderLook(path: storePath + ".reminders-seen")
         spaceDirectory = SpaceDirectory(path: storePath + ".spaces")
     }
 

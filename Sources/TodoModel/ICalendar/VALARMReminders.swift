@@ -44,19 +44,12 @@ enum VALARMReminders {
                 return nil
             }
         case .at(let time):
-            guard let instant = Self.instant(time, zone: zone) else { return nil }
+            guard let instant = time.instant(in: zone) else { return nil }
             trigger = ICalendarProperty(Self.trigger, VTODOFields.utc(instant), parameters: [("VALUE", ["DATE-TIME"])])
         }
         return ICalendarComponent(name: Self.alarm, properties: [
             ICalendarProperty("ACTION", "DISPLAY"), trigger, ICalendarProperty("DESCRIPTION", ICalendarText.escaped(item.text)),
         ])
-    }
-
-    /// The instant of a wall time in `zone`.
-    static func instant(_ time: DueDate, zone: TimeZone) -> Date? {
-        var calendar = Calendar(identifier: .gregorian)
-        calendar.timeZone = zone
-        return calendar.date(from: DateComponents(year: time.year, month: time.month, day: time.day, hour: time.time?.hour ?? 0, minute: time.time?.minute ?? 0))
     }
 
     /// `date` moved by `minutes` (wall time).
