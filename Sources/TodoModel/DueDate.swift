@@ -88,6 +88,16 @@ public struct DueDate: Sendable, Hashable, Comparable, CustomStringConvertible {
     /// `days` days later (earlier when negative), same time; nil past 9999-12-31 (or before year 1).
     public func adding(days: Int) -> DueDate? { withDayNumber(dayNumber + days) }
 
+    /// `minutes` minutes later (earlier when negative), as a wall time (a day alone counts from
+    /// its start); nil past 9999-12-31 (or before year 1).
+    public func adding(minutes: Int) -> DueDate? {
+        let total = (hour ?? 0) * 60 + minute + minutes
+        let days = Int((Double(total) / 1_440).rounded(.down))
+        let rest = total - days * 1_440
+        guard let day = withDayNumber(dayNumber + days) else { return nil }
+        return DueDate(year: day.year, month: day.month, day: day.day, hour: rest / 60, minute: rest % 60)
+    }
+
     /// `months` months later, the day clamped to the month's last (Jan 31 + 1 month = Feb 28);
     /// nil past 9999-12-31 (or before year 1).
     public func adding(months: Int) -> DueDate? {

@@ -74,12 +74,7 @@ public enum Reminder: Sendable, Hashable, Comparable, CustomStringConvertible {
         case .at(let time): return time
         case .before(let minutes):
             guard let anchor = item.due ?? item.start else { return nil }
-            let timed = Self.timed(anchor)
-            let total = timed.time!.hour * 60 + timed.time!.minute - minutes
-            let days = Int((Double(total) / 1_440).rounded(.down))
-            let rest = total - days * 1_440
-            guard let day = timed.adding(days: days) else { return nil }
-            return DueDate(year: day.year, month: day.month, day: day.day, hour: rest / 60, minute: rest % 60)
+            return Self.timed(anchor).adding(minutes: -minutes)
         }
     }
 

@@ -96,4 +96,12 @@ import Testing
         #expect(text.contains("ACTION:DISPLAY\r\n"))
         #expect(try VTODOMapping.read(text, zone: utc).item.reminders == item.reminders)
     }
+
+    @Test func anOffsetComesDueBeforeTheDueTimeAndADayAloneCountsFromNine() {
+        let timed = TodoItem(text: "x", due: DueDate("2026-12-01T00:30"))
+        #expect(Reminder.before(minutes: 60).time(on: timed) == DueDate("2026-11-30T23:30"))
+        let day = TodoItem(text: "x", due: DueDate("2026-12-01"))
+        #expect(Reminder.before(minutes: 30).time(on: day) == DueDate("2026-12-01T08:30"))
+        #expect(Reminder.before(minutes: 30).time(on: TodoItem(text: "x")) == nil)
+    }
 }

@@ -25,7 +25,7 @@ enum VALARMReminders {
             guard let start else { return nil }
             // Before the start of a task that has a due date: a time, since ours count from the due.
             guard due != nil else { return .before(minutes: minutes) }
-            return start.time == nil ? nil : Self.minutes(-minutes, after: start).map(Reminder.at)
+            return start.time == nil ? nil : start.adding(minutes: -minutes).map(Reminder.at)
         default: return nil
         }
     }
@@ -50,14 +50,5 @@ enum VALARMReminders {
         return ICalendarComponent(name: Self.alarm, properties: [
             ICalendarProperty("ACTION", "DISPLAY"), trigger, ICalendarProperty("DESCRIPTION", ICalendarText.escaped(item.text)),
         ])
-    }
-
-    /// `date` moved by `minutes` (wall time).
-    private static func minutes(_ minutes: Int, after date: DueDate) -> DueDate? {
-        let total = (date.time?.hour ?? 0) * 60 + (date.time?.minute ?? 0) + minutes
-        let days = Int((Double(total) / 1_440).rounded(.down))
-        let rest = total - days * 1_440
-        guard let day = date.adding(days: days) else { return nil }
-        return DueDate(year: day.year, month: day.month, day: day.day, hour: rest / 60, minute: rest % 60)
     }
 }
