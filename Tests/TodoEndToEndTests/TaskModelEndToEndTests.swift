@@ -56,6 +56,22 @@ import Testing
         #expect(!screen.contains("+Garden"))
     }
 
+    @Test func aReminderThatCameDueShowsOnTheOpenScreenWithItsRowMarked() async throws {
+        let home = try await home()
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = TimeZone(identifier: TodoCLI.middayZone)!
+        let past = calendar.dateComponents([.year, .month, .day, .hour, .minute], from: Date().addingTimeInterval(-300))
+        let when = String(format: "%04d-%02d-%02dT%02d:%02d", past.year!, past.month!, past.day!, past.hour!, past.minute!)
+        #expect(try await TodoCLI.run(["add", "--device", "solo", "Call the dentist", "--remind", when], home: home).status == 0)
+        let ui = try ui(home)
+        defer { ui.kill() }
+        let screen = try await ui.waitUntil("the reminder") { $0.contains("Reminder: Call the dentist") }
+        #expect(screen.contains("reminder"))
+        // Seen on this device: `todo reminders` does not list it again.
+        let listed = try await TodoCLI.run(["reminders", "--device", "solo", "--json"], home: home)
+        #expect(listed.out.trimmingCharacters(in: .whitespacesAndNewlines) == "[]")
+    }
+
     @Test func theEditorSetsADueDateAndAPriority() async throws {
         let ui = try ui(try await home())
         defer { ui.kill() }

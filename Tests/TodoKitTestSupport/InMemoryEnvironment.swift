@@ -100,7 +100,8 @@ public final class InMemoryEnvironment: Sendable {
     public var environment: AppEnvironment {
         AppEnvironment(clock: clock, today: { [self] in (state.withLock { $0.today }, 86_400) },
                        listView: listViewClient, lists: listsClient, items: itemsClient, undo: undoClient, conflicts: conflictsClient,
-                       sync: syncClient, signIn: signInClient, sharing: sharingClient, export: exportClient)
+                       sync: syncClient, signIn: signInClient, sharing: sharingClient, export: exportClient,
+                       reminders: reminderClient)
     }
 
     /// Changes the state a capability's fake keeps here, of its own type (made from `initial` on

@@ -24,7 +24,8 @@ extension AppEnvironment {
     /// sets the clients it means to use (`environment.items = …`).
     public static func unimplemented(clock: any Clock<Duration> = ContinuousClock()) -> AppEnvironment {
         AppEnvironment(clock: clock, listView: .unimplemented, lists: .unimplemented, items: .unimplemented, undo: .unimplemented,
-                       conflicts: .unimplemented, sync: .unimplemented, signIn: .unimplemented, sharing: .unimplemented, export: .unimplemented)
+                       conflicts: .unimplemented, sync: .unimplemented, signIn: .unimplemented, sharing: .unimplemented, export: .unimplemented,
+                       reminders: .unimplemented)
     }
 }
 
@@ -111,4 +112,9 @@ extension SharingClient {
 extension ExportClient {
     /// Every call fails the test.
     public static let unimplemented = ExportClient(export: { _, _ in throw Unimplemented.called("ExportClient.export") })
+}
+
+extension ReminderClient {
+    /// Every call fails the test.
+    public static let unimplemented = ReminderClient(watch: { failing("ReminderClient.watch") })
 }

@@ -15,7 +15,7 @@ public enum AppScreen {
             return frame
         }
         let hints = app.top.hints(in: app)
-        var frame = ListScreen.render(app.list, status: app.status, today: app.today, sidebar: Sidebar(app), readOnly: app.scopeReadOnlyReason != nil,
+        var frame = ListScreen.render(app.list, status: app.status, today: app.today, sidebar: Sidebar(app), readOnly: app.scopeReadOnlyReason != nil, reminded: app.remindersState.marked,
                                       hints: hints, width: width, height: height)
         for layer in app.layers { draw(layer, of: app, hints: hints, over: &frame) }
         return frame

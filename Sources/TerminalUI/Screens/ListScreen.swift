@@ -13,9 +13,10 @@ public enum ListScreen {
     public static func pageHeight(forTerminalHeight height: Int) -> Int { max(1, height - 3) }
 
     /// Renders the list into a frame of the given size.
-    /// `readOnly`: the list on screen is shared with the person as a viewer (the title says so).
+    /// `readOnly`: the list on screen is shared with the person as a viewer (the title says so);
+    /// `reminded`: ids of the items whose reminder came due, not opened since.
     public static func render(_ list: TodoListViewModel, status: SyncStatus, today: DueDate? = nil, sidebar: Sidebar? = nil,
-                              readOnly: Bool = false, hints: [Hint], width: Int, height: Int) -> Frame {
+                              readOnly: Bool = false, reminded: Set<String> = [], hints: [Hint], width: Int, height: Int) -> Frame {
         var frame = Frame(width: width, height: height)
         drawTitle(list, readOnly: readOnly, into: &frame)
         var left = 0
@@ -23,7 +24,7 @@ public enum ListScreen {
             sidebar.draw(into: &frame, width: sidebarWidth - 1, rows: 1..<(height - 2))
             left = sidebarWidth
         }
-        drawRows(list, status: status, today: today, left: left, into: &frame)
+        drawRows(list, status: status, today: today, reminded: reminded, left: left, into: &frame)
         StatusBar.draw(status, into: &frame, y: height - 2)
         HintBar.draw(hints, into: &frame, y: height - 1)
         return frame
@@ -41,7 +42,8 @@ public enum ListScreen {
         if w < frame.width - 14 { frame.put(right, x: frame.width - w, y: 0, style: [.reverse, .accent]) }
     }
 
-    static func drawRows(_ list: TodoListViewModel, status: SyncStatus, today: DueDate?, left: Int = 0, into frame: inout Frame) {
+    static func drawRows(_ list: TodoListViewModel, status: SyncStatus, today: DueDate?, reminded: Set<String> = [], left: Int = 0,
+                         into frame: inout Frame) {
         let top = 1
         let rows = list.visibleRows
         if list.isLoaded && list.total == 0 {
@@ -57,7 +59,8 @@ public enum ListScreen {
                 continue
             }
             frame.put(item.complete ? " [x] " : " [ ] ", x: left, y: y)
-            let badgesWidth = drawBadges(ItemBadge.of(item, today: today), from: left, endingAt: frame.width - 3, y: y, into: &frame)
+            let badges = (reminded.contains(item.id) ? [ItemBadge.reminded] : []) + ItemBadge.of(item, today: today)
+            let badgesWidth = drawBadges(badges, from: left, endingAt: frame.width - 3, y: y, into: &frame)
             frame.put(item.text, x: left + 5, y: y, style: item.complete ? .dim : [], maxWidth: frame.width - left - 8 - badgesWidth)
             if status.isPending(item) { frame.put("↑", x: frame.width - 2, y: y, style: .warning) }
             if index == list.selected { frame.paint(.reverse, x: left, y: y, width: frame.width - left) }
@@ -93,6 +96,7 @@ public enum ListScreen {
         case .dueToday: return [.bold, .accent]
         case .due: return []
         case .waiting: return .dim
+        case .reminded: return [.bold, .warning]
         }
     }
 }

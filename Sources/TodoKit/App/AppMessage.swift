@@ -44,6 +44,8 @@ public enum AppMessage: Sendable, Equatable {
     case signIn(SignInMessage)
     /// Sharing lists.
     case sharing(SharingMessage)
+    /// Reminders'.
+    case reminders(RemindersMessage)
 }
 
 /// A capability's messages: applied to the app by the capability, in its folder.

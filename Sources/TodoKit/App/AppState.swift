@@ -21,6 +21,8 @@ public struct AppState: Sendable, Equatable {
     public internal(set) var listsState = ListsState()
     /// Which lists are shared, and how (`SharingMessage`).
     public internal(set) var sharingState = SharingState()
+    /// The items whose reminder came due while the app was open (`RemindersMessage`).
+    public internal(set) var remindersState = RemindersState()
     /// Set when the person asked to quit.
     public private(set) var shouldQuit = false
 
@@ -69,7 +71,8 @@ public struct AppState: Sendable, Equatable {
         switch message {
         case .started:
             return list.update(.reload(countDelay: 0))
-                + [.conflicts(.observeQuestions), .sync(.observePullProgress), .sync(.loadStatus), .readDay, .lists(.observeLists), .sharing(.observeSharing)]
+                + [.conflicts(.observeQuestions), .sync(.observePullProgress), .sync(.loadStatus), .readDay, .lists(.observeLists), .sharing(.observeSharing),
+                   .reminders(.watch)]
                 + (status.live == nil ? [] : [.sync(.startLive)])
         case .key(let key): return route(key)
         case .list(let message): return list.update(message)
@@ -96,6 +99,7 @@ public struct AppState: Sendable, Equatable {
         case .sync(let message): return message.apply(to: &self)
         case .signIn(let message): return message.apply(to: &self)
         case .sharing(let message): return message.apply(to: &self)
+        case .reminders(let message): return message.apply(to: &self)
         }
         return []
     }

@@ -28,4 +28,6 @@ public enum Effect: Sendable, Equatable {
     case sharing(SharingEffect)
     /// Exporting to a file.
     case export(ExportEffect)
+    /// Reminders coming due.
+    case reminders(RemindersEffect)
 }

@@ -4,10 +4,13 @@ import TodoModel
 /// says what it is, so the renderer can colour it (overdue red, today highlighted).
 public struct ItemBadge: Sendable, Equatable {
     /// What kind of badge, for its style.
-    public enum Kind: Sendable, Equatable { case tag, priority(Priority), overdue, dueToday, due, waiting }
+    public enum Kind: Sendable, Equatable { case tag, priority(Priority), overdue, dueToday, due, waiting, reminded }
     /// The words shown.
     public var text: String
     public var kind: Kind
+
+    /// The mark of an item whose reminder came due, until it is opened.
+    public static let reminded = ItemBadge(text: "reminder", kind: .reminded)
 
     /// The badges of an item on `today` (nil: the day is not known yet, so dates show as dates).
     public static func of(_ item: TodoItem, today: DueDate?) -> [ItemBadge] {

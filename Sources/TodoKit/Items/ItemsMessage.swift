@@ -24,6 +24,7 @@ public enum ItemsMessage: CapabilityMessage {
         case .openAddPrompt(let scope, let today): state.push(.addPrompt(AddPromptViewModel(scope: scope, today: today)))
         case .confirmDelete(let item): state.push(.deleteConfirmation(DeleteConfirmationViewModel(item: item)))
         case .openEditor(let item):
+            state.remindersState.marked.remove(item.id)  // the reminder is seen
             var editor = TodoEditorViewModel(item: item, lists: state.lists, today: state.today)
             if let listId = item.listId, state.sharing[listId] != nil { editor.lastChangedBy = item.updatedBy }
             state.push(.editor(editor))

@@ -22,6 +22,11 @@ public struct ReminderStore: StoreFacet {
         return due.sorted { ($0.at, $0.item.id) < ($1.at, $1.item.id) }
     }
 
+    /// The soonest time an open item's reminder comes due after `now`; nil when none will.
+    public func next(after now: Date, zone: TimeZone = .current) throws -> Date? {
+        try due(after: now, by: .distantFuture, zone: zone).first?.at
+    }
+
     /// How far this device has looked: what came due after it is new (a first look goes back
     /// a day before `now`).
     public func lastLook(now: Date) -> Date {
@@ -38,6 +43,11 @@ public struct DueReminder: Sendable, Equatable {
     public var reminder: Reminder
     /// When it came due.
     public var at: Date
+
+    /// A reminder of `item` due `at`.
+    public init(item: TodoItem, reminder: Reminder, at: Date) {
+        (self.item, self.reminder, self.at) = (item, reminder, at)
+    }
 }
 
 /// How far this device has looked at reminders, kept beside the store.

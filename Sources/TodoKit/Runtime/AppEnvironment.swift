@@ -29,15 +29,17 @@ public struct AppEnvironment: Sendable {
     public var sharing: SharingClient
     /// Exporting every item to a file.
     public var export: ExportClient
+    /// Reminders coming due.
+    public var reminders: ReminderClient
 
     /// An environment of these clients.
     public init(clock: any Clock<Duration> = ContinuousClock(),
                 today: @escaping @Sendable () -> (day: DueDate, secondsLeft: Double) = AppEnvironment.localToday,
                 listView: ListViewClient, lists: ListsClient, items: ItemsClient, undo: UndoClient, conflicts: ConflictsClient,
-                sync: ServerSyncClient, signIn: SignInClient, sharing: SharingClient, export: ExportClient) {
+                sync: ServerSyncClient, signIn: SignInClient, sharing: SharingClient, export: ExportClient, reminders: ReminderClient) {
         (self.clock, self.today) = (clock, today)
         (self.listView, self.lists, self.items, self.undo, self.conflicts) = (listView, lists, items, undo, conflicts)
-        (self.sync, self.signIn, self.sharing, self.export) = (sync, signIn, sharing, export)
+        (self.sync, self.signIn, self.sharing, self.export, self.reminders) = (sync, signIn, sharing, export, reminders)
     }
 
     /// Today in the process's time zone, and the seconds until midnight there.

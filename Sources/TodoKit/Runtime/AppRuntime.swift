@@ -100,6 +100,7 @@ public final class AppRuntime {
         case .signIn(let effect): effect.run(in: self)
         case .sharing(let effect): effect.run(in: self)
         case .export(let effect): effect.run(in: self)
+        case .reminders(let effect): effect.run(in: self)
         }
     }
 
