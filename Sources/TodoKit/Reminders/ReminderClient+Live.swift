@@ -11,11 +11,12 @@ extension ReminderClient {
                 let task = Task {
                     do {
                         while !Task.isCancelled {
-                            let now = Date()
-                            let due = try store.reminders.due(after: store.reminders.lastLook(now: now), by: now)
+                            let now = Date(), since = store.reminders.lastLook(now: now)
+                            let timed = try store.reminders.timed()
+                            let due = timed.filter { $0.at > since && $0.at <= now }
                             store.reminders.markSeen(through: now)
                             if !due.isEmpty { continuation.yield(due) }
-                            let next = try store.reminders.next(after: now)?.timeIntervalSince(now) ?? recheck
+                            let next = timed.first { $0.at > now }?.at.timeIntervalSince(now) ?? recheck
                             try await Task.sleep(for: .seconds(max(0.01, min(next, recheck))))
                         }
                         continuation.finish()

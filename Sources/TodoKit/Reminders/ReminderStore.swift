@@ -7,30 +7,33 @@ import TodoModel
 public struct ReminderStore: StoreFacet {
     let store: TodoStore
 
-    /// The open items' reminders that came due after `since` and by `now`, oldest first; wall
-    /// times are read in `zone`.
-    public func due(after since: Date, by now: Date, zone: TimeZone = .current) throws -> [DueReminder] {
-        let query = table.query.filter(Field("reminders") != nil).filter(Field("complete") == false)
-        var due: [DueReminder] = []
+    /// How far back a device's first look goes.
+    static let firstLook: TimeInterval = 86_400
+
+    /// Every reminder of the open items that has a time, soonest first; wall times are read in
+    /// `zone`. One read, for a watch that wants both what is due and what comes next.
+    public func timed(zone: TimeZone = .current) throws -> [DueReminder] {
+        // A range, not IS NOT NULL, so SQLite walks the reminders index rather than the table.
+        let query = table.query.filter(Field("reminders") > .string("")).filter(Field("complete") == false)
+        var timed: [DueReminder] = []
         for item in try table.read(query).records.map(TodoItem.init) {
             for reminder in item.reminders {
-                guard let time = reminder.time(on: item), let instant = time.instant(in: zone),
-                      instant > since, instant <= now else { continue }
-                due.append(DueReminder(item: item, reminder: reminder, at: instant))
+                guard let time = reminder.time(on: item), let instant = time.instant(in: zone) else { continue }
+                timed.append(DueReminder(item: item, reminder: reminder, at: instant))
             }
         }
-        return due.sorted { ($0.at, $0.item.id) < ($1.at, $1.item.id) }
+        return timed.sorted { ($0.at, $0.item.id) < ($1.at, $1.item.id) }
     }
 
-    /// The soonest time an open item's reminder comes due after `now`; nil when none will.
-    public func next(after now: Date, zone: TimeZone = .current) throws -> Date? {
-        try due(after: now, by: .distantFuture, zone: zone).first?.at
+    /// The open items' reminders that came due after `since` and by `now`, oldest first.
+    public func due(after since: Date, by now: Date, zone: TimeZone = .current) throws -> [DueReminder] {
+        try timed(zone: zone).filter { $0.at > since && $0.at <= now }
     }
 
     /// How far this device has looked: what came due after it is new (a first look goes back
     /// a day before `now`).
     public func lastLook(now: Date) -> Date {
-        store.remindersSeen.load() ?? now.addingTimeInterval(-ReminderLook.firstLook)
+        store.remindersSeen.load() ?? now.addingTimeInterval(-Self.firstLook)
     }
 
     /// Marks everything due by `date` seen on this device: a reminder comes due once per device.
@@ -47,22 +50,6 @@ public struct DueReminder: Sendable, Equatable {
     /// A reminder of `item` due `at`.
     public init(item: TodoItem, reminder: Reminder, at: Date) {
         (self.item, self.reminder, self.at) = (item, reminder, at)
-    }
-}
-
-/// How far this device has looked at reminders, kept beside the store.
-struct ReminderLook: Sendable {
-    let path: String
-
-    /// How far back a device's first look goes.
-    static let firstLook: TimeInterval = 86_400
-
-    func load() -> Date? {
-        (try? String(contentsOfFile: path, encoding: .utf8)).flatMap { SyncDateFormat.date(from: $0.trimmingCharacters(in: .whitespacesAndNewlines)) }
-    }
-
-    func save(_ date: Date) {
-        try? Data(SyncDateFormat.string(from: date).utf8).write(to: URL(fileURLWithPath: path), options: .atomic)
     }
 }
 

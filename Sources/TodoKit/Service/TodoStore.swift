@@ -19,13 +19,13 @@ public final class TodoStore: Sendable {
     /// Answers the conflicts a push meets (the dialog's, or a headless policy).
     let resolver: TodoConflictResolver
     /// When the last full sync succeeded.
-    let lastSyncStore: LastSyncStore
+    let lastSyncStore: DateFile
     /// The newest conflict the person has looked at.
     let conflictsSeen: ConflictsSeenStore
     /// When this device began taking the server's lost edits.
     let lostEditHorizon: LostEditHorizon
     /// How far this device has looked at reminders that came due.
-    let remindersSeen: ReminderLook
+    let remindersSeen: DateFile
     /// The shared spaces the account is in, as the server last said.
     let spaceDirectory: SpaceDirectory
     /// The access tokens, by server.
@@ -55,10 +55,10 @@ public final class TodoStore: Sendable {
                               dataSource: store, delegate: resolver, pullPageSize: Self.pullPageSize)
         table = context.table(TodoItem.self)
         listTable = context.table(TodoList.self)
-        lastSyncStore = LastSyncStore(path: storePath + ".lastsync")
+        lastSyncStore = DateFile(path: storePath + ".lastsync")
         conflictsSeen = ConflictsSeenStore(path: storePath + ".conflicts-seen")
         lostEditHorizon = LostEditHorizon(path: storePath + ".lost-edits-since")
-        remindersSeen = ReminderLook(path: storePath + ".reminders-seen")
+        remindersSeen = DateFile(path: storePath + ".reminders-seen")
         spaceDirectory = SpaceDirectory(path: storePath + ".spaces")
     }
 

@@ -14,7 +14,8 @@ public enum TodoTable {
                   "listId": .text, "repeat": .text, "completedAt": .text, "series": .text],
         // Text alone for export. (Today's and Upcoming's ranges walk the order indexes' sort
         // column; an index on (complete, due) went unread and cost every write.)
-        indexes: [["text", SystemProperty.id.rawValue]],
+        // Reminders, so the open app's watch finds the few items that have some without a scan.
+        indexes: [["text", SystemProperty.id.rawValue], ["reminders"]],
         searchable: ["text"], mergePolicy: .fieldMerge, humanSorted: ["text"],
         mergeRules: TodoItem.mergeRules,
         sortRules: ["due": .nullsLast, "priority": .ranked(Priority.allCases.map(\.rawValue))],

@@ -1,8 +1,9 @@
 import Foundation
 import TableProtocol
 
-/// Remembers the time of the last successful sync beside the store.
-struct LastSyncStore: Sendable {
+/// A time kept in a small file beside the store (the last full sync, how far this device has
+/// looked at reminders); nil when there is none yet or it cannot be read.
+struct DateFile: Sendable {
     let path: String
 
     func load() -> Date? {
