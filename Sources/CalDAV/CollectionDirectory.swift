@@ -58,7 +58,13 @@ struct CollectionDirectory: Sendable {
 
     /// The list of id `id` whose segment in this home is `segment`.
     private func collection(_ segment: String, id: String) async throws -> TaskCollection? {
-        let seen = try await lists(withId: id)
+        // The account's own list comes first in the home's order: without a segment of its own
+        // kept, it is at its id whatever the spaces hold, and they need not be read.
+        let own = try await TableRows(tables: tables, table: TodoList.tableName, owner: account).row(id: id)
+        if let own, segment == id, CalendarSegments.stored(in: own)[StableTag.of(account)] == nil {
+            return TaskCollection(segment: segment, namespace: account, listId: id, role: nil, list: own)
+        }
+        let seen = try await lists(withId: id, own: own)
         guard !seen.isEmpty else { return nil }
         let given = try await assign(id: id, seen)
         guard let index = given.firstIndex(of: segment) else { return nil }
@@ -76,12 +82,10 @@ struct CollectionDirectory: Sendable {
         return TaskCollection(segment: segment, namespace: space, listId: listId, role: role, list: row)
     }
 
-    /// The lists of id `id` the home sees, in the home's order.
-    private func lists(withId id: String) async throws -> [Seen] {
+    /// The lists of id `id` the home sees, in the home's order (`own`: the account's, read already).
+    private func lists(withId id: String, own: JSONObject?) async throws -> [Seen] {
         var seen: [Seen] = []
-        if let row = try await TableRows(tables: tables, table: TodoList.tableName, owner: account).row(id: id) {
-            seen.append(Seen(namespace: account, role: nil, row: row, id: id))
-        }
+        if let own { seen.append(Seen(namespace: account, role: nil, row: own, id: id)) }
         guard !account.isEmpty else { return seen }
         for space in try await spaces.spaces(of: account) {
             if let row = try await TableRows(tables: tables, table: TodoList.tableName, owner: space.id).row(id: id) {
