@@ -68,6 +68,8 @@ let package = Package(
             dependencies: [
                 "TableProtocol",
                 "FilterSQL",
+                "WebPush",
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdCore", package: "hummingbird"),
                 .product(name: "HummingbirdTLS", package: "hummingbird"),
@@ -99,6 +101,12 @@ let package = Package(
         // next instance, priorities, completion, quick add, todo.txt and the export formats. The
         // app and the server's CalDAV face both use it. Foundation only (and the wire's values).
         .target(name: "TodoModel", dependencies: ["TableProtocol"]),
+        // Web Push's sending half: message encryption (RFC 8291), VAPID (RFC 8292), and which
+        // push resources a server may send to. Knows nothing of HTTP or of what is pushed.
+        .target(
+            name: "WebPush",
+            dependencies: [.product(name: "Crypto", package: "swift-crypto"), .product(name: "JWTKit", package: "jwt-kit")]
+        ),
         // WebDAV request bodies as element trees (bounded, no entities; hand-written, as
         // FoundationXML leaks on every malformed body): the CalDAV face's, fuzzed by fuzz-webdav-xml.
         .target(name: "WebDAVXML"),
@@ -107,7 +115,7 @@ let package = Package(
         .target(
             name: "CalDAV",
             dependencies: [
-                "SyncServer", "TodoModel", "TableProtocol", "WebDAVXML",
+                "SyncServer", "TodoModel", "TableProtocol", "WebDAVXML", "WebPush",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "NIOCore", package: "swift-nio"),
@@ -184,6 +192,7 @@ let package = Package(
         // The CalDAV face through real todo-server processes, on SQLite and PostgreSQL.
         .testTarget(name: "CalDAVTests", dependencies: ["ServerTestSupport", "todo-server", "CalDAV"]),
         .testTarget(name: "WebDAVXMLTests", dependencies: ["WebDAVXML"]),
+        .testTarget(name: "WebPushTests", dependencies: ["WebPush", .product(name: "Crypto", package: "swift-crypto")]),
         .testTarget(name: "TodoConfigTests", dependencies: ["TodoConfig"]),
         .testTarget(name: "FilterSQLTests", dependencies: ["FilterSQL", "TableProtocol"]),
         // Starts real todo-server processes for the integration tests.

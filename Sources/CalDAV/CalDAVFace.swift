@@ -26,6 +26,14 @@ public struct CalDAVFace: ServerFace {
     /// its list's own and cost one read (`TableService.groupStamp`).
     public static let changeGroups = [TodoItem.tableName: "listId"]
 
+    /// A change to a list's tasks is pushed to its WebDAV-Push subscribers: the list's topic and
+    /// its calendar's new sync token.
+    public var pushMessages: [String: PushMessageFormat] {
+        [TodoItem.tableName: PushMessageFormat { subscription, namespace, stamp in
+            WebDAVPush.message(topic: subscription.topic, syncToken: SyncToken(stamp: stamp, scope: StableTag.of(namespace)).text)
+        }]
+    }
+
     public func register(on router: Router<TableRequestContext>, services: ServerServices) {
         // Added after the table routes: it runs only for requests no route of theirs matched.
         router.add(middleware: CalDAVMiddleware(services: services))
@@ -38,11 +46,11 @@ struct CalDAVMiddleware: RouterMiddleware {
     let services: ServerServices
 
     /// `DAV:` of OPTIONS: WebDAV classes 1 and 3, CalDAV, extended MKCOL.
-    static let davHeader = "1, 3, calendar-access, extended-mkcol"
-    static let allow = "OPTIONS, GET, HEAD, PUT, DELETE, PROPFIND, PROPPATCH, REPORT, MKCALENDAR, MKCOL"
+    static let davHeader = "1, 3, calendar-access, extended-mkcol, \(WebDAVPush.complianceClass)"
+    static let allow = "OPTIONS, GET, HEAD, POST, PUT, DELETE, PROPFIND, PROPPATCH, REPORT, MKCALENDAR, MKCOL"
     static let challenge = #"Basic realm="todo-server", charset="UTF-8""#
     /// The methods run as `HeavyWork`.
-    static let heavyMethods: Set<String> = ["PROPFIND", "REPORT", "PUT", "PROPPATCH", "MKCALENDAR", "MKCOL"]
+    static let heavyMethods: Set<String> = ["PROPFIND", "REPORT", "PUT", "PROPPATCH", "MKCALENDAR", "MKCOL", "POST"]
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         let path = request.uri.path

@@ -11,6 +11,16 @@ struct CalDAVRequestHandler: Sendable {
 
     func respond(_ request: Request, _ place: DAVPath) async throws -> Response {
         switch (request.method.rawValue, place) {
+        case ("DELETE", .pushSubscription(let id)):
+            return try await PushRegistrationResponder(context: context).unregister(id)
+        case (_, .pushSubscription):
+            var error = DAVError(405, "A push registration can only be removed (DELETE)")
+            error.headers.append(("Allow", Self.allowed(at: place)))
+            throw error
+        case ("POST", .collection(_, let segment)):
+            let collection = try await context.collection(segment)
+            guard let body = try await xml(request) else { throw WebDAVPush.invalidSubscription("A POST to a list registers a push subscription: its body is push-register") }
+            return try await PushRegistrationResponder(context: context).register(collection, body: body, host: request.head.authority)
         case ("PROPFIND", _):
             let status = try await PropfindResponder(context: context).respond(place, depth: request.headers[HTTPField.Name("Depth")!], body: try await xml(request))
             return Self.multiStatus(status)
@@ -100,7 +110,8 @@ struct CalDAVRequestHandler: Sendable {
     /// The methods a place answers, for a 405's `Allow`.
     static func allowed(at place: DAVPath) -> String {
         switch place {
-        case .collection: return "OPTIONS, GET, HEAD, DELETE, PROPFIND, PROPPATCH, REPORT"
+        case .collection: return "OPTIONS, GET, HEAD, POST, DELETE, PROPFIND, PROPPATCH, REPORT"
+        case .pushSubscription: return "OPTIONS, DELETE"
         case .resource: return "OPTIONS, GET, HEAD, PUT, DELETE, PROPFIND, REPORT"
         case .root, .principal, .home: return "OPTIONS, GET, HEAD, PROPFIND, REPORT"
         }

@@ -11,6 +11,9 @@ enum DAVNamespace {
     /// Ours: an error's message in words.
     static let offlineTodo = "https://offlinetodo.invalid/ns/"
 
+    /// WebDAV-Push's (`WebDAVPush`).
+    static let webdavPush = "https://bitfire.at/webdav-push"
+
     /// The prefixes replies use for the namespaces above.
-    static let prefixes: [(namespace: String, prefix: String)] = [(dav, "D"), (caldav, "C"), (calendarServer, "CS"), (appleICal, "A"), (offlineTodo, "OT")]
+    static let prefixes: [(namespace: String, prefix: String)] = [(dav, "D"), (caldav, "C"), (calendarServer, "CS"), (appleICal, "A"), (offlineTodo, "OT"), (webdavPush, "P")]
 }

@@ -5,13 +5,15 @@ import Foundation
 /// - `/dav/principals/NAME/`: an account's principal, with its `calendar-home-set`;
 /// - `/dav/calendars/NAME/`: the home, whose collections are the account's lists;
 /// - `/dav/calendars/NAME/COLLECTION/`: one list (`TaskCollection.segment`);
-/// - `/dav/calendars/NAME/COLLECTION/RESOURCE`: one task.
+/// - `/dav/calendars/NAME/COLLECTION/RESOURCE`: one task;
+/// - `/dav/push-subscriptions/ID`: a WebDAV-Push registration (`WebDAVPush`).
 enum DAVPath: Equatable, Sendable {
     case root
     case principal(user: String)
     case home(user: String)
     case collection(user: String, segment: String)
     case resource(user: String, segment: String, name: String)
+    case pushSubscription(id: String)
 
     static let prefix = "/dav"
     /// RFC 6764: clients start here and are sent to `root`.
@@ -34,6 +36,7 @@ enum DAVPath: Equatable, Sendable {
         case ("calendars", 2): self = .home(user: decoded[1])
         case ("calendars", 3): self = .collection(user: decoded[1], segment: decoded[2])
         case ("calendars", 4) where !trailingSlash: self = .resource(user: decoded[1], segment: decoded[2], name: decoded[3])
+        case (WebDAVPush.registrationsSegment, 2) where !trailingSlash: self = .pushSubscription(id: decoded[1])
         default: return nil
         }
     }
@@ -49,7 +52,7 @@ enum DAVPath: Equatable, Sendable {
     /// The account name the path belongs to.
     var user: String? {
         switch self {
-        case .root: return nil
+        case .root, .pushSubscription: return nil
         case .principal(let user), .home(let user), .collection(let user, _), .resource(let user, _, _): return user
         }
     }
@@ -63,6 +66,7 @@ enum DAVPath: Equatable, Sendable {
         case .collection(let user, let segment): return "\(Self.prefix)/calendars/\(Self.encoded(user))/\(Self.encoded(segment))/"
         case .resource(let user, let segment, let name):
             return "\(Self.prefix)/calendars/\(Self.encoded(user))/\(Self.encoded(segment))/\(Self.encoded(name))"
+        case .pushSubscription(let id): return "\(Self.prefix)/\(WebDAVPush.registrationsSegment)/\(Self.encoded(id))"
         }
     }
 

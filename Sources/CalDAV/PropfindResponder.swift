@@ -32,13 +32,15 @@ struct PropfindResponder: Sendable {
             if deep {
                 for collection in try await context.directory.all() {
                     add(DAVPath.collection(user: user, segment: collection.segment).href,
-                        ResourceProperties.collection(collection, user: user, token: try await context.token(of: collection)))
+                        ResourceProperties.collection(collection, user: user, token: try await context.token(of: collection), vapidPublicKey: context.services.push.vapidPublicKey))
                 }
             }
+        case .pushSubscription:
+            throw DAVError.notFound()
         case .collection(_, let segment):
             let collection = try await context.collection(segment)
             add(DAVPath.collection(user: user, segment: segment).href,
-                ResourceProperties.collection(collection, user: user, token: try await context.token(of: collection)))
+                ResourceProperties.collection(collection, user: user, token: try await context.token(of: collection), vapidPublicKey: context.services.push.vapidPublicKey))
             if deep {
                 // Task text (a client may ask for calendar-data here too) is bounded as a REPORT's is.
                 var budget = ReportBudget()

@@ -14,12 +14,12 @@ enum ResourceProperties {
         liveNames.contains(name)
     }
 
-    private static let liveNames: Set<QName> = [
+    private static let liveNames = Set<QName>([
         .dav("resourcetype"), .dav("getetag"), .dav("getcontenttype"), .dav("getcontentlength"), .dav("getlastmodified"), .dav("sync-token"),
         .dav("supported-report-set"), .dav("current-user-privilege-set"), .dav("current-user-principal"), .dav("principal-URL"), .dav("owner"),
         .caldav("supported-calendar-component-set"), .caldav("supported-calendar-data"), .caldav("max-resource-size"), .caldav("max-instances"), .caldav("calendar-home-set"),
         QName(DAVNamespace.calendarServer, "getctag"),
-    ]
+    ] + WebDAVPush.propertyNames)
 
     /// The largest task resource a PUT may send.
     static let maxResourceSize = 256 * 1024
@@ -49,8 +49,9 @@ enum ResourceProperties {
          .href(.dav("owner"), DAVPath.principal(user: user).href)] + principal(user) + [privileges(write: true)]
     }
 
-    /// A list's collection. `token`: its sync token, which is also its CTag.
-    static func collection(_ collection: TaskCollection, user: String, token: SyncToken) -> [PropertyValue] {
+    /// A list's collection. `token`: its sync token, which is also its CTag; `vapidPublicKey`:
+    /// the server's, for WebDAV-Push.
+    static func collection(_ collection: TaskCollection, user: String, token: SyncToken, vapidPublicKey: String) -> [PropertyValue] {
         var values: [PropertyValue] = [
             PropertyValue(.dav("resourcetype"), xml: "<D:collection/><C:calendar/>"),
             .text(.dav("displayname"), collection.displayName),
@@ -68,6 +69,7 @@ enum ResourceProperties {
         ]
         if let color = collection.color { values.append(.text(QName(DAVNamespace.appleICal, "calendar-color"), color)) }
         if collection.role == nil { values.append(.href(.dav("owner"), DAVPath.principal(user: user).href)) }
+        values += WebDAVPush.properties(vapidPublicKey: vapidPublicKey, topic: WebDAVPush.topic(of: collection))
         return values + principal(user) + DeadProperties.values(collection.list)
     }
 

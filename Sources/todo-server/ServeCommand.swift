@@ -108,6 +108,20 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(help: help("Connections to PostgreSQL; more serve more accounts writing at once when commits are slow.", "database-pool-size", default: defaults.databasePoolSize))
     var databasePoolSize: Int?
 
+    @Option(help: help("The VAPID key that signs WebDAV-Push messages: a P-256 private key in PEM, made in this file the first time (default: one made once and kept in the database, so every process signs alike).",
+                       "vapid-key-file"))
+    var vapidKeyFile: String?
+
+    @Option(help: help("The contact push services are given with each message: mailto:you@example.org or an https: URL.", "vapid-subject"))
+    var vapidSubject: String?
+
+    @Flag(help: help("Allow push resources on loopback, private and link-local addresses, and plain http (a push service on your own network; tests).",
+                     "push-allow-local", variable: ServerEnvironment.name("push-allow-local") + "=true"))
+    var pushAllowLocal = false
+
+    @Option(help: help("Most WebDAV-Push subscriptions one account may hold; beyond it 403.", "max-push-subscriptions", default: defaults.maxPushSubscriptionsPerAccount))
+    var maxPushSubscriptions: Int?
+
     func run() async throws {
         let configuration: ServerConfiguration
         let level: Logger.Level
@@ -171,6 +185,10 @@ struct ServeCommand: AsyncParsableCommand {
         c.metrics = try env.bool(metrics, "metrics")
         c.metricsTokenFile = env.text(metricsTokenFile, "metrics-token-file")
         if let value = try env.int(databasePoolSize, "database-pool-size") { c.databasePoolSize = value }
+        c.vapidKeyFile = env.text(vapidKeyFile, "vapid-key-file")
+        c.vapidSubject = env.text(vapidSubject, "vapid-subject")
+        c.pushAllowLocal = try env.bool(pushAllowLocal, "push-allow-local")
+        if let value = try env.int(maxPushSubscriptions, "max-push-subscriptions") { c.maxPushSubscriptionsPerAccount = value }
         let levelText = env.text(logLevel, "log-level") ?? Logger.Level.info.rawValue
         guard let level = Logger.Level(rawValue: levelText.lowercased()) else {
             throw ServerConfigurationError("log level must be one of trace, debug, info, notice, warning, error, critical; not '\(levelText)'")

@@ -20,10 +20,10 @@ import Testing
         #expect(principal.responses.first?.properties["calendar-home-set"] == account.home)
     }
 
-    @Test func optionsAdvertisesCalDAVAndExtendedMKCOL() async throws {
+    @Test func optionsAdvertisesCalDAVExtendedMKCOLAndWebDAVPush() async throws {
         let account = try await DAVServers.shared.server(.sqlite).addAccount()
         let reply = try await account.dav("OPTIONS", "/dav/")
-        #expect(reply.headers["dav"] == "1, 3, calendar-access, extended-mkcol")
+        #expect(reply.headers["dav"] == "1, 3, calendar-access, extended-mkcol, webdav-push")
         #expect(reply.headers["allow"]?.contains("REPORT") == true)
     }
 

@@ -9,9 +9,9 @@ struct AccountServer {
 
     var url: String { "http://127.0.0.1:\(server.port)" }
 
-    static func start() async throws -> AccountServer {
+    static func start(arguments: [String] = []) async throws -> AccountServer {
         let database = try TempDir.make().appendingPathComponent("server.sqlite").path
-        return AccountServer(server: try await ServerProcess.start(arguments: ["--database", database, "--auth", "required"]), database: database)
+        return AccountServer(server: try await ServerProcess.start(arguments: ["--database", database, "--auth", "required"] + arguments), database: database)
     }
 
     /// Adds the account `name` and signs it in on the device at `home`.

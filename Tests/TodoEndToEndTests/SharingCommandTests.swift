@@ -15,8 +15,8 @@ import Testing
         let ann: URL
         let bob: URL
 
-        static func make() async throws -> Household {
-            let accounts = try await AccountServer.start()
+        static func make(serverArguments: [String] = []) async throws -> Household {
+            let accounts = try await AccountServer.start(arguments: serverArguments)
             let (ann, bob) = (try TempDir.make(), try TempDir.make())
             try await accounts.signIn("ann", home: ann)
             try await accounts.signIn("bob", home: bob)

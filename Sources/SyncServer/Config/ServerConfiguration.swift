@@ -69,6 +69,16 @@ public struct ServerConfiguration: Sendable {
     public var heavyRequestSeconds: Double = 30
     /// Seconds a connection has to send a complete request head, and between parts of a body.
     public var requestTimeout: Double = 10
+    /// The VAPID key file (a P-256 private key in PEM, made there the first time); nil keeps
+    /// the key in the database, made the first time.
+    public var vapidKeyFile: String?
+    /// The contact push services are given with every message (`mailto:…` or `https:…`).
+    public var vapidSubject: String?
+    /// Push resources on loopback, private and link-local addresses, and over plain http, are
+    /// allowed (a push service on the LAN, tests); by default only public https ones.
+    public var pushAllowLocal = false
+    /// The most push subscriptions one account may hold.
+    public var maxPushSubscriptionsPerAccount = 100
     /// The PostgreSQL NOTIFY channel that carries committed writes between the server processes
     /// of one database; every process of a deployment must use the same one.
     public var changeChannel = ServerConfiguration.defaultChangeChannel
@@ -135,6 +145,12 @@ public struct ServerConfiguration: Sendable {
         }
         guard maxFeedsPerAccount > 0 else { throw ServerConfigurationError("max feeds per account must be positive, not \(maxFeedsPerAccount)") }
         guard maxTables > 0 else { throw ServerConfigurationError("max tables must be positive, not \(maxTables)") }
+        guard maxPushSubscriptionsPerAccount >= 0 else {
+            throw ServerConfigurationError("max push subscriptions must not be negative, not \(maxPushSubscriptionsPerAccount)")
+        }
+        if let subject = vapidSubject, !(subject.hasPrefix("mailto:") || subject.hasPrefix("https:")) {
+            throw ServerConfigurationError("the VAPID subject must be a mailto: or https: URI, not '\(subject.prefix(80))'")
+        }
         let fewestColumns = TableSchema.limitedSystemColumnCount + 1
         guard (fewestColumns...Self.columnLimitCeiling).contains(maxColumnsPerTable) else {
             throw ServerConfigurationError(

@@ -47,6 +47,8 @@ public final class ChangeHub: Sendable {
     }
 
     private let state = Mutex(State())
+    /// Told of every change, whoever subscribes (the push sender).
+    private let observers = Mutex<[@Sendable (ChangeNotice) -> Void]>([])
 
     /// Creates a hub; `bufferLimit` bounds each subscriber's backlog.
     public init(bufferLimit: Int = 1_024) {
@@ -89,12 +91,18 @@ public final class ChangeHub: Sendable {
 
     /// Hands a committed change to every subscriber of its table and owner, and of all its owner's tables.
     public func publish(_ notice: ChangeNotice) {
+        for observer in observers.withLock({ $0 }) { observer(notice) }
         let targets = state.withLock { state in
             Array((state.subscribers[Key(table: notice.table, owner: notice.owner)] ?? [:]).values)
                 + Array((state.subscribers[Key(table: nil, owner: notice.owner)] ?? [:]).values)
         }
         guard !targets.isEmpty else { return }
         deliver(.change(notice, tableEvent: notice.tableFeedEvent), to: targets)
+    }
+
+    /// Calls `observer` with every change published from now on; it must not wait.
+    func observe(_ observer: @escaping @Sendable (ChangeNotice) -> Void) {
+        observers.withLock { $0.append(observer) }
     }
 
     /// Sends a heartbeat to every subscriber (one timer for all of them, not one each).

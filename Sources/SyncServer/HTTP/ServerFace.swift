@@ -7,6 +7,14 @@ import Hummingbird
 public protocol ServerFace: Sendable {
     /// Adds the face's routes (the router's middleware runs before them, as for the table routes).
     func register(on router: Router<TableRequestContext>, services: ServerServices)
+    /// What to push when a group of one of the face's tables changes, by table; a table not
+    /// named is not pushed.
+    var pushMessages: [String: PushMessageFormat] { get }
+}
+
+extension ServerFace {
+    /// Nothing is pushed.
+    public var pushMessages: [String: PushMessageFormat] { [:] }
 }
 
 /// What a face may use.
@@ -21,4 +29,8 @@ public struct ServerServices: Sendable {
     public let maxBodyBytes: Int
     /// Where CPU-heavy requests run, how many of an account's at once, and for how long.
     public let heavyWork: HeavyWork
+    /// Web Push subscriptions, and the server's VAPID key.
+    public let push: PushService
+    /// `https` when the server speaks TLS, else `http`: for absolute URLs a face answers.
+    public let scheme: String
 }

@@ -5,6 +5,7 @@ import HummingbirdTLS
 import Logging
 import NIOCore
 import ServiceLifecycle
+import WebPush
 
 /// Opens the configured database and serves the table protocol until SIGINT or SIGTERM.
 public enum SyncServerApplication {
@@ -69,11 +70,16 @@ public enum SyncServerApplication {
             schemaCacheTTL: configuration.usesPostgres ? 1 : .infinity, changeGroups: configuration.changeGroups)
         let users = UserStore(database: database)
         let authenticator: Authenticator
+        let push: PushService
         do {
             try await service.bootstrap()
             let tokens = try await TokenService.open(
                 users: users, lifetime: configuration.tokenLifetime, secretFile: configuration.tokenSecretFile, now: now)
             authenticator = try Authenticator(users: users, tokens: tokens, required: configuration.auth == .required)
+            push = PushService(subscriptions: PushSubscriptions(database: database),
+                               vapid: try await PushService.vapidKey(file: configuration.vapidKeyFile, subject: configuration.vapidSubject, users: users),
+                               policy: PushResourcePolicy(allowLocal: configuration.pushAllowLocal),
+                               maximumPerAccount: configuration.maxPushSubscriptionsPerAccount)
         } catch let error as ServerConfigurationError {
             await database.close()
             throw error
@@ -120,8 +126,12 @@ public enum SyncServerApplication {
             .register(on: router)
         let heavyWork = HeavyWork(perAccount: configuration.maxHeavyRequestsPerAccount, deadline: .milliseconds(Int64(configuration.heavyRequestSeconds * 1_000)))
         let services = ServerServices(tables: service, authenticator: authenticator, spaces: resolver.spaces, maxBodyBytes: configuration.maxBodyBytes,
-                                      heavyWork: heavyWork)
+                                      heavyWork: heavyWork, push: push, scheme: configuration.scheme)
         for face in faces { face.register(on: router, services: services) }
+        let sender = PushSender(subscriptions: push.subscriptions, delivery: PushDelivery(vapid: push.vapid, policy: push.policy),
+                                formats: faces.reduce(into: [:]) { formats, face in formats.merge(face.pushMessages) { first, _ in first } },
+                                logger: logger)
+        if !sender.formats.isEmpty { hub.observe { sender.noticed($0) } }
 
         let server: HTTPServerBuilder
         do {
@@ -134,7 +144,8 @@ public enum SyncServerApplication {
             router: router,
             server: server,
             configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: configuration.serverName),
-            services: [ChangeFeedService(hub: hub, database: database, schemas: service.schemas, heartbeat: configuration.feedHeartbeat)],
+            services: ([ChangeFeedService(hub: hub, database: database, schemas: service.schemas, heartbeat: configuration.feedHeartbeat)] as [any Service])
+                + (sender.formats.isEmpty ? [] : [sender]),
             onServerRunning: { channel in onListening(channel.localAddress?.port ?? configuration.port) },
             logger: logger)
         return Built(application: application, database: database, service: service, users: users, hub: hub)

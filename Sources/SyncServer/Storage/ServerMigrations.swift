@@ -28,6 +28,7 @@ enum ServerMigrations {
         Migration(name: "009-moves", apply: MoveRecords.createTable),
         Migration(name: "010-move-renames", apply: MoveRecords.addNewIds),
         Migration(name: "011-group-clocks", apply: GroupClocks.createTable),
+        Migration(name: "012-push-subscriptions", apply: PushSubscriptions.createTable),
     ]
 
     /// Applies every migration the database has not recorded, in order; answers their names.
