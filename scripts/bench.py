@@ -18,6 +18,7 @@ The PostgreSQL page's CPU (bench_page_cpu.py): the pull page's CPU per page on S
 Read replicas and fresh tables (bench_replicas.py): pull pages from a standby beside the primary alone; a table just grown to 10,000 rows beside the same after ANALYZE.
 The CalDAV face (bench_caldav.py): PUT, getctag, a one-change sync and DAVx5's full listing at 1,000 and 10,000 tasks beside Radicale and Xandikos.
 CalDAV, one change among many lists (bench_caldav_lists.py): getctag and a client's one-change sync in a home of 1, 10 and 100 lists beside Radicale and Xandikos (and `BENCH_BEFORE_SERVER`, a todo-server binary to compare, when set).
+WebDAV-Push (bench_push.py): a write's push latency to a local Web Push receiver beside the floor of a message posted straight to it, and the messages an import of 10,000 items sends.
 """
 import json, os, platform, re, subprocess, sys, time, datetime, urllib.request
 
@@ -146,7 +147,9 @@ def main():
     only_caldav = os.environ.get("BENCH_ONLY") == "caldav"
     # BENCH_ONLY=caldav-lists measures only one change among many lists.
     only_caldav_lists = os.environ.get("BENCH_ONLY") == "caldav-lists"
-    products = ["todo-server", "todo", "todo-bench-client"] if only_million_client else ["todo-server"] if only_replicas or only_caldav or only_caldav_lists or only_million or only_page_cpu or only_subscribers else ["todo-server", "todo-bench-floor"] if only_server else ["todo-server", "todo-bench-client"] if only_sharing else ["todo-server"] if only_namespaces else ["todo-server", "todo"] if only_taskd else ["todo-bench-client"] if only_client else ["todo-server", "todo-bench-client"] if only_feed else ["todo-server", "todo-bench-sdk", "todo"] if only_sdk else ["todo-server", "todo-bench-floor", "todo-bench-sdk", "todo-bench-client", "todo", "todo-load"]
+    # BENCH_ONLY=push measures only the WebDAV-Push section.
+    only_push = os.environ.get("BENCH_ONLY") == "push"
+    products = ["todo-server", "todo", "todo-bench-client"] if only_million_client else ["todo-server", "todo"] if only_push else ["todo-server"] if only_replicas or only_caldav or only_caldav_lists or only_million or only_page_cpu or only_subscribers else ["todo-server", "todo-bench-floor"] if only_server else ["todo-server", "todo-bench-client"] if only_sharing else ["todo-server"] if only_namespaces else ["todo-server", "todo"] if only_taskd else ["todo-bench-client"] if only_client else ["todo-server", "todo-bench-client"] if only_feed else ["todo-server", "todo-bench-sdk", "todo"] if only_sdk else ["todo-server", "todo-bench-floor", "todo-bench-sdk", "todo-bench-client", "todo", "todo-load"]
     for product in products:
         sh(*release, "--product", product, cwd=ROOT)
     BIN = sh(*release, "--show-bin-path", cwd=ROOT, capture_output=True).stdout.strip()
@@ -194,6 +197,9 @@ def main():
     if only_caldav_lists:
         run_caldav_lists(tmp)
         return
+    if only_push:
+        run_push(tmp)
+        return
     # The client's latencies first, before the server loads leave PostgreSQL busy with vacuuming.
     client = run_client(tmp)
 
@@ -211,6 +217,7 @@ def main():
     run_subscribers(tmp)
     run_caldav(tmp)
     run_caldav_lists(tmp)
+    run_push(tmp)
     import load
     runs = load.run_load(BIN, tmp)
     replace_section("Load test", load.report_lines(runs))
@@ -239,6 +246,12 @@ def run_caldav_lists(tmp):
     names, results = bench_caldav_lists.run(binaries, tmp)
     replace_section("CalDAV: one change among many lists",
                     bench_caldav_lists.report_lines(names, results, datetime.date.today().isoformat(), os.environ.get("BENCH_BEFORE_COMMIT")))
+
+
+def run_push(tmp):
+    import bench_push
+    results = bench_push.run(os.path.join(BIN, "todo-server"), os.path.join(BIN, "todo"), tmp)
+    replace_section("CalDAV: WebDAV-Push", bench_push.report_lines(results, datetime.date.today().isoformat()))
 
 
 def run_subscribers(tmp):

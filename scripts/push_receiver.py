@@ -9,8 +9,8 @@ expiry (py-vapid), then the body decrypted with the subscription's private key (
 Modes: ok (201), gone (410, the subscription is over), hold (reads the message, never answers).
 
 Prints JSON lines on stdout: first {"subscriptions": [{"mode", "endpoint", "p256dh", "auth"}]},
-then one per message: {"endpoint", "at" (seconds since 1970), "message", "vapid": {...},
-"headers": {...}} or {"endpoint", "error"} when a message fails a check.
+then one per message: {"endpoint", "at" and "decrypted_at" (seconds since 1970), "message",
+"vapid": {...}, "headers": {...}} or {"endpoint", "error"} when a message fails a check.
 """
 import base64
 import json
@@ -96,6 +96,7 @@ def main():
                 claims, key = vapid_claims(self.headers.get("Authorization", ""), origin)
                 record["vapid"] = {"claims": claims, "key": key}
                 record["message"] = http_ece.decrypt(body, private_key=private, auth_secret=auth, version="aes128gcm").decode("utf-8")
+                record["decrypted_at"] = time.time()
             except Exception as error:  # a message that fails a check is reported, not fatal
                 record["error"] = "%s: %s" % (type(error).__name__, error)
             emit(record)

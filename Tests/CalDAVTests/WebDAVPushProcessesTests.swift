@@ -5,8 +5,21 @@ import Testing
 /// Two server processes on one PostgreSQL both hear every change (the NOTIFY relay); each
 /// change is still pushed once, by whichever process claims it first.
 @Suite struct WebDAVPushProcessesTests {
+    /// A database of the test cluster of this test's own: every process on a database sends its
+    /// pushes, and the other suites' processes may not send to loopback.
+    private func freshDatabase() throws -> String {
+        let shared = try DAVStore.postgres.databaseArgument()
+        let name = "push_" + UUID().uuidString.replacingOccurrences(of: "-", with: "").prefix(12).lowercased()
+        let child = try ChildProcess("/usr/bin/psql", [shared, "-X", "-q", "-v", "ON_ERROR_STOP=1", "-c", "CREATE DATABASE \(name)"], captureError: true)
+        let errors = String(decoding: child.standardError!.readDataToEndOfFile(), as: UTF8.self)
+        guard child.wait() == 0 else { throw ServerStartError(description: "psql failed: \(errors)") }
+        var components = try #require(URLComponents(string: shared))
+        components.path = "/" + name
+        return try #require(components.string)
+    }
+
     @Test func aChangeIsPushedOnceByTwoProcessesOnOnePostgreSQL() async throws {
-        let database = try DAVStore.postgres.databaseArgument()
+        let database = try freshDatabase()
         let arguments = ["--database", database, "--auth", "required", "--push-allow-local"]
         let (first, second) = (try await ServerProcess.start(arguments: arguments), try await ServerProcess.start(arguments: arguments))
         defer { first.stop(); second.stop() }

@@ -65,8 +65,9 @@ import Testing
         #expect(try await TodoCLI.run(["add", "--device", "solo", "Call the dentist", "--remind", when], home: home).status == 0)
         let ui = try ui(home)
         defer { ui.kill() }
-        let screen = try await ui.waitUntil("the reminder") { $0.contains("Reminder: Call the dentist") }
-        #expect(screen.contains("reminder"))
+        // The status can come before the first page of rows: wait for both.
+        let screen = try await ui.waitUntil("the reminder and its row") { $0.contains("Reminder: Call the dentist") && $0.contains("[ ] Call the dentist") }
+        #expect(screen.split(separator: "\n").contains { $0.contains("[ ] Call the dentist") && $0.contains("reminder") })
         // Seen on this device: `todo reminders` does not list it again.
         let listed = try await TodoCLI.run(["reminders", "--device", "solo", "--json"], home: home)
         #expect(listed.out.trimmingCharacters(in: .whitespacesAndNewlines) == "[]")

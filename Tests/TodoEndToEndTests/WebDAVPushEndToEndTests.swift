@@ -74,6 +74,23 @@ import Testing
         return try #require(reply.headers["location"])
     }
 
+    /// Ann's Groceries, made and synced by `todo`, with a receiver whose subscriptions (one per
+    /// mode) are registered on its calendar.
+    private func subscribedGroceries(_ h: Household, _ modes: [String] = ["ok"]) async throws -> (receiver: PushReceiver, calendar: String, registrations: [String]) {
+        try await add(h, "milk")
+        let calendar = try await calendar(h, "ann", list: "Groceries")
+        let receiver = try await PushReceiver.start(modes)
+        var registrations: [String] = []
+        for subscription in receiver.subscriptions { registrations.append(try await register(h, "ann", calendar, subscription)) }
+        return (receiver, calendar, registrations)
+    }
+
+    /// `todo add ITEM --list LIST` and a sync, on ann's device.
+    private func add(_ h: Household, _ item: String, to list: String = "Groceries") async throws {
+        #expect(try await h.todo(["add", item, "--list", list], h.ann).status == 0)
+        #expect(try await h.todo(["sync"], h.ann).status == 0)
+    }
+
     /// The sync token a push message carries.
     private func syncToken(_ message: PushReceiver.Message) -> String? {
         guard let text = message.text, let open = text.range(of: "<D:sync-token>"), let close = text.range(of: "</D:sync-token>") else { return nil }
@@ -83,16 +100,11 @@ import Testing
     @Test func aTodoWriteReachesTheListsSubscriberEncryptedSignedAndNamingItsTopic() async throws {
         let h = try await household()
         defer { h.server.stop() }
-        let receiver = try await PushReceiver.start(["ok"])
+        let (receiver, calendar, _) = try await subscribedGroceries(h)
         defer { receiver.stop() }
-        #expect(try await h.todo(["add", "milk", "--list", "Groceries"], h.ann).status == 0)
-        #expect(try await h.todo(["sync"], h.ann).status == 0)
-        let calendar = try await calendar(h, "ann", list: "Groceries")
         let phone = receiver.subscriptions[0]
-        try await register(h, "ann", calendar, phone)
 
-        #expect(try await h.todo(["add", "eggs", "--list", "Groceries"], h.ann).status == 0)
-        #expect(try await h.todo(["sync"], h.ann).status == 0)
+        try await add(h, "eggs")
         #expect(try await holds(within: .seconds(1)) { !receiver.messages(to: phone).isEmpty })
         let message = try #require(try await receiver.waitForMessages(to: phone, count: 1).first)
         #expect(message.error == nil)
@@ -106,13 +118,9 @@ import Testing
     @Test func aCalDAVWriteReachesTheListsSubscriber() async throws {
         let h = try await household()
         defer { h.server.stop() }
-        let receiver = try await PushReceiver.start(["ok"])
+        let (receiver, calendar, _) = try await subscribedGroceries(h)
         defer { receiver.stop() }
-        #expect(try await h.todo(["add", "milk", "--list", "Groceries"], h.ann).status == 0)
-        #expect(try await h.todo(["sync"], h.ann).status == 0)
-        let calendar = try await calendar(h, "ann", list: "Groceries")
         let phone = receiver.subscriptions[0]
-        try await register(h, "ann", calendar, phone)
 
         var put = URLRequest(url: URL(string: h.url + calendar + "bread.ics")!)
         put.httpMethod = "PUT"
@@ -128,13 +136,9 @@ import Testing
     @Test func sharingAListReachesItsSubscriberAndAMembersWritesReachTheOwnersPhone() async throws {
         let h = try await household()
         defer { h.server.stop() }
-        let receiver = try await PushReceiver.start(["ok"])
+        let (receiver, calendar, _) = try await subscribedGroceries(h)
         defer { receiver.stop() }
-        #expect(try await h.todo(["add", "milk", "--list", "Groceries"], h.ann).status == 0)
-        #expect(try await h.todo(["sync"], h.ann).status == 0)
-        let calendar = try await calendar(h, "ann", list: "Groceries")
         let phone = receiver.subscriptions[0]
-        try await register(h, "ann", calendar, phone)
 
         #expect(try await h.todo(["share", "Groceries", "--with", "bob"], h.ann).status == 0)
         #expect(try await holds(within: .seconds(1)) { !receiver.messages(to: phone).isEmpty })
@@ -160,8 +164,7 @@ import Testing
 
         #expect(try await h.todo(["add", "slides", "--list", "Work"], h.ann).status == 0)
         #expect(try await h.todo(["sync"], h.ann).status == 0)
-        #expect(try await h.todo(["add", "eggs", "--list", "Groceries"], h.ann).status == 0)
-        #expect(try await h.todo(["sync"], h.ann).status == 0)
+        try await add(h, "eggs")
         // Had Work's change been pushed, the first message would carry Groceries' older token.
         let first = try #require(try await receiver.waitForMessages(to: phone, count: 1).first)
         #expect(syncToken(first) == (try await property(h, "ann", groceries, "D:sync-token")))
@@ -170,40 +173,27 @@ import Testing
     @Test func aSubscriptionThePushServiceSaysIsGoneIsDropped() async throws {
         let h = try await household()
         defer { h.server.stop() }
-        let receiver = try await PushReceiver.start(["gone"])
+        let (receiver, calendar, registrations) = try await subscribedGroceries(h, ["gone"])
         defer { receiver.stop() }
-        #expect(try await h.todo(["add", "milk", "--list", "Groceries"], h.ann).status == 0)
-        #expect(try await h.todo(["sync"], h.ann).status == 0)
-        let calendar = try await calendar(h, "ann", list: "Groceries")
-        let registration = try await register(h, "ann", calendar, receiver.subscriptions[0])
 
-        #expect(try await h.todo(["add", "eggs", "--list", "Groceries"], h.ann).status == 0)
-        #expect(try await h.todo(["sync"], h.ann).status == 0)
+        try await add(h, "eggs")
         _ = try await receiver.waitForMessages(to: receiver.subscriptions[0], count: 1)
-        // Dropped by the server: removing it finds nothing.
-        #expect(try await holds(within: .seconds(10)) { try await dav(h, "ann", "DELETE", registration).status == 404 })
+        // Dropped by the server: registering the same push resource again makes a new registration,
+        // where renewing a live one keeps its URL.
+        #expect(try await holds(within: .seconds(10)) { try await register(h, "ann", calendar, receiver.subscriptions[0]) != registrations[0] })
     }
 
     @Test func aPushServiceThatNeverAnswersDelaysNoWriteAndNoOtherSubscriber() async throws {
         let h = try await household()
         defer { h.server.stop() }
-        let receiver = try await PushReceiver.start(["hold", "ok"])
+        let (receiver, calendar, _) = try await subscribedGroceries(h, ["hold", "ok"])
         defer { receiver.stop() }
         let (stuck, phone) = (receiver.subscriptions[0], receiver.subscriptions[1])
-        #expect(try await h.todo(["add", "milk", "--list", "Groceries"], h.ann).status == 0)
-        #expect(try await h.todo(["sync"], h.ann).status == 0)
-        let calendar = try await calendar(h, "ann", list: "Groceries")
-        try await register(h, "ann", calendar, stuck)
-        try await register(h, "ann", calendar, phone)
 
-        #expect(try await h.todo(["add", "eggs", "--list", "Groceries"], h.ann).status == 0)
-        #expect(try await h.todo(["sync"], h.ann).status == 0)
+        try await add(h, "eggs")
         #expect(try await receiver.waitForMessages(to: stuck, count: 1).first?.held == true)
         // The stuck push service still holds its message: writes and the other phone go on.
-        for item in ["bread", "butter", "jam"] {
-            #expect(try await h.todo(["add", item, "--list", "Groceries"], h.ann).status == 0)
-            #expect(try await h.todo(["sync"], h.ann).status == 0)
-        }
+        for item in ["bread", "butter", "jam"] { try await add(h, item) }
         let token = try await property(h, "ann", calendar, "D:sync-token")
         #expect(try await holds(within: .seconds(5)) { receiver.messages(to: phone).contains { syncToken($0) == token } })
         #expect(receiver.messages(to: stuck).count == 1, "the held send is still open")

@@ -79,6 +79,7 @@ public final class UserStore: Sendable {
             if !keepData { try NamespaceCatalog.delete(account.id, dialect: dialect, session: session) }
             try SpaceStore.removeMemberships(of: account.id, dialect: dialect, session: session)
             try AppPasswords.removeAll(of: account.id, dialect: dialect, session: session)
+            try PushSubscriptions.removeAll(of: account.id, dialect: dialect, session: session)
             return account
         }
         guard let removed else { throw UserStoreError("there is no user '\(name)'") }

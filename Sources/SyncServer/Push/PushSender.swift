@@ -55,7 +55,8 @@ final class PushSender: Service, Sendable {
         await withGracefulShutdownHandler {
             await withDiscardingTaskGroup { group in
                 var nextSweep = Date()
-                while !state.withLock({ $0.stopped }) {
+                // Stopped by a graceful shutdown, or cancelled (the server failed to start, say).
+                while !state.withLock({ $0.stopped }) && !Task.isCancelled {
                     let now = Date()
                     if now >= nextSweep {
                         do { try await subscriptions.sweep(now: now) } catch { logger.warning("push: sweeping expired subscriptions failed", metadata: ["error": "\(error)"]) }
@@ -65,6 +66,8 @@ final class PushSender: Service, Sendable {
                     let wake = await round(group: &group, now: now)
                     await wakeup.wait(timeout: .milliseconds(Int64(max(0, min(wake, nextSweep).timeIntervalSinceNow) * 1_000) + 1))
                 }
+                // Shutting down: a push service that holds its reply does not hold up the exit.
+                group.cancelAll()
             }
         } onGracefulShutdown: {
             self.state.withLock { $0.stopped = true }

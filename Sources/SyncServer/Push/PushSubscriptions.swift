@@ -99,13 +99,9 @@ public struct PushSubscriptions: Sendable {
         }
     }
 
-    /// `account`'s subscriptions, soonest to expire first.
-    public func subscriptions(of account: String) async throws -> [PushSubscription] {
-        let p = database.dialect.placeholder
-        return try await database.readStatement { session in
-            try session.query(#"SELECT \#(Self.columns) FROM "__push_subscription" WHERE "account" = \#(p(1)) ORDER BY "expires", "id""#,
-                              [.text(account)]).rows.map(Self.subscription)
-        }
+    /// Ends every subscription of `account` (its account is removed), in the caller's transaction.
+    static func removeAll(of account: String, dialect: any SQLDialect, session: any SQLSession) throws {
+        try session.execute(#"DELETE FROM "__push_subscription" WHERE "account" = \#(dialect.placeholder(1))"#, [.text(account)])
     }
 
     /// Deletes the subscriptions that have expired; answers how many.
@@ -117,8 +113,6 @@ public struct PushSubscriptions: Sendable {
                               [.integer(Int64(now.timeIntervalSince1970))]).rows.count
         }
     }
-
-    static let columns = #""id", "account", "tbl", "grp", "topic", "resource", "p256dh", "auth", "expires""#
 
     static func subscription(_ row: [SQLValue]) -> PushSubscription {
         PushSubscription(id: row[0].text ?? "", account: row[1].text ?? "", table: row[2].text ?? "", group: row[3].text ?? "",

@@ -23,8 +23,17 @@ final class Wakeup: Sendable {
         waiter?.resume()
     }
 
-    /// Returns at the next signal (at once if one is pending) or after `timeout`.
+    /// Returns at the next signal (at once if one is pending), after `timeout`, or when the
+    /// task is cancelled.
     func wait(timeout: Duration) async {
+        await withTaskCancellationHandler {
+            await sleep(timeout: timeout)
+        } onCancel: {
+            signal()
+        }
+    }
+
+    private func sleep(timeout: Duration) async {
         let timer = Task { [weak self] in
             try? await Task.sleep(for: timeout)
             if !Task.isCancelled { self?.signal() }
