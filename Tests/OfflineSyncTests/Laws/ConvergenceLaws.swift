@@ -12,6 +12,9 @@ enum ConvergenceLaws {
         var devices: [LawDevice]
         /// Every change a push (or a pull's push) carried and the server took or settled, with its push.
         var acknowledged: [(push: Int, device: Int, id: String, change: SentChange)]
+        /// Every change a device's undo took back, with the number of pushes recorded before it:
+        /// a person who undid a change that had reached the server wants it gone there too.
+        var undone: [(after: Int, device: Int, id: String, change: SentChange)] = []
     }
 
     /// A row as the laws compare it: its values, tags as a set.
@@ -45,6 +48,12 @@ enum ConvergenceLaws {
                 other.push != sent.push && other.id == sent.id && (other.change.key == sent.change.key || other.change == .deleted || sent.change == .deleted)
             }
             if replaced { continue }
+            // The device that made it took it back with an undo after the server had it.
+            let takenBack = played.undone.contains { undo in
+                undo.device == sent.device && undo.id == sent.id && undo.after >= sent.push
+                    && (undo.change.key == sent.change.key || undo.change == .deleted || sent.change == .deleted)
+            }
+            if takenBack { continue }
             let row = played.server[sent.id]
             let kept: Bool
             switch sent.change {

@@ -140,6 +140,19 @@ enum SentChange: Equatable {
     case tagRemoved(String)
     case deleted
 
+    /// The changes an undo or redo of one item took back: a deletion (the row came back), each
+    /// field it set to another value, each word of the tags it added or removed.
+    static func takenBack(by change: UndoneChange) -> [SentChange] {
+        let previous = change.previous.flatMap { $0["deleted"] == .bool(true) ? nil : $0 }
+        let now = change.item.flatMap { $0["deleted"] == .bool(true) ? nil : $0 }
+        guard let now else { return [] }
+        guard let previous else { return [.deleted] }
+        var changes = ["text", "complete", "priority"].filter { previous[$0] != now[$0] }.map { SentChange.field($0, previous[$0] ?? .null) }
+        let (before, after) = (LawDevice.tags(previous), LawDevice.tags(now))
+        changes += before.subtracting(after).sorted().map(SentChange.tagAdded) + after.subtracting(before).sorted().map(SentChange.tagRemoved)
+        return changes
+    }
+
     /// The field it is about (tags: the word), to tell which other changes touch the same thing.
     var key: String {
         switch self {

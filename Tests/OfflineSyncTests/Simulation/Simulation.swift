@@ -54,6 +54,7 @@ final class Simulation {
     }
 
     var acknowledged: [(push: Int, device: Int, id: String, change: SentChange)] { acknowledgements.entries }
+    var undone: [(after: Int, device: Int, id: String, change: SentChange)] { acknowledgements.undone }
 
     func log(_ line: String) { trace.append(line.replacingOccurrences(of: run, with: "RUN")) }
 
@@ -236,6 +237,9 @@ final class Simulation {
                 steps -= 1
                 let undone = try devices[device].context.undo()
                 log("d\(device) undoes\(undone == nil ? " nothing" : "")")
+                for change in undone?.changes ?? [] {
+                    acknowledgements.recordUndo(device: device, id: change.itemId, changes: SentChange.takenBack(by: change))
+                }
             case .restart(let device):
                 steps -= 1
                 log("d\(device) restarts")
@@ -256,9 +260,18 @@ final class Simulation {
 
 /// What each sync carried and the server took, numbered by sync in the order they ended.
 final class AcknowledgementLog: Sendable {
-    private let state = Mutex<(syncs: Int, entries: [(push: Int, device: Int, id: String, change: SentChange)])>((0, []))
+    private let state = Mutex<(syncs: Int, entries: [(push: Int, device: Int, id: String, change: SentChange)],
+                               undone: [(after: Int, device: Int, id: String, change: SentChange)])>((0, [], []))
 
     var entries: [(push: Int, device: Int, id: String, change: SentChange)] { state.withLock { $0.entries } }
+    var undone: [(after: Int, device: Int, id: String, change: SentChange)] { state.withLock { $0.undone } }
+
+    /// A device's undo took `changes` of item `id` back, after the pushes recorded so far.
+    func recordUndo(device: Int, id: String, changes: [SentChange]) {
+        state.withLock { state in
+            for change in changes { state.undone.append((state.syncs, device, id, change)) }
+        }
+    }
 
     func record(device: Int, taken: [(id: String, change: SentChange)]) {
         state.withLock { state in
