@@ -45,7 +45,7 @@ struct CalDAVMiddleware: RouterMiddleware {
     typealias Context = TableRequestContext
     let services: ServerServices
 
-    /// `DAV:` of OPTIONS: WebDAV classes 1 and 3, CalDAV, extended MKCOL.
+    /// `DAV:` of OPTIONS: WebDAV classes 1 and 3, CalDAV, extended MKCOL, WebDAV-Push.
     static let davHeader = "1, 3, calendar-access, extended-mkcol, \(WebDAVPush.complianceClass)"
     static let allow = "OPTIONS, GET, HEAD, POST, PUT, DELETE, PROPFIND, PROPPATCH, REPORT, MKCALENDAR, MKCOL"
     static let challenge = #"Basic realm="todo-server", charset="UTF-8""#
