@@ -5,7 +5,7 @@ import TableProtocol
 /// `todo import` reads it back: `id`, `text`, `complete`, `notes`, `due` (`"2026-12-01"` or
 /// `"2026-12-01T18:00"`, local time), `start` (the same forms), `priority`, `tags` (a sorted array), `reminders` (a sorted array of `-1h`, `-30m`, `-2d` or
 /// `2026-12-01T09:00`), `list` (the list's
-/// name, null for the Inbox), `repeat`, `completedAt`.
+/// name, null for the Inbox), `parent` (the id of the item it is a step of, or null), `repeat`, `completedAt`.
 public enum ItemJSON {
     /// The item's object, keys in that order.
     public static func object(_ item: TodoItem, listName: String?) -> JSONObject {
@@ -16,6 +16,7 @@ public enum ItemJSON {
             ("priority", item.priority.map { .string($0.rawValue) } ?? .null),
             ("tags", .array(item.tags.sorted().map(JSONValue.string))),
             ("reminders", .array(item.reminders.map(\.text).sorted().map(JSONValue.string))), ("list", listName.map(JSONValue.string) ?? .null),
+            ("parent", item.parentId.map(JSONValue.string) ?? .null),
             ("repeat", item.repeatRule.map { .string($0.text) } ?? .null), ("completedAt", item.completedAt.map(JSONValue.string) ?? .null),
         ])
     }
@@ -49,6 +50,10 @@ public enum ItemJSON {
         if let due = try string(object, "due") {
             guard let date = DueDate(due) else { throw FieldError("has a \"due\" that is not YYYY-MM-DD or YYYY-MM-DDTHH:MM") }
             item.due = date
+        }
+        if let parent = try string(object, "parent") {
+            guard ItemID.validate(parent) == nil, parent != item.id else { throw FieldError("has a \"parent\" that is not another item's id") }
+            item.parentId = parent
         }
         if let start = try string(object, "start") {
             guard let date = DueDate(start) else { throw FieldError("has a \"start\" that is not YYYY-MM-DD or YYYY-MM-DDTHH:MM") }

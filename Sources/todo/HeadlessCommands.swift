@@ -67,8 +67,24 @@ struct AddCommand: AsyncParsableCommand {
         // A --list flag wins over a +List word, so the word's list is not made.
         if let name = quick.listName, fields.listName == nil { item.listId = try await listId(named: name, in: service) }
         try await fields.apply(to: &item, today: currentDay()) { try await listId(named: $0, in: service) }
+        if let parent = fields.parent { try setParent(parent, of: &item, in: service) }
         print(try await service.items.add(item).id)
     }
+}
+
+/// Puts `item` under the item `reference` names (an id or a unique prefix; `none`: the top
+/// level), refusing a parent that is the item itself or one of its subtasks.
+func setParent(_ reference: String, of item: inout TodoItem, in service: TodoStore) throws {
+    if reference.lowercased() == "none" {
+        item.parentId = nil
+        return
+    }
+    let parent = try ItemLookup(service).find(reference)
+    guard parent.id != item.id else { throw CommandFailure(description: "An item cannot be a step of itself.") }
+    if try Subtasks.wouldCycle(item.id, under: parent.id, parentOf: { try service.items.items(id: $0).first?.parentId }) {
+        throw CommandFailure(description: "“\(parent.text)” is a step of “\(item.text)”: it cannot also be its parent (an item cannot be its own ancestor).")
+    }
+    item.parentId = parent.id
 }
 
 /// A list's id by name (`NAME` or `NAME@OWNER`), the list added when missing; nil for the Inbox.
@@ -97,7 +113,7 @@ struct SampleCommand: AsyncParsableCommand {
 struct ListCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "list", abstract: "List items (incomplete ones that have started, unless --all), by due, then priority, then text.",
-        discussion: "--json prints [{id, text, complete, notes, due, start, priority, tags, reminders, list, repeat, completedAt, pending}].")
+        discussion: "A subtask follows its parent, indented. --json prints [{id, text, complete, notes, due, start, priority, tags, reminders, list, parent, repeat, completedAt, pending}].")
     @OptionGroup var options: ClientOptions
     @Option(name: .customLong("list"), help: "Only this list's items (Inbox: items without a list, or whose list is gone).") var listName: String?
     @Option(help: "Only items with this tag.") var tag: String?
@@ -118,17 +134,18 @@ struct ListCommand: AsyncParsableCommand {
                 listing.list = .list(id: list.id)
             }
         }
-        // Streamed a chunk at a time: a million items print in bounded memory.
+        // Streamed a chunk at a time: a million items print in bounded memory. Subtasks follow
+        // their parent, indented.
         var output = StandardOutput()
         var array = JSONArrayWriter()
-        try service.listing.forEachChunk(of: listing, today: currentDay()) { chunk in
-            for listed in chunk {
+        try service.listing.forEachOutlineChunk(of: listing, today: currentDay()) { chunk in
+            for (listed, depth) in chunk {
                 if json {
                     var object = ItemJSON.object(listed.item, listName: listed.listName)
                     object["pending"] = .bool(listed.isPending)
                     try output.append { array.append(.object(object), into: &$0) }
                 } else {
-                    try output.line(Self.line(listed))
+                    try output.line(Self.line(listed, depth: depth))
                 }
             }
         }
@@ -136,14 +153,16 @@ struct ListCommand: AsyncParsableCommand {
         try output.flush()
     }
 
-    /// An item as a line: id, box, text, then its due day, start, priority, list, tags, reminders and whether it waits to be sent.
-    static func line(_ listed: ListedItem) -> String {
+    /// An item as a line: id, box, text (a subtask's indented two spaces a level), then its due
+    /// day, start, priority, list, tags, reminders and whether it waits to be sent.
+    static func line(_ listed: ListedItem, depth: Int = 0) -> String {
         let item = listed.item
         var fields = [item.due.map { "due \($0.text)" }, item.start.map { "starts \($0.text)" }, item.priority.map { "!\($0.rawValue)" }, listed.listName.map { "+\($0.asOutputField)" }].compactMap { $0 }
         fields += item.tags.sorted().map { "#\($0)" }
         fields += item.reminders.sorted().map { "reminds \($0.text)" }
         if listed.isPending { fields.append("(pending)") }
-        return "\(item.id)\t\(item.complete ? "[x]" : "[ ]")\t\(item.text.asOutputField)\(fields.isEmpty ? "" : "\t" + fields.joined(separator: " "))"
+        let indent = String(repeating: "  ", count: depth)
+        return "\(item.id)\t\(item.complete ? "[x]" : "[ ]")\t\(indent)\(item.text.asOutputField)\(fields.isEmpty ? "" : "\t" + fields.joined(separator: " "))"
     }
 }
 
@@ -161,7 +180,7 @@ struct EditCommand: AsyncParsableCommand {
 
     var changesFields: Bool {
         fields.due != nil || fields.start != nil || !fields.reminders.isEmpty || fields.priority != nil || !fields.tags.isEmpty || fields.listName != nil || fields.notes != nil
-            || fields.repeatRule != nil || replacedTags != nil
+            || fields.repeatRule != nil || replacedTags != nil || fields.parent != nil
     }
 
     func validate() throws {
@@ -191,6 +210,7 @@ struct EditCommand: AsyncParsableCommand {
         if let text { item.text = text }
         if let replacedTags { item.tags = try ItemFieldOptions.tags(replacedTags.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }) }
         try await fields.apply(to: &item, today: currentDay()) { try await listId(named: $0, in: service) }
+        if let parent = fields.parent { try setParent(parent, of: &item, in: service) }
         if let complete { item.complete = complete }
         // One save, one undo step; completing a repeating item adds its next instance there.
         try await service.items.save(item)
@@ -198,7 +218,7 @@ struct EditCommand: AsyncParsableCommand {
 }
 
 struct DoneCommand: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(commandName: "done", abstract: "Mark an item complete (a repeating one gets its next instance).")
+    static let configuration = CommandConfiguration(commandName: "done", abstract: "Mark an item complete (a repeating one gets its next instance), and its open subtasks with it.")
     @OptionGroup var options: ClientOptions
     @Argument(help: "The item's id (or a unique prefix).") var id: String
     @Option(name: .customLong("list"), help: ItemLookup.listHelp) var listName: String?
@@ -206,19 +226,24 @@ struct DoneCommand: AsyncParsableCommand {
     func run() async throws {
         let service = try openStore(options)
         let item = try ItemLookup(service).find(id, inList: listName)
+        let steps = item.complete ? [] : try service.items.openSubtasks(of: item.id, space: item.space)
         try await service.items.setComplete(id: item.id, space: item.space, to: true)
+        if !steps.isEmpty { print("Completed \(steps.count) subtask\(steps.count == 1 ? "" : "s") with it.") }
     }
 }
 
 struct RemoveCommand: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(commandName: "rm", abstract: "Delete an item.")
+    static let configuration = CommandConfiguration(commandName: "rm", abstract: "Delete an item, and its subtasks with it.")
     @OptionGroup var options: ClientOptions
     @Argument(help: "The item's id (or a unique prefix).") var id: String
     @Option(name: .customLong("list"), help: ItemLookup.listHelp) var listName: String?
 
     func run() async throws {
         let service = try openStore(options)
-        try await service.items.delete(try ItemLookup(service).find(id, inList: listName))
+        let item = try ItemLookup(service).find(id, inList: listName)
+        let steps = try service.items.subtasks(of: item.id, space: item.space)
+        try await service.items.delete(item)
+        if !steps.isEmpty { print("Deleted \(steps.count) subtask\(steps.count == 1 ? "" : "s") with it.") }
     }
 }
 

@@ -15,6 +15,7 @@ struct ItemFieldOptions: ParsableArguments {
     @Option(help: "high, medium or low (also 1, 2, 3; edit: none clears).") var priority: String?
     @Option(name: .customLong("tag"), help: "A tag (repeatable; edit: added to the item's tags).") var tags: [String] = []
     @Option(name: .customLong("list"), help: "The list's name, created if missing (edit: Inbox moves it out of any list).") var listName: String?
+    @Option(help: "The item this one is a step of: its id or a unique prefix (edit: none makes it top level).") var parent: String?
     @Option(help: "Notes (edit: empty clears).") var notes: String?
     @Option(name: .customLong("repeat"), help: "daily, weekly, monthly, yearly, weekdays, 3d, 2w, 1m (edit: none clears).") var repeatRule: String?
 

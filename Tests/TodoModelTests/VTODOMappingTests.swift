@@ -77,7 +77,7 @@ import TodoModel
     }
 
     @Test func whatNoFieldModelsSurvivesARoundTrip() throws {
-        let extras = ["DTSTART;VALUE=DATE:20261120", "STATUS:IN-PROCESS", "PERCENT-COMPLETE:40", "RELATED-TO;RELTYPE=PARENT:parent-1",
+        let extras = ["DTSTART;VALUE=DATE:20261120", "STATUS:IN-PROCESS", "PERCENT-COMPLETE:40", "RELATED-TO;RELTYPE=SIBLING:sibling-1",
                       "X-APPLE-SORT-ORDER:12", "URL:https://example.org/x", "X-MOZ-LASTACK:20261120T000000Z",
                       "RRULE:FREQ=MONTHLY;BYMONTHDAY=15;COUNT=3"]
         let alarm = ["BEGIN:VALARM", "ACTION:DISPLAY", "TRIGGER;RELATED=END:-PT15M", "DESCRIPTION:soon", "END:VALARM"]

@@ -38,14 +38,17 @@ public struct ItemStore: StoreFacet {
         if let stored, item.listId != stored.listId, try store.spaces.space(ofList: item.listId) != stored.space {
             return try store.spaces.moveToSpace(item, from: TodoItem(stored))
         }
-        guard let next = completion.nextIfAbsent else {
+        let (subtasks, nextInstances) = try subtaskChanges(saving: item, over: stored.map(TodoItem.init), now: now)
+        guard completion.nextIfAbsent != nil || !subtasks.isEmpty else {
             return TodoItem(try await table.inSpace(stored?.space ?? item.space).update(item))
         }
         let row = try item.item()  // without the copy's version: the stored one stays
-        // The next instance goes where the item is (a shared list's space, or one's own).
+        // One transaction, one undo step: the item, its next instance (where the item is: a
+        // shared list's space, or one's own), and its subtasks with theirs.
         try table.untyped.inSpace(stored?.space).transaction { writes in
             try writes.update(row)
-            try Self.insert(next, ifAbsentIn: writes, space: stored?.space)
+            for next in [completion.nextIfAbsent].compactMap({ $0 }) + nextInstances { try Self.insert(next, ifAbsentIn: writes, space: stored?.space) }
+            for subtask in subtasks { try writes.update(try subtask.item()) }
         }
         return item
     }
@@ -70,13 +73,82 @@ public struct ItemStore: StoreFacet {
         return try await save(item, now: now)
     }
 
-    /// Deletes an item (the row of its space, when two namespaces hold its id).
+    /// Deletes an item (the row of its space, when two namespaces hold its id) and its subtasks,
+    /// in one transaction and one undo step.
     public func delete(_ item: TodoItem) async throws {
         let row = table.inSpace(item.space)
         let stored = try row.read(id: item.id)
         try store.spaces.requireWritable(listId: stored?.listId, space: stored?.space)
-        try await row.delete(id: item.id)
+        let steps = try subtasks(of: item.id, space: stored?.space ?? item.space)
+        guard !steps.isEmpty else { return try await row.delete(id: item.id) }
+        try table.untyped.inSpace(stored?.space ?? item.space).transaction { writes in
+            for step in steps.reversed() { try writes.delete(step.object) }
+            try writes.delete([SystemProperty.id.rawValue: .string(item.id)])
+        }
     }
+
+    /// What saving `item` over `stored` does to its subtasks: moved to another list, the ones
+    /// still in the old list go with it; completed, the open ones are completed too (with their
+    /// next instances). Reopening it reopens none.
+    private func subtaskChanges(saving item: TodoItem, over stored: TodoItem?, now: Date) throws -> (changed: [TodoItem], nextInstances: [TodoItem]) {
+        guard let stored else { return ([], []) }
+        var changed: [String: TodoItem] = [:]
+        var order: [String] = []
+        func change(_ subtask: TodoItem) {
+            if changed[subtask.id] == nil { order.append(subtask.id) }
+            changed[subtask.id] = subtask
+        }
+        if item.listId != stored.listId {
+            for var subtask in try subtasks(of: item.id, space: stored.space) where subtask.listId == stored.listId {
+                subtask.listId = item.listId
+                change(subtask)
+            }
+        }
+        var nextInstances: [TodoItem] = []
+        if item.complete && !stored.complete {
+            for open in try openSubtasks(of: item.id, space: stored.space) {
+                let done = CompletionRules.writes(saving: (changed[open.id] ?? open).completed, wasComplete: false, now: now)
+                change(done.saved)
+                if let next = done.nextIfAbsent { nextInstances.append(next) }
+            }
+        }
+        return (order.compactMap { changed[$0] }, nextInstances)
+    }
+
+    /// The item's subtasks at every depth, in its space (each level's in item order), nearest first.
+    public func subtasks(of id: String, space: String?) throws -> [TodoItem] {
+        try descendants(of: id, space: space, openOnly: false)
+    }
+
+    /// The item's subtasks at every depth that are not done: what completing it completes.
+    public func openSubtasks(of id: String, space: String?) throws -> [TodoItem] {
+        try descendants(of: id, space: space, openOnly: true)
+    }
+
+    /// One query per level; a cycle (two devices' moves crossing) ends the walk.
+    private func descendants(of id: String, space: String?, openOnly: Bool) throws -> [TodoItem] {
+        var found: [TodoItem] = []
+        var seen: Set<String> = [id]
+        var level = [id]
+        let rows = table.inSpace(space)
+        while !level.isEmpty {
+            var next: [String] = []
+            for start in stride(from: 0, to: level.count, by: Self.idsPerQuery) {
+                guard let parents = QueryPredicate.any(level[start..<min(start + Self.idsPerQuery, level.count)].map { Field("parentId") == .string($0) }) else { continue }
+                var query = rows.query.filter(parents)
+                if openOnly { query = query.filter(Field("complete") == false) }
+                for child in try rows.read(query.order(by: "text")).records.map(TodoItem.init) where child.space == space && seen.insert(child.id).inserted {
+                    found.append(child)
+                    next.append(child.id)
+                }
+            }
+            level = next
+        }
+        return found
+    }
+
+    /// Ids one query names at most.
+    static let idsPerQuery = 200
 
     /// Every item, completed ones too, in list order.
     public func allItems() throws -> [TodoItem] {

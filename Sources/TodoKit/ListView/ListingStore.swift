@@ -56,9 +56,15 @@ public struct ListingStore: StoreFacet {
     /// The items of a listing in its order, a chunk at a time, each with the list it shows in and
     /// whether a local change to it waits to be sent.
     public func forEachChunk(of listing: ItemListing, today: DueDate, _ body: ([ListedItem]) throws -> Void) throws {
+        try forEachChunk(of: listing, today: today, where: nil, body)
+    }
+
+    /// The same, of the listing's items `predicate` also holds for.
+    func forEachChunk(of listing: ItemListing, today: DueDate, where predicate: QueryPredicate?, _ body: ([ListedItem]) throws -> Void) throws {
         let entries = try store.spaces.listEntries()
         let byId = Dictionary(entries.map { ($0.list.id, $0) }, uniquingKeysWith: { first, _ in first })
-        let query = listing.query(table.query, today: today, listIds: entries.map(\.list.id))
+        var query = listing.query(table.query, today: today, listIds: entries.map(\.list.id))
+        if let predicate { query = query.filter(predicate) }
         try table.forEachChunk(query) { records, pending in
             try body(records.map { synced in
                 let item = TodoItem(synced)

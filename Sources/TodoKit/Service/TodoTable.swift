@@ -11,7 +11,7 @@ public enum TodoTable {
     public static let definition = SyncTableDefinition(
         name: name,
         columns: ["text": .text, "complete": .boolean, "notes": .text, "due": .text, "start": .text, "priority": .text, "tags": .text, "reminders": .text,
-                  "listId": .text, "repeat": .text, "completedAt": .text, "series": .text],
+                  "listId": .text, "parentId": .text, "repeat": .text, "completedAt": .text, "series": .text],
         // Text alone for export. (Today's and Upcoming's ranges walk the order indexes' sort
         // column; an index on (complete, due) went unread and cost every write.)
         // Reminders, so the open app's watch finds the few items that have some without a scan.

@@ -6,7 +6,8 @@ import TableProtocol
 ///
 /// Field by field: SUMMARY ↔ text; DESCRIPTION ↔ notes; DUE ↔ due; DTSTART ↔ start; PRIORITY ↔ priority;
 /// CATEGORIES ↔ tags; display VALARMs ↔ reminders (`VALARMReminders`); STATUS:COMPLETED, COMPLETED and PERCENT-COMPLETE:100 ↔ complete and
-/// completedAt; RRULE ↔ repeat; UID ↔ id; LAST-MODIFIED and DTSTAMP from the server's stamps.
+/// completedAt; RRULE ↔ repeat; RELATED-TO with RELTYPE=PARENT (or none) ↔ parent; UID ↔ id;
+/// LAST-MODIFIED and DTSTAMP from the server's stamps.
 public enum VTODOMapping {
     /// What a task resource may not be: refused with a clear error, nothing stored.
     public static let notATask = "the resource holds no VTODO"
@@ -43,6 +44,12 @@ public enum VTODOMapping {
         item.start = master.property(VTODOProperty.dtstart).flatMap { VTODOFields.due($0, zone: zone) }
         item.priority = master.property(VTODOProperty.priority).flatMap { VTODOFields.priority($0.value) }
         item.tags = VTODOFields.tags(master.properties(VTODOProperty.categories))
+        // The parent relation is read into the item; every other relation is kept as it came.
+        if let parent = master.properties.firstIndex(where: Self.isParentRelation) {
+            let id = ICalendarText.unescaped(master.properties[parent].value)
+            if !id.isEmpty, id != uid { item.parentId = id }
+            master.properties.remove(at: parent)
+        }
         // An alarm that is a reminder of ours is read into the item, and leaves what is kept.
         master.components.removeAll { alarm in
             guard let reminder = VALARMReminders.reminder(alarm, due: item.due, start: item.start, zone: zone) else { return false }
@@ -80,6 +87,11 @@ public enum VTODOMapping {
         return TaskResource(item: item, kept: calendar)
     }
 
+    /// A `RELATED-TO` naming the task's parent: `RELTYPE=PARENT`, or no `RELTYPE` (its default).
+    static func isParentRelation(_ property: ICalendarProperty) -> Bool {
+        property.name == VTODOProperty.relatedTo && (property.parameter("RELTYPE")?.uppercased() ?? "PARENT") == "PARENT"
+    }
+
     /// A completed override (RECURRENCE-ID) of the occurrence due `occurrence`.
     private static func completes(_ component: ICalendarComponent, occurrence: DueDate, zone: TimeZone) -> Bool {
         guard component.name == "VTODO", let id = component.property("RECURRENCE-ID"),
@@ -107,6 +119,10 @@ public enum VTODOMapping {
         }
         if let priority = item.priority { fields.append(ICalendarProperty(VTODOProperty.priority, VTODOFields.priority(priority))) }
         if !item.tags.isEmpty { fields.append(VTODOFields.categories(item.tags)) }
+        if let parent = item.parentId {
+            master.properties.removeAll(where: Self.isParentRelation)  // ours replaces one kept from before
+            fields.append(ICalendarProperty(VTODOProperty.relatedTo, ICalendarText.escaped(parent), parameters: [("RELTYPE", ["PARENT"])]))
+        }
         if item.complete {
             // Completed: whatever state it was kept in before gives way.
             master.remove([VTODOProperty.status, VTODOProperty.percentComplete])

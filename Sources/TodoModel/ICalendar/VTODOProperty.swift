@@ -14,10 +14,13 @@ public enum VTODOProperty {
     public static let rrule = "RRULE"
     public static let lastModified = "LAST-MODIFIED"
     public static let dtstamp = "DTSTAMP"
+    /// A relation to another task; with `RELTYPE=PARENT` or none (RFC 5545 §3.8.4.5), the
+    /// task's parent.
+    public static let relatedTo = "RELATED-TO"
 
     /// The property that holds each of an item's fields, by the field's column name.
     public static let ofField: [String: String] = [
         "id": uid, "text": summary, "notes": description, "due": due, "start": dtstart, "priority": priority, "tags": categories, "reminders": VALARMReminders.alarm,
-        "complete": status, "completedAt": completed, "repeat": rrule,
+        "complete": status, "completedAt": completed, "repeat": rrule, "parentId": relatedTo,
     ]
 }

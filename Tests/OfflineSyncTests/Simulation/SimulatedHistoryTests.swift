@@ -37,6 +37,36 @@ import Testing
         }
     }
 
+    /// Found as seed 0xe1fbc3a7b0ebf3f1: an edit whose push reached the server but whose answer
+    /// never came, undone, met another device's write of another field (412); the merge read the
+    /// undone field as unchanged here (it equals the base copy again) and kept the server's, so
+    /// the undone edit stayed there.
+    @Test func anUndoneEditWhoseAnswerWasLostStaysUndoneThroughAnotherDevicesWrite() async throws {
+        try await Self.play(devices: 2) { simulation in
+            let (device, other) = (simulation.devices[0], simulation.devices[1])
+            try await device.insert(step: 0, pick: 0)
+            try simulation.startSync(0, pull: false)
+            await simulation.drain()
+            try simulation.startSync(1, pull: true)
+            await simulation.drain()
+            let began = try device.rows().mapValues(ConvergenceLaws.values)
+            try await device.edit(step: 1, pick: 0, field: 0)  // the text
+            try simulation.startSync(0, pull: false)
+            #expect(await simulation.deliverReads(of: 0) == "PATCH")
+            await simulation.deliver(0, .replyLost)
+            await simulation.drain()
+            try await other.edit(step: 2, pick: 0, field: 1)  // completion, elsewhere
+            try simulation.startSync(1, pull: false)
+            await simulation.drain()
+            #expect(try device.context.undo() != nil)
+            try simulation.startSync(0, pull: false)
+            await simulation.drain()
+            let row = try #require(try await simulation.serverRows().values.first)
+            #expect(row["text"] == began.values.first?["text"], "the undo reached the server")
+            #expect(row["complete"] == .bool(true), "the other device's write stands")
+        }
+    }
+
     /// Found by the undo law once replies could be lost: an edit whose push reached the server
     /// but whose answer never came, undone back to the row's base copy, had its queued update
     /// dropped as if never sent, so the server kept the undone edit.

@@ -1,0 +1,79 @@
+/// Subtasks: an item may be a step of another (`TodoItem.parentId`). The rules are the model's,
+/// so every device, `todo list` and the CalDAV face agree on them.
+///
+/// A parent link is kept as written and only read through these rules: a subtask whose parent
+/// is not to be seen (deleted on another device, in a list this account cannot see, left out
+/// by the view) stands at the top level, and is never lost. Two devices that each put one of
+/// two items under the other while offline make a cycle; every device breaks it the same way,
+/// at the member with the smallest id, which then stands at the top.
+public enum Subtasks {
+    /// True when putting `item` under `parent` would make the item its own ancestor (`parent` is
+    /// the item, or one of its subtasks at any depth). `parentOf` answers an item's parent id
+    /// (nil at the top, or for an item not known).
+    public static func wouldCycle(_ item: String, under parent: String, parentOf: (String) throws -> String?) rethrows -> Bool {
+        var seen: Set<String> = []
+        var current: String? = parent
+        while let id = current {
+            if id == item { return true }
+            // A cycle above that does not pass through the item is not the item's to refuse.
+            guard seen.insert(id).inserted else { return false }
+            current = try parentOf(id)
+        }
+        return false
+    }
+
+    /// The parent each item is shown under: its own where that is among `links` (id → parent
+    /// id, one entry per item shown), nil where the parent is not shown, and nil for the member
+    /// with the smallest id of each cycle.
+    public static func shownParents(_ links: [String: String?]) -> [String: String] {
+        var parents: [String: String] = [:]
+        for (id, parent) in links {
+            if let parent, parent != id, links[parent] != nil { parents[id] = parent }
+        }
+        // Walk up from every item; a walk that comes back to an item on its own path is a cycle.
+        var settled: Set<String> = []
+        for start in links.keys.sorted() where !settled.contains(start) {
+            var path: [String] = []
+            var onPath: Set<String> = []
+            var current: String? = start
+            while let id = current, !settled.contains(id) {
+                if onPath.contains(id) {
+                    let cycle = path[path.firstIndex(of: id)!...]
+                    parents[cycle.min()!] = nil
+                    break
+                }
+                path.append(id)
+                onPath.insert(id)
+                current = parents[id]
+            }
+            settled.formUnion(path)
+        }
+        return parents
+    }
+
+    /// `items` in outline order: each subtask right after its parent (and the parent's earlier
+    /// subtasks), one level deeper, siblings and top-level items in the order given.
+    public static func outline<Item>(_ items: [Item], id: (Item) -> String, parent: (Item) -> String?) -> [(item: Item, depth: Int)] {
+        var links: [String: String?] = [:]
+        for item in items { links[id(item)] = parent(item) }
+        let parents = shownParents(links)
+        var children: [String: [Item]] = [:]
+        var roots: [Item] = []
+        for item in items {
+            if let parent = parents[id(item)] { children[parent, default: []].append(item) } else { roots.append(item) }
+        }
+        var ordered: [(item: Item, depth: Int)] = []
+        ordered.reserveCapacity(items.count)
+        func visit(_ item: Item, depth: Int) {
+            ordered.append((item, depth))
+            for child in children[id(item)] ?? [] { visit(child, depth: depth + 1) }
+        }
+        for root in roots { visit(root, depth: 0) }
+        return ordered
+    }
+
+    /// "2/5": how many of an item's subtasks are done, of how many; nil without subtasks.
+    public static func progress(done: Int, of total: Int) -> String? {
+        total == 0 ? nil : "\(done)/\(total)"
+    }
+}
