@@ -78,9 +78,12 @@ struct LocalUndo {
     /// takes back are marked changed here, against what was sent, so that a merge with a server
     /// holding the sent values (a 412 when another device wrote too) keeps the undo rather than
     /// reading those fields as unchanged and taking the server's.
+    /// Only whole values: a word set merges word by word, where its base copy must stay the
+    /// server's last set (the simulation found a history that lost a word otherwise).
     private func takenBackAfterSending(_ entry: UndoJournalEntry, fields: [String], sentValues: JSONObject) throws {
         guard var base = try session.baseItem(in: entry.table, id: entry.itemId, space: entry.space) else { return }
-        for field in fields { base[field] = sentValues[field] ?? .null }
+        let rules = context.dataSource.definition(of: entry.table)?.mergeRules ?? [:]
+        for field in fields where rules[field] == nil { base[field] = sentValues[field] ?? .null }
         try session.setBaseItem(base, in: entry.table, id: entry.itemId, space: entry.space)
     }
 

@@ -14,8 +14,9 @@ public enum TodoTable {
                   "listId": .text, "parentId": .text, "repeat": .text, "completedAt": .text, "series": .text],
         // Text alone for export. (Today's and Upcoming's ranges walk the order indexes' sort
         // column; an index on (complete, due) went unread and cost every write.)
-        // Reminders, so the open app's watch finds the few items that have some without a scan.
-        indexes: [["text", SystemProperty.id.rawValue], ["reminders"]],
+        // Reminders, so the open app's watch finds the few items that have some without a scan;
+        // the parent, so completing, deleting or listing finds an item's subtasks without one.
+        indexes: [["text", SystemProperty.id.rawValue], ["reminders"], ["parentId"]],
         searchable: ["text"], mergePolicy: .fieldMerge, humanSorted: ["text"],
         mergeRules: TodoItem.mergeRules,
         sortRules: ["due": .nullsLast, "priority": .ranked(Priority.allCases.map(\.rawValue))],
