@@ -67,7 +67,9 @@ public enum RouterFuzzCheck {
     /// Requests anyone may make.
     private static func isPublic(method: String, target: String) -> Bool {
         let path = target.split(separator: "?", maxSplits: 1, omittingEmptySubsequences: false).first.map(String.init) ?? target
-        return method == "OPTIONS" || ["/health", "/capabilities"].contains(path)
+        // The router skips empty segments: `///capabilities` is `/capabilities`.
+        let segments = "/" + path.split(separator: "/").joined(separator: "/")
+        return method == "OPTIONS" || ["/health", "/capabilities"].contains(segments)
     }
 }
 

@@ -1,6 +1,7 @@
 import FilterSQL
 import Foundation
 import TableProtocol
+import WebPush
 
 /// One push subscription: a device asked to be told when a change group (a list, for the
 /// CalDAV face) changes, through a Web Push resource.
@@ -123,8 +124,6 @@ public struct PushSubscriptions: Sendable {
     /// 128 random bits, base64url.
     static func newId() -> String {
         var generator = SystemRandomNumberGenerator()
-        let bytes = (0..<16).map { _ in UInt8.random(in: 0...255, using: &generator) }
-        return Data(bytes).base64EncodedString().replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_")
-            .replacingOccurrences(of: "=", with: "")
+        return Base64URL.encode((0..<16).map { _ in UInt8.random(in: 0...255, using: &generator) })
     }
 }
