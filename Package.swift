@@ -214,6 +214,8 @@ let package = Package(
             name: "OfflineSyncTests",
             dependencies: [
                 "OfflineSync", "TableProtocol", "ServerTestSupport", "todo-server", "sync-crash-worker", "offline-sync-example", "offline-sync-typed-example",
+                // The subtask law reads the laws' rows through the todo's outline rule (ConvergenceLaws); OfflineSync itself knows no todos.
+                "TodoModel",
                 // The simulation's server: its routes and storage in process (SimulatedServer).
                 "SyncServer",
                 .product(name: "GRDB", package: "GRDB.swift"),

@@ -6,6 +6,8 @@ edit it queued offline (with the ETag it had). Prints JSON on stdout.
   caldav_phone.py calendars                   [{"url", "name"}, ...]
   caldav_phone.py put URL UID SUMMARY [ETAG]  {"status", "etag"}  (If-Match ETAG when given)
   caldav_phone.py sync URL [TOKEN]            {"token", "tasks": {href: summary}}
+  caldav_phone.py save URL FILE               {"url"}  (python-caldav's save_todo of the VCALENDAR in FILE)
+  caldav_phone.py tasks URL                   {"tasks": {uid: iCalendar text}}
 
 The server and account come from CALDAV_URL, CALDAV_USERNAME and CALDAV_PASSWORD. `sync` with a
 token the server refuses (valid-sync-token) falls back to a full sync, as python-caldav does.
@@ -43,10 +45,21 @@ def sync(dav, url, token=None):
     return {"token": found.sync_token, "tasks": tasks}
 
 
+def save(dav, url, path):
+    with open(path, encoding="utf-8") as f:
+        saved = dav.calendar(url=url).save_todo(ical=f.read())
+    return {"url": str(saved.url)}
+
+
+def tasks(dav, url):
+    found = dav.calendar(url=url).todos(include_completed=True)
+    return {"tasks": {str(o.icalendar_component.get("uid")): o.data for o in found}}
+
+
 def main(argv):
     dav = client()
     command, args = argv[1], argv[2:]
-    result = {"calendars": calendars, "put": put, "sync": sync}[command](dav, *args)
+    result = {"calendars": calendars, "put": put, "sync": sync, "save": save, "tasks": tasks}[command](dav, *args)
     json.dump(result, sys.stdout)
 
 

@@ -8,7 +8,7 @@ import TodoModel
 /// `make bench` for the terminal client with 100,000 local items: cold start to first frame,
 /// keypress-to-frame for scrolling and filtering, resident memory. The frame is rendered into a
 /// `Frame` exactly as for the terminal; copying it to ncurses is left out (no terminal here).
-/// Usage: todo-bench-client seed STORE COUNT | todo-bench-client run STORE | todo-bench-client live URL-A URL-B ROUNDS
+/// Usage: todo-bench-client seed STORE COUNT [subtasks] | todo-bench-client run STORE | todo-bench-client live URL-A URL-B ROUNDS
 /// (in LiveLatencyBench.swift) | todo-bench-client shared URL-A URL-B ROUNDS ITEMS (SharedListBench.swift)
 @main
 struct ClientBench {
@@ -17,6 +17,7 @@ struct ClientBench {
         let start = ContinuousClock.now
         switch (args.count, args.dropFirst().first) {
         case (4, "seed"): try seed(path: args[2], count: Int(args[3]) ?? 100_000)
+        case (5, "seed") where args[4] == "subtasks": try seed(path: args[2], count: Int(args[3]) ?? 100_000, subtasks: true)
         case (3, "run"): try await run(path: args[2], start: start)
         case (6, "shared"):
             guard let a = URL(string: args[2]), let b = URL(string: args[3]), let rounds = Int(args[4]), let items = Int(args[5]) else { exit(2) }
@@ -32,13 +33,18 @@ struct ClientBench {
         }
     }
 
+    /// The id of the seeded parent of 1,000 subtasks.
+    static let bigParent = "big-parent"
+
     /// The seeded store's lists.
     static let listCount = 50
 
     /// Fills the store with raw SQL (not timed): 50 lists, and `count` items over them (one in 51
     /// in the Inbox), each with two tags and a priority, one in 50 due today, the rest due within
-    /// ±60 days or not at all; one in five complete.
-    static func seed(path: String, count: Int) throws {
+    /// ±60 days or not at all; one in five complete. With `subtasks`, one item in five is a
+    /// subtask (in each 25, a chain four deep and one more under its neighbour), and a "big parent"
+    /// first in the list holds 1,000 open subtasks, for folding.
+    static func seed(path: String, count: Int, subtasks: Bool = false) throws {
         _ = try SQLiteSyncStore(path: path, tables: [TodoTable.definition, TodoList.definition])
         var config = Configuration()
         config.prepareDatabase { try HumanOrder.register(on: $0) }  // the text index is collated
@@ -49,7 +55,8 @@ struct ClientBench {
             for (index, id) in lists.enumerated() {
                 try db.execute(sql: "INSERT INTO TodoList (id, name, position) VALUES (?, ?, ?)", arguments: [id, "List \(index)", index])
             }
-            let statement = try db.makeStatement(sql: "INSERT INTO TodoItem (id, text, complete, listId, due, priority, tags) VALUES (?, ?, ?, ?, ?, ?, ?)")
+            let statement = try db.makeStatement(sql: "INSERT INTO TodoItem (id, text, complete, listId, due, priority, tags, parentId) VALUES (?, ?, ?, ?, ?, ?, ?, ?)")
+            let ids = (0..<count).map { _ in UUID().uuidString }
             var generator = SystemRandomNumberGenerator()
             let words = ["buy", "call", "write", "fix", "plan", "read", "clean", "book", "pay", "send", "check", "review"]
             let priorities: [String?] = [nil, "high", "medium", "low"]
@@ -57,8 +64,16 @@ struct ClientBench {
                 let text = "\(words[Int.random(in: 0..<words.count, using: &generator)]) item \(i) \(UUID().uuidString.prefix(6))"
                 let due: String? = i % 50 == 1 ? today.text : i % 3 == 0 ? today.adding(days: Int.random(in: -60...60, using: &generator))?.text : nil
                 let tags = Set((0..<2).map { _ in words[Int.random(in: 0..<words.count, using: &generator)] }).sorted().joined(separator: " ")
-                try statement.execute(arguments: [UUID().uuidString, text, i % 5 == 0, i % 51 == 0 ? nil : lists[i % listCount], due,
-                                                  priorities[i % 4], tags])
+                let parent: String? = subtasks && (i % 25 == 19 || i % 25 > 20) ? ids[i - 1] : nil
+                try statement.execute(arguments: [ids[i], text, i % 5 == 0, i % 51 == 0 ? nil : lists[i % listCount], due,
+                                                  priorities[i % 4], tags, parent])
+            }
+            if subtasks {
+                let first = today.adding(days: -400)?.text
+                try statement.execute(arguments: [bigParent, "big parent", false, lists[0], first, nil, "", nil])
+                for i in 0..<1000 {
+                    try statement.execute(arguments: [UUID().uuidString, "step \(i)", false, lists[0], first, nil, "", bigParent])
+                }
             }
         }
     }
@@ -111,8 +126,15 @@ struct ClientBench {
             switching.append(try await timeMessage(app, .lists(.chooseScope(scope)), width: width, height: height))
             if trace, switching.last! > 5 { print("slow switch \(round) to \(scope.title): \(switching.last!) ms") }
         }
+        // Folding and unfolding the parent of 1,000 subtasks, first in the list (seeded with subtasks only).
+        var folding: [Double] = []
+        if try service.items.item(id: bigParent) != nil {
+            _ = try await timeMessage(app, .lists(.chooseScope(.all)), width: width, height: height)
+            _ = try await timeKey(app, .home, width: width, height: height)
+            for _ in 0..<100 { folding.append(try await timeKey(app, .character("z"), width: width, height: height)) }
+        }
         _ = frame
-        let result: [String: Double] = [
+        var result: [String: Double] = [
             "switch_p50_ms": percentile(switching, 50), "switch_p99_ms": percentile(switching, 99),
             "items": Double(try service.listing.count(filterText: "", showCompleted: false)),
             "cold_start_ms": coldStart,
@@ -121,6 +143,7 @@ struct ClientBench {
             "filter_p50_ms": percentile(filter, 50), "filter_p99_ms": percentile(filter, 99),
             "rss_mb": residentMegabytes(),
         ]
+        if !folding.isEmpty { (result["fold_p50_ms"], result["fold_p99_ms"]) = (percentile(folding, 50), percentile(folding, 99)) }
         print("{" + result.sorted { $0.key < $1.key }.map { "\"\($0.key)\":\(String(format: "%.3f", $0.value))" }.joined(separator: ",") + "}")
         exit(0)
     }

@@ -54,6 +54,6 @@ enum LiveLatencyBench {
     /// Sleeps until B's list has a loaded row with this text (woken by each change of B's state).
     @MainActor
     static func waitUntil(_ app: AppRuntime, shows text: String) async {
-        while !app.state.list.visibleRows.contains(where: { $0?.text == text }) { await Waiter.shared.wait() }
+        while !app.state.list.visibleRows.contains(where: { $0?.item.text == text }) { await Waiter.shared.wait() }
     }
 }

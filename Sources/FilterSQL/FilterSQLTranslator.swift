@@ -64,14 +64,37 @@ public struct FilterSQLTranslator {
     }
 
     private mutating func binary(_ op: BinaryOperator, _ lhs: FilterExpression, _ rhs: FilterExpression, at position: Int) throws -> TypedSQL {
-        let l = try translate(lhs)
-        let r = try translate(rhs)
         switch op {
-        case .and, .or:
-            let a = try predicate(l, at: lhs.position)
-            let b = try predicate(r, at: rhs.position)
-            return TypedSQL(sql: "(\(a) \(op == .and ? "AND" : "OR") \(b))", kind: .boolean)
+        case .and:
+            let a = try predicate(translate(lhs), at: lhs.position)
+            let b = try predicate(translate(rhs), at: rhs.position)
+            return TypedSQL(sql: "(\(a) AND \(b))", kind: .boolean)
+        case .or:
+            // A chain's equalities of one column with a literal are one `IN`: SQLite answers
+            // `a IN (…)` from an index on `a`, or by one lookup per row, where it tried `a = ? OR …`
+            // term by term. The rest stay nested two by two, as SQLite's expression depth is bounded.
+            var terms: [String] = []
+            var alternatives: [(column: String, values: [SQLValue])] = []
+            for operand in Self.chain(.or, lhs) + Self.chain(.or, rhs) {
+                if let (column, value) = try equalityWithLiteral(operand) {
+                    if let at = alternatives.firstIndex(where: { $0.column == column }) {
+                        alternatives[at].values.append(value)
+                    } else {
+                        terms.append("\u{0}\(alternatives.count)")  // the column's IN goes where it first appears
+                        alternatives.append((column, [value]))
+                    }
+                    continue
+                }
+                terms.append(try predicate(translate(operand), at: operand.position))
+            }
+            for (index, alternative) in alternatives.enumerated() {
+                let values = alternative.values.map { binds.bind($0) }
+                let sql = values.count == 1 ? "(\(alternative.column) = \(values[0]))" : "(\(alternative.column) IN (\(values.joined(separator: ", "))))"
+                terms = terms.map { $0 == "\u{0}\(index)" ? sql : $0 }
+            }
+            return TypedSQL(sql: Self.nested(terms[...], joinedBy: "OR"), kind: .boolean)
         case .add, .sub, .mul, .div, .mod:
+            let (l, r) = (try translate(lhs), try translate(rhs))
             let a = try expect(l, .number, at: lhs.position, what: "'\(op.rawValue)'").sql
             let b = try expect(r, .number, at: rhs.position, what: "'\(op.rawValue)'").sql
             let sql: String = switch op {
@@ -84,11 +107,41 @@ public struct FilterSQLTranslator {
             }
             return TypedSQL(sql: sql, kind: .number)
         case .eq, .ne, .gt, .ge, .lt, .le:
+            let (l, r) = (try translate(lhs), try translate(rhs))
             // Only a date literal compared with something that is not a date literal stays unbound.
             let bothLiterals = l.dateTime != nil && r.dateTime != nil
             let (a, b) = bothLiterals || l.kind == .null || r.kind == .null ? (materialize(l), materialize(r)) : (l, r)
             return try ComparisonSQL(dialect: dialect).compare(op, a, b, at: position, binds: &binds)
         }
+    }
+
+    /// `column eq literal` (either way round) of a text or number column and a literal of its
+    /// kind: the column's SQL and the value; nil for any other operand.
+    private mutating func equalityWithLiteral(_ e: FilterExpression) throws -> (String, SQLValue)? {
+        guard case .binary(.eq, let lhs, let rhs) = e.node else { return nil }
+        let (member, literal): (FilterExpression, FilterLiteral)
+        if case .literal(let value) = rhs.node, case .member = lhs.node { (member, literal) = (lhs, value) }
+        else if case .literal(let value) = lhs.node, case .member = rhs.node { (member, literal) = (rhs, value) }
+        else { return nil }
+        let column = try translate(member)
+        switch (literal, column.kind) {
+        case (.string(let text), .string): return (column.sql, .text(text))
+        case (.number(let number), .number): return (column.sql, .real(number))
+        default: return nil
+        }
+    }
+
+    /// `terms` joined two by two, so the SQL nests only as deep as the log of their count.
+    private static func nested(_ terms: ArraySlice<String>, joinedBy join: String) -> String {
+        if terms.count == 1 { return terms[terms.startIndex] }
+        let middle = terms.startIndex + terms.count / 2
+        return "(\(nested(terms[..<middle], joinedBy: join)) \(join) \(nested(terms[middle...], joinedBy: join)))"
+    }
+
+    /// The operands of a chain of `op` (`a or (b or c)` → a, b, c), in order.
+    private static func chain(_ op: BinaryOperator, _ e: FilterExpression) -> [FilterExpression] {
+        if case .binary(op, let lhs, let rhs) = e.node { return chain(op, lhs) + chain(op, rhs) }
+        return [e]
     }
 
     /// Binds a datetime literal that has not been bound yet.

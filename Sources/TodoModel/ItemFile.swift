@@ -20,6 +20,7 @@ public enum ItemFile {
         # Reminders: -1h, -30m, -2d (before the due time) or 2026-12-01T09:00, a space apart, or empty.
         # Priority: high, medium, low or empty. Repeat: daily, weekly, monthly, yearly, weekdays, 3d, 2w, 1m or empty.
         # List: the name of an existing list, or empty for the Inbox. Everything after Notes: is the notes.
+        # Parent: the id of the item this is a step of (todo list --json shows ids), or empty for none.
         """
 
     /// The file for an item in `listName` (nil: the Inbox).
@@ -30,7 +31,7 @@ public enum ItemFile {
             "Start: \(item.start?.text ?? "")",
             "Priority: \(item.priority?.rawValue ?? "")", "Tags: \(item.tags.sorted().joined(separator: " "))",
             "Reminders: \(Reminder.text(item.reminders) ?? "")",
-            "List: \(listName ?? "")", "Repeat: \(item.repeatRule?.text ?? "")", "Notes:",
+            "List: \(listName ?? "")", "Parent: \(item.parentId ?? "")", "Repeat: \(item.repeatRule?.text ?? "")", "Notes:",
         ]
         return lines.joined(separator: "\n") + "\n" + item.notes + (item.notes.isEmpty ? "" : "\n")
     }
@@ -98,6 +99,7 @@ public enum ItemFile {
                 }
                 item.reminders = reminders
             case "list": listName = value.isEmpty ? nil : value
+            case "parent": item.parentId = value.isEmpty ? nil : value  // the store refuses one that is not there or would make a cycle
             case "repeat":
                 if value.isEmpty { item.repeatRule = nil; continue }
                 guard let rule = RepeatRule(value) else { throw ParseError(line: index, reason: "“\(value)” is not a repeat rule") }

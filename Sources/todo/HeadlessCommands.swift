@@ -80,9 +80,10 @@ func setParent(_ reference: String, of item: inout TodoItem, in service: TodoSto
         return
     }
     let parent = try ItemLookup(service).find(reference)
-    guard parent.id != item.id else { throw CommandFailure(description: "An item cannot be a step of itself.") }
-    if try Subtasks.wouldCycle(item.id, under: parent.id, parentOf: { try service.items.items(id: $0).first?.parentId }) {
-        throw CommandFailure(description: "“\(parent.text)” is a step of “\(item.text)”: it cannot also be its parent (an item cannot be its own ancestor).")
+    do {
+        try service.items.requireParent(parent.id, of: item)
+    } catch let error as SyncError {
+        throw CommandFailure(description: error.message)
     }
     item.parentId = parent.id
 }

@@ -25,6 +25,20 @@ import Testing
         #expect(sql == #"(("n" > $1) AND ("text" = $2))"#)
     }
 
+    @Test func anOrOfOneColumnsEqualitiesIsOneInWhereItFirstAppears() throws {
+        let (sql, binds) = try translate("text eq 'a' or (n gt 1 or (text eq 'b' or ('c' eq text or n eq 2)))")
+        #expect(sql == #"(("text" IN (?2, ?3, ?4)) OR (("n" > ?1) OR ("n" = ?5)))"#)
+        #expect(binds == [.real(1), .text("a"), .text("b"), .text("c"), .real(2)])
+    }
+
+    @Test func aLongOrOfOtherTermsNestsOnlyAsDeepAsItsLogarithm() throws {
+        let sql = try translate((0..<30).map { "n gt \($0)" }.joined(separator: " or ")).sql
+        let depth = sql.reduce(into: (now: 0, most: 0)) { depth, c in
+            if c == "(" { depth.now += 1; depth.most = max(depth.most, depth.now) } else if c == ")" { depth.now -= 1 }
+        }.most
+        #expect(depth <= 7, "\(sql)")  // 30 terms, as parsed: 30 deep
+    }
+
     @Test func numbersAreBoundAsDoubles() throws {
         #expect(try translate("n eq 3").binds == [.real(3)])
     }

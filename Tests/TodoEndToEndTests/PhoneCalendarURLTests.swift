@@ -9,30 +9,12 @@ import Testing
 @Suite struct PhoneCalendarURLTests {
     typealias Household = SharingCommandTests.Household
 
-    static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-
-    /// One step of the phone signed in as `user`; answers its JSON.
     private func phone(_ h: Household, _ user: String, _ arguments: [String]) async throws -> Any {
-        let python = Self.root.appendingPathComponent(".venv/bin/python").path
-        guard FileManager.default.isExecutableFile(atPath: python) else {
-            throw ServerStartError(description: "python-caldav is not in .venv: run the tests with `make test` (scripts/ensure-venv.sh makes it)")
-        }
-        let script = Self.root.appendingPathComponent("scripts/caldav_phone.py").path
-        let environment = ["CALDAV_URL": h.url + "/dav/", "CALDAV_USERNAME": user, "CALDAV_PASSWORD": "password \(user)", "LANG": "C.UTF-8"]
-        let (status, output, errors): (Int32, Data, String) = try await offPool {
-            let child = try ChildProcess(python, [script] + arguments, environment: environment, captureOutput: true, captureError: true)
-            let output = child.standardOutput!.readDataToEndOfFile()
-            let errors = child.standardError!.readDataToEndOfFile()
-            return (child.wait(), output, String(decoding: errors, as: UTF8.self))
-        }
-        guard status == 0 else { throw ServerStartError(description: "caldav_phone.py \(arguments.first ?? "") exited with \(status):\n\(errors.suffix(4000))") }
-        return try JSONSerialization.jsonObject(with: output)
+        try await CalDAVPhone.run(h, user, arguments)
     }
 
-    /// The URLs of the calendars named `name` that `user`'s phone finds.
     private func calendars(_ h: Household, _ user: String, named name: String) async throws -> [String] {
-        let found = try await phone(h, user, ["calendars"]) as? [[String: Any]] ?? []
-        return found.filter { $0["name"] as? String == name }.compactMap { $0["url"] as? String }
+        try await CalDAVPhone.calendars(h, user, named: name)
     }
 
     /// Ann's Groceries, made and synced by `todo`; answers its URL on her phone.

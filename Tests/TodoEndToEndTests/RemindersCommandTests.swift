@@ -5,13 +5,7 @@ import Testing
 /// `todo reminders` (#57): a device that was closed lists what came due since it last looked,
 /// once; `--notify` hands each to a notifier.
 @Suite struct RemindersCommandTests {
-    /// The wall time `minutes` from now where `todo` runs (`TodoCLI.middayZone`), as `--remind` takes it.
-    private func wallTime(minutes: Int) -> String {
-        var calendar = Calendar(identifier: .gregorian)
-        calendar.timeZone = TimeZone(identifier: TodoCLI.middayZone)!
-        let parts = calendar.dateComponents([.year, .month, .day, .hour, .minute], from: Date().addingTimeInterval(Double(minutes) * 60))
-        return String(format: "%04d-%02d-%02dT%02d:%02d", parts.year!, parts.month!, parts.day!, parts.hour!, parts.minute!)
-    }
+    private func wallTime(minutes: Int) -> String { TodoCLI.wallTime(minutes: minutes) }
 
     /// A device with a reminder that came due ten minutes ago, one due before a due time half an
     /// hour away (an hour before: so, half an hour ago), and one two hours ahead.

@@ -139,6 +139,14 @@ enum TodoCLI {
     /// A zone where the run started near noon: "today" in one `todo` process is "today" in the
     /// next, as a test that adds `due:today` and then opens Today expects, at whatever hour the
     /// suite runs (at local midnight the two straddled a day and the test failed).
+    /// The wall time `minutes` from now where `todo` runs (`middayZone`), as `--remind` takes it.
+    static func wallTime(minutes: Int) -> String {
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = TimeZone(identifier: middayZone)!
+        let parts = calendar.dateComponents([.year, .month, .day, .hour, .minute], from: Date().addingTimeInterval(Double(minutes) * 60))
+        return String(format: "%04d-%02d-%02dT%02d:%02d", parts.year!, parts.month!, parts.day!, parts.hour!, parts.minute!)
+    }
+
     static let middayZone: String = {
         let hour = Calendar(identifier: .gregorian).dateComponents(in: TimeZone(identifier: "UTC")!, from: Date()).hour ?? 12
         let ahead = 12 - hour  // hours ahead of UTC, -11 … 12; Etc/GMT names them with the sign turned

@@ -67,7 +67,7 @@ public struct ListFixture {
     public mutating func type(_ text: String) { for c in text { send(.key(.character(c))) } }
 
     /// Texts of the loaded rows on screen.
-    public var visibleTexts: [String] { state.list.visibleRows.compactMap { $0?.text } }
+    public var visibleTexts: [String] { state.list.visibleRows.compactMap { $0?.item.text } }
 
     private mutating func remember(_ effect: Effect) {
         switch effect {
@@ -88,6 +88,15 @@ public struct ListFixture {
             let rows = InMemoryEnvironment.matching(byId, request.filterText, showCompleted: request.showCompleted,
                                                     showHeldBack: request.showHeldBack, scope: request.scope, context: request.context)
             return .list(.counted(total: rows.count, generation: request.generation))
+        case .items(.countSubtasks(let item, let intent)):
+            var level: Set<String> = [item.id]
+            var subtasks: [TodoItem] = []
+            while !level.isEmpty {
+                let children = items.filter { $0.parentId.map(level.contains) ?? false }
+                subtasks += children
+                level = Set(children.map(\.id))
+            }
+            return .items(.subtasksCounted(item, intent, count: subtasks.filter { intent == .delete || !$0.complete }.count))
         default:
             return nil
         }

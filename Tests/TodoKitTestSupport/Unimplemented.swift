@@ -58,6 +58,7 @@ extension ItemsClient {
         save: { _, _ in throw Unimplemented.called("ItemsClient.save") }, saveOver: { _ in throw Unimplemented.called("ItemsClient.saveOver") },
         setComplete: { _, _, _ in throw Unimplemented.called("ItemsClient.setComplete") },
         delete: { _ in throw Unimplemented.called("ItemsClient.delete") },
+        subtaskCount: { _, _ in throw Unimplemented.called("ItemsClient.subtaskCount") },
         editExternally: { _ in throw Unimplemented.called("ItemsClient.editExternally") })
 }
 

@@ -149,7 +149,7 @@ import ServerTestSupport
         try await eventually("sync done") { !app.state.status.syncing }
         #expect(outside.answers == [ConflictAnswer(.useServer)])
         #expect(outside.localItems.map(\.text) == ["oat milk"])
-        try await eventually("row") { app.state.list.visibleRows.first??.text == "oat milk" }
+        try await eventually("row") { app.state.list.visibleRows.first??.item.text == "oat milk" }
     }
 
     @Test func cancelStopsTheSyncAndSaysTheChangeWaits() async throws {

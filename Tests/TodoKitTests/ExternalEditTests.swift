@@ -32,7 +32,7 @@ import TodoKitTestSupport
         var (app, file) = editing()
         let wrong = file.replacingOccurrences(of: "Due: \n", with: "Due: someday\n")
         guard case .items(.runEditor(let again))? = app.send(.items(.externalEditFinished(wrong, error: nil))).first else { Issue.record("not handed back"); return }
-        #expect(again.hasPrefix("# NOT SAVED: line 8: “someday” is not a due date."))
+        #expect(again.hasPrefix("# NOT SAVED: line 9: “someday” is not a due date."))
         #expect(app.send(.items(.externalEditFinished(again, error: nil))).isEmpty)  // saved unchanged: give up
         #expect(app.state.status.message == "Not changed")
     }

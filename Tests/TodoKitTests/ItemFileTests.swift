@@ -23,6 +23,16 @@ import Testing
         #expect(back.repeatRule == nil && list == nil)
     }
 
+    @Test func theParentLineNamesTheParentsIdAndEmptyMakesTheItemTopLevel() throws {
+        var step = item
+        step.parentId = "trip"
+        let file = ItemFile.render(step, listName: nil)
+        #expect(file.contains("\nParent: trip\n"))
+        #expect(try ItemFile.parse(file, original: step, today: nil).item.parentId == "trip")
+        let moved = try ItemFile.parse(file.replacingOccurrences(of: "Parent: trip", with: "Parent: "), original: step, today: nil).item
+        #expect(moved.parentId == nil)
+    }
+
     @Test func whatCannotBeReadNamesItsLine() {
         #expect(throws: ItemFile.ParseError(line: 2, reason: "“someday” is not a due date")) {
             try ItemFile.parse("Text: a\nDue: someday\n", original: item, today: nil)

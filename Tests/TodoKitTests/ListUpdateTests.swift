@@ -71,7 +71,7 @@ import TodoModel
     @Test func deleteAsksAndYesAsksToDelete() {
         var app = ListFixture(["doomed", "kept"])
         app.press(.character("d"))
-        #expect(app.state.layers == [.deleteConfirmation(DeleteConfirmationViewModel(item: TodoItem(id: "0", text: "doomed")))])
+        #expect(app.state.layers == [.itemConfirmation(ItemConfirmationViewModel(item: TodoItem(id: "0", text: "doomed"), intent: .delete))])
         #expect(app.send(.key(.character("y"))) == [.items(.delete(TodoItem(id: "0", text: "doomed")))])
         #expect(app.state.layers.isEmpty)
     }

@@ -15,7 +15,7 @@ import TodoModel
         app.key(.character("a"))
         app.type("milk")
         app.key(.enter)
-        try await eventually("row") { app.state.list.visibleRows.compactMap { $0?.text } == ["bread", "milk"] }
+        try await eventually("row") { app.state.list.visibleRows.compactMap { $0?.item.text } == ["bread", "milk"] }
         try await eventually("status") { app.state.status.pending == 1 }
     }
 
@@ -24,11 +24,12 @@ import TodoModel
         let app = AppRuntime.started(outside, server: nil)
         try await eventually("row") { app.state.list.selectedItem != nil }
         app.key(.character("d"))
+        try await eventually("asked") { !app.state.layers.isEmpty }  // after its subtasks are counted
         app.key(.character("y"))
         try await eventually("deleted") { outside.localItems.isEmpty }
         app.key(.character("u"))
         try await eventually("undone") { app.state.status.message == "Undid delete of “bread”" }
-        try await eventually("back") { app.state.list.visibleRows.first??.text == "bread" }
+        try await eventually("back") { app.state.list.visibleRows.first??.item.text == "bread" }
     }
 
     @Test func theSpinnerTurnsOnTheClocksTicksOnly() async throws {

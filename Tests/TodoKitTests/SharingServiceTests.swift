@@ -72,6 +72,27 @@ import Testing
         #expect(try h.ann.table.read(id: id)?.space == shared.space)
     }
 
+    @Test func movingAParentIntoASharedListTakesItsSubtasksAlongStillUnderIt() async throws {
+        let h = try await Household.make()
+        defer { h.server.stop() }
+        let shared = try await h.chores([TodoItem(text: "sweep")])
+        for item in [TodoItem(id: "pack", text: "Pack"), TodoItem(id: "socks", text: "Socks", parentId: "pack"),
+                     TodoItem(id: "wool", text: "Wool", parentId: "socks")] {
+            try await h.bob.items.add(item)
+        }
+        var pack = try #require(try h.bob.items.item(id: "pack"))
+        pack.listId = shared.list.id
+        try await h.bob.items.save(pack)
+        try await h.bob.server.sync()
+        try await h.ann.server.sync()
+        let items = try h.ann.items.allItems()
+        let byText = Dictionary(items.map { ($0.text, $0) }, uniquingKeysWith: { first, _ in first })
+        let (annsPack, socks, wool) = (try #require(byText["Pack"]), try #require(byText["Socks"]), try #require(byText["Wool"]))
+        #expect(socks.parentId == annsPack.id && wool.parentId == socks.id)
+        #expect([annsPack, socks, wool].allSatisfy { $0.listId == shared.list.id })
+        #expect(try h.bob.items.allItems().filter { $0.space == nil }.isEmpty, "bob's own copies are gone")
+    }
+
     @Test func aChangeQueuedBeforeBeingMadeAViewerGoesToTheHistoryAndSyncGoesOn() async throws {
         let h = try await Household.make()
         defer { h.server.stop() }

@@ -56,7 +56,7 @@ import ServerTestSupport
         app.key(.character("a"))
         app.type("buy milk")
         app.key(.enter)
-        try await eventually("row and status", timeout: 30) { app.state.list.visibleRows.first??.text == "buy milk" && app.state.status.pending == 1 }
+        try await eventually("row and status", timeout: 30) { app.state.list.visibleRows.first??.item.text == "buy milk" && app.state.status.pending == 1 }
         let id = try #require(app.state.list.selectedItem?.id)
         #expect(app.state.status.pendingItems.contains(ItemKey(space: nil, id: id)))
     }
@@ -70,7 +70,7 @@ import ServerTestSupport
         try await laptop.items.add("from the laptop")
         try await laptop.server.sync()
         try await phone.server.sync(push: false, pull: true)  // not through the app: its live query sees the commit
-        try await eventually("row") { app.state.list.visibleRows.contains { $0?.text == "from the laptop" } }
+        try await eventually("row") { app.state.list.visibleRows.contains { $0?.item.text == "from the laptop" } }
     }
 
     @Test func refreshWhileOfflineSaysChangesWillSyncLater() async throws {

@@ -13,6 +13,17 @@ public final class SyncContext: Sendable {
     public let store: SQLiteSyncStore
     /// The store through the interface the SDK's code uses.
     var dataSource: any SyncDataSource { store }
+
+    /// Runs `body` with every local read inside it (of any table, typed or not) on one snapshot
+    /// of the store: a summary of several queries sees one state, and holds one read transaction
+    /// rather than one per query. Writes inside it are not allowed to wait for it: do none.
+    public func readConsistently<T>(_ body: () throws -> T) throws -> T { try store.readConsistently(body) }
+
+    /// How many writes the local store has finished, or nil while one runs. Equal readings
+    /// before and after a read mean no write came between, so a summary the read made (an
+    /// outline of many rows, say) may be kept and reused for as long as the reading stays the
+    /// same: a write changes it before its commit wakes any live query.
+    public var settledWrites: UInt64? { store.settledWrites }
     /// Conflict and error hooks.
     public let delegate: (any SyncContextDelegate)?
     /// Rows per pull request (≤ 0 means the default, 50).

@@ -10,6 +10,8 @@ public final class SQLiteSyncStore: SyncDataSource {
     private let pool: DatabasePool
     private let definitions: [String: SyncTableDefinition]
     private let searchIndexes: SearchIndexState
+    /// Writes running (or waiting for the writer), and writes finished: `settledWrites`.
+    private let writes = Mutex<(running: Int, finished: UInt64)>((0, 0))
 
     /// Opens or creates the store at `path` with the given tables.
     public init(path: String, tables: [SyncTableDefinition]) throws {
@@ -41,6 +43,43 @@ public final class SQLiteSyncStore: SyncDataSource {
         definitions = Dictionary(tables.map { ($0.name.lowercased(), $0) }, uniquingKeysWith: { $1 })
         try SystemTables.migrator.migrate(pool)
         searchIndexes = SearchIndexState(try pool.write { db in try StoreMigrator.migrate(db, tables: tables) })
+        try pool.write { db in try Self.refreshStatistics(db, tables: tables) }
+    }
+
+    /// Rows a table may gain or lose, as a factor of what its statistics say, before they are read again.
+    static let statisticsDrift = 2
+
+    /// Reads the row statistics of each table whose statistics are missing or far off its size
+    /// (every index walked once: sampled ones said `complete = 0` was narrow). Without them SQLite
+    /// takes `complete = 0` for a narrow equality and walks that index row by row even where another
+    /// index (a parent's, a reminder's) answers at once.
+    private static func refreshStatistics(_ db: Database, tables: [SyncTableDefinition]) throws {
+        let hasStatistics = try Bool.fetchOne(db, sql: "SELECT count(*) > 0 FROM sqlite_master WHERE name = 'sqlite_stat1'") ?? false
+        for table in tables {
+            let quoted = "\"" + table.name.replacingOccurrences(of: "\"", with: "\"\"") + "\""
+            // The largest rowid: the row count's order of magnitude without walking the table.
+            let rows = try Int.fetchOne(db, sql: "SELECT max(rowid) FROM \(quoted)") ?? 0
+            let known = hasStatistics
+                ? try String.fetchOne(db, sql: "SELECT stat FROM sqlite_stat1 WHERE tbl = ? LIMIT 1", arguments: [table.name])
+                    .flatMap { $0.split(separator: " ").first.flatMap { Int($0) } } : nil
+            // An index made since (a new index of the table's) has none of its own; a partial
+            // index with no rows in it never has any.
+            let unmeasured = hasStatistics ? try Int.fetchOne(db, sql: """
+                SELECT count(*) FROM sqlite_master WHERE type = 'index' AND tbl_name = ?1 AND sql NOT LIKE '% WHERE %'
+                AND name NOT IN (SELECT idx FROM sqlite_stat1 WHERE tbl = ?1 AND idx IS NOT NULL)
+                """, arguments: [table.name]) ?? 0 : 0
+            let stale: Bool
+            if unmeasured > 0 {
+                stale = rows >= 100
+            } else if let known {
+                let grown = rows > known * statisticsDrift + 100
+                let shrunk = rows * statisticsDrift + 100 < known
+                stale = grown || shrunk
+            } else {
+                stale = rows >= 100
+            }
+            if stale { try db.execute(sql: "ANALYZE \(quoted)") }
+        }
     }
 
     public func definition(of table: String) -> SyncTableDefinition? { definitions[table.lowercased()] }
@@ -49,7 +88,8 @@ public final class SQLiteSyncStore: SyncDataSource {
     public var tableNames: [String] { definitions.values.map(\.name).sorted() }
 
     func read<T>(_ body: (any SyncStoreSession) throws -> T) throws -> T {
-        try pool.read { db in
+        if let snapshot = Snapshot.current { return try body(SQLiteStoreSession(db: snapshot.db, definitions: definitions, searchIndexes: searchIndexes)) }
+        return try pool.read { db in
             let session = SQLiteStoreSession(db: db, definitions: definitions, searchIndexes: searchIndexes)
             guard let cancellation = ReadCancellation.current else { return try body(session) }
             return try Self.interruptible(db, by: cancellation) { try body(session) }
@@ -67,9 +107,23 @@ public final class SQLiteSyncStore: SyncDataSource {
         return try withExtendedLifetime(cancellation) { try body() }
     }
 
-    func write<T>(_ body: (any SyncStoreSession) throws -> T) throws -> T {
-        try pool.write { db in try body(SQLiteStoreSession(db: db, definitions: definitions, searchIndexes: searchIndexes)) }
+    func readConsistently<T>(_ body: () throws -> T) throws -> T {
+        if Snapshot.current != nil { return try body() }
+        return try pool.read { db in
+            let snapshot = Snapshot(db: db)
+            guard let cancellation = ReadCancellation.current else { return try Snapshot.$current.withValue(snapshot) { try body() } }
+            return try Self.interruptible(db, by: cancellation) { try Snapshot.$current.withValue(snapshot) { try body() } }
+        }
     }
+
+    func write<T>(_ body: (any SyncStoreSession) throws -> T) throws -> T {
+        writes.withLock { $0.running += 1 }
+        // Finished only after the commit: a reader woken by the commit sees a write still running, or a new count.
+        defer { writes.withLock { ($0.running, $0.finished) = ($0.running - 1, $0.finished &+ 1) } }
+        return try pool.write { db in try body(SQLiteStoreSession(db: db, definitions: definitions, searchIndexes: searchIndexes)) }
+    }
+
+    var settledWrites: UInt64? { writes.withLock { $0.running == 0 ? $0.finished : nil } }
 
     /// GRDB's region observation: told after each commit that touched the tables' rows.
     public func commits(changing tables: [String]) -> AsyncStream<Void> {
@@ -94,4 +148,14 @@ final class SearchIndexState: Sendable {
     func set(_ table: String, current isCurrent: Bool) {
         current.withLock { if isCurrent { $0.insert(table.lowercased()) } else { $0.remove(table.lowercased()) } }
     }
+}
+
+/// The read transaction that `readConsistently` holds on this thread: the reads inside it use it.
+private final class Snapshot: @unchecked Sendable {
+    // Only the thread that bound it reads through it, inside the `pool.read` that opened it.
+    let db: Database
+
+    init(db: Database) { self.db = db }
+
+    @TaskLocal static var current: Snapshot?
 }

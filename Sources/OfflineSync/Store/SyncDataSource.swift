@@ -12,12 +12,16 @@ protocol SyncDataSource: Sendable {
     var tableNames: [String] { get }
     /// Runs `body` on a consistent snapshot.
     func read<T>(_ body: (any SyncStoreSession) throws -> T) throws -> T
+    /// Runs `body` with every `read` inside it on one snapshot (`SyncContext.readConsistently`).
+    func readConsistently<T>(_ body: () throws -> T) throws -> T
     /// Runs `body` in one transaction, serialised with every other write.
     func write<T>(_ body: (any SyncStoreSession) throws -> T) throws -> T
     /// Yields once after each committed transaction that changed one of `tables`, from the moment
     /// it returns: a local write, a pull, a merge, an undo, a purge alike. A commit not yet taken
     /// is replaced by the next (a slow reader sees the newest state, never a backlog).
     func commits(changing tables: [String]) -> AsyncStream<Void>
+    /// How many writes have finished, or nil while one runs (`SyncContext.settledWrites`).
+    var settledWrites: UInt64? { get }
 }
 
 /// What a data source offers inside a `read` or `write` call.

@@ -29,7 +29,7 @@ public enum AppScreen {
             PromptLine.draw("New item: ", field: prompt.field, into: &frame)
             PromptLine.draw(preview: prompt.parsed.summary, into: &frame)
         case .filterPrompt: PromptLine.draw("Filter: ", field: app.list.filter, into: &frame)
-        case .deleteConfirmation(let confirmation): PromptLine.draw(question: "Delete “\(confirmation.item.text)”? (y/n)", into: &frame)
+        case .itemConfirmation(let confirmation): PromptLine.draw(question: confirmation.question + " (y/n)", into: &frame)
         case .help(let help): HelpOverlay.draw(help.rows, scroll: help.scroll, over: &frame)
         case .scopeSwitcher(let switcher): ScopeSwitcherBox.draw(switcher, over: &frame)
         case .editor(let editor):

@@ -51,19 +51,23 @@ public enum ListScreen {
             frame.put(message, x: left + 2, y: top + 1, style: .dim)
             return
         }
-        for (offset, item) in rows.enumerated() {
+        for (offset, row) in rows.enumerated() {
             let y = top + offset
-            let index = list.scrollTop + offset
-            guard let item else {
+            guard let row else {
                 frame.put("  …", x: left, y: y, style: .dim)
                 continue
             }
-            frame.put(item.complete ? " [x] " : " [ ] ", x: left, y: y)
-            let badges = (reminded.contains(item.id) ? [ItemBadge.reminded] : []) + ItemBadge.of(item, today: today)
-            let badgesWidth = drawBadges(badges, from: left, endingAt: frame.width - 3, y: y, into: &frame)
-            frame.put(item.text, x: left + 5, y: y, style: item.complete ? .dim : [], maxWidth: frame.width - left - 8 - badgesWidth)
+            let item = row.item
+            // A subtask stands two columns in per level (at most half the row); a parent shows ▸ folded, ▾ unfolded.
+            let x = left + min(2 * row.depth, max(0, (frame.width - left) / 2))
+            frame.put(row.progress == nil ? " " : row.isFolded ? "▸" : "▾", x: x, y: y, style: .accent)
+            frame.put(item.complete ? "[x] " : "[ ] ", x: x + 1, y: y)
+            let badges = (row.progress.map { [ItemBadge.progress($0)] } ?? [])
+                + (reminded.contains(item.id) ? [ItemBadge.reminded] : []) + ItemBadge.of(item, today: today)
+            let badgesWidth = drawBadges(badges, from: x, endingAt: frame.width - 3, y: y, into: &frame)
+            frame.put(item.text, x: x + 5, y: y, style: item.complete ? .dim : [], maxWidth: frame.width - x - 8 - badgesWidth)
             if status.isPending(item) { frame.put("↑", x: frame.width - 2, y: y, style: .warning) }
-            if index == list.selected { frame.paint(.reverse, x: left, y: y, width: frame.width - left) }
+            if list.isSelected(visibleOffset: offset) { frame.paint(.reverse, x: left, y: y, width: frame.width - left) }
         }
     }
 
@@ -89,6 +93,7 @@ public enum ListScreen {
 
     static func style(of kind: ItemBadge.Kind) -> CellStyle {
         switch kind {
+        case .progress: return .accent
         case .tag: return .dim
         case .priority(.high): return [.bold, .warning]
         case .priority: return .bold

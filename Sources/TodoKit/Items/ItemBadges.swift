@@ -4,13 +4,16 @@ import TodoModel
 /// says what it is, so the renderer can colour it (overdue red, today highlighted).
 public struct ItemBadge: Sendable, Equatable {
     /// What kind of badge, for its style.
-    public enum Kind: Sendable, Equatable { case tag, priority(Priority), overdue, dueToday, due, waiting, reminded }
+    public enum Kind: Sendable, Equatable { case progress, tag, priority(Priority), overdue, dueToday, due, waiting, reminded }
     /// The words shown.
     public var text: String
     public var kind: Kind
 
     /// The mark of an item whose reminder came due, until it is opened.
     public static let reminded = ItemBadge(text: "reminder", kind: .reminded)
+
+    /// A parent's "2/5": how many of its own subtasks are done.
+    public static func progress(_ progress: SubtaskProgress) -> ItemBadge { ItemBadge(text: progress.text, kind: .progress) }
 
     /// The badges of an item on `today` (nil: the day is not known yet, so dates show as dates).
     public static func of(_ item: TodoItem, today: DueDate?) -> [ItemBadge] {

@@ -32,11 +32,13 @@ public struct ItemStore: StoreFacet {
         let stored = try table.inSpace(item.space).read(id: item.id)
         try store.spaces.requireWritable(listId: stored?.listId, space: stored?.space)
         if item.listId != stored?.listId { try store.spaces.requireWritable(listId: item.listId) }
+        if let parent = item.parentId, parent != stored?.parentId { try requireParent(parent, of: item) }
         let completion = CompletionRules.writes(saving: item, wasComplete: stored?.complete ?? item.complete, now: now)
         let item = completion.saved
         // Moved to a list in another namespace (shared, or back to one's own): a new item there.
         if let stored, item.listId != stored.listId, try store.spaces.space(ofList: item.listId) != stored.space {
-            return try store.spaces.moveToSpace(item, from: TodoItem(stored))
+            let steps = try subtasks(of: stored.id, space: stored.space).filter { $0.listId == stored.listId }
+            return try store.spaces.moveToSpace(item, from: TodoItem(stored), subtasks: steps)
         }
         let (subtasks, nextInstances) = try subtaskChanges(saving: item, over: stored.map(TodoItem.init), now: now)
         guard completion.nextIfAbsent != nil || !subtasks.isEmpty else {
@@ -84,6 +86,16 @@ public struct ItemStore: StoreFacet {
         try table.untyped.inSpace(stored?.space ?? item.space).transaction { writes in
             for step in steps.reversed() { try writes.delete(step.object) }
             try writes.delete([SystemProperty.id.rawValue: .string(item.id)])
+        }
+    }
+
+    /// Refuses a parent that is not stored here, or is the item itself or one of its subtasks:
+    /// an item is never its own ancestor.
+    public func requireParent(_ parentId: String, of item: TodoItem) throws {
+        guard let parent = try items(id: parentId).first else { throw SyncError(.invalidParameter, "No item has the id “\(parentId)” to be the parent.") }
+        guard parent.id != item.id else { throw SyncError(.invalidAction, "An item cannot be a step of itself.") }
+        if try Subtasks.wouldCycle(item.id, under: parent.id, parentOf: { try items(id: $0).first?.parentId }) {
+            throw SyncError(.invalidAction, "“\(parent.text)” is a step of “\(item.text)”: it cannot also be its parent (an item cannot be its own ancestor).")
         }
     }
 

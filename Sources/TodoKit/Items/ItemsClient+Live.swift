@@ -6,6 +6,10 @@ extension ItemsClient {
                     save: { try await store.items.save($0, openedAs: $1) },
                     saveOver: { try await store.items.save($0) },
                     setComplete: { try await store.items.setComplete(id: $0, space: $1, to: $2) },
-                    delete: { try await store.items.delete($0) })
+                    delete: { try await store.items.delete($0) },
+                    subtaskCount: { item, openOnly in
+                        openOnly ? try store.items.openSubtasks(of: item.id, space: item.space).count
+                            : try store.items.subtasks(of: item.id, space: item.space).count
+                    })
     }
 }

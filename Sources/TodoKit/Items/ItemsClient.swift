@@ -17,6 +17,8 @@ public struct ItemsClient: Sendable {
     public var setComplete: @Sendable (_ id: String, _ space: String?, _ complete: Bool) async throws -> Void
     /// Deletes an item.
     public var delete: @Sendable (TodoItem) async throws -> Void
+    /// How many subtasks the item has at every depth (only open ones, when `openOnly`).
+    public var subtaskCount: @Sendable (_ item: TodoItem, _ openOnly: Bool) async throws -> Int
     /// Runs the person's own editor on a text; answers the text saved (nil: it exited with an error).
     public var editExternally: @Sendable (String) async throws -> String?
 
@@ -27,6 +29,7 @@ public struct ItemsClient: Sendable {
                 saveOver: @escaping @Sendable (TodoItem) async throws -> Void,
                 setComplete: @escaping @Sendable (String, String?, Bool) async throws -> Void,
                 delete: @escaping @Sendable (TodoItem) async throws -> Void,
+                subtaskCount: @escaping @Sendable (TodoItem, Bool) async throws -> Int,
                 editExternally: @escaping @Sendable (String) async throws -> String? = { _ in
                     throw SyncError(.invalidAction, "there is no terminal to run it in")
                 }) {
@@ -36,6 +39,7 @@ public struct ItemsClient: Sendable {
         self.saveOver = saveOver
         self.setComplete = setComplete
         self.delete = delete
+        self.subtaskCount = subtaskCount
         self.editExternally = editExternally
     }
 }

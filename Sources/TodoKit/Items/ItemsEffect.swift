@@ -14,6 +14,8 @@ public enum ItemsEffect: CapabilityEffect {
     case setComplete(id: String, space: String?, complete: Bool)
     /// Delete an item → `.written`.
     case delete(TodoItem)
+    /// Count the subtasks a delete (all of them) or a completion (the open ones) takes along → `.subtasksCounted`.
+    case countSubtasks(TodoItem, ItemConfirmationViewModel.Intent)
     /// Read the stored version of the item open in the editor → `.editedItemLoaded`.
     case loadEditedItem(id: String)
     /// Run the person's editor on this text → `.externalEditFinished`.
@@ -30,6 +32,14 @@ public enum ItemsEffect: CapabilityEffect {
         case .saveOver(let item): runtime.write { try await items.saveOver(item) }
         case .setComplete(let id, let space, let complete): runtime.write { try await items.setComplete(id, space, complete) }
         case .delete(let item): runtime.write { try await items.delete(item) }
+        case .countSubtasks(let item, let intent):
+            runtime.store {
+                do {
+                    return .items(.subtasksCounted(item, intent, count: try await items.subtaskCount(item, intent == .complete)))
+                } catch {
+                    return .notice(SyncError.wrapping(error).message)
+                }
+            }
         case .loadEditedItem(let id): runtime.store { .items(.editedItemLoaded(id: id, try? await items.item(id))) }
         case .runEditor(let text):
             runtime.beside {

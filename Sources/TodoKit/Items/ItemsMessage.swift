@@ -4,8 +4,12 @@ import TodoModel
 public enum ItemsMessage: CapabilityMessage {
     /// Open the "New item:" prompt over the list showing `scope`.
     case openAddPrompt(scope: ListScope, today: DueDate?)
-    /// Ask before deleting an item.
+    /// Ask before deleting an item (its subtasks counted first).
     case confirmDelete(TodoItem)
+    /// Ask before completing an item with open subtasks (counted first); one without is completed.
+    case confirmComplete(TodoItem)
+    /// The subtasks a delete or completion takes along were counted: ask, or complete at once when none is open.
+    case subtasksCounted(TodoItem, ItemConfirmationViewModel.Intent, count: Int)
     /// Open an item in the editor.
     case openEditor(TodoItem)
     /// Edit an item in the person's own editor, as a text file (`ItemFile`).
@@ -22,7 +26,11 @@ public enum ItemsMessage: CapabilityMessage {
     public func apply(to state: inout AppState) -> [Effect] {
         switch self {
         case .openAddPrompt(let scope, let today): state.push(.addPrompt(AddPromptViewModel(scope: scope, today: today)))
-        case .confirmDelete(let item): state.push(.deleteConfirmation(DeleteConfirmationViewModel(item: item)))
+        case .confirmDelete(let item): return [.items(.countSubtasks(item, .delete))]
+        case .confirmComplete(let item): return [.items(.countSubtasks(item, .complete))]
+        case .subtasksCounted(let item, .complete, 0): return [.items(.setComplete(id: item.id, space: item.space, complete: true))]
+        case .subtasksCounted(let item, let intent, let count):
+            state.push(.itemConfirmation(ItemConfirmationViewModel(item: item, intent: intent, subtasks: count)))
         case .openEditor(let item):
             state.remindersState.marked.remove(item.id)  // the reminder is seen
             var editor = TodoEditorViewModel(item: item, lists: state.lists, today: state.today)

@@ -15,6 +15,9 @@ public enum KeyTables {
         KeyBinding([.home, .character("g")], .first, "First item"),
         KeyBinding([.end, .character("G")], .last, "Last item"),
         KeyBinding([.enter], .open, "Open the item in the editor", hint: "open"),
+        KeyBinding([.character("z"), .tab], .toggleFold, "Fold or unfold the item's subtasks (a parent shows “2/5” done)"),
+        KeyBinding([.right], .unfold, "Unfold the item's subtasks"),
+        KeyBinding([.left], .fold, "Fold the subtasks; on a subtask, go to its parent and fold it"),
         KeyBinding([.character("a")], .add, "Add an item", hint: "add", disabledReason: { $0.scopeReadOnlyReason }),
         KeyBinding([.character("E")], .editExternally, "Edit the item in $EDITOR as a text file", disabledReason: { $0.selectionReadOnlyReason }),
         KeyBinding([.character(" ")], .toggleComplete, "Toggle complete", hint: "done", disabledReason: { $0.selectionReadOnlyReason }),
@@ -61,10 +64,10 @@ public enum KeyTables {
         KeyBinding([.pageDown], .move(.pageDown), "Page down"),
     ])
 
-    /// The delete confirmation.
+    /// The question before deleting an item, or completing one with open subtasks.
     public static let confirm = KeyTable<ConfirmAction>([
-        KeyBinding([.character("y"), .character("Y")], .yes, "Delete it", hint: "yes"),
-        KeyBinding([.character("n"), .character("N"), .escape], .no, "Keep it", hint: "no"),
+        KeyBinding([.character("y"), .character("Y")], .yes, "Yes: delete it, or complete it, as asked", hint: "yes"),
+        KeyBinding([.character("n"), .character("N"), .escape], .no, "No: leave it as it is", hint: "no"),
     ])
 
     /// The help overlay: arrows scroll it; these keys, and any other, close it.
@@ -179,6 +182,7 @@ public enum GlobalAction: Sendable, Equatable { case quit }
 public enum ListAction: Sendable, Equatable {
     case moveUp, moveDown, pageUp, pageDown, first, last
     case open, add, editExternally, toggleComplete, delete, undo, redo, filter, toggleShowCompleted, toggleShowHeldBack, chooseScope, nextScope, previousScope
+    case toggleFold, fold, unfold
     case refresh, toggleLive, history, help, quit
     /// Open a view that decides from the app's state how it opens (`OpenableLayer`).
     case openLayer(LayerOpener)

@@ -4,7 +4,7 @@
 public enum Layer: Sendable, Equatable {
     case addPrompt(AddPromptViewModel)
     case filterPrompt(FilterPromptViewModel)
-    case deleteConfirmation(DeleteConfirmationViewModel)
+    case itemConfirmation(ItemConfirmationViewModel)
     case help(HelpViewModel)
     case scopeSwitcher(ScopeSwitcherViewModel)
     case editor(TodoEditorViewModel)
@@ -19,7 +19,7 @@ public enum Layer: Sendable, Equatable {
         switch self {
         case .addPrompt(let view): return view
         case .filterPrompt(let view): return view
-        case .deleteConfirmation(let view): return view
+        case .itemConfirmation(let view): return view
         case .help(let view): return view
         case .scopeSwitcher(let view): return view
         case .editor(let view): return view

@@ -20,6 +20,8 @@ public struct ListWindowRequest: Sendable, Hashable {
     /// The rows `offset ..< offset + limit` from the list's end (still in list order): a window
     /// near the end of a long list reads from there, walking only the rows after it.
     public var fromEnd = false
+    /// The parents whose subtasks show (every other parent is folded).
+    public var unfolded: Set<String> = []
 
     /// Creates a request.
     public init(filterText: String = "", showCompleted: Bool = false, showHeldBack: Bool = false, offset: Int = 0, limit: Int = 100,
@@ -43,16 +45,34 @@ public struct ListWindowRequest: Sendable, Hashable {
 public struct ListWindow: Sendable, Equatable {
     /// What was asked for.
     public var request: ListWindowRequest
-    /// The rows.
+    /// The rows at the top level.
     public var items: [TodoItem]
+    /// The rows shown under each unfolded row of `items` (by its id): its subtasks at every depth, in outline order.
+    public var subtaskRows: [String: [SubtaskRow]]
+    /// How many of their own subtasks are done, for the rows (top level or not) that have any.
+    public var progress: [String: SubtaskProgress]
 
     /// Rows read for a request.
-    public init(request: ListWindowRequest, items: [TodoItem]) {
+    public init(request: ListWindowRequest, items: [TodoItem], subtaskRows: [String: [SubtaskRow]] = [:],
+                progress: [String: SubtaskProgress] = [:]) {
         self.request = request
         self.items = items
+        self.subtaskRows = subtaskRows
+        self.progress = progress
     }
 
     /// True when the window got fewer rows than it asked for: it reaches the list's end (its
     /// start, for a window read from the end).
     public var isShort: Bool { items.count < request.limit }
+}
+
+/// A subtask shown under an unfolded parent.
+public struct SubtaskRow: Sendable, Equatable {
+    /// The subtask.
+    public var item: TodoItem
+    /// Levels below its top-level row (1 for that row's own subtasks).
+    public var depth: Int
+
+    /// A row at a depth.
+    public init(item: TodoItem, depth: Int) { (self.item, self.depth) = (item, depth) }
 }

@@ -1,4 +1,5 @@
 import OfflineSync
+import TableProtocol
 import TodoModel
 
 /// The list's reads: its windows and counts and the sidebar's counts (live or once), and
@@ -6,37 +7,69 @@ import TodoModel
 public struct ListingStore: StoreFacet {
     let store: TodoStore
 
-    /// One window of the list.
+    /// One window of the list: its rows at the top level, the subtasks under the unfolded ones,
+    /// and the progress of every row that has subtasks.
     public func window(_ request: ListWindowRequest) throws -> ListWindow {
-        Self.window(request, try table.read(windowQuery(request)).records)
+        try readWindow(request)
     }
 
     /// A window of the list as a live query: now, then after every commit that changed the table.
     public func observeWindow(_ request: ListWindowRequest) -> AsyncThrowingStream<ListWindow, any Error> {
-        mapLatest(table.observe(windowQuery(request))) { Self.window(request, $0) }
+        let listing = self
+        return table.untyped.observe { try listing.readWindow(request) }
     }
 
-    /// The rows read for a window, in list order (a window from the end reads them backwards).
-    private static func window(_ request: ListWindowRequest, _ records: [Synced<TodoItem>]) -> ListWindow {
-        let items = records.map(TodoItem.init)
-        return ListWindow(request: request, items: request.fromEnd ? items.reversed() : items)
+    /// Its reads on one snapshot: the outline, the rows, the subtasks and the progress agree.
+    private func readWindow(_ request: ListWindowRequest) throws -> ListWindow {
+        try context.readConsistently { try readWindowRows(request) }
     }
 
-    /// How many rows the list has (a full scan when filtering, so the UI asks for it separately).
+    private func readWindowRows(_ request: ListWindowRequest) throws -> ListWindow {
+        let list = listQuery(request)
+        guard try nests(request.filterText) else {
+            let ordered = ListQuery.order(list)
+            let records = try table.read((request.fromEnd ? ordered.reversed() : ordered).limit(request.limit).offset(request.offset)).records.map(TodoItem.init)
+            return ListWindow(request: request, items: request.fromEnd ? records.reversed() : records)
+        }
+        let outline = try outline(of: list)
+        let ordered = ListQuery.order(outline.roots(list))
+        let query = (request.fromEnd ? ordered.reversed() : ordered).limit(request.limit).offset(request.offset)
+        let records = try table.read(query).records.map(TodoItem.init)
+        let items = request.fromEnd ? records.reversed() : records
+        let subtaskRows = try subtaskRows(under: items, unfolded: request.unfolded, outline: outline, in: list)
+        let rows = items.map(\.id) + subtaskRows.values.flatMap { $0.map(\.item.id) }
+        return ListWindow(request: request, items: items, subtaskRows: subtaskRows, progress: try progress(of: rows))
+    }
+
+    /// How many rows the list has at the top level (a full scan when filtering, so the UI asks for it separately).
     public func count(filterText: String, showCompleted: Bool, scope: ListScope = .all, context: ScopeContext = ScopeContext()) throws -> Int {
-        try table.untyped.read(countQuery(CountRequest(filterText: filterText, showCompleted: showCompleted, generation: 0,
-                                                       scope: scope, context: context))).totalCount ?? 0
+        try countRows(CountRequest(filterText: filterText, showCompleted: showCompleted, generation: 0, scope: scope, context: context))
     }
 
-    /// The list's row count as a live query.
+    /// The list's row count at the top level as a live query.
     public func observeCount(_ request: CountRequest) -> AsyncThrowingStream<Int, any Error> {
-        mapLatest(table.untyped.observe(countQuery(request))) { $0.totalCount ?? 0 }
+        let listing = self
+        return table.untyped.observe { try listing.countRows(request) }
     }
 
-    private func windowQuery(_ request: ListWindowRequest) -> SyncQuery {
-        let ordered = ListQuery.order(listQuery(filterText: request.filterText, showCompleted: request.showCompleted,
-                                                showHeldBack: request.showHeldBack, scope: request.scope, context: request.context))
-        return (request.fromEnd ? ordered.reversed() : ordered).limit(request.limit).offset(request.offset)
+    private func countRows(_ request: CountRequest) throws -> Int {
+        let list = listQuery(filterText: request.filterText, showCompleted: request.showCompleted, showHeldBack: request.showHeldBack,
+                             scope: request.scope, context: request.context)
+        return try context.readConsistently {
+            let rows = try nests(request.filterText) ? try outline(of: list).roots(list) : list
+            return try table.untyped.read(rows.limit(0).withTotalCount()).totalCount ?? 0
+        }
+    }
+
+    /// Whether the list shows subtasks under their parents: not while a filter is typed (what
+    /// matches is shown flat, each at the top), and not when no item has a parent.
+    private func nests(_ filterText: String) throws -> Bool {
+        FilterWords(filterText).isEmpty ? try hasAnySubtask() : false
+    }
+
+    private func listQuery(_ request: ListWindowRequest) -> SyncQuery {
+        listQuery(filterText: request.filterText, showCompleted: request.showCompleted, showHeldBack: request.showHeldBack,
+                  scope: request.scope, context: request.context)
     }
 
     func countQuery(_ request: CountRequest) -> SyncQuery {

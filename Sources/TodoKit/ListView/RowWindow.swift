@@ -34,6 +34,19 @@ public struct RowWindow: Sendable, Equatable {
         return loaded.items[index - start]
     }
 
+    /// The subtask rows the loaded window shows under the top-level row `id`.
+    public func subtaskRows(of id: String) -> [SubtaskRow] { loaded?.subtaskRows[id] ?? [] }
+
+    /// How many of the item's own subtasks are done, when the loaded window holds it and it has any.
+    public func progress(of id: String) -> SubtaskProgress? { loaded?.progress[id] }
+
+    /// The rows on screen stay until a window of the same list, read again, replaces them (a parent
+    /// folded or unfolded); the count stays.
+    mutating func markStale() {
+        isStale = true
+        inFlight = nil
+    }
+
     /// Starts over for a list (`list`'s filter and scope; its rows aside): rows of the same list stay on screen (marked stale) until the new
     /// ones arrive, so keys typed meanwhile act on what is shown; another list starts empty.
     /// Answers the new count generation.

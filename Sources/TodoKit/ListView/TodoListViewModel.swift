@@ -38,10 +38,16 @@ public struct TodoListViewModel: KeyedView {
     public private(set) var showCompleted = false
     /// Whether items waiting for their start date are shown (`w`).
     public private(set) var showHeldBack = false
-    /// The selected row.
+    /// The selected row at the top level.
     public private(set) var selected = 0
-    /// The first row on screen.
+    /// Which of that row's shown subtasks is selected (0: the row itself).
+    public private(set) var selectedSubtask = 0
+    /// The first row on screen, at the top level.
     public private(set) var scrollTop = 0
+    /// Which of that row's shown subtasks is first on screen (0: the row itself).
+    public private(set) var scrollTopSubtask = 0
+    /// The parents whose subtasks show; every other parent is folded, as each is at first.
+    public private(set) var unfolded: Set<String> = []
     /// Rows the screen has room for.
     public private(set) var pageHeight = 10
     /// The rows loaded so far.
@@ -50,17 +56,25 @@ public struct TodoListViewModel: KeyedView {
     /// An empty list, before its first window, showing completed items or not.
     public init(showCompleted: Bool = false) { self.showCompleted = showCompleted }
 
-    /// Rows in the whole (filtered) list.
+    /// Rows at the top level in the whole (filtered) list.
     public var total: Int { rows.total }
 
-    /// The rows on screen, from `scrollTop`; nil for rows still loading.
-    public var visibleRows: [TodoItem?] {
-        let count = max(0, min(pageHeight, total - scrollTop))
-        return (0..<count).map { rows.row(at: scrollTop + $0) }
+    /// The rows on screen, from the top one; nil for rows still loading.
+    public var visibleRows: [ListRow?] {
+        var shown: [ListRow?] = []
+        var position: RowPosition? = top
+        while let at = position, shown.count < pageHeight, at.row < total {
+            shown.append(row(at: at))
+            position = next(at)
+        }
+        return shown
     }
 
+    /// Whether the row on screen at `offset` from the top is the selected one.
+    public func isSelected(visibleOffset offset: Int) -> Bool { moved(top, by: offset) == selection }
+
     /// The selected item, when loaded.
-    public var selectedItem: TodoItem? { rows.row(at: selected) }
+    public var selectedItem: TodoItem? { row(at: selection)?.item }
 
     /// True once the first window has arrived.
     public var isLoaded: Bool { rows.loaded != nil }
@@ -82,8 +96,7 @@ public struct TodoListViewModel: KeyedView {
         case .scopeChosen(let scope):
             guard scope != self.scope else { return [] }
             self.scope = scope
-            selected = 0
-            scrollTop = 0
+            resetPosition()
             return reload(countDelay: Self.countDelay)
         case .listMoved(let from, let to):
             guard case .list(from, let name) = scope else { return [] }
@@ -124,32 +137,51 @@ public struct TodoListViewModel: KeyedView {
         switch action {
         case .moveUp:
             // ↑ on the first row is the terminal's pull-to-refresh.
-            if selected == 0 { return [.send(.sync(.syncRequested))] }
-            return select(selected - 1)
-        case .moveDown: return select(selected + 1)
-        case .pageUp: return select(selected - max(1, pageHeight - 1))
-        case .pageDown: return select(selected + max(1, pageHeight - 1))
-        case .first: return select(0)
-        case .last: return select(total - 1)
+            if selection == RowPosition(row: 0, sub: 0) { return [.send(.sync(.syncRequested))] }
+            return select(moved(selection, by: -1))
+        case .moveDown: return select(moved(selection, by: 1))
+        case .pageUp: return select(moved(selection, by: -max(1, pageHeight - 1)))
+        case .pageDown: return select(moved(selection, by: max(1, pageHeight - 1)))
+        case .first: return select(RowPosition(row: 0, sub: 0))
+        case .last: return select(RowPosition(row: total - 1, sub: shownCount(total - 1)))
+        case .toggleFold:
+            guard let row = row(at: selection), row.progress != nil else { return [] }
+            return setFolded(row.item.id, !row.isFolded)
+        case .unfold:
+            guard let row = row(at: selection), row.isFolded else { return [] }
+            return setFolded(row.item.id, false)
+        case .fold:
+            guard let row = row(at: selection) else { return [] }
+            if row.progress != nil, !row.isFolded { return setFolded(row.item.id, true) }
+            // On a subtask: its parent is selected, and folded.
+            guard row.depth > 0 else { return [] }
+            var parent = selection
+            while let previous = previous(parent), let above = self.row(at: previous) {
+                parent = previous
+                if above.depth < row.depth { break }
+            }
+            selection = parent
+            return setFolded(self.row(at: parent)?.item.id ?? row.item.id, true)
         case .open: return selectedItem.map { [.send(.items(.openEditor($0)))] } ?? []
         case .editExternally: return selectedItem.map { [.send(.items(.editExternally($0)))] } ?? []
         case .add: return [.send(.items(.openAddPrompt(scope: scope, today: context.today)))]
         case .toggleComplete:
             // The stored item, not this row: the row may be older than the store.
-            if let item = selectedItem { return [.items(.setComplete(id: item.id, space: item.space, complete: !item.complete))] }
+            guard let row = row(at: selection) else { return [] }
+            // Completing a parent completes its open subtasks: the items capability counts them and asks first.
+            if !row.item.complete, row.progress != nil { return [.send(.items(.confirmComplete(row.item)))] }
+            return [.items(.setComplete(id: row.item.id, space: row.item.space, complete: !row.item.complete))]
         case .delete: if let item = selectedItem { return [.send(.items(.confirmDelete(item)))] }
         case .undo: return [.undo(.undo)]
         case .redo: return [.undo(.redo)]
         case .filter: return [.send(.push(.filterPrompt(FilterPromptViewModel())))]
         case .toggleShowCompleted:
             showCompleted.toggle()
-            selected = 0
-            scrollTop = 0
+            resetPosition()
             return reload(countDelay: 0)
         case .toggleShowHeldBack:
             showHeldBack.toggle()
-            selected = 0
-            scrollTop = 0
+            resetPosition()
             return reload(countDelay: 0)
         case .chooseScope: return [.send(.lists(.openScopeSwitcher))]
         case .nextScope: return [.send(.lists(.cycleScope(1)))]
@@ -175,7 +207,9 @@ public struct TodoListViewModel: KeyedView {
 
     /// The list on screen as a request (its rows aside).
     private var listRequest: ListWindowRequest {
-        ListWindowRequest(filterText: filter.text, showCompleted: showCompleted, showHeldBack: showHeldBack, scope: scope, context: context)
+        var request = ListWindowRequest(filterText: filter.text, showCompleted: showCompleted, showHeldBack: showHeldBack, scope: scope, context: context)
+        request.unfolded = unfolded
+        return request
     }
 
     private var countRequest: CountRequest {
@@ -183,23 +217,44 @@ public struct TodoListViewModel: KeyedView {
                      scope: scope, context: context)
     }
 
-    private mutating func select(_ index: Int) -> [Effect] {
-        selected = max(0, min(index, total - 1))
+    private mutating func select(_ position: RowPosition) -> [Effect] {
+        selection = position
         clampScroll()
         return ensureLoaded()
     }
 
+    private mutating func resetPosition() {
+        selection = RowPosition(row: 0, sub: 0)
+        top = selection
+    }
+
+    /// Keeps the selection on a row that exists and on screen, and the screen full at the list's end.
     private mutating func clampScroll() {
-        selected = max(0, min(selected, total - 1))
-        if selected < scrollTop { scrollTop = selected }
-        if selected >= scrollTop + pageHeight { scrollTop = selected - pageHeight + 1 }
-        scrollTop = max(0, min(scrollTop, max(0, total - pageHeight)))
+        var selection = self.selection
+        selection.row = max(0, min(selection.row, total - 1))
+        selection.sub = max(0, min(selection.sub, shownCount(selection.row)))
+        var top = self.top
+        if selection < top {
+            top = selection
+        } else if !isOnScreen(selection, from: top) {
+            top = moved(selection, by: -(pageHeight - 1))
+        }
+        let shown = rowsShown(from: top)
+        if shown < pageHeight { top = moved(top, by: -(pageHeight - shown)) }
+        (self.selection, self.top) = (selection, top)
+    }
+
+    /// Folds or unfolds a parent: the window is read again with its subtasks, or without.
+    private mutating func setFolded(_ id: String, _ folded: Bool) -> [Effect] {
+        if folded { unfolded.remove(id) } else { unfolded.insert(id) }
+        rows.markStale()
+        clampScroll()
+        return ensureLoaded()
     }
 
     private mutating func setFilter(_ field: TextField) -> [Effect] {
         filter = field
-        selected = 0
-        scrollTop = 0
+        resetPosition()
         return reload(countDelay: Self.countDelay)
     }
 
@@ -208,4 +263,102 @@ public struct TodoListViewModel: KeyedView {
         rows.request(listRequest, top: scrollTop, height: pageHeight)
             .map { [.listView(.observeWindow($0))] } ?? []
     }
+
+    // MARK: Rows at every depth
+
+    private var selection: RowPosition {
+        get { RowPosition(row: selected, sub: selectedSubtask) }
+        set { (selected, selectedSubtask) = (newValue.row, newValue.sub) }
+    }
+
+    private var top: RowPosition {
+        get { RowPosition(row: scrollTop, sub: scrollTopSubtask) }
+        set { (scrollTop, scrollTopSubtask) = (newValue.row, newValue.sub) }
+    }
+
+    /// How many subtask rows show under the top-level row at `index` (none while it is folded or loading).
+    private func shownCount(_ index: Int) -> Int {
+        guard let item = rows.row(at: index), unfolded.contains(item.id) else { return 0 }
+        return rows.subtaskRows(of: item.id).count
+    }
+
+    /// The row at a position, when loaded.
+    private func row(at position: RowPosition) -> ListRow? {
+        guard let item = rows.row(at: position.row) else { return nil }
+        if position.sub == 0 { return listRow(item, depth: 0) }
+        let subtasks = unfolded.contains(item.id) ? rows.subtaskRows(of: item.id) : []
+        guard position.sub <= subtasks.count else { return nil }
+        let subtask = subtasks[position.sub - 1]
+        return listRow(subtask.item, depth: subtask.depth)
+    }
+
+    private func listRow(_ item: TodoItem, depth: Int) -> ListRow {
+        let progress = rows.progress(of: item.id)
+        return ListRow(item: item, depth: depth, progress: progress, isFolded: progress != nil && !unfolded.contains(item.id))
+    }
+
+    private func next(_ position: RowPosition) -> RowPosition? {
+        if position.sub < shownCount(position.row) { return RowPosition(row: position.row, sub: position.sub + 1) }
+        return position.row + 1 < total ? RowPosition(row: position.row + 1, sub: 0) : nil
+    }
+
+    private func previous(_ position: RowPosition) -> RowPosition? {
+        if position.sub > 0 { return RowPosition(row: position.row, sub: position.sub - 1) }
+        return position.row > 0 ? RowPosition(row: position.row - 1, sub: shownCount(position.row - 1)) : nil
+    }
+
+    /// `steps` rows on (back, when negative), stopping at either end.
+    private func moved(_ position: RowPosition, by steps: Int) -> RowPosition {
+        var position = position
+        for _ in 0..<abs(steps) {
+            guard let step = steps > 0 ? next(position) : previous(position) else { break }
+            position = step
+        }
+        return position
+    }
+
+    /// Whether `position` is among the page of rows from `top`.
+    private func isOnScreen(_ position: RowPosition, from top: RowPosition) -> Bool {
+        var at: RowPosition? = top
+        for _ in 0..<pageHeight {
+            guard let current = at else { return false }
+            if current == position { return true }
+            at = next(current)
+        }
+        return false
+    }
+
+    /// Rows there are from `top` to the list's end, up to a page.
+    private func rowsShown(from top: RowPosition) -> Int {
+        guard top.row < total else { return 0 }
+        var count = 1
+        var at = top
+        while count < pageHeight, let step = next(at) { (at, count) = (step, count + 1) }
+        return count
+    }
+}
+
+/// Where a row is: its top-level row's index, and which of the subtasks shown under that row (0: the row itself).
+public struct RowPosition: Sendable, Hashable, Comparable {
+    /// The top-level row.
+    public var row: Int
+    /// The subtask under it, counted from 1; 0 for the top-level row itself.
+    public var sub: Int
+
+    /// A position.
+    public init(row: Int, sub: Int) { (self.row, self.sub) = (row, sub) }
+
+    public static func < (lhs: RowPosition, rhs: RowPosition) -> Bool { (lhs.row, lhs.sub) < (rhs.row, rhs.sub) }
+}
+
+/// A row on screen: an item, how deep it stands, and its subtasks' progress and fold.
+public struct ListRow: Sendable, Equatable {
+    /// The item.
+    public var item: TodoItem
+    /// 0 at the top level, 1 for a top-level item's subtasks, and so on.
+    public var depth: Int
+    /// How many of its own subtasks are done; nil without subtasks.
+    public var progress: SubtaskProgress?
+    /// True for a parent whose subtasks are hidden.
+    public var isFolded: Bool
 }

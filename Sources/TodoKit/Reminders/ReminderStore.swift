@@ -13,8 +13,9 @@ public struct ReminderStore: StoreFacet {
     /// Every reminder of the open items that has a time, soonest first; wall times are read in
     /// `zone`. One read, for a watch that wants both what is due and what comes next.
     public func timed(zone: TimeZone = .current) throws -> [DueReminder] {
-        // A range, not IS NOT NULL, so SQLite walks the reminders index rather than the table.
-        let query = table.query.filter(Field("reminders") > .string("")).filter(Field("complete") == false)
+        // A range, not IS NOT NULL, and in that index's order (the store's default order, by id,
+        // walks every row), so SQLite reads the reminders index rather than the table.
+        let query = table.query.filter(Field("reminders") > .string("")).filter(Field("complete") == false).order(by: "reminders")
         var timed: [DueReminder] = []
         for item in try table.read(query).records.map(TodoItem.init) {
             for reminder in item.reminders {

@@ -32,6 +32,8 @@ public final class TodoStore: Sendable {
     let tokens: TokenStore?
     /// How the server is reached (timeouts, the token).
     let clientConfiguration: SyncClientConfiguration
+    /// The list's outlines read lately (`ListingStore.outline(of:)`).
+    let outlines = OutlineCache()
     /// Told after each page of every pull (manual or live), when set.
     let pullProgress = Mutex<(@Sendable (PullProgress) -> Void)?>(nil)
 

@@ -40,14 +40,33 @@ public struct SpaceStore: StoreFacet {
     }
 
     /// An item moved to a list in another namespace (shared, or back to one's own): a new item
-    /// there with the edits, the old one deleted, in one transaction and one undo step.
-    func moveToSpace(_ item: TodoItem, from stored: TodoItem) throws -> TodoItem {
-        var moved = item
-        if moved.repeatRule != nil, moved.series == nil { moved.series = stored.id }  // its next instances keep their ids
-        moved.id = UUID().uuidString
+    /// there with the edits, the old one deleted, in one transaction and one undo step. Its
+    /// `subtasks` (at every depth, parents first) move with it, each a new item under its
+    /// parent's new id.
+    func moveToSpace(_ item: TodoItem, from stored: TodoItem, subtasks: [TodoItem] = []) throws -> TodoItem {
+        var newIds = [stored.id: UUID().uuidString]
+        for subtask in subtasks { newIds[subtask.id] = UUID().uuidString }
+        func moved(_ item: TodoItem, from old: TodoItem) -> TodoItem {
+            var moved = item
+            if moved.repeatRule != nil, moved.series == nil { moved.series = old.id }  // its next instances keep their ids
+            moved.id = newIds[old.id]!
+            moved.parentId = moved.parentId.map { newIds[$0] ?? $0 }
+            return moved
+        }
         return try table.untyped.inSpace(try space(ofList: item.listId)).transaction { writes in
-            try writes.delete([SystemProperty.id.rawValue: .string(stored.id), SharedSpace.column: stored.space.map(JSONValue.string) ?? .null])
-            return TodoItem(try writes.insert(moved.object)) ?? moved
+            func remove(_ old: TodoItem) throws {
+                try writes.delete([SystemProperty.id.rawValue: .string(old.id), SharedSpace.column: old.space.map(JSONValue.string) ?? .null])
+            }
+            try remove(stored)
+            let parent = moved(item, from: stored)
+            let inserted = TodoItem(try writes.insert(parent.object)) ?? parent
+            for subtask in subtasks {
+                var step = subtask
+                step.listId = item.listId
+                try remove(subtask)
+                _ = try writes.insert(moved(step, from: subtask).object)
+            }
+            return inserted
         }
     }
 

@@ -64,6 +64,7 @@ import ServerTestSupport
         await propertyCheck(count: LawCases.realProcessCount, input: Self.steps, Self.choices) { steps, choices in
             let played = try await Self.play(steps, choices: choices)
             for broken in try ConvergenceLaws.everyDeviceEndsWithTheServersRows(played) { Issue.record(Comment(rawValue: broken)) }
+            for broken in try ConvergenceLaws.everyRowShowsOnceAndEveryCycleIsBrokenAlike(played) { Issue.record(Comment(rawValue: broken)) }
         }
     }
 

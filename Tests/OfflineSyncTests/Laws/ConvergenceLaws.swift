@@ -1,6 +1,7 @@
 import Foundation
 @testable import OfflineSync
 import TableProtocol
+import TodoModel
 
 /// The sync's convergence laws over one played history, whoever played it (real stores against
 /// a real server process in `ConvergenceLawTests`, or the deterministic simulation in
@@ -20,7 +21,7 @@ enum ConvergenceLaws {
     /// A row as the laws compare it: its values, tags as a set.
     static func values(_ row: JSONObject) -> [String: JSONValue] {
         var values: [String: JSONValue] = [:]
-        for field in ["text", "complete", "priority"] { values[field] = row[field] ?? .null }
+        for field in LawDevice.wholeValueFields { values[field] = row[field] ?? .null }
         values["tags"] = .string(LawDevice.tags(row).sorted().joined(separator: " "))
         return values
     }
@@ -57,7 +58,7 @@ enum ConvergenceLaws {
             let row = played.server[sent.id]
             let kept: Bool
             switch sent.change {
-            case .field(let name, let value): kept = row?[name] == value
+            case .field(let name, let value): kept = row.map { ($0[name] ?? .null) == value } ?? false  // a field never set is null
             case .tagAdded(let word): kept = row.map { LawDevice.tags($0).contains(word) } ?? false
             case .tagRemoved(let word): kept = row.map { !LawDevice.tags($0).contains(word) } ?? false
             case .deleted: kept = row == nil
@@ -78,5 +79,51 @@ enum ConvergenceLaws {
             }
         }
         return broken
+    }
+
+    /// The rows nest alike on every device, read through the todo's outline rule (`Subtasks`)
+    /// in each device's own order (reversed on every other device): every row shows exactly once
+    /// (a row whose parent is gone stands at the top, none is lost), and each cycle two devices
+    /// made is broken at its smallest id.
+    static func everyRowShowsOnceAndEveryCycleIsBrokenAlike(_ played: Played) throws -> [String] {
+        var broken: [String] = []
+        var first: [String: String]?
+        for device in played.devices {
+            var rows = try device.table.read(device.query).items
+            if device.index % 2 == 1 { rows.reverse() }
+            let id = { (row: JSONObject) in row["id"]?.stringValue ?? "" }
+            let outline = Subtasks.outline(rows, id: id, parent: { $0["parent"]?.stringValue })
+            if outline.map({ id($0.item) }).sorted() != rows.map(id).sorted() {
+                broken.append("device \(device.index) shows \(outline.map { id($0.item) }) of its rows \(rows.map(id))")
+            }
+            let links = Dictionary(rows.map { (id($0), $0["parent"]?.stringValue) }, uniquingKeysWith: { first, _ in first })
+            let parents = Subtasks.shownParents(links)
+            for cycle in cycles(links) where parents[cycle.min()!] != nil {
+                broken.append("device \(device.index) keeps \(cycle.min()!) under \(parents[cycle.min()!]!), though it is the smallest id of the cycle \(cycle)")
+            }
+            if let first, parents != first { broken.append("device \(device.index) nests \(parents), device 0 \(first)") }
+            first = first ?? parents
+        }
+        return broken
+    }
+
+    /// The cycles of parent links among `links`' rows, each as its members.
+    private static func cycles(_ links: [String: String?]) -> [[String]] {
+        var found: [[String]] = []
+        var settled: Set<String> = []
+        for start in links.keys.sorted() where !settled.contains(start) {
+            var path: [String] = []
+            var current: String? = start
+            while let id = current, links[id] != nil, !settled.contains(id) {
+                if let at = path.firstIndex(of: id) {
+                    found.append(Array(path[at...]))
+                    break
+                }
+                path.append(id)
+                current = links[id] ?? nil
+            }
+            settled.formUnion(path)
+        }
+        return found
     }
 }

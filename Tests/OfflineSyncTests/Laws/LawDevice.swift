@@ -13,7 +13,7 @@ final class LawDevice: @unchecked Sendable {
     static let table = "lawitems"
     static let words = ["milk", "eggs", "home", "work"]
     static let definition = SyncTableDefinition(
-        name: table, columns: ["text": .text, "complete": .boolean, "priority": .number, "tags": .text, "run": .text],
+        name: table, columns: ["text": .text, "complete": .boolean, "priority": .number, "tags": .text, "parent": .text, "run": .text],
         mergePolicy: .fieldMerge, mergeRules: ["tags": .wordSet])
 
     let index: Int
@@ -59,6 +59,9 @@ final class LawDevice: @unchecked Sendable {
     /// between two writes would (every write is committed before it returns).
     func restart() throws { context = try Self.open(path: path, serverURL: serverURL, resolver: resolver, transport: transport) }
 
+    /// The fields set whole (a merge takes one side's value); `tags` is a word set.
+    static let wholeValueFields = ["text", "complete", "priority", "parent"]
+
     var table: SyncTable { context.table(Self.table) }
     var query: SyncQuery { SyncQuery(table: Self.table).filter(Field("run") == .string(run)) }
 
@@ -72,7 +75,7 @@ final class LawDevice: @unchecked Sendable {
     func insert(step: Int, pick: Int) async throws {
         inserted += 1
         try await table.insert(["id": .string("\(run)-d\(index)-\(inserted)"), "run": .string(run), "text": .string("t\(step)"),
-                                "complete": .bool(false), "priority": .number(Double(pick % 3)), "tags": .string(Self.words[pick % 4])])
+                                "complete": .bool(false), "priority": .number(Double(pick % 3)), "tags": .string(Self.words[pick % 4]), "parent": .null])
     }
 
     /// Changes one field of the row `pick` chooses (nothing when there is no row).
@@ -81,7 +84,12 @@ final class LawDevice: @unchecked Sendable {
         switch field % 4 {
         case 0: row["text"] = .string("s\(step)")
         case 1: row["complete"] = .bool(row["complete"] != .bool(true))
-        case 2: row["priority"] = .number(Double(step % 3))
+        case 2:
+            row["priority"] = .number(Double(step % 3))
+            // Every other priority edit also puts the row under another row, or back at the top:
+            // two devices doing so at once make cycles. Read from the same number, so a seed
+            // found before re-parenting still plays the same steps.
+            if (pick / 28) % 2 == 1 { row["parent"] = try parent(pick / 56, for: row) }
         default:
             // Adds a word the row lacks, or takes one away: a tag edit.
             var tags = Self.tags(row)
@@ -95,6 +103,12 @@ final class LawDevice: @unchecked Sendable {
     func delete(pick: Int) async throws {
         guard let row = try chosen(pick) else { return }
         try await table.delete(row)
+    }
+
+    /// Another row's id for `row` to stand under, or null (the top) one time in four and when the pick is the row itself.
+    private func parent(_ pick: Int, for row: JSONObject) throws -> JSONValue {
+        guard pick % 4 != 0, let other = try chosen(pick / 4)?["id"], other != row["id"] else { return .null }
+        return other
     }
 
     private func chosen(_ pick: Int) throws -> JSONObject? {
@@ -113,7 +127,7 @@ final class LawDevice: @unchecked Sendable {
                 changes.append((id, .deleted))
                 continue
             }
-            for field in ["text", "complete", "priority"] where base?[field] != local[field] {
+            for field in Self.wholeValueFields where base?[field] != local[field] {
                 changes.append((id, .field(field, local[field] ?? .null)))
             }
             let before = base.map(Self.tags) ?? []
@@ -147,7 +161,7 @@ enum SentChange: Equatable {
         let now = change.item.flatMap { $0["deleted"] == .bool(true) ? nil : $0 }
         guard let now else { return [] }
         guard let previous else { return [.deleted] }
-        var changes = ["text", "complete", "priority"].filter { previous[$0] != now[$0] }.map { SentChange.field($0, previous[$0] ?? .null) }
+        var changes = LawDevice.wholeValueFields.filter { previous[$0] != now[$0] }.map { SentChange.field($0, previous[$0] ?? .null) }
         let (before, after) = (LawDevice.tags(previous), LawDevice.tags(now))
         changes += before.subtracting(after).sorted().map(SentChange.tagAdded) + after.subtracting(before).sorted().map(SentChange.tagRemoved)
         return changes

@@ -52,7 +52,8 @@ import Testing
             let (simulation, played) = try await Self.playConvergence(seed: seed, server: server, folder: folder)
             let ends = try ConvergenceLaws.everyDeviceEndsWithTheServersRows(played).map { "every device ends with the server's rows: " + $0 }
             let kept = try ConvergenceLaws.everyAcknowledgedChangeIsKept(played).map { "every acknowledged change is kept: " + $0 }
-            return (ends + kept + simulation.premiseBroken, simulation.trace)
+            let nested = try ConvergenceLaws.everyRowShowsOnceAndEveryCycleIsBrokenAlike(played).map { "every row shows once, cycles broken alike: " + $0 }
+            return (ends + kept + nested + simulation.premiseBroken, simulation.trace)
         }
         await server.close()
     }

@@ -36,6 +36,20 @@ extension InMemoryEnvironment {
                 guard let item = state.withLock({ $0.local[id] }) else { throw SyncError(.invalidParameter, "The item no longer exists") }
                 write("edit of “\(item.text)”") { $0.local[id]?.complete = complete; $0.pending.insert(id) }
             },
-            delete: { [self] item in write("delete of “\(item.text)”") { $0.local[item.id] = nil; $0.pending.insert(item.id) } })
+            delete: { [self] item in write("delete of “\(item.text)”") { $0.local[item.id] = nil; $0.pending.insert(item.id) } },
+            subtaskCount: { [self] item, openOnly in
+                state.withLock { state in
+                    var count = 0
+                    var seen: Set<String> = [item.id]
+                    var level: Set<String> = [item.id]
+                    while !level.isEmpty {
+                        let children = state.local.values.filter { ($0.parentId.map(level.contains) ?? false) && !seen.contains($0.id) }
+                        count += children.filter { !openOnly || !$0.complete }.count
+                        level = Set(children.map(\.id))
+                        seen.formUnion(level)
+                    }
+                    return count
+                }
+            })
     }
 }

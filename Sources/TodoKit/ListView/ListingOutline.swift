@@ -1,0 +1,191 @@
+import OfflineSync
+import Synchronization
+import TableProtocol
+import TodoModel
+
+/// How a listing's items nest on screen (`Subtasks`): which subtasks show under a parent, and
+/// which stand at the top because their parent is not in the listing (done, held back, in
+/// another list, deleted) or because a cycle was broken at them. Read as ids only, so a listing
+/// of many subtasks costs one narrow query (and a few by id for their parents), and one without
+/// any costs one empty query.
+struct ListingOutline: Sendable, Equatable {
+    /// Subtask id → the parent it shows under.
+    var parents: [String: String] = [:]
+    /// Subtasks that stand at the top.
+    var rooted: [String] = []
+    /// Whether the screen shows the listing flat (`maximumNamed`); `todo list` nests it still.
+    var isFlat = false
+
+    /// A listing whose subtasks, rooted and not, both exceed this is shown flat on screen: every
+    /// item at the top. Its rows at the top are found by naming the ids on one side, and a query
+    /// names so many at most.
+    static let maximumNamed = 10_000
+
+    /// `query` (the listing) narrowed to the rows that stand at the top.
+    func roots(_ query: SyncQuery) -> SyncQuery {
+        if isFlat || parents.isEmpty { return query }
+        let id = SystemProperty.id.rawValue
+        if rooted.count <= parents.count {
+            let named = QueryPredicate.any(rooted.map { Field(id) == .string($0) })
+            return query.filter(named.map { Field("parentId") == nil || $0 } ?? (Field("parentId") == nil))
+        }
+        return QueryPredicate.any(parents.keys.sorted().map { Field(id) == .string($0) }).map { query.filter(!$0) } ?? query
+    }
+
+    /// Whether `item` shows under its parent here.
+    func showsUnderParent(_ item: TodoItem) -> Bool { !isFlat && item.parentId != nil && parents[item.id] == item.parentId }
+
+    /// Items with a parent: `> ""` rather than `!= nil`, which SQLite answers from the parent index
+    /// (most items have none) rather than by scanning the listing.
+    static let hasParent = Field("parentId") > .string("")
+}
+
+/// Outlines read lately, each with the store's write count it was read at (`SyncContext.settledWrites`):
+/// scrolling reads windows of one listing again and again, and its outline stays until a write.
+final class OutlineCache: Sendable {
+    private let entries = Mutex<[(query: SyncQuery, writes: UInt64, outline: ListingOutline)]>([])
+    /// Whether any item has a parent, at a write count: without one, no listing needs an outline or progress.
+    private let anySubtask = Mutex<(writes: UInt64, any: Bool)?>(nil)
+    /// Held while an outline is read: a listing's window and its count ask at once, and the
+    /// second then finds the first's outline kept rather than reading it again beside it.
+    let reading = Mutex<Void>(())
+
+    /// Whether any item had a parent at `writes`, if known.
+    func hasAnySubtask(at writes: UInt64) -> Bool? { anySubtask.withLock { $0?.writes == writes ? $0?.any : nil } }
+
+    /// Keeps whether any item had a parent at `writes`.
+    func keep(anySubtask any: Bool, at writes: UInt64) { anySubtask.withLock { $0 = (writes, any) } }
+
+    /// Listings kept.
+    static let capacity = 8
+
+    /// The outline of `query` read at `writes`, if kept.
+    func outline(of query: SyncQuery, at writes: UInt64) -> ListingOutline? {
+        entries.withLock { entries in entries.first { $0.query == query && $0.writes == writes }?.outline }
+    }
+
+    /// Keeps an outline read at `writes`, in place of older ones of the same listing.
+    func keep(_ outline: ListingOutline, of query: SyncQuery, at writes: UInt64) {
+        entries.withLock { entries in
+            entries.removeAll { $0.query == query || $0.writes != writes }
+            entries.insert((query, writes, outline), at: 0)
+            if entries.count > Self.capacity { entries.removeLast() }
+        }
+    }
+}
+
+extension ListingStore {
+    /// The outline of the listing `query` selects: kept from an earlier read when no write came since.
+    func outline(of query: SyncQuery) throws -> ListingOutline {
+        let before = context.settledWrites
+        if let before, let kept = store.outlines.outline(of: query, at: before) { return kept }
+        return try store.outlines.reading.withLock { _ in
+            if let before, let kept = store.outlines.outline(of: query, at: before) { return kept }
+            let outline = try readOutline(of: query)
+            if let before, context.settledWrites == before { store.outlines.keep(outline, of: query, at: before) }
+            return outline
+        }
+    }
+
+    /// Whether any item has a parent: one step into the parent index, kept until a write.
+    func hasAnySubtask() throws -> Bool {
+        let before = context.settledWrites
+        if let before, let kept = store.outlines.hasAnySubtask(at: before) { return kept }
+        let any = try !table.untyped.read(table.query.filter(ListingOutline.hasParent).order(by: "parentId").select([SystemProperty.id.rawValue]).limit(1)).items.isEmpty
+        if let before, context.settledWrites == before { store.outlines.keep(anySubtask: any, at: before) }
+        return any
+    }
+
+    private func readOutline(of query: SyncQuery) throws -> ListingOutline {
+        let idField = SystemProperty.id.rawValue
+        let items = table.untyped
+        // In parent order, whatever the listing's: the parent index answers it (a listing's order,
+        // or the store's default by id, walks every row).
+        var query = query
+        query.orderBy = []
+        let subtasks = try items.read(query.filter(ListingOutline.hasParent).order(by: "parentId").select([idField, "parentId"])).items
+        guard !subtasks.isEmpty else { return ListingOutline() }
+        var links: [String: String?] = [:]
+        for subtask in subtasks {
+            guard case .string(let id) = subtask[idField], case .string(let parent) = subtask["parentId"] else { continue }
+            links[id] = parent
+        }
+        // Parents that are no subtasks themselves: shown when the listing holds them.
+        let others = Set(links.values.compactMap { $0 }).subtracting(links.keys).sorted()
+        for start in stride(from: 0, to: others.count, by: Self.idsPerLookup) {
+            let ids = others[start..<min(start + Self.idsPerLookup, others.count)].map { Field(idField) == .string($0) }
+            guard let any = QueryPredicate.any(ids) else { continue }
+            for row in try items.read(query.filter(any).order(by: "parentId").select([idField])).items {
+                if case .string(let id) = row[idField] { links[id] = .some(nil) }
+            }
+        }
+        var outline = ListingOutline()
+        outline.parents = Subtasks.shownParents(links)
+        outline.rooted = links.keys.filter { links[$0] != .some(nil) && outline.parents[$0] == nil }.sorted()
+        outline.isFlat = min(outline.rooted.count, outline.parents.count) > ListingOutline.maximumNamed
+        return outline
+    }
+
+    /// The subtasks shown under each of `roots` that is unfolded, at every depth (a nested parent's
+    /// only when it is unfolded too), in outline order; one ordered query per level.
+    func subtaskRows(under roots: [TodoItem], unfolded: Set<String>, outline: ListingOutline, in list: SyncQuery) throws -> [String: [SubtaskRow]] {
+        var children: [String: [TodoItem]] = [:]
+        var level = roots.map(\.id).filter(unfolded.contains)
+        var seen = Set(level)
+        while !level.isEmpty {
+            var next: [String] = []
+            for start in stride(from: 0, to: level.count, by: Self.idsPerQuery) {
+                guard let parents = QueryPredicate.any(level[start..<min(start + Self.idsPerQuery, level.count)].map({ Field("parentId") == .string($0) })) else { continue }
+                for child in try table.read(ListQuery.order(list.filter(parents))).records.map(TodoItem.init) where outline.showsUnderParent(child) {
+                    children[child.parentId!, default: []].append(child)
+                    if unfolded.contains(child.id), seen.insert(child.id).inserted { next.append(child.id) }
+                }
+            }
+            level = next
+        }
+        var rows: [String: [SubtaskRow]] = [:]
+        for root in roots where unfolded.contains(root.id) {
+            var shown: [SubtaskRow] = []
+            var visited: Set<String> = [root.id]
+            func visit(_ parent: String, depth: Int) {
+                for child in children[parent] ?? [] where visited.insert(child.id).inserted {
+                    shown.append(SubtaskRow(item: child, depth: depth))
+                    if unfolded.contains(child.id) { visit(child.id, depth: depth + 1) }
+                }
+            }
+            visit(root.id, depth: 1)
+            rows[root.id] = shown
+        }
+        return rows
+    }
+
+    /// How many of each item's own subtasks are done, of how many, for the items of `ids` that have any.
+    func progress(of ids: [String]) throws -> [String: SubtaskProgress] {
+        var progress: [String: SubtaskProgress] = [:]
+        for start in stride(from: 0, to: ids.count, by: Self.idsPerQuery) {
+            guard let parents = QueryPredicate.any(ids[start..<min(start + Self.idsPerQuery, ids.count)].map({ Field("parentId") == .string($0) })) else { continue }
+            let query = table.query.filter(parents)
+            let totals = try table.untyped.counts(query, groupedBy: "parentId")
+            let done = try table.untyped.counts(query.filter(Field("complete") == true), groupedBy: "parentId")
+            for (key, total) in totals {
+                guard case .string(let id) = key else { continue }
+                progress[id] = SubtaskProgress(done: done[key] ?? 0, total: total)
+            }
+        }
+        return progress
+    }
+}
+
+/// How many of an item's own subtasks are done.
+public struct SubtaskProgress: Sendable, Equatable {
+    /// Done ones.
+    public var done: Int
+    /// All of them.
+    public var total: Int
+
+    /// Progress of `done` of `total`.
+    public init(done: Int, total: Int) { (self.done, self.total) = (done, total) }
+
+    /// "2/5".
+    public var text: String { Subtasks.progress(done: done, of: total) ?? "" }
+}

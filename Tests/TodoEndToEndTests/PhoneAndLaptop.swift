@@ -1,0 +1,41 @@
+import Foundation
+import ServerTestSupport
+import Testing
+
+/// A todo-server of its own, a phone that runs `todo` headless against it, and a laptop that opens
+/// the full screen on it (tmux, `--no-live`): what one device makes, the other shows after `r`.
+struct PhoneAndLaptop {
+    let server: ServerProcess
+    let url: String
+    let phone: URL
+
+    static func start() async throws -> PhoneAndLaptop {
+        let dir = try TempDir.make()
+        let server = try await ServerProcess.start(arguments: ["--database", dir.appendingPathComponent("server.sqlite").path])
+        return PhoneAndLaptop(server: server, url: server.baseURL.absoluteString, phone: try TempDir.make())
+    }
+
+    /// `todo ARGUMENTS` on the phone, which must succeed; answers its output, trimmed.
+    @discardableResult
+    func onPhone(_ arguments: [String]) async throws -> String {
+        let run = try await TodoCLI.run(arguments + ["--server", url, "--device", "phone"], home: phone)
+        #expect(run.status == 0, "\(arguments): \(run.err)")
+        return run.out.trimmingCharacters(in: .whitespacesAndNewlines)
+    }
+
+    /// The laptop's screen, synced once.
+    func laptop() async throws -> TmuxSession {
+        let ui = try TmuxSession(command: [TodoCLI.binary, "--server", url, "--device", "laptop", "--no-live"],
+                                 environment: TodoCLI.environment(home: try TempDir.make()).merging(["LANG": "C.UTF-8"]) { $1 })
+        do {
+            try await ui.waitFor("0 changes pending")
+            try ui.send("r")
+        } catch {
+            ui.kill()
+            throw error
+        }
+        return ui
+    }
+
+    func stop() { server.stop() }
+}
