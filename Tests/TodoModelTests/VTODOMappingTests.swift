@@ -92,6 +92,19 @@ import TodoModel
         #expect(again.kept.components.map(\.name) == ["VTIMEZONE", "VTODO"])
     }
 
+    /// Found by fuzz-icalendar: a second parent relation was kept, then dropped by the write.
+    @Test func theFirstParentNamingAnotherTaskIsTheParentAndASecondIsKeptAfterIt() throws {
+        let read = try VTODOMapping.read(resource(["UID:a", "SUMMARY:t", "RELATED-TO:a", "RELATED-TO;RELTYPE=PARENT:p", "RELATED-TO;RELTYPE=PARENT:q"]))
+        #expect(read.item.parentId == "p")
+        let text = VTODOMapping.write(read, updated: stamp)
+        let relations = text.split(separator: "\r\n").filter { $0.hasPrefix("RELATED-TO") }
+        #expect(relations == ["RELATED-TO;RELTYPE=PARENT:p", "RELATED-TO;RELTYPE=PARENT:q"])
+        #expect(try VTODOMapping.read(text) == read)
+        var topLevel = read
+        topLevel.item.parentId = nil
+        #expect(try VTODOMapping.read(VTODOMapping.write(topLevel, updated: stamp)).item.parentId == nil, "the kept second parent does not take its place")
+    }
+
     @Test func everyFieldIsWrittenAndReadBack() throws {
         let item = TodoItem(id: "x-1", text: "a; b, c\\d", complete: true, notes: "line\nline", due: DueDate("2026-12-01T18:00"),
                             start: DueDate("2026-11-28"), priority: .low, tags: ["a", "b"], repeatRule: .weekdays, completedAt: "2026-11-18T11:06:40.000Z")

@@ -44,8 +44,10 @@ public enum VTODOMapping {
         item.start = master.property(VTODOProperty.dtstart).flatMap { VTODOFields.due($0, zone: zone) }
         item.priority = master.property(VTODOProperty.priority).flatMap { VTODOFields.priority($0.value) }
         item.tags = VTODOFields.tags(master.properties(VTODOProperty.categories))
-        // The parent relation is read into the item; every other relation is kept as it came.
-        if let parent = master.properties.firstIndex(where: Self.isParentRelation) {
+        // The first parent relation naming another task is read into the item (one naming none, or
+        // the task itself, is dropped on the way); every other relation, a second parent's too,
+        // is kept as it came, after ours when written back.
+        while item.parentId == nil, let parent = master.properties.firstIndex(where: Self.isParentRelation) {
             let id = ICalendarText.unescaped(master.properties[parent].value)
             if !id.isEmpty, id != uid { item.parentId = id }
             master.properties.remove(at: parent)
@@ -119,8 +121,10 @@ public enum VTODOMapping {
         }
         if let priority = item.priority { fields.append(ICalendarProperty(VTODOProperty.priority, VTODOFields.priority(priority))) }
         if !item.tags.isEmpty { fields.append(VTODOFields.categories(item.tags)) }
+        if item.parentId == nil {
+            master.properties.removeAll(where: Self.isParentRelation)  // made top level: a second parent kept must not become the first
+        }
         if let parent = item.parentId {
-            master.properties.removeAll(where: Self.isParentRelation)  // ours replaces one kept from before
             fields.append(ICalendarProperty(VTODOProperty.relatedTo, ICalendarText.escaped(parent), parameters: [("RELTYPE", ["PARENT"])]))
         }
         if item.complete {
