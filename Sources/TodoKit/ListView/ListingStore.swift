@@ -26,16 +26,12 @@ public struct ListingStore: StoreFacet {
 
     private func readWindowRows(_ request: ListWindowRequest) throws -> ListWindow {
         let list = listQuery(request)
-        guard try nests(request.filterText) else {
-            let ordered = ListQuery.order(list)
-            let records = try table.read((request.fromEnd ? ordered.reversed() : ordered).limit(request.limit).offset(request.offset)).records.map(TodoItem.init)
-            return ListWindow(request: request, items: request.fromEnd ? records.reversed() : records)
-        }
-        let outline = try outline(of: list)
-        let ordered = ListQuery.order(outline.roots(list))
+        let outline = try nests(request.filterText) ? try outline(of: list) : nil
+        let ordered = ListQuery.order(outline?.roots(list) ?? list)
         let query = (request.fromEnd ? ordered.reversed() : ordered).limit(request.limit).offset(request.offset)
         let records = try table.read(query).records.map(TodoItem.init)
         let items = request.fromEnd ? records.reversed() : records
+        guard let outline else { return ListWindow(request: request, items: items) }
         let subtaskRows = try subtaskRows(under: items, unfolded: request.unfolded, outline: outline, in: list)
         let rows = items.map(\.id) + subtaskRows.values.flatMap { $0.map(\.item.id) }
         return ListWindow(request: request, items: items, subtaskRows: subtaskRows, progress: try progress(of: rows))

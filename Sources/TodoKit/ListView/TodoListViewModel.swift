@@ -166,7 +166,7 @@ public struct TodoListViewModel: KeyedView {
         case .editExternally: return selectedItem.map { [.send(.items(.editExternally($0)))] } ?? []
         case .add: return [.send(.items(.openAddPrompt(scope: scope, today: context.today)))]
         case .toggleComplete:
-            // The stored item, not this row: the row may be older than the store.
+            // By id, so the store's item is written, not this row, which may be older than the store.
             guard let row = row(at: selection) else { return [] }
             // Completing a parent completes its open subtasks: the items capability counts them and asks first.
             if !row.item.complete, row.progress != nil { return [.send(.items(.confirmComplete(row.item)))] }
