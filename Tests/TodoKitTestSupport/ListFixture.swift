@@ -90,11 +90,13 @@ public struct ListFixture {
             return .list(.counted(total: rows.count, generation: request.generation))
         case .items(.countSubtasks(let item, let intent)):
             var level: Set<String> = [item.id]
+            var seen = level
             var subtasks: [TodoItem] = []
             while !level.isEmpty {
-                let children = items.filter { $0.parentId.map(level.contains) ?? false }
+                let children = items.filter { ($0.parentId.map(level.contains) ?? false) && !seen.contains($0.id) }
                 subtasks += children
                 level = Set(children.map(\.id))
+                seen.formUnion(level)
             }
             return .items(.subtasksCounted(item, intent, count: subtasks.filter { intent == .delete || !$0.complete }.count))
         default:

@@ -20,9 +20,11 @@ public final class SyncContext: Sendable {
     public func readConsistently<T>(_ body: () throws -> T) throws -> T { try store.readConsistently(body) }
 
     /// How many writes the local store has finished, or nil while one runs. Equal readings
-    /// before and after a read mean no write came between, so a summary the read made (an
-    /// outline of many rows, say) may be kept and reused for as long as the reading stays the
-    /// same: a write changes it before its commit wakes any live query.
+    /// before a read begins and after it ends mean no write came between, so a summary the read
+    /// made (an outline of many rows, say) may be kept and reused for as long as the reading
+    /// stays the same: a write changes it before its commit wakes any live query. Read it before
+    /// the read's snapshot begins (outside `readConsistently`): read inside, a write committed
+    /// just before would be counted while the snapshot predates it.
     public var settledWrites: UInt64? { store.settledWrites }
     /// Conflict and error hooks.
     public let delegate: (any SyncContextDelegate)?

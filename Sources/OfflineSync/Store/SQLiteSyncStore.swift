@@ -89,10 +89,14 @@ public final class SQLiteSyncStore: SyncDataSource {
 
     func read<T>(_ body: (any SyncStoreSession) throws -> T) throws -> T {
         if let snapshot = Snapshot.current { return try body(SQLiteStoreSession(db: snapshot.db, definitions: definitions, searchIndexes: searchIndexes)) }
-        return try pool.read { db in
-            let session = SQLiteStoreSession(db: db, definitions: definitions, searchIndexes: searchIndexes)
-            guard let cancellation = ReadCancellation.current else { return try body(session) }
-            return try Self.interruptible(db, by: cancellation) { try body(session) }
+        return try readTransaction { db in try body(SQLiteStoreSession(db: db, definitions: definitions, searchIndexes: searchIndexes)) }
+    }
+
+    /// One read transaction of the pool, interrupted once its live query's read is cancelled.
+    private func readTransaction<T>(_ body: (Database) throws -> T) throws -> T {
+        try pool.read { db in
+            guard let cancellation = ReadCancellation.current else { return try body(db) }
+            return try Self.interruptible(db, by: cancellation) { try body(db) }
         }
     }
 
@@ -109,11 +113,7 @@ public final class SQLiteSyncStore: SyncDataSource {
 
     func readConsistently<T>(_ body: () throws -> T) throws -> T {
         if Snapshot.current != nil { return try body() }
-        return try pool.read { db in
-            let snapshot = Snapshot(db: db)
-            guard let cancellation = ReadCancellation.current else { return try Snapshot.$current.withValue(snapshot) { try body() } }
-            return try Self.interruptible(db, by: cancellation) { try Snapshot.$current.withValue(snapshot) { try body() } }
-        }
+        return try readTransaction { db in try Snapshot.$current.withValue(Snapshot(db: db)) { try body() } }
     }
 
     func write<T>(_ body: (any SyncStoreSession) throws -> T) throws -> T {

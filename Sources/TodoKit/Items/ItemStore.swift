@@ -145,8 +145,7 @@ public struct ItemStore: StoreFacet {
         let rows = table.inSpace(space)
         while !level.isEmpty {
             var next: [String] = []
-            for start in stride(from: 0, to: level.count, by: Self.idsPerQuery) {
-                guard let parents = QueryPredicate.any(level[start..<min(start + Self.idsPerQuery, level.count)].map { Field("parentId") == .string($0) }) else { continue }
+            for parents in QueryPredicate.oneOf("parentId", chunking: level) {
                 var query = rows.query.filter(parents)
                 if openOnly { query = query.filter(Field("complete") == false) }
                 for child in try rows.read(query.order(by: "text")).records.map(TodoItem.init) where child.space == space && seen.insert(child.id).inserted {
@@ -158,9 +157,6 @@ public struct ItemStore: StoreFacet {
         }
         return found
     }
-
-    /// Ids one query names at most.
-    static let idsPerQuery = 200
 
     /// Every item, completed ones too, in list order.
     public func allItems() throws -> [TodoItem] {

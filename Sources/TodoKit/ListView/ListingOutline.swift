@@ -26,10 +26,10 @@ struct ListingOutline: Sendable, Equatable {
         if isFlat || parents.isEmpty { return query }
         let id = SystemProperty.id.rawValue
         if rooted.count <= parents.count {
-            let named = QueryPredicate.any(rooted.map { Field(id) == .string($0) })
+            let named = QueryPredicate.oneOf(id, rooted)
             return query.filter(named.map { Field("parentId") == nil || $0 } ?? (Field("parentId") == nil))
         }
-        return QueryPredicate.any(parents.keys.sorted().map { Field(id) == .string($0) }).map { query.filter(!$0) } ?? query
+        return QueryPredicate.oneOf(id, parents.keys.sorted()).map { query.filter(!$0) } ?? query
     }
 
     /// Whether `item` shows under its parent here.
@@ -75,9 +75,11 @@ final class OutlineCache: Sendable {
 }
 
 extension ListingStore {
-    /// The outline of the listing `query` selects: kept from an earlier read when no write came since.
-    func outline(of query: SyncQuery) throws -> ListingOutline {
-        let before = context.settledWrites
+    /// The outline of the listing `query` selects, read on the snapshot of the `readConsistently`
+    /// around it: kept from an earlier read when no write came since. `before`: the store's
+    /// `settledWrites`, read before that snapshot began, so what is kept is never newer than its
+    /// count (a write finishing in between makes the reading after differ, and nothing is kept).
+    func outline(of query: SyncQuery, before: UInt64?) throws -> ListingOutline {
         if let before, let kept = store.outlines.outline(of: query, at: before) { return kept }
         return try store.outlines.reading.withLock { _ in
             if let before, let kept = store.outlines.outline(of: query, at: before) { return kept }
@@ -87,9 +89,9 @@ extension ListingStore {
         }
     }
 
-    /// Whether any item has a parent: one step into the parent index, kept until a write.
-    func hasAnySubtask() throws -> Bool {
-        let before = context.settledWrites
+    /// Whether any item has a parent: one step into the parent index, kept until a write
+    /// (`before` as for `outline(of:before:)`).
+    func hasAnySubtask(before: UInt64?) throws -> Bool {
         if let before, let kept = store.outlines.hasAnySubtask(at: before) { return kept }
         let any = try !table.untyped.read(table.query.filter(ListingOutline.hasParent).order(by: "parentId").select([SystemProperty.id.rawValue]).limit(1)).items.isEmpty
         if let before, context.settledWrites == before { store.outlines.keep(anySubtask: any, at: before) }
@@ -112,9 +114,7 @@ extension ListingStore {
         }
         // Parents that are no subtasks themselves: shown when the listing holds them.
         let others = Set(links.values.compactMap { $0 }).subtracting(links.keys).sorted()
-        for start in stride(from: 0, to: others.count, by: Self.idsPerLookup) {
-            let ids = others[start..<min(start + Self.idsPerLookup, others.count)].map { Field(idField) == .string($0) }
-            guard let any = QueryPredicate.any(ids) else { continue }
+        for any in QueryPredicate.oneOf(idField, chunking: others) {
             for row in try items.read(query.filter(any).order(by: "parentId").select([idField])).items {
                 if case .string(let id) = row[idField] { links[id] = .some(nil) }
             }
@@ -134,8 +134,7 @@ extension ListingStore {
         var seen = Set(level)
         while !level.isEmpty {
             var next: [String] = []
-            for start in stride(from: 0, to: level.count, by: Self.idsPerQuery) {
-                guard let parents = QueryPredicate.any(level[start..<min(start + Self.idsPerQuery, level.count)].map({ Field("parentId") == .string($0) })) else { continue }
+            for parents in QueryPredicate.oneOf("parentId", chunking: level) {
                 for child in try table.read(ListQuery.order(list.filter(parents))).records.map(TodoItem.init) where outline.showsUnderParent(child) {
                     children[child.parentId!, default: []].append(child)
                     if unfolded.contains(child.id), seen.insert(child.id).inserted { next.append(child.id) }
@@ -162,8 +161,7 @@ extension ListingStore {
     /// How many of each item's own subtasks are done, of how many, for the items of `ids` that have any.
     func progress(of ids: [String]) throws -> [String: SubtaskProgress] {
         var progress: [String: SubtaskProgress] = [:]
-        for start in stride(from: 0, to: ids.count, by: Self.idsPerQuery) {
-            guard let parents = QueryPredicate.any(ids[start..<min(start + Self.idsPerQuery, ids.count)].map({ Field("parentId") == .string($0) })) else { continue }
+        for parents in QueryPredicate.oneOf("parentId", chunking: ids) {
             let query = table.query.filter(parents)
             let totals = try table.untyped.counts(query, groupedBy: "parentId")
             let done = try table.untyped.counts(query.filter(Field("complete") == true), groupedBy: "parentId")

@@ -10,7 +10,9 @@ extension ListingStore {
     /// listing without subtasks costs one empty query more.
     public func forEachOutlineChunk(of listing: ItemListing, today: DueDate, _ body: ([(listed: ListedItem, depth: Int)]) throws -> Void) throws {
         let listIds = try store.spaces.listEntries().map(\.list.id)
-        let parents = try outline(of: listing.query(table.query, today: today, listIds: listIds)).parents
+        let query = listing.query(table.query, today: today, listIds: listIds)
+        let before = context.settledWrites
+        let parents = try context.readConsistently { try outline(of: query, before: before) }.parents
         guard !parents.isEmpty else {
             try forEachChunk(of: listing, today: today) { chunk in try body(chunk.map { (listed: $0, depth: 0) }) }
             return
@@ -30,9 +32,4 @@ extension ListingStore {
         }
     }
 
-    /// Ids one query names at most.
-    static let idsPerQuery = 200
-
-    /// Ids one lookup by id names at most: they are one `IN`, answered from the key index.
-    static let idsPerLookup = 2_000
 }

@@ -21,12 +21,13 @@ public struct ListingStore: StoreFacet {
 
     /// Its reads on one snapshot: the outline, the rows, the subtasks and the progress agree.
     private func readWindow(_ request: ListWindowRequest) throws -> ListWindow {
-        try context.readConsistently { try readWindowRows(request) }
+        let before = context.settledWrites
+        return try context.readConsistently { try readWindowRows(request, before: before) }
     }
 
-    private func readWindowRows(_ request: ListWindowRequest) throws -> ListWindow {
+    private func readWindowRows(_ request: ListWindowRequest, before: UInt64?) throws -> ListWindow {
         let list = listQuery(request)
-        let outline = try nests(request.filterText) ? try outline(of: list) : nil
+        let outline = try nests(request.filterText, before: before) ? try outline(of: list, before: before) : nil
         let ordered = ListQuery.order(outline?.roots(list) ?? list)
         let query = (request.fromEnd ? ordered.reversed() : ordered).limit(request.limit).offset(request.offset)
         let records = try table.read(query).records.map(TodoItem.init)
@@ -51,16 +52,17 @@ public struct ListingStore: StoreFacet {
     private func countRows(_ request: CountRequest) throws -> Int {
         let list = listQuery(filterText: request.filterText, showCompleted: request.showCompleted, showHeldBack: request.showHeldBack,
                              scope: request.scope, context: request.context)
+        let before = context.settledWrites
         return try context.readConsistently {
-            let rows = try nests(request.filterText) ? try outline(of: list).roots(list) : list
+            let rows = try nests(request.filterText, before: before) ? try outline(of: list, before: before).roots(list) : list
             return try table.untyped.read(rows.limit(0).withTotalCount()).totalCount ?? 0
         }
     }
 
     /// Whether the list shows subtasks under their parents: not while a filter is typed (what
     /// matches is shown flat, each at the top), and not when no item has a parent.
-    private func nests(_ filterText: String) throws -> Bool {
-        FilterWords(filterText).isEmpty ? try hasAnySubtask() : false
+    private func nests(_ filterText: String, before: UInt64?) throws -> Bool {
+        FilterWords(filterText).isEmpty ? try hasAnySubtask(before: before) : false
     }
 
     private func listQuery(_ request: ListWindowRequest) -> SyncQuery {
