@@ -67,6 +67,7 @@ struct TaskWriter: Sendable {
         var item = resource.item
         item.listId = collection.listId
         item.series = prior?.item.series
+        item.order = OrderKey.kept(sent: item.order, stored: prior?.item.order)
         var kept = resource.kept, merged: StaleWriteMerge?
         if let base, let prior {
             let merge = try StaleWriteMerge(sent: TaskResource(item: item, kept: kept), name: name, current: prior, base: base)

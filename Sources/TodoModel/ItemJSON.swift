@@ -5,7 +5,8 @@ import TableProtocol
 /// `todo import` reads it back: `id`, `text`, `complete`, `notes`, `due` (`"2026-12-01"` or
 /// `"2026-12-01T18:00"`, local time), `start` (the same forms), `priority`, `tags` (a sorted array), `reminders` (a sorted array of `-1h`, `-30m`, `-2d` or
 /// `2026-12-01T09:00`), `list` (the list's
-/// name, null for the Inbox), `parent` (the id of the item it is a step of, or null), `repeat`, `completedAt`.
+/// name, null for the Inbox), `parent` (the id of the item it is a step of, or null), `order` (its place in the manual order, an
+/// `OrderKey`, or null), `repeat`, `completedAt`.
 public enum ItemJSON {
     /// The item's object, keys in that order.
     public static func object(_ item: TodoItem, listName: String?) -> JSONObject {
@@ -16,7 +17,7 @@ public enum ItemJSON {
             ("priority", item.priority.map { .string($0.rawValue) } ?? .null),
             ("tags", .array(item.tags.sorted().map(JSONValue.string))),
             ("reminders", .array(item.reminders.map(\.text).sorted().map(JSONValue.string))), ("list", listName.map(JSONValue.string) ?? .null),
-            ("parent", item.parentId.map(JSONValue.string) ?? .null),
+            ("parent", item.parentId.map(JSONValue.string) ?? .null), ("order", item.order.map(JSONValue.string) ?? .null),
             ("repeat", item.repeatRule.map { .string($0.text) } ?? .null), ("completedAt", item.completedAt.map(JSONValue.string) ?? .null),
         ])
     }
@@ -80,6 +81,10 @@ public enum ItemJSON {
             }
             item.reminders = Set(reminders)
         default: throw FieldError("has \"reminders\" that are not an array of -1h, -30m, -2d or YYYY-MM-DDTHH:MM")
+        }
+        if let order = try string(object, "order") {
+            guard OrderKey.isKey(order), order.utf8.count <= 255 else { throw FieldError("has an \"order\" that is not an order key (base-62 digits)") }
+            item.order = order
         }
         if let rule = try string(object, "repeat") {
             guard let value = RepeatRule(rule) else { throw FieldError("has a \"repeat\" that is not a repeat rule (daily, weekly, 3d …)") }

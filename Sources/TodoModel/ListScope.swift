@@ -31,6 +31,19 @@ public enum ListScope: Sendable, Hashable {
         [.all, .inbox, .today, .upcoming] + lists.map { .list(id: $0.id, name: $0.name) } + [.completed]
     }
 
+    /// A name that stays the same for the view across runs (a list's by its id): what the
+    /// device remembers the view's sort under.
+    public var memoryKey: String {
+        switch self {
+        case .all: return "all"
+        case .inbox: return "inbox"
+        case .today: return "today"
+        case .upcoming: return "upcoming"
+        case .list(let id, _): return "list:" + id
+        case .completed: return "completed"
+        }
+    }
+
     /// Whether the `c` key (completed items too) applies.
     public var showsCompletedOnRequest: Bool {
         switch self {

@@ -2,7 +2,7 @@ import Foundation
 import TableProtocol
 
 /// One todo: the seed app's `id`, `text` and `complete`, and the task model's notes, due date,
-/// start date, priority, tags, reminders, list, parent, repeat rule and completion time, as a row of the `TodoItem` table holds
+/// start date, priority, tags, reminders, list, parent, manual order, repeat rule and completion time, as a row of the `TodoItem` table holds
 /// them (`object`, `Codable`): the app stores it through OfflineSync, and a base-protocol client
 /// sees the fields as plain columns.
 public struct TodoItem: Codable, Sendable, Hashable, Identifiable {
@@ -33,6 +33,9 @@ public struct TodoItem: Codable, Sendable, Hashable, Identifiable {
     /// The item it is a step of (a subtask's parent); nil at the top level. Where that item is
     /// not to be seen, the item shows at the top level (`Subtasks.outline`).
     public var parentId: String?
+    /// Its place in the manual order (`OrderKey`); nil for an item never placed, which sorts
+    /// after every placed one.
+    public var order: String?
     /// How it repeats; nil for once.
     public var repeatRule: RepeatRule?
     /// When it was completed (ISO 8601), while complete.
@@ -53,13 +56,14 @@ public struct TodoItem: Codable, Sendable, Hashable, Identifiable {
 
     // The app's own columns; the store keeps the system properties.
     private enum CodingKeys: String, CodingKey {
-        case id, text, complete, notes, due, start, priority, tags, reminders, listId, parentId, repeatRule = "repeat", completedAt, series
+        case id, text, complete, notes, due, start, priority, tags, reminders, listId, parentId, order, repeatRule = "repeat", completedAt, series
     }
 
     /// Creates an item.
     public init(id: String = UUID().uuidString, text: String, complete: Bool = false, notes: String = "", due: DueDate? = nil,
                 start: DueDate? = nil, priority: Priority? = nil, tags: Set<String> = [], reminders: Set<Reminder> = [], listId: String? = nil, repeatRule: RepeatRule? = nil,
-                completedAt: String? = nil, series: String? = nil, version: String? = nil, updatedAt: String? = nil, parentId: String? = nil) {
+                completedAt: String? = nil, series: String? = nil, version: String? = nil, updatedAt: String? = nil, parentId: String? = nil,
+                order: String? = nil) {
         self.id = id
         self.text = text
         self.complete = complete
@@ -71,6 +75,7 @@ public struct TodoItem: Codable, Sendable, Hashable, Identifiable {
         self.reminders = reminders
         self.listId = listId
         self.parentId = parentId
+        self.order = order
         self.repeatRule = repeatRule
         self.completedAt = completedAt
         self.series = series
@@ -95,7 +100,8 @@ public struct TodoItem: Codable, Sendable, Hashable, Identifiable {
                   repeatRule: ((try? row.decodeIfPresent(String.self, forKey: .repeatRule)) ?? nil).flatMap(RepeatRule.init),
                   completedAt: (try? row.decodeIfPresent(String.self, forKey: .completedAt)) ?? nil,
                   series: (try? row.decodeIfPresent(String.self, forKey: .series)) ?? nil,
-                  parentId: (try? row.decodeIfPresent(String.self, forKey: .parentId)) ?? nil)
+                  parentId: (try? row.decodeIfPresent(String.self, forKey: .parentId)) ?? nil,
+                  order: (try? row.decodeIfPresent(String.self, forKey: .order)) ?? nil)
     }
 
     /// Writes `columns`: strings, a bool and nulls.
@@ -135,6 +141,7 @@ public struct TodoItem: Codable, Sendable, Hashable, Identifiable {
             CodingKeys.reminders.rawValue: nullable(Reminder.text(reminders)),
             CodingKeys.listId.rawValue: nullable(listId),
             CodingKeys.parentId.rawValue: nullable(parentId),
+            CodingKeys.order.rawValue: nullable(order),
             CodingKeys.repeatRule.rawValue: nullable(repeatRule?.text),
             CodingKeys.completedAt.rawValue: nullable(completedAt),
             CodingKeys.series.rawValue: nullable(series),
@@ -156,7 +163,7 @@ public struct TodoItem: Codable, Sendable, Hashable, Identifiable {
         let start = self.start.flatMap { $0.adding(days: days) }
         return TodoItem(id: "\(root.prefix(200))-\(day)", text: text, notes: notes, due: due, start: start,
                         priority: priority, tags: tags, reminders: Set(reminders.compactMap { $0.shifted(days: days) }),
-                        listId: listId, repeatRule: repeatRule, series: root, parentId: parentId)
+                        listId: listId, repeatRule: repeatRule, series: root, parentId: parentId, order: order)
     }
 
     /// The item marked complete (its `completedAt` is `CompletionRules`' to set).

@@ -5,6 +5,7 @@ import TodoKit
 import TodoModel
 
 extension TodoFile.Format: ExpressibleByArgument {}
+extension ListSort: ExpressibleByArgument {}
 
 struct ExportCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(

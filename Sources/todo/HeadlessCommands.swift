@@ -113,20 +113,22 @@ struct SampleCommand: AsyncParsableCommand {
 
 struct ListCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "list", abstract: "List items (incomplete ones that have started, unless --all), by due, then priority, then text.",
-        discussion: "A subtask follows its parent, indented. --json prints [{id, text, complete, notes, due, start, priority, tags, reminders, list, parent, repeat, completedAt, pending}].")
+        commandName: "list", abstract: "List items (incomplete ones that have started, unless --all), by due, then priority, then text (or --sort).",
+        discussion: "A subtask follows its parent, indented. --json prints [{id, text, complete, notes, due, start, priority, tags, reminders, list, parent, order, repeat, completedAt, pending}].")
     @OptionGroup var options: ClientOptions
     @Option(name: .customLong("list"), help: "Only this list's items (Inbox: items without a list, or whose list is gone).") var listName: String?
     @Option(help: "Only items with this tag.") var tag: String?
     @Flag(help: "Only items due today or earlier (overdue first), or starting today.") var today = false
     @Flag(help: "Only items due in the next 7 days, or waiting for their start date.") var upcoming = false
     @Flag(help: "Include completed items.") var all = false
+    @Option(help: "The order: manual (by hand: todo reorder, J and K), due (the default), priority, created or text.") var sort: ListSort = .standard
     @Flag(help: "Print JSON.") var json = false
 
     func run() async throws {
         let service = try openStore(options)
         var listing = ItemListing(tag: tag.map { $0.lowercased().trimmingPrefix("#").description }, dueByToday: today, dueInNextWeek: upcoming,
                                   includeCompleted: all)
+        listing.sort = sort
         if let listName {
             if listName.lowercased() == TodoList.inboxName.lowercased() {
                 listing.list = .inbox
@@ -230,6 +232,39 @@ struct DoneCommand: AsyncParsableCommand {
         let steps = item.complete ? [] : try service.items.openSubtasks(of: item.id, space: item.space)
         try await service.items.setComplete(id: item.id, space: item.space, to: true)
         if !steps.isEmpty { print("Completed \(steps.count) subtask\(steps.count == 1 ? "" : "s") with it.") }
+    }
+}
+
+struct ReorderCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "reorder", abstract: "Move an item by hand within its list: before or after another item, or to the top or bottom.",
+        discussion: "The order shows in views sorted by hand (o in the list, todo list --sort manual). Only the moved item is written, unless "
+            + "the items it passes were never placed: they are placed once, in the order they showed.")
+    @OptionGroup var options: ClientOptions
+    @Argument(help: "The item's id (or a unique prefix).") var id: String
+    @Option(help: "Put it just before this item (an id or a unique prefix), in that item's list.") var before: String?
+    @Option(help: "Put it just after this item (an id or a unique prefix), in that item's list.") var after: String?
+    @Flag(help: "Put it first in its list.") var top = false
+    @Flag(help: "Put it last in its list.") var bottom = false
+    @Option(name: .customLong("list"), help: ItemLookup.listHelp) var listName: String?
+
+    func validate() throws {
+        guard [before != nil, after != nil, top, bottom].filter({ $0 }).count == 1 else {
+            throw ValidationError("Give one of --before ID, --after ID, --top or --bottom.")
+        }
+    }
+
+    func run() async throws {
+        let service = try openStore(options)
+        let lookup = ItemLookup(service)
+        let item = try lookup.find(id, inList: listName)
+        let place: ReorderPlace
+        if let before { place = .before(try lookup.find(before, inList: nil)) } else if let after { place = .after(try lookup.find(after, inList: nil)) } else {
+            place = top ? .top : .bottom
+        }
+        if case .before(let other) = place, other.id == item.id, other.space == item.space { throw ValidationError("An item cannot go before itself.") }
+        if case .after(let other) = place, other.id == item.id, other.space == item.space { throw ValidationError("An item cannot go after itself.") }
+        try service.items.reorder(item, to: place)
     }
 }
 

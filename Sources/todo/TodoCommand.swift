@@ -11,7 +11,7 @@ struct TodoCommand: ParsableCommand {
         commandName: "todo",
         abstract: "An offline-first todo list for the terminal.",
         discussion: BundledText.help + "\n\n" + KeyReference.plainText,
-        subcommands: [UICommand.self, AddCommand.self, SampleCommand.self, ListCommand.self, EditCommand.self, DoneCommand.self,
+        subcommands: [UICommand.self, AddCommand.self, SampleCommand.self, ListCommand.self, EditCommand.self, DoneCommand.self, ReorderCommand.self,
                       RemoveCommand.self, UndoCommand.self, RedoCommand.self, ExportCommand.self, ImportCommand.self, SyncCommand.self, WatchCommand.self, ConfigCommand.self, PushCommand.self, PullCommand.self, StatusCommand.self,
                       ConflictsCommand.self, RestoreCommand.self, SignInCommand.self, SignOutCommand.self, KeysCommand.self, ListsCommand.self, RemindersCommand.self,
                       ShareCommand.self, UnshareCommand.self, MembersCommand.self, LeaveCommand.self, AppPasswordsCommand.self],
@@ -60,7 +60,7 @@ struct UICommand: ParsableCommand {
         let settings = setup.settings
         try MainActor.assumeIsolated {
             let state = AppState(server: service.serverURL?.absoluteString, user: service.account.signedInUser,
-                                 live: settings.live.value, showCompleted: settings.showCompleted.value)
+                                 live: settings.live.value, showCompleted: settings.showCompleted.value, sorts: service.sorts.load())
             let terminal = try NCursesTerminal(colors: settings.colors.value)
             let editor = ExternalEditor(terminal: terminal)
             var environment = AppEnvironment.live(service)

@@ -136,7 +136,7 @@ import TodoModel
         var app = app([])
         app.press(.character("?"))
         // Tall enough for every row (a shorter screen scrolls the overlay).
-        let text = AppScreen.render(app.state, width: 80, height: 52).text
+        let text = AppScreen.render(app.state, width: 80, height: 64).text
         for row in KeyTables.list.helpRows + KeyTables.global.helpRows {
             #expect(text.contains(row.title), "missing \(row.title)")
             #expect(text.contains(row.keys), "missing \(row.keys)")

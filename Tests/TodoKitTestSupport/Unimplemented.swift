@@ -42,7 +42,8 @@ private func ended<Element>(_ call: String) -> AsyncStream<Element> {
 extension ListViewClient {
     /// Every call fails the test.
     public static let unimplemented = ListViewClient(observeWindow: { _ in failing("ListViewClient.observeWindow") },
-                                                     observeCount: { _ in failing("ListViewClient.observeCount") })
+                                                     observeCount: { _ in failing("ListViewClient.observeCount") },
+                                                     rememberSorts: { _ in Unimplemented.called("ListViewClient.rememberSorts") })
 }
 
 extension ListsClient {
@@ -59,6 +60,7 @@ extension ItemsClient {
         setComplete: { _, _, _ in throw Unimplemented.called("ItemsClient.setComplete") },
         delete: { _ in throw Unimplemented.called("ItemsClient.delete") },
         subtaskCount: { _, _ in throw Unimplemented.called("ItemsClient.subtaskCount") },
+        reorder: { _ in throw Unimplemented.called("ItemsClient.reorder") },
         editExternally: { _ in throw Unimplemented.called("ItemsClient.editExternally") })
 }
 

@@ -36,6 +36,7 @@ public enum ListScreen {
         var right = list.scope == .all ? (list.showCompleted ? "all items" : "to do") : list.scope.title
         if list.scope != .all, list.showCompleted, list.scope.showsCompletedOnRequest { right += " · with completed" }
         if readOnly { right += " · read-only" }
+        if list.sort != .standard { right += " · sorted \(list.sort.title)" }
         if !list.filter.text.isEmpty { right = "filter “\(list.filter.text)” · " + right }
         right += " · \(list.total) "
         let w = DisplayWidth.of(right)

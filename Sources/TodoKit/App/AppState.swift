@@ -31,8 +31,8 @@ public struct AppState: Sendable, Equatable {
 
     /// The app for a server URL (nil: local only), with the user signed in to it, if known;
     /// `live` turns on live sync (with a server); `showCompleted` starts the list with completed items shown.
-    public init(server: String?, user: String? = nil, live: Bool = false, showCompleted: Bool = false) {
-        list = TodoListViewModel(showCompleted: showCompleted)
+    public init(server: String?, user: String? = nil, live: Bool = false, showCompleted: Bool = false, sorts: [String: ListSort] = [:]) {
+        list = TodoListViewModel(showCompleted: showCompleted, sorts: sorts)
         status = SyncStatus(server: server)
         status.user = user
         if live && server != nil { status.live = .connecting }

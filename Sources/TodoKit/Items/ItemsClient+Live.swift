@@ -1,3 +1,4 @@
+import OfflineSync
 extension ItemsClient {
     /// The store's writes through the store, which keeps the todo's rules (`TodoModel`).
     public static func live(_ store: TodoStore) -> ItemsClient {
@@ -10,6 +11,11 @@ extension ItemsClient {
                     subtaskCount: { item, openOnly in
                         openOnly ? try store.items.openSubtasks(of: item.id, space: item.space).count
                             : try store.items.subtasks(of: item.id, space: item.space).count
+                    },
+                    reorder: { move in
+                        var view = store.listing.listQuery(move.view)
+                        if let parent = move.parent { view = view.filter(Field("parentId") == .string(parent)) }
+                        try store.items.reorder(move.item, after: move.after, before: move.before, among: view)
                     })
     }
 }

@@ -19,6 +19,8 @@ public struct ItemsClient: Sendable {
     public var delete: @Sendable (TodoItem) async throws -> Void
     /// How many subtasks the item has at every depth (only open ones, when `openOnly`).
     public var subtaskCount: @Sendable (_ item: TodoItem, _ openOnly: Bool) async throws -> Int
+    /// Moves an item by hand between two of a view's items (`ItemStore.reorder`).
+    public var reorder: @Sendable (ItemMove) async throws -> Void
     /// Runs the person's own editor on a text; answers the text saved (nil: it exited with an error).
     public var editExternally: @Sendable (String) async throws -> String?
 
@@ -30,6 +32,7 @@ public struct ItemsClient: Sendable {
                 setComplete: @escaping @Sendable (String, String?, Bool) async throws -> Void,
                 delete: @escaping @Sendable (TodoItem) async throws -> Void,
                 subtaskCount: @escaping @Sendable (TodoItem, Bool) async throws -> Int,
+                reorder: @escaping @Sendable (ItemMove) async throws -> Void,
                 editExternally: @escaping @Sendable (String) async throws -> String? = { _ in
                     throw SyncError(.invalidAction, "there is no terminal to run it in")
                 }) {
@@ -40,6 +43,22 @@ public struct ItemsClient: Sendable {
         self.setComplete = setComplete
         self.delete = delete
         self.subtaskCount = subtaskCount
+        self.reorder = reorder
         self.editExternally = editExternally
+    }
+}
+
+/// A move by hand in the list: the item, the items it goes between (nil: an end), and the view
+/// they show in (the subtasks of `parent`, for a subtask).
+public struct ItemMove: Sendable, Equatable {
+    public var item: TodoItem
+    public var after: TodoItem?
+    public var before: TodoItem?
+    public var view: ListWindowRequest
+    public var parent: String?
+
+    /// A move.
+    public init(item: TodoItem, after: TodoItem?, before: TodoItem?, view: ListWindowRequest, parent: String?) {
+        (self.item, self.after, self.before, self.view, self.parent) = (item, after, before, view, parent)
     }
 }

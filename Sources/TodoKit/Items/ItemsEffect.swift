@@ -16,6 +16,8 @@ public enum ItemsEffect: CapabilityEffect {
     case delete(TodoItem)
     /// Count the subtasks a delete (all of them) or a completion (the open ones) takes along → `.subtasksCounted`.
     case countSubtasks(TodoItem, ItemConfirmationViewModel.Intent)
+    /// Move an item by hand between two of a view's items → `.written`.
+    case reorder(ItemMove)
     /// Read the stored version of the item open in the editor → `.editedItemLoaded`.
     case loadEditedItem(id: String)
     /// Run the person's editor on this text → `.externalEditFinished`.
@@ -32,6 +34,7 @@ public enum ItemsEffect: CapabilityEffect {
         case .saveOver(let item): runtime.write { try await items.saveOver(item) }
         case .setComplete(let id, let space, let complete): runtime.write { try await items.setComplete(id, space, complete) }
         case .delete(let item): runtime.write { try await items.delete(item) }
+        case .reorder(let move): runtime.write { try await items.reorder(move) }
         case .countSubtasks(let item, let intent):
             runtime.store {
                 do {

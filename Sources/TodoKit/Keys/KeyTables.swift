@@ -26,6 +26,12 @@ public enum KeyTables {
         KeyBinding([.character("u")], .undo, "Undo the newest change; again to go further back", hint: "undo"),
         KeyBinding([.character("U")], .redo, "Redo what u took back (Ctrl-R is refresh)"),
         KeyBinding([.character("c")], .toggleShowCompleted, "Show or hide completed items", hint: "completed"),
+        KeyBinding([.character("o")], .cycleSort, "Sort by due, by hand, priority, date added or text (per view)",
+                   hint: "sort"),
+        KeyBinding([.character("K")], .moveItemUp, "Move the item up (when the view is sorted by hand)",
+                   disabledReason: { $0.list.sort == .manual ? $0.selectionReadOnlyReason : TodoListViewModel.sortByHandFirst }),
+        KeyBinding([.character("J")], .moveItemDown, "Move the item down (when the view is sorted by hand)",
+                   disabledReason: { $0.list.sort == .manual ? $0.selectionReadOnlyReason : TodoListViewModel.sortByHandFirst }),
         KeyBinding([.character("w")], .toggleShowHeldBack, "Show or hide items waiting for their start date"),
         KeyBinding([.character("v")], .chooseScope, "Choose a view: All, Inbox, Today, Upcoming, a list, Completed", hint: "views"),
         KeyBinding([.character("]")], .nextScope, "Next view"),
@@ -183,6 +189,7 @@ public enum ListAction: Sendable, Equatable {
     case moveUp, moveDown, pageUp, pageDown, first, last
     case open, add, editExternally, toggleComplete, delete, undo, redo, filter, toggleShowCompleted, toggleShowHeldBack, chooseScope, nextScope, previousScope
     case toggleFold, fold, unfold
+    case cycleSort, moveItemUp, moveItemDown
     case refresh, toggleLive, history, help, quit
     /// Open a view that decides from the app's state how it opens (`OpenableLayer`).
     case openLayer(LayerOpener)

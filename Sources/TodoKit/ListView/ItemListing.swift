@@ -3,7 +3,7 @@ import TableProtocol
 import TodoModel
 
 /// What `todo list` prints: open items that have started (or every item), narrowed to a list, a
-/// tag, today or the next 7 days (where items waiting for their start are), in the task order (due, priority, text). It is read from the store a chunk at a
+/// tag, today or the next 7 days (where items waiting for their start are), in the task order (due, priority, text) or another (`sort`). It is read from the store a chunk at a
 /// time (`ListingStore.forEachChunk(of:)`), so a million items print in bounded memory.
 public struct ItemListing: Sendable, Equatable {
     /// Which list's items.
@@ -24,13 +24,15 @@ public struct ItemListing: Sendable, Equatable {
     public var dueInNextWeek = false
     /// Completed items too.
     public var includeCompleted = false
+    /// Their order (`todo list --sort`).
+    public var sort = ListSort.standard
 
     /// A listing of every open item.
     public init(list: List? = nil, tag: String? = nil, dueByToday: Bool = false, dueInNextWeek: Bool = false, includeCompleted: Bool = false) {
         (self.list, self.tag, self.dueByToday, self.dueInNextWeek, self.includeCompleted) = (list, tag, dueByToday, dueInNextWeek, includeCompleted)
     }
 
-    /// `query` narrowed to the listing and put in the task order. `listIds`: the lists that
+    /// `query` narrowed to the listing and put in its order. `listIds`: the lists that
     /// exist (an item of any other list is in the Inbox).
     func query(_ query: SyncQuery, today: DueDate, listIds: [String]) -> SyncQuery {
         var query = query
@@ -50,7 +52,7 @@ public struct ItemListing: Sendable, Equatable {
         // The same days as the Today and Upcoming views.
         if dueByToday { query = query.filter(ListQuery.dueBy(today)) }
         if dueInNextWeek { query = query.filter(ListQuery.dueInTheWeekAfter(today)) }
-        return ListQuery.order(query)
+        return ListQuery.order(query, by: sort)
     }
 }
 

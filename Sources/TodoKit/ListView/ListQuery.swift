@@ -102,9 +102,9 @@ enum ListQuery {
         return counts
     }
 
-    /// Every scope in the task order: due (none last), priority (high first, none last), text
-    /// (`TodoTable`'s sort rules and indexes).
-    static func order(_ query: SyncQuery) -> SyncQuery {
-        query.order(by: "due").order(by: "priority").order(by: "text")
+    /// A scope's items in `sort`'s order (`TodoTable`'s sort rules and indexes): by default the
+    /// task order, due (none last), priority (high first, none last), text.
+    static func order(_ query: SyncQuery, by sort: ListSort = .standard) -> SyncQuery {
+        sort.columns.reduce(query) { $0.order(by: $1) }
     }
 }

@@ -8,6 +8,8 @@ public enum ListViewEffect: CapabilityEffect {
     case observeWindow(ListWindowRequest)
     /// Watch the list's row count (a live query, replacing the previous one) → `.list(.counted)`.
     case observeCount(CountRequest)
+    /// Keep each view's sort on the device.
+    case rememberSorts([String: ListSort])
 
     private enum Watch { case window, count }
 
@@ -22,6 +24,12 @@ public enum ListViewEffect: CapabilityEffect {
             runtime.subscribe(Watch.count, to: environment.listView.observeCount(request)) {
                 .list(.counted(total: $0, generation: request.generation))
             } failed: { _ in nil }
+        case .rememberSorts(let sorts):
+            let client = environment.listView
+            runtime.store {
+                client.rememberSorts(sorts)
+                return nil
+            }
         }
     }
 }

@@ -22,6 +22,8 @@ public struct ListWindowRequest: Sendable, Hashable {
     public var fromEnd = false
     /// The parents whose subtasks show (every other parent is folded).
     public var unfolded: Set<String> = []
+    /// The rows' order.
+    public var sort = ListSort.standard
 
     /// Creates a request.
     public init(filterText: String = "", showCompleted: Bool = false, showHeldBack: Bool = false, offset: Int = 0, limit: Int = 100,
@@ -35,9 +37,9 @@ public struct ListWindowRequest: Sendable, Hashable {
         self.context = context
     }
 
-    /// The same list (filter, scope), whatever rows it covers.
+    /// The same list (filter, scope, order), whatever rows it covers.
     func sameList(as other: ListWindowRequest) -> Bool {
-        (filterText, showCompleted, showHeldBack, scope, context) == (other.filterText, other.showCompleted, other.showHeldBack, other.scope, other.context)
+        (filterText, showCompleted, showHeldBack, scope, context, sort) == (other.filterText, other.showCompleted, other.showHeldBack, other.scope, other.context, other.sort)
     }
 }
 

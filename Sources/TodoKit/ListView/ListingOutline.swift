@@ -127,15 +127,15 @@ extension ListingStore {
     }
 
     /// The subtasks shown under each of `roots` that is unfolded, at every depth (a nested parent's
-    /// only when it is unfolded too), in outline order; one ordered query per level.
-    func subtaskRows(under roots: [TodoItem], unfolded: Set<String>, outline: ListingOutline, in list: SyncQuery) throws -> [String: [SubtaskRow]] {
+    /// only when it is unfolded too), in outline order (each level in `sort`'s); one ordered query per level.
+    func subtaskRows(under roots: [TodoItem], unfolded: Set<String>, outline: ListingOutline, in list: SyncQuery, by sort: ListSort) throws -> [String: [SubtaskRow]] {
         var children: [String: [TodoItem]] = [:]
         var level = roots.map(\.id).filter(unfolded.contains)
         var seen = Set(level)
         while !level.isEmpty {
             var next: [String] = []
             for parents in QueryPredicate.oneOf("parentId", chunking: level) {
-                for child in try table.read(ListQuery.order(list.filter(parents))).records.map(TodoItem.init) where outline.showsUnderParent(child) {
+                for child in try table.read(ListQuery.order(list.filter(parents), by: sort)).records.map(TodoItem.init) where outline.showsUnderParent(child) {
                     children[child.parentId!, default: []].append(child)
                     if unfolded.contains(child.id), seen.insert(child.id).inserted { next.append(child.id) }
                 }

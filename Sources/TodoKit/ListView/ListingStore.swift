@@ -28,12 +28,12 @@ public struct ListingStore: StoreFacet {
     private func readWindowRows(_ request: ListWindowRequest, before: UInt64?) throws -> ListWindow {
         let list = listQuery(request)
         let outline = try nests(request.filterText, before: before) ? try outline(of: list, before: before) : nil
-        let ordered = ListQuery.order(outline?.roots(list) ?? list)
+        let ordered = ListQuery.order(outline?.roots(list) ?? list, by: request.sort)
         let query = (request.fromEnd ? ordered.reversed() : ordered).limit(request.limit).offset(request.offset)
         let records = try table.read(query).records.map(TodoItem.init)
         let items = request.fromEnd ? records.reversed() : records
         guard let outline else { return ListWindow(request: request, items: items) }
-        let subtaskRows = try subtaskRows(under: items, unfolded: request.unfolded, outline: outline, in: list)
+        let subtaskRows = try subtaskRows(under: items, unfolded: request.unfolded, outline: outline, in: list, by: request.sort)
         let rows = items.map(\.id) + subtaskRows.values.flatMap { $0.map(\.item.id) }
         return ListWindow(request: request, items: items, subtaskRows: subtaskRows, progress: try progress(of: rows))
     }
@@ -65,7 +65,7 @@ public struct ListingStore: StoreFacet {
         FilterWords(filterText).isEmpty ? try hasAnySubtask(before: before) : false
     }
 
-    private func listQuery(_ request: ListWindowRequest) -> SyncQuery {
+    func listQuery(_ request: ListWindowRequest) -> SyncQuery {
         listQuery(filterText: request.filterText, showCompleted: request.showCompleted, showHeldBack: request.showHeldBack,
                   scope: request.scope, context: request.context)
     }

@@ -40,6 +40,28 @@ public struct RowWindow: Sendable, Equatable {
     /// How many of the item's own subtasks are done, when the loaded window holds it and it has any.
     public func progress(of id: String) -> SubtaskProgress? { loaded?.progress[id] }
 
+    /// Shows a move by hand at once, ahead of the store's window: the top-level rows at `index`
+    /// and `other` change places. False when either is not loaded.
+    mutating func swapRows(_ index: Int, _ other: Int) -> Bool {
+        guard var window = loaded, let start = loadedStart else { return false }
+        let (a, b) = (index - start, other - start)
+        guard window.items.indices.contains(a), window.items.indices.contains(b) else { return false }
+        window.items.swapAt(a, b)
+        loaded = window
+        return true
+    }
+
+    /// The same for two neighbouring runs of subtask rows under the top-level row `root` (each a
+    /// subtask with the rows shown under it; ranges of `subtaskRows(of:)`, the first above).
+    mutating func swapSubtaskRuns(under root: String, _ first: Range<Int>, _ second: Range<Int>) -> Bool {
+        guard var window = loaded, var rows = window.subtaskRows[root], first.upperBound == second.lowerBound,
+              first.lowerBound >= 0, second.upperBound <= rows.count else { return false }
+        rows.replaceSubrange(first.lowerBound..<second.upperBound, with: Array(rows[second]) + Array(rows[first]))
+        window.subtaskRows[root] = rows
+        loaded = window
+        return true
+    }
+
     /// The rows on screen stay until a window of the same list, read again, replaces them (a parent
     /// folded or unfolded); the count stays.
     mutating func markStale() {

@@ -28,6 +28,8 @@ public struct TodoListViewModel: KeyedView {
         case countDue(generation: Int)
         /// A count arrived.
         case counted(total: Int, generation: Int)
+        /// The sorts this device remembers, by view (`ListScope.memoryKey`), read at start.
+        case sortsLoaded([String: ListSort])
     }
 
     public private(set) var filter = TextField()
@@ -52,9 +54,21 @@ public struct TodoListViewModel: KeyedView {
     public private(set) var pageHeight = 10
     /// The rows loaded so far.
     public private(set) var rows = RowWindow()
+    /// Each view's sort on this device, by `ListScope.memoryKey` (the standard one where none is set).
+    public private(set) var sorts: [String: ListSort] = [:]
 
-    /// An empty list, before its first window, showing completed items or not.
-    public init(showCompleted: Bool = false) { self.showCompleted = showCompleted }
+    /// How the view on screen is sorted.
+    public var sort: ListSort { sorts[scope.memoryKey] ?? .standard }
+
+    /// Why `J` and `K` do nothing in a view sorted another way.
+    public static let sortByHandFirst = "Sort the view by hand first (o) to move items"
+
+    /// An empty list, before its first window, showing completed items or not, each view sorted
+    /// as this device remembers (`sorts`, by `ListScope.memoryKey`).
+    public init(showCompleted: Bool = false, sorts: [String: ListSort] = [:]) {
+        self.showCompleted = showCompleted
+        self.sorts = sorts
+    }
 
     /// Rows at the top level in the whole (filtered) list.
     public var total: Int { rows.total }
@@ -126,6 +140,12 @@ public struct TodoListViewModel: KeyedView {
             guard rows.receiveCount(total, generation: generation) else { return [] }
             clampScroll()
             return ensureLoaded()
+        case .sortsLoaded(let sorts):
+            let before = sort
+            self.sorts = sorts
+            guard sort != before else { return [] }
+            resetPosition()
+            return reload(countDelay: 0)
         }
         return []
     }
@@ -162,6 +182,12 @@ public struct TodoListViewModel: KeyedView {
             }
             selection = parent
             return setFolded(self.row(at: parent)?.item.id ?? row.item.id, true)
+        case .cycleSort:
+            sorts[scope.memoryKey] = sort.next
+            resetPosition()
+            return reload(countDelay: 0) + [.listView(.rememberSorts(sorts)), .send(.notice("Sorted \(sort.title)"))]
+        case .moveItemUp: return moveItem(by: -1)
+        case .moveItemDown: return moveItem(by: 1)
         case .open: return selectedItem.map { [.send(.items(.openEditor($0)))] } ?? []
         case .editExternally: return selectedItem.map { [.send(.items(.editExternally($0)))] } ?? []
         case .add: return [.send(.items(.openAddPrompt(scope: scope, today: context.today)))]
@@ -209,6 +235,7 @@ public struct TodoListViewModel: KeyedView {
     private var listRequest: ListWindowRequest {
         var request = ListWindowRequest(filterText: filter.text, showCompleted: showCompleted, showHeldBack: showHeldBack, scope: scope, context: context)
         request.unfolded = unfolded
+        request.sort = sort
         return request
     }
 
@@ -262,6 +289,59 @@ public struct TodoListViewModel: KeyedView {
     private mutating func ensureLoaded() -> [Effect] {
         rows.request(listRequest, top: scrollTop, height: pageHeight)
             .map { [.listView(.observeWindow($0))] } ?? []
+    }
+
+    // MARK: Moving by hand
+
+    /// Moves the selected item one place among its siblings (the rows at its depth under the
+    /// same parent): the store writes its key between its new neighbours', and the cursor goes
+    /// with it.
+    private mutating func moveItem(by step: Int) -> [Effect] {
+        guard sort == .manual, let row = row(at: selection), let sibling = sibling(of: selection, step), self.row(at: sibling) != nil else { return [] }
+        // Past the sibling: between it and the one after it (before it, moving up).
+        let beyond = self.sibling(of: sibling, step)
+        let (lower, upper) = step > 0 ? (self.row(at: sibling)?.item, beyond.flatMap { self.row(at: $0)?.item })
+                                      : (beyond.flatMap { self.row(at: $0)?.item }, self.row(at: sibling)?.item)
+        if beyond != nil, (step > 0 ? upper : lower) == nil { return [] }  // not loaded yet
+        let parent = row.depth > 0 ? row.item.parentId : nil
+        // Shown at once (the next key acts on the new order, not on rows the store has yet to
+        // answer), and the cursor follows: a subtask moving down past a sibling shown with its
+        // own subtasks lands after them.
+        if row.depth == 0 {
+            guard rows.swapRows(selection.row, sibling.row) else { return [] }
+            selection = sibling
+        } else {
+            let (upperRun, lowerRun) = step > 0 ? (selection, sibling) : (sibling, selection)
+            let first = upperRun.sub - 1..<lastRow(under: upperRun).sub, second = lowerRun.sub - 1..<lastRow(under: lowerRun).sub
+            guard let root = rows.row(at: selection.row)?.id, rows.swapSubtaskRuns(under: root, first, second) else { return [] }
+            selection = RowPosition(row: selection.row, sub: step > 0 ? selection.sub + second.count : sibling.sub)
+        }
+        clampScroll()
+        return [.items(.reorder(ItemMove(item: row.item, after: lower, before: upper, view: listRequest, parent: parent)))] + ensureLoaded()
+    }
+
+    /// The row `step` siblings away (same depth, same parent), or nil past the first or last.
+    private func sibling(of position: RowPosition, _ step: Int) -> RowPosition? {
+        guard let depth = row(at: position)?.depth else { return nil }
+        if depth == 0 {
+            let index = position.row + step
+            return index >= 0 && index < total ? RowPosition(row: index, sub: 0) : nil
+        }
+        var at = position
+        while let next = step > 0 ? next(at) : previous(at), next.row == position.row, let other = row(at: next) {
+            if other.depth < depth { return nil }
+            if other.depth == depth { return next }
+            at = next
+        }
+        return nil
+    }
+
+    /// The last row shown under the subtask row at `position` (itself, when nothing shows under it).
+    private func lastRow(under position: RowPosition) -> RowPosition {
+        guard let depth = row(at: position)?.depth else { return position }
+        var at = position
+        while let next = next(at), next.row == position.row, let other = row(at: next), other.depth > depth { at = next }
+        return at
     }
 
     // MARK: Rows at every depth

@@ -26,6 +26,8 @@ public final class TodoStore: Sendable {
     let lostEditHorizon: LostEditHorizon
     /// How far this device has looked at reminders that came due.
     let remindersSeen: DateFile
+    /// How this device sorts each view.
+    public let sorts: SortMemory
     /// The shared spaces the account is in, as the server last said.
     let spaceDirectory: SpaceDirectory
     /// The access tokens, by server.
@@ -61,6 +63,7 @@ public final class TodoStore: Sendable {
         conflictsSeen = ConflictsSeenStore(path: storePath + ".conflicts-seen")
         lostEditHorizon = LostEditHorizon(path: storePath + ".lost-edits-since")
         remindersSeen = DateFile(path: storePath + ".reminders-seen")
+        sorts = SortMemory(path: storePath + ".sorts")
         spaceDirectory = SpaceDirectory(path: storePath + ".spaces")
     }
 

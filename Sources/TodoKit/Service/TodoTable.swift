@@ -11,7 +11,7 @@ public enum TodoTable {
     public static let definition = SyncTableDefinition(
         name: name,
         columns: ["text": .text, "complete": .boolean, "notes": .text, "due": .text, "start": .text, "priority": .text, "tags": .text, "reminders": .text,
-                  "listId": .text, "parentId": .text, "repeat": .text, "completedAt": .text, "series": .text],
+                  "listId": .text, "parentId": .text, "order": .text, "repeat": .text, "completedAt": .text, "series": .text],
         // Text alone for export. (Today's and Upcoming's ranges walk the order indexes' sort
         // column; an index on (complete, due) went unread and cost every write.)
         // Reminders, so the open app's watch finds the few items that have some without a scan;
@@ -19,12 +19,17 @@ public enum TodoTable {
         indexes: [["text", SystemProperty.id.rawValue], ["reminders"], ["parentId"]],
         searchable: ["text"], mergePolicy: .fieldMerge, humanSorted: ["text"],
         mergeRules: TodoItem.mergeRules,
-        sortRules: ["due": .nullsLast, "priority": .ranked(Priority.allCases.map(\.rawValue))],
+        sortRules: ["due": .nullsLast, "priority": .ranked(Priority.allCases.map(\.rawValue)), "order": .nullsLast,
+                    SystemProperty.createdAt.rawValue: .nullsLast],
         // The list's order (due, items without one last; priority, high first; text) in every
         // scope: open items, one list's, and all of them (with completed ones). The start ends
         // the open items' indexes, so the counts that leave out items waiting for it read the
-        // index alone.
+        // index alone. The manual order (`ListSort.manual`: the order key, items never placed
+        // last, then the task order) has the same three.
         orderIndexes: [["complete", "due", "priority", "text", SystemProperty.id.rawValue, "start"],
                        ["complete", "listId", "due", "priority", "text", SystemProperty.id.rawValue, "start"],
-                       ["due", "priority", "text", SystemProperty.id.rawValue]])
+                       ["due", "priority", "text", SystemProperty.id.rawValue],
+                       ["complete", "order", "due", "priority", "text", SystemProperty.id.rawValue, "start"],
+                       ["complete", "listId", "order", "due", "priority", "text", SystemProperty.id.rawValue, "start"],
+                       ["order", "due", "priority", "text", SystemProperty.id.rawValue]])
 }

@@ -6,7 +6,8 @@ import TableProtocol
 ///
 /// Field by field: SUMMARY ↔ text; DESCRIPTION ↔ notes; DUE ↔ due; DTSTART ↔ start; PRIORITY ↔ priority;
 /// CATEGORIES ↔ tags; display VALARMs ↔ reminders (`VALARMReminders`); STATUS:COMPLETED, COMPLETED and PERCENT-COMPLETE:100 ↔ complete and
-/// completedAt; RRULE ↔ repeat; RELATED-TO with RELTYPE=PARENT (or none) ↔ parent; UID ↔ id;
+/// completedAt; RRULE ↔ repeat; RELATED-TO with RELTYPE=PARENT (or none) ↔ parent; X-APPLE-SORT-ORDER ↔
+/// order (its integer, `OrderKey.integer`); UID ↔ id;
 /// LAST-MODIFIED and DTSTAMP from the server's stamps.
 public enum VTODOMapping {
     /// What a task resource may not be: refused with a clear error, nothing stored.
@@ -72,6 +73,11 @@ public enum VTODOMapping {
             consumed = override
         }
         var taken = modelled
+        // An integer order is read; anything else is kept as it came.
+        if let sortOrder = master.property(VTODOProperty.sortOrder), let value = Int64(sortOrder.value.trimmingCharacters(in: .whitespaces)) {
+            item.order = OrderKey.key(integer: value)
+            taken.insert(VTODOProperty.sortOrder)
+        }
         // A start we could not read is kept as it came.
         if item.start != nil { taken.insert(VTODOProperty.dtstart) }
         // A completed task's state is ours to write: no other STATUS or PERCENT-COMPLETE is kept.
@@ -126,6 +132,10 @@ public enum VTODOMapping {
         }
         if let parent = item.parentId {
             fields.append(ICalendarProperty(VTODOProperty.relatedTo, ICalendarText.escaped(parent), parameters: [("RELTYPE", ["PARENT"])]))
+        }
+        if let order = item.order, let value = OrderKey.integer(order) {
+            master.remove([VTODOProperty.sortOrder])  // ours replaces one kept from before
+            fields.append(ICalendarProperty(VTODOProperty.sortOrder, String(value)))
         }
         if item.complete {
             // Completed: whatever state it was kept in before gives way.

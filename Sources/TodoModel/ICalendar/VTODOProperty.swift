@@ -17,10 +17,12 @@ public enum VTODOProperty {
     /// A relation to another task; with `RELTYPE=PARENT` or none (RFC 5545 §3.8.4.5), the
     /// task's parent.
     public static let relatedTo = "RELATED-TO"
+    /// The task's place in the list's manual order, an integer (Apple Reminders, tasks.org).
+    public static let sortOrder = "X-APPLE-SORT-ORDER"
 
     /// The property that holds each of an item's fields, by the field's column name.
     public static let ofField: [String: String] = [
         "id": uid, "text": summary, "notes": description, "due": due, "start": dtstart, "priority": priority, "tags": categories, "reminders": VALARMReminders.alarm,
-        "complete": status, "completedAt": completed, "repeat": rrule, "parentId": relatedTo,
+        "complete": status, "completedAt": completed, "repeat": rrule, "parentId": relatedTo, "order": sortOrder,
     ]
 }

@@ -50,6 +50,15 @@ extension InMemoryEnvironment {
                     }
                     return count
                 }
+            },
+            reorder: { [self] move in
+                // The key between the neighbours' as stored, as the store writes it (neighbours
+                // never placed or tied are the store's to settle: ReorderTests).
+                let key = state.withLock { state in
+                    OrderKey.between(move.after.flatMap { state.local[$0.id]?.order }, move.before.flatMap { state.local[$0.id]?.order })
+                }
+                guard let key else { throw SyncError(.invalidAction, "The neighbours have no key between them") }
+                write("move of “\(move.item.text)”") { $0.local[move.item.id]?.order = key; $0.pending.insert(move.item.id) }
             })
     }
 }

@@ -12,6 +12,14 @@ extension InMemoryEnvironment {
             },
             observeCount: { [self] request in
                 observe { Self.matching($0, request.filterText, showCompleted: request.showCompleted, scope: request.scope, context: request.context).count }
-            })
+            },
+            rememberSorts: { [self] sorts in fakeState(RememberedSorts()) { $0.sorts = sorts } })
     }
+
+    /// The sorts the app asked the device to keep.
+    public var rememberedSorts: [String: ListSort] { fakeState(RememberedSorts()) { $0.sorts } }
+}
+
+private struct RememberedSorts: Sendable {
+    var sorts: [String: ListSort] = [:]
 }
