@@ -65,6 +65,7 @@ import ServerTestSupport
             let played = try await Self.play(steps, choices: choices)
             for broken in try ConvergenceLaws.everyDeviceEndsWithTheServersRows(played) { Issue.record(Comment(rawValue: broken)) }
             for broken in try ConvergenceLaws.everyRowShowsOnceAndEveryCycleIsBrokenAlike(played) { Issue.record(Comment(rawValue: broken)) }
+            for broken in try ConvergenceLaws.everyDeviceShowsOneOrder(played) { Issue.record(Comment(rawValue: broken)) }
         }
     }
 

@@ -107,6 +107,19 @@ enum ConvergenceLaws {
         return broken
     }
 
+    /// Every device shows the rows in one manual order: by order key (rows never placed last),
+    /// then id, read by each device's store; so two devices that moved rows offline end alike.
+    static func everyDeviceShowsOneOrder(_ played: Played) throws -> [String] {
+        var broken: [String] = []
+        var first: [String]?
+        for device in played.devices {
+            let order = try device.ordered().map { $0["id"]?.stringValue ?? "" }
+            if let first, order != first { broken.append("device \(device.index) shows the order \(order), device 0 \(first)") }
+            first = first ?? order
+        }
+        return broken
+    }
+
     /// The cycles of parent links among `links`' rows, each as its members.
     private static func cycles(_ links: [String: String?]) -> [[String]] {
         var found: [[String]] = []

@@ -2,6 +2,7 @@ import Foundation
 @testable import OfflineSync
 import ServerTestSupport
 import TableProtocol
+import TodoModel
 
 /// One device of a random history: a real store file and context against a server (a real
 /// process's socket, or the simulated network's link), writing items of one run (a `run`
@@ -13,8 +14,8 @@ final class LawDevice: @unchecked Sendable {
     static let table = "lawitems"
     static let words = ["milk", "eggs", "home", "work"]
     static let definition = SyncTableDefinition(
-        name: table, columns: ["text": .text, "complete": .boolean, "priority": .number, "tags": .text, "parent": .text, "run": .text],
-        mergePolicy: .fieldMerge, mergeRules: ["tags": .wordSet])
+        name: table, columns: ["text": .text, "complete": .boolean, "priority": .number, "tags": .text, "parent": .text, "order": .text, "run": .text],
+        mergePolicy: .fieldMerge, mergeRules: ["tags": .wordSet, "order": TodoItem.mergeRules["order"]!], sortRules: ["order": .nullsLast])
 
     let index: Int
     let run: String
@@ -60,7 +61,7 @@ final class LawDevice: @unchecked Sendable {
     func restart() throws { context = try Self.open(path: path, serverURL: serverURL, resolver: resolver, transport: transport) }
 
     /// The fields set whole (a merge takes one side's value); `tags` is a word set.
-    static let wholeValueFields = ["text", "complete", "priority", "parent"]
+    static let wholeValueFields = ["text", "complete", "priority", "parent", "order"]
 
     var table: SyncTable { context.table(Self.table) }
     var query: SyncQuery { SyncQuery(table: Self.table).filter(Field("run") == .string(run)) }
@@ -82,7 +83,13 @@ final class LawDevice: @unchecked Sendable {
     func edit(step: Int, pick: Int, field: Int) async throws {
         guard var row = try chosen(pick) else { return }
         switch field % 4 {
-        case 0: row["text"] = .string("s\(step)")
+        case 0:
+            row["text"] = .string("s\(step)")
+            // Every other text edit also moves the row by hand, as the app does: its order key
+            // between two rows next to each other in this device's order. Two devices doing so
+            // at once pick one gap, or move one row twice. Read from the same number, as the
+            // parent is.
+            if (pick / 28) % 2 == 1, let key = try place(pick / 56, for: row) { row["order"] = .string(key) }
         case 1: row["complete"] = .bool(row["complete"] != .bool(true))
         case 2:
             row["priority"] = .number(Double(step % 3))
@@ -109,6 +116,24 @@ final class LawDevice: @unchecked Sendable {
     private func parent(_ pick: Int, for row: JSONObject) throws -> JSONValue {
         guard pick % 4 != 0, let other = try chosen(pick / 4)?["id"], other != row["id"] else { return .null }
         return other
+    }
+
+    /// A key for `row` in a gap of this device's manual order (rows never placed sort last, as
+    /// the app's do; a gap among them goes after the last placed row), or nil where the two
+    /// rows around the gap share a key (the app splits such a tie; the law leaves the row).
+    private func place(_ pick: Int, for row: JSONObject) throws -> String? {
+        let others = try ordered().filter { $0["id"] != row["id"] }
+        let gap = pick % (others.count + 1)
+        let keys = others.map { $0["order"]?.stringValue }
+        let lastPlaced = keys.compactMap { $0 }.last
+        let lower = gap > 0 ? (keys[gap - 1] ?? lastPlaced) : nil
+        let upper = gap < others.count ? keys[gap] : nil  // nil past the end, and before a row never placed
+        return OrderKey.between(lower, upper)
+    }
+
+    /// This run's rows here in the manual order: by order key (none last), then id.
+    func ordered() throws -> [JSONObject] {
+        try table.read(query.order(by: "order")).items
     }
 
     private func chosen(_ pick: Int) throws -> JSONObject? {

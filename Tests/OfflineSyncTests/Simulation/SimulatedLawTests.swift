@@ -53,7 +53,8 @@ import Testing
             let ends = try ConvergenceLaws.everyDeviceEndsWithTheServersRows(played).map { "every device ends with the server's rows: " + $0 }
             let kept = try ConvergenceLaws.everyAcknowledgedChangeIsKept(played).map { "every acknowledged change is kept: " + $0 }
             let nested = try ConvergenceLaws.everyRowShowsOnceAndEveryCycleIsBrokenAlike(played).map { "every row shows once, cycles broken alike: " + $0 }
-            return (ends + kept + nested + simulation.premiseBroken, simulation.trace)
+            let ordered = try ConvergenceLaws.everyDeviceShowsOneOrder(played).map { "every device shows one order: " + $0 }
+            return (ends + kept + nested + ordered + simulation.premiseBroken, simulation.trace)
         }
         await server.close()
     }
