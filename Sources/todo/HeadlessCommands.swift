@@ -116,6 +116,10 @@ struct ListCommand: AsyncParsableCommand {
         commandName: "list", abstract: "List items (incomplete ones that have started, unless --all), by due, then priority, then text (or --sort).",
         discussion: "A subtask follows its parent, indented. --json prints [{id, text, complete, notes, due, start, priority, tags, reminders, list, parent, order, repeat, completedAt, pending}].")
     @OptionGroup var options: ClientOptions
+    // Unrecognised words are the question's too: `-#tag` looks like an option.
+    @Argument(parsing: .allUnrecognized,
+              help: ArgumentHelp("A question: words of text, +List, #tag, !high, due:today, due:overdue, due<fri, due>DATE, start:…, is:done, is:open, has:notes, -#tag, or.",
+                                 valueName: "query")) var query: [String] = []
     @Option(name: .customLong("list"), help: "Only this list's items (Inbox: items without a list, or whose list is gone).") var listName: String?
     @Option(help: "Only items with this tag.") var tag: String?
     @Flag(help: "Only items due today or earlier (overdue first), or starting today.") var today = false
@@ -129,6 +133,8 @@ struct ListCommand: AsyncParsableCommand {
         var listing = ItemListing(tag: tag.map { $0.lowercased().trimmingPrefix("#").description }, dueByToday: today, dueInNextWeek: upcoming,
                                   includeCompleted: all)
         listing.sort = sort
+        if let option = query.first(where: { $0.hasPrefix("--") }) { throw ValidationError("Unknown option “\(option)”.") }
+        listing.question = try question(query)
         if let listName {
             if listName.lowercased() == TodoList.inboxName.lowercased() {
                 listing.list = .inbox
@@ -169,9 +175,21 @@ struct ListCommand: AsyncParsableCommand {
     }
 }
 
+/// A question as `todo list QUERY` and `todo edit --where` read it; a word that is no condition is refused naming it.
+func question(_ words: [String]) throws -> ItemQuery? {
+    guard !words.isEmpty else { return nil }
+    do {
+        return try ItemQuery(words.joined(separator: " "))
+    } catch {
+        throw ValidationError("Not a question: \(error).")
+    }
+}
+
 struct EditCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "edit", abstract: "Change an item's fields, or with --all the completion of many items at once.")
+        commandName: "edit", abstract: "Change an item's fields; with --where, of every item a question finds; with --all, the completion of many items at once.",
+        discussion: "--where takes todo list's question (#garden due<saturday, +Home !high or is:done…): open items unless it asks is:done. "
+            + "Every match changes in one undo step, and the count is printed; --dry-run prints the matches (id and text) and changes nothing.")
     @OptionGroup var options: ClientOptions
     @Argument(help: "The item's id (or a unique prefix).") var id: String?
     @Option(help: "New text.") var text: String?
@@ -180,13 +198,25 @@ struct EditCommand: AsyncParsableCommand {
     @Option(name: .customLong("tags"), help: "Replace the tags: a,b (empty clears).") var replacedTags: String?
     @Flag(help: "Change every item (with --match, those whose text contains it); needs --complete. One undo step.") var all = false
     @Option(help: "With --all: only items whose text contains this (ignoring case).") var match: String?
+    @Option(name: .customLong("where"), help: "Change every item this question finds (todo list's words).") var whereQuery: String?
+    @Flag(help: "With --where: list the matches and change nothing.") var dryRun = false
+    @Option(name: .customLong("untag"), help: "A tag to take off (repeatable).") var untags: [String] = []
 
     var changesFields: Bool {
         fields.due != nil || fields.start != nil || !fields.reminders.isEmpty || fields.priority != nil || !fields.tags.isEmpty || fields.listName != nil || fields.notes != nil
-            || fields.repeatRule != nil || replacedTags != nil || fields.parent != nil
+            || fields.repeatRule != nil || replacedTags != nil || fields.parent != nil || !untags.isEmpty
     }
 
     func validate() throws {
+        if let whereQuery {
+            guard id == nil, !all, match == nil else { throw ValidationError("--where goes without an id, --all or --match.") }
+            _ = try question([whereQuery])
+            if fields.parent != nil { throw ValidationError("--where does not set a parent: give each item its own.") }
+            guard dryRun || text != nil || complete != nil || changesFields else { throw ValidationError("Give the fields to change (--due, --tag, --complete …), or --dry-run.") }
+            if let text, text.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty { throw ValidationError("The text must not be empty.") }
+            return
+        }
+        if dryRun { throw ValidationError("--dry-run goes with --where.") }
         if all {
             guard id == nil else { throw ValidationError("Give an id or --all, not both.") }
             guard complete != nil, text == nil, !changesFields else { throw ValidationError("--all changes completion only: give --complete true|false.") }
@@ -200,6 +230,7 @@ struct EditCommand: AsyncParsableCommand {
 
     func run() async throws {
         let service = try openStore(options)
+        if let whereQuery { return try await editWhere(whereQuery, in: service) }
         guard let id else {
             let complete = self.complete ?? true
             let progress = ProgressLine(verb: "updating")
@@ -214,9 +245,41 @@ struct EditCommand: AsyncParsableCommand {
         if let replacedTags { item.tags = try ItemFieldOptions.tags(replacedTags.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }) }
         try await fields.apply(to: &item, today: currentDay()) { try await listId(named: $0, in: service) }
         if let parent = fields.parent { try setParent(parent, of: &item, in: service) }
+        try Self.untag(untags, from: &item)
         if let complete { item.complete = complete }
         // One save, one undo step; completing a repeating item adds its next instance there.
         try await service.items.save(item)
+    }
+
+    /// Every match of the question, changed by the flags in one undo step (or listed, with --dry-run).
+    private func editWhere(_ text: String, in service: TodoStore) async throws {
+        let today = currentDay()
+        let matches = try service.items.items(matching: try question([text])!, today: today)
+        if dryRun {
+            for item in matches { print("\(item.id)\t\(item.text.asOutputField)") }
+            print("\(matches.count) item\(matches.count == 1 ? "" : "s") would change.")
+            return
+        }
+        var edited: [TodoItem] = []
+        for var item in matches {
+            if let text = self.text { item.text = text }
+            if let replacedTags { item.tags = try ItemFieldOptions.tags(replacedTags.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }) }
+            try await fields.apply(to: &item, today: today) { try await listId(named: $0, in: service) }
+            try Self.untag(untags, from: &item)
+            if let complete { item.complete = complete }
+            edited.append(item)
+        }
+        let changed: Int
+        do {
+            changed = try service.items.saveAll(edited)
+        } catch let error as SyncError {
+            throw ValidationError(error.message)
+        }
+        print("Changed \(changed) of \(matches.count) matching item\(matches.count == 1 ? "" : "s").")
+    }
+
+    private static func untag(_ tags: [String], from item: inout TodoItem) throws {
+        item.tags.subtract(try ItemFieldOptions.tags(tags))
     }
 }
 

@@ -164,9 +164,10 @@ public final class InMemoryEnvironment: Sendable {
     /// The list's rows for a filter and scope, in the store's order (due, priority, text).
     public static func matching(_ items: [String: TodoItem], _ filter: String, showCompleted: Bool, showHeldBack: Bool = false,
                                 scope: ListScope = .all, context: ScopeContext = ScopeContext()) -> [TodoItem] {
-        let words = FilterWords(filter)
-        let rule = ScopeRule(scope: scope, context: context, showCompleted: showCompleted, showHeldBack: showHeldBack || !words.isEmpty)
-        let rows = items.values.filter { words.matches($0, listIds: context.listsByName) && rule.admits($0) }
+        guard let question = try? ItemQuery(filter) else { return [] }
+        let rule = ScopeRule(scope: scope, context: context, showCompleted: showCompleted || question.asksCompletion, showHeldBack: showHeldBack || !question.isEmpty)
+        let today = context.today ?? DueDate(year: 2026, month: 1, day: 1)!
+        let rows = items.values.filter { question.matches($0, today: today, listIds: context.listsByName) && rule.admits($0) }
         return rows.sorted(by: TodoItem.dueOrder)
     }
 }

@@ -48,7 +48,8 @@ public enum ListScreen {
         let top = 1
         let rows = list.visibleRows
         if list.isLoaded && list.total == 0 {
-            let message = list.filter.text.isEmpty ? "Nothing to do. Press a to add an item." : "No items match the filter."
+            let message = list.filter.text.isEmpty ? "Nothing to do. Press a to add an item."
+                : list.filterError.map { "Not a question: \($0)" } ?? "No items match the filter."
             frame.put(message, x: left + 2, y: top + 1, style: .dim)
             return
         }

@@ -56,7 +56,7 @@ public struct ItemStore: StoreFacet {
     }
 
     /// Adds a completion's next instance unless a row of the space holds its id already.
-    private static func insert(_ next: TodoItem, ifAbsentIn writes: SyncTableTransaction, space: String?) throws {
+    static func insert(_ next: TodoItem, ifAbsentIn writes: SyncTableTransaction, space: String?) throws {
         if try writes.read(id: next.id, space: space) == nil { try writes.insert(next.object, inSpace: space) }
     }
 
@@ -102,7 +102,7 @@ public struct ItemStore: StoreFacet {
     /// What saving `item` over `stored` does to its subtasks: moved to another list, the ones
     /// still in the old list go with it; completed, the open ones are completed too (with their
     /// next instances). Reopening it reopens none.
-    private func subtaskChanges(saving item: TodoItem, over stored: TodoItem?, now: Date) throws -> (changed: [TodoItem], nextInstances: [TodoItem]) {
+    func subtaskChanges(saving item: TodoItem, over stored: TodoItem?, now: Date) throws -> (changed: [TodoItem], nextInstances: [TodoItem]) {
         guard let stored else { return ([], []) }
         var changed: [String: TodoItem] = [:]
         var order: [String] = []

@@ -22,7 +22,7 @@ public enum KeyTables {
         KeyBinding([.character("E")], .editExternally, "Edit the item in $EDITOR as a text file", disabledReason: { $0.selectionReadOnlyReason }),
         KeyBinding([.character(" ")], .toggleComplete, "Toggle complete", hint: "done", disabledReason: { $0.selectionReadOnlyReason }),
         KeyBinding([.character("d")], .delete, "Delete the item (asks first)", hint: "delete", disabledReason: { $0.selectionReadOnlyReason }),
-        KeyBinding([.character("/")], .filter, "Filter by text as you type (Esc clears)", hint: "filter"),
+        KeyBinding([.character("/")], .filter, "Filter: text, #tag, +List, due<fri, is:done… (Esc clears)", hint: "filter"),
         KeyBinding([.character("u")], .undo, "Undo the newest change; again to go further back", hint: "undo"),
         KeyBinding([.character("U")], .redo, "Redo what u took back (Ctrl-R is refresh)"),
         KeyBinding([.character("c")], .toggleShowCompleted, "Show or hide completed items", hint: "completed"),

@@ -26,19 +26,27 @@ public struct ItemListing: Sendable, Equatable {
     public var includeCompleted = false
     /// Their order (`todo list --sort`).
     public var sort = ListSort.standard
+    /// Only the items meeting this question (`todo list QUERY`); one that asks `is:done` or
+    /// `is:open` decides completion itself.
+    public var question: ItemQuery?
 
     /// A listing of every open item.
     public init(list: List? = nil, tag: String? = nil, dueByToday: Bool = false, dueInNextWeek: Bool = false, includeCompleted: Bool = false) {
         (self.list, self.tag, self.dueByToday, self.dueInNextWeek, self.includeCompleted) = (list, tag, dueByToday, dueInNextWeek, includeCompleted)
     }
 
-    /// `query` narrowed to the listing and put in its order. `listIds`: the lists that
-    /// exist (an item of any other list is in the Inbox).
-    func query(_ query: SyncQuery, today: DueDate, listIds: [String]) -> SyncQuery {
+    /// `query` narrowed to the listing and put in its order. `lists`: the lists that exist (an
+    /// item of any other list is in the Inbox).
+    func query(_ query: SyncQuery, today: DueDate, lists: [TodoList]) -> SyncQuery {
         var query = query
+        let listIds = lists.map(\.id)
+        if let question {
+            query = ListQuery.filter(query, question: question, context: ScopeContext(today: today, lists: lists))
+        }
         if !includeCompleted {
-            query = query.filter(Field("complete") == false)
-            if !dueInNextWeek { query = query.filter(ListQuery.startedBy(today)) }
+            if question?.asksCompletion != true { query = query.filter(Field("complete") == false) }
+            // A question finds items waiting for their start too, as the list's filter does.
+            if !dueInNextWeek, question == nil { query = query.filter(ListQuery.startedBy(today)) }
         }
         switch list {
         case .inbox?:

@@ -5,11 +5,14 @@ import TodoModel
 /// A scope's items as a store query: its filter and its order.
 enum ListQuery {
     /// `query` narrowed to the scope's items (`ScopeRule`, and open ones unless `showCompleted`,
-    /// where the scope lets the person choose; items held back until their start unless `showHeldBack`).
-    static func filter(_ query: SyncQuery, scope: ListScope, context: ScopeContext, showCompleted: Bool, showHeldBack: Bool = false) -> SyncQuery {
+    /// where the scope lets the person choose; items held back until their start unless `showHeldBack`;
+    /// done or open as a question says, when `completionAsked`).
+    static func filter(_ query: SyncQuery, scope: ListScope, context: ScopeContext, showCompleted: Bool, showHeldBack: Bool = false,
+                       completionAsked: Bool = false) -> SyncQuery {
         let rule = ScopeRule(scope: scope, context: context, showCompleted: showCompleted, showHeldBack: showHeldBack)
         var query = query
         switch rule.completion {
+        case _ where completionAsked: break
         case .open: query = query.filter(Field("complete") == false)
         case .complete: query = query.filter(Field("complete") == true)
         case .either: break
@@ -40,19 +43,6 @@ enum ListQuery {
     /// Items not held back on `today`: no start, or one on today or before.
     static func startedBy(_ today: DueDate) -> QueryPredicate {
         Field("start") == nil || Field("start") <= .string(ScopeRule.endOf(today))
-    }
-
-    /// `query` narrowed by the filter's words: text it contains, tags, a list, a priority.
-    static func filter(_ query: SyncQuery, words: FilterWords, context: ScopeContext) -> SyncQuery {
-        var query = query
-        if !words.text.isEmpty { query = query.filter(Field("text").lowercased().contains(.string(words.text))) }
-        for tag in words.tags { query = query.filter(hasTag(tag)) }
-        if let name = words.listName {
-            // A list that does not exist matches nothing.
-            query = query.filter(Field("listId") == .string(context.listsByName[name.lowercased()] ?? ""))
-        }
-        if let priority = words.priority { query = query.filter(Field("priority") == .string(priority.rawValue)) }
-        return query
     }
 
     /// Items due on `today` or before, or starting today, and not held back (Today's, `ScopeRule`).

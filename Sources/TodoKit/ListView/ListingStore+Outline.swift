@@ -9,8 +9,7 @@ extension ListingStore {
     /// are held in memory), then the listing streams a chunk at a time as `forEachChunk`, so a
     /// listing without subtasks costs one empty query more.
     public func forEachOutlineChunk(of listing: ItemListing, today: DueDate, _ body: ([(listed: ListedItem, depth: Int)]) throws -> Void) throws {
-        let listIds = try store.spaces.listEntries().map(\.list.id)
-        let query = listing.query(table.query, today: today, listIds: listIds)
+        let query = listing.query(table.query, today: today, lists: try store.spaces.listEntries().map(\.list))
         let before = context.settledWrites
         let parents = try context.readConsistently { try outline(of: query, before: before) }.parents
         guard !parents.isEmpty else {

@@ -62,7 +62,7 @@ public struct ListingStore: StoreFacet {
     /// Whether the list shows subtasks under their parents: not while a filter is typed (what
     /// matches is shown flat, each at the top), and not when no item has a parent.
     private func nests(_ filterText: String, before: UInt64?) throws -> Bool {
-        FilterWords(filterText).isEmpty ? try hasAnySubtask(before: before) : false
+        filterText.allSatisfy(\.isWhitespace) ? try hasAnySubtask(before: before) : false
     }
 
     func listQuery(_ request: ListWindowRequest) -> SyncQuery {
@@ -75,13 +75,15 @@ public struct ListingStore: StoreFacet {
                   scope: request.scope, context: request.context).limit(0).withTotalCount()
     }
 
-    /// A scope's items narrowed by the filter's words; a filter finds items waiting for their start too.
+    /// A scope's items narrowed by the filter, a question (`ItemQuery`): a filter finds items
+    /// waiting for their start too, and one that asks `is:done` or `is:open` decides that
+    /// itself. A filter that is no question (the prompt says which word) matches nothing.
     func listQuery(filterText: String, showCompleted: Bool, showHeldBack: Bool = false, scope: ListScope = .all,
                    context: ScopeContext = ScopeContext()) -> SyncQuery {
-        let words = FilterWords(filterText)
+        guard let question = try? ItemQuery(filterText) else { return table.query.filter(Field(SystemProperty.id.rawValue) == .string("")) }
         return ListQuery.filter(ListQuery.filter(table.query, scope: scope, context: context, showCompleted: showCompleted,
-                                                 showHeldBack: showHeldBack || !words.isEmpty),
-                                words: words, context: context)
+                                                 showHeldBack: showHeldBack || !question.isEmpty, completionAsked: question.asksCompletion),
+                                question: question, context: context)
     }
 
     /// The items of a listing in its order, a chunk at a time, each with the list it shows in and
@@ -94,7 +96,7 @@ public struct ListingStore: StoreFacet {
     func forEachChunk(of listing: ItemListing, today: DueDate, where predicate: QueryPredicate?, _ body: ([ListedItem]) throws -> Void) throws {
         let entries = try store.spaces.listEntries()
         let byId = Dictionary(entries.map { ($0.list.id, $0) }, uniquingKeysWith: { first, _ in first })
-        var query = listing.query(table.query, today: today, listIds: entries.map(\.list.id))
+        var query = listing.query(table.query, today: today, lists: entries.map(\.list))
         if let predicate { query = query.filter(predicate) }
         try table.forEachChunk(query) { records, pending in
             try body(records.map { synced in

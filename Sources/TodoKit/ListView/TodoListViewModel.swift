@@ -57,6 +57,16 @@ public struct TodoListViewModel: KeyedView {
     /// Each view's sort on this device, by `ListScope.memoryKey` (the standard one where none is set).
     public private(set) var sorts: [String: ListSort] = [:]
 
+    /// What is wrong with the filter, when it is no question (`ItemQuery`): it then matches nothing.
+    public var filterError: String? {
+        do {
+            _ = try ItemQuery(filter.text)
+            return nil
+        } catch {
+            return error.description
+        }
+    }
+
     /// How the view on screen is sorted.
     public var sort: ListSort { sorts[scope.memoryKey] ?? .standard }
 
