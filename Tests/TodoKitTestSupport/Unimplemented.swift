@@ -61,6 +61,7 @@ extension ItemsClient {
         delete: { _ in throw Unimplemented.called("ItemsClient.delete") },
         subtaskCount: { _, _ in throw Unimplemented.called("ItemsClient.subtaskCount") },
         reorder: { _ in throw Unimplemented.called("ItemsClient.reorder") },
+        actOnMarked: { _, _ in throw Unimplemented.called("ItemsClient.actOnMarked") },
         editExternally: { _ in throw Unimplemented.called("ItemsClient.editExternally") })
 }
 

@@ -28,6 +28,9 @@ public enum AppScreen {
         case .addPrompt(let prompt):
             PromptLine.draw("New item: ", field: prompt.field, into: &frame)
             PromptLine.draw(preview: prompt.parsed.summary, into: &frame)
+        case .markedChangePrompt(let prompt):
+            PromptLine.draw(prompt.label, field: prompt.field, into: &frame)
+            PromptLine.draw(preview: prompt.preview, into: &frame)
         case .filterPrompt: PromptLine.draw("Filter: ", field: app.list.filter, into: &frame)
         case .itemConfirmation(let confirmation): PromptLine.draw(question: confirmation.question + " (y/n)", into: &frame)
         case .help(let help): HelpOverlay.draw(help.rows, scroll: help.scroll, over: &frame)

@@ -37,6 +37,7 @@ public enum ListScreen {
         if list.scope != .all, list.showCompleted, list.scope.showsCompletedOnRequest { right += " · with completed" }
         if readOnly { right += " · read-only" }
         if list.sort != .standard { right += " · sorted \(list.sort.title)" }
+        if !list.marks.isEmpty { right += " · \(list.marks.count) marked" }
         if !list.filter.text.isEmpty { right = "filter “\(list.filter.text)” · " + right }
         right += " · \(list.total) "
         let w = DisplayWidth.of(right)
@@ -62,7 +63,9 @@ public enum ListScreen {
             let item = row.item
             // A subtask stands two columns in per level (at most half the row); a parent shows ▸ folded, ▾ unfolded.
             let x = left + min(2 * row.depth, max(0, (frame.width - left) / 2))
-            frame.put(row.progress == nil ? " " : row.isFolded ? "▸" : "▾", x: x, y: y, style: .accent)
+            // A marked row shows * where a parent's fold shows.
+            let marked = list.marks.contains(item)
+            frame.put(marked ? "*" : row.progress == nil ? " " : row.isFolded ? "▸" : "▾", x: x, y: y, style: marked ? [.bold, .accent] : .accent)
             frame.put(item.complete ? "[x] " : "[ ] ", x: x + 1, y: y)
             let badges = (row.progress.map { [ItemBadge.progress($0)] } ?? [])
                 + (reminded.contains(item.id) ? [ItemBadge.reminded] : []) + ItemBadge.of(item, today: today)

@@ -16,6 +16,7 @@ extension ItemsClient {
                         var view = store.listing.listQuery(move.view)
                         if let parent = move.parent { view = view.filter(Field("parentId") == .string(parent)) }
                         try store.items.reorder(move.item, after: move.after, before: move.before, among: view)
-                    })
+                    },
+                    actOnMarked: { try store.items.act($0, on: $1) })
     }
 }

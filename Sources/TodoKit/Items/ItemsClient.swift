@@ -19,6 +19,8 @@ public struct ItemsClient: Sendable {
     public var delete: @Sendable (TodoItem) async throws -> Void
     /// How many subtasks the item has at every depth (only open ones, when `openOnly`).
     public var subtaskCount: @Sendable (_ item: TodoItem, _ openOnly: Bool) async throws -> Int
+    /// Completes, deletes or changes every marked item as one undo step; answers how many changed.
+    public var actOnMarked: @Sendable (MarkedAction, MarkedItems) async throws -> Int
     /// Moves an item by hand between two of a view's items (`ItemStore.reorder`).
     public var reorder: @Sendable (ItemMove) async throws -> Void
     /// Runs the person's own editor on a text; answers the text saved (nil: it exited with an error).
@@ -33,6 +35,7 @@ public struct ItemsClient: Sendable {
                 delete: @escaping @Sendable (TodoItem) async throws -> Void,
                 subtaskCount: @escaping @Sendable (TodoItem, Bool) async throws -> Int,
                 reorder: @escaping @Sendable (ItemMove) async throws -> Void,
+                actOnMarked: @escaping @Sendable (MarkedAction, MarkedItems) async throws -> Int,
                 editExternally: @escaping @Sendable (String) async throws -> String? = { _ in
                     throw SyncError(.invalidAction, "there is no terminal to run it in")
                 }) {
@@ -44,6 +47,7 @@ public struct ItemsClient: Sendable {
         self.delete = delete
         self.subtaskCount = subtaskCount
         self.reorder = reorder
+        self.actOnMarked = actOnMarked
         self.editExternally = editExternally
     }
 }

@@ -16,6 +16,8 @@ public enum ItemsEffect: CapabilityEffect {
     case delete(TodoItem)
     /// Count the subtasks a delete (all of them) or a completion (the open ones) takes along → `.subtasksCounted`.
     case countSubtasks(TodoItem, ItemConfirmationViewModel.Intent)
+    /// Complete, delete or change every marked item, one undo step → `.actedOnMarked`.
+    case actOnMarked(MarkedAction, MarkedItems)
     /// Move an item by hand between two of a view's items → `.written`.
     case reorder(ItemMove)
     /// Read the stored version of the item open in the editor → `.editedItemLoaded`.
@@ -35,6 +37,10 @@ public enum ItemsEffect: CapabilityEffect {
         case .setComplete(let id, let space, let complete): runtime.write { try await items.setComplete(id, space, complete) }
         case .delete(let item): runtime.write { try await items.delete(item) }
         case .reorder(let move): runtime.write { try await items.reorder(move) }
+        case .actOnMarked(let action, let marked):
+            runtime.store {
+                do { return .items(.actedOnMarked(action, count: try await items.actOnMarked(action, marked))) } catch { return .written(error: SyncError.wrapping(error).message) }
+            }
         case .countSubtasks(let item, let intent):
             runtime.store {
                 do {

@@ -20,6 +20,8 @@ public enum ItemsMessage: CapabilityMessage {
     case resumeEditing(stored: TodoItem, draft: TodoItem)
     /// The stored version of the item open in the editor, after a pull (nil: it is gone).
     case editedItemLoaded(id: String, TodoItem?)
+    /// An action on marks finished, on `count` items.
+    case actedOnMarked(MarkedAction, count: Int)
     /// The editor's save finished (a clash raises the conflict dialog).
     case editSaved(EditSaveResult)
 
@@ -49,6 +51,7 @@ public enum ItemsMessage: CapabilityMessage {
                 if editor.original.id == id { editor.noteStoredVersion(stored) }
                 return []
             } ?? []
+        case .actedOnMarked(let action, let count): return state.status.update(.notice(action.notice(count: count))) + state.afterWrite()
         case .editSaved(.clashed(let clash)): state.push(.conflict(ConflictDialogViewModel(prompt: clash.prompt)))
         case .editSaved(let result): return state.status.update(.notice(Self.notice(for: result))) + state.afterWrite()
         }

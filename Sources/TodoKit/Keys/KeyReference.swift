@@ -14,6 +14,7 @@ public enum KeyReference {
     public static let sections: [Section] = [
         Section(title: "The list", rows: KeyTables.list.helpRows + KeyTables.global.helpRows),
         Section(title: "The “New item:” prompt", rows: KeyTables.addPrompt.helpRows),
+        Section(title: "The “Change … marked:” prompt", rows: KeyTables.markedChangePrompt.helpRows),
         Section(title: "The “Filter:” prompt", rows: KeyTables.filterPrompt.helpRows),
         Section(title: "Deleting (y/n)", rows: KeyTables.confirm.helpRows),
         Section(title: "The help", rows: KeyTables.help.helpRows),

@@ -26,6 +26,12 @@ public enum KeyTables {
         KeyBinding([.character("u")], .undo, "Undo the newest change; again to go further back", hint: "undo"),
         KeyBinding([.character("U")], .redo, "Redo what u took back (Ctrl-R is refresh)"),
         KeyBinding([.character("c")], .toggleShowCompleted, "Show or hide completed items", hint: "completed"),
+        KeyBinding([.character("m")], .toggleMark, "Mark or unmark the item (Space, d and : act on marks)", hint: "mark"),
+        KeyBinding([.character("M")], .markRange, "Mark every item from the last one marked to this one"),
+        KeyBinding([.character("*")], .markAll, "Mark every item the list shows (its view and filter)"),
+        KeyBinding([.character(":")], .changeMarked, "Change the marked items: +List, !high, due:fri, #tag, -#tag",
+                   disabledReason: { $0.list.marks.isEmpty ? "Mark items first (m, M or *)" : nil }),
+        KeyBinding([.escape], .clearMarks, "Clear the marks"),
         KeyBinding([.character("o")], .cycleSort, "Sort by due, by hand, priority, date added or text (per view)",
                    hint: "sort"),
         KeyBinding([.character("K")], .moveItemUp, "Move the item up (when the view is sorted by hand)",
@@ -52,6 +58,12 @@ public enum KeyTables {
                    disabledReason: { $0.status.server == nil ? AppState.localOnlyNotice : nil }),
         KeyBinding([.character("?")], .help, "Show this help", hint: "help"),
         KeyBinding([.character("q")], .quit, "Quit", hint: "quit"),
+    ])
+
+    /// The "Change 12 marked:" prompt; other keys edit its text.
+    public static let markedChangePrompt = KeyTable<AddPromptAction>([
+        KeyBinding([.enter], .submit, "Change every marked item (one undo step)", hint: "change"),
+        KeyBinding([.escape], .cancel, "Cancel", hint: "cancel"),
     ])
 
     /// The "New item:" prompt at the bottom of the list; other keys edit its text.
@@ -190,6 +202,7 @@ public enum ListAction: Sendable, Equatable {
     case open, add, editExternally, toggleComplete, delete, undo, redo, filter, toggleShowCompleted, toggleShowHeldBack, chooseScope, nextScope, previousScope
     case toggleFold, fold, unfold
     case cycleSort, moveItemUp, moveItemDown
+    case toggleMark, markRange, markAll, clearMarks, changeMarked
     case refresh, toggleLive, history, help, quit
     /// Open a view that decides from the app's state how it opens (`OpenableLayer`).
     case openLayer(LayerOpener)

@@ -3,6 +3,7 @@
 /// where a new one goes.
 public enum Layer: Sendable, Equatable {
     case addPrompt(AddPromptViewModel)
+    case markedChangePrompt(MarkedChangePromptViewModel)
     case filterPrompt(FilterPromptViewModel)
     case itemConfirmation(ItemConfirmationViewModel)
     case help(HelpViewModel)
@@ -18,6 +19,7 @@ public enum Layer: Sendable, Equatable {
     public var view: any LayerView {
         switch self {
         case .addPrompt(let view): return view
+        case .markedChangePrompt(let view): return view
         case .filterPrompt(let view): return view
         case .itemConfirmation(let view): return view
         case .help(let view): return view

@@ -30,6 +30,8 @@ public struct TodoListViewModel: KeyedView {
         case counted(total: Int, generation: Int)
         /// The sorts this device remembers, by view (`ListScope.memoryKey`), read at start.
         case sortsLoaded([String: ListSort])
+        /// An action took the marked items: the marks are cleared.
+        case marksActedOn
     }
 
     public private(set) var filter = TextField()
@@ -54,6 +56,8 @@ public struct TodoListViewModel: KeyedView {
     public private(set) var pageHeight = 10
     /// The rows loaded so far.
     public private(set) var rows = RowWindow()
+    /// The items marked for one action.
+    public private(set) var marks = Marks()
     /// Each view's sort on this device, by `ListScope.memoryKey` (the standard one where none is set).
     public private(set) var sorts: [String: ListSort] = [:]
 
@@ -150,6 +154,7 @@ public struct TodoListViewModel: KeyedView {
             guard rows.receiveCount(total, generation: generation) else { return [] }
             clampScroll()
             return ensureLoaded()
+        case .marksActedOn: marks = Marks()
         case .sortsLoaded(let sorts):
             let before = sort
             self.sorts = sorts
@@ -196,11 +201,30 @@ public struct TodoListViewModel: KeyedView {
             sorts[scope.memoryKey] = sort.next
             resetPosition()
             return reload(countDelay: 0) + [.listView(.rememberSorts(sorts)), .send(.notice("Sorted \(sort.title)"))]
+        case .toggleMark:
+            guard let item = selectedItem else { return [] }
+            marks.toggle(item, at: selected)
+            return select(moved(selection, by: 1))
+        case .markRange:
+            guard selectedItem != nil else { return [] }
+            let from = marks.anchor ?? selected
+            marks.mark((min(from, selected)...max(from, selected)).compactMap { rows.row(at: $0) }, endingAt: selected)
+        case .markAll: marks.markEverything(listRequest, count: total)
+        case .clearMarks: marks = Marks()
+        case .changeMarked:
+            guard !marks.isEmpty, let today = context.today else { return [] }
+            return [.send(.push(.markedChangePrompt(MarkedChangePromptViewModel(marked: marks.selection, count: marks.count, today: today))))]
         case .moveItemUp: return moveItem(by: -1)
         case .moveItemDown: return moveItem(by: 1)
         case .open: return selectedItem.map { [.send(.items(.openEditor($0)))] } ?? []
         case .editExternally: return selectedItem.map { [.send(.items(.editExternally($0)))] } ?? []
         case .add: return [.send(.items(.openAddPrompt(scope: scope, today: context.today)))]
+        case .toggleComplete where !marks.isEmpty:
+            let marked = marks.selection
+            marks = Marks()
+            return [.items(.actOnMarked(.complete, marked))]
+        case .delete where !marks.isEmpty:
+            return [.send(.push(.itemConfirmation(ItemConfirmationViewModel(deleting: marks.selection, count: marks.count))))]
         case .toggleComplete:
             // By id, so the store's item is written, not this row, which may be older than the store.
             guard let row = row(at: selection) else { return [] }

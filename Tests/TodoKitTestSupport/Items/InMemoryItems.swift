@@ -59,6 +59,31 @@ extension InMemoryEnvironment {
                 }
                 guard let key else { throw SyncError(.invalidAction, "The neighbours have no key between them") }
                 write("move of “\(move.item.text)”") { $0.local[move.item.id]?.order = key; $0.pending.insert(move.item.id) }
+            },
+            actOnMarked: { [self] action, marked in
+                let items: [TodoItem] = state.withLock { state in
+                    switch marked {
+                    case .some(let items): return items.compactMap { state.local[$0.id] }
+                    case .everything(let list, let except):
+                        let skipped = Set(except.map(\.id))
+                        return Self.matching(state.local, list.filterText, showCompleted: list.showCompleted, showHeldBack: list.showHeldBack,
+                                             scope: list.scope, context: list.context).filter { !skipped.contains($0.id) }
+                    }
+                }
+                let lists = state.withLock { $0.lists }
+                write("change of \(items.count) items") { state in
+                    for item in items {
+                        switch action {
+                        case .complete: state.local[item.id]?.complete = true
+                        case .delete: state.local[item.id] = nil
+                        case .change(let change):
+                            let listId = change.listName.flatMap { name in name.flatMap { n in lists.first { $0.name.lowercased() == n.lowercased() }?.id } }
+                            state.local[item.id] = change.applied(to: item, listId: listId)
+                        }
+                        state.pending.insert(item.id)
+                    }
+                }
+                return items.count
             })
     }
 }
