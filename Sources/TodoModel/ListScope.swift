@@ -13,6 +13,8 @@ public enum ListScope: Sendable, Hashable {
     case list(id: String, name: String)
     /// Completed items.
     case completed
+    /// The items a kept question finds (`SavedView`).
+    case saved(SavedView)
 
     /// Its name on screen.
     public var title: String {
@@ -23,12 +25,13 @@ public enum ListScope: Sendable, Hashable {
         case .upcoming: return "Upcoming"
         case .list(_, let name): return name
         case .completed: return "Completed"
+        case .saved(let view): return view.name
         }
     }
 
-    /// Every scope, in the sidebar's order, for these lists.
-    public static func every(lists: [TodoList]) -> [ListScope] {
-        [.all, .inbox, .today, .upcoming] + lists.map { .list(id: $0.id, name: $0.name) } + [.completed]
+    /// Every scope, in the sidebar's order, for these lists and kept views.
+    public static func every(lists: [TodoList], views: [SavedView] = []) -> [ListScope] {
+        [.all, .inbox, .today, .upcoming] + lists.map { .list(id: $0.id, name: $0.name) } + views.map(ListScope.saved) + [.completed]
     }
 
     /// A name that stays the same for the view across runs (a list's by its id): what the
@@ -41,6 +44,7 @@ public enum ListScope: Sendable, Hashable {
         case .upcoming: return "upcoming"
         case .list(let id, _): return "list:" + id
         case .completed: return "completed"
+        case .saved(let view): return "view:" + view.id
         }
     }
 
@@ -48,7 +52,7 @@ public enum ListScope: Sendable, Hashable {
     public var showsCompletedOnRequest: Bool {
         switch self {
         case .all, .inbox, .list: return true
-        case .today, .upcoming, .completed: return false
+        case .today, .upcoming, .completed, .saved: return false
         }
     }
 }

@@ -35,6 +35,11 @@ public struct ScopeRule: Sendable, Equatable {
     public var orStartsAfter: DueDate?
     /// Only items not held back: no start, or one on this day or before (nil: every start).
     public var startsBy: DueDate?
+    /// A kept view's question (`.saved`), read on `context.today` with its lists; `matchesNothing`
+    /// when its text is no question.
+    public var question: ItemQuery?
+    public var matchesNothing = false
+    private var context = ScopeContext()
 
     /// The rule of `scope` in `context`; `showCompleted` lets completed items in where the scope
     /// leaves that to the person (All, the Inbox, a list), and `showHeldBack` the items whose
@@ -60,11 +65,21 @@ public struct ScopeRule: Sendable, Equatable {
             if let today { (dueAfter, dueBy) = Self.weekAfter(today) }
             orStartsAfter = today
             startsBy = nil
+        case .saved(let view):
+            // As the filter: items waiting for their start are found too, and a question that
+            // asks is:done or is:open decides completion.
+            question = view.question
+            matchesNothing = question == nil
+            if question?.asksCompletion == true { completion = .either }
+            startsBy = nil
+            self.context = context
         }
     }
 
     /// Whether `item` is in the scope.
     public func admits(_ item: TodoItem) -> Bool {
+        if matchesNothing { return false }
+        if let question, !question.matches(item, today: context.today ?? item.due ?? DueDate.last, listIds: context.listsByName) { return false }
         switch completion {
         case .open: if item.complete { return false }
         case .complete: if !item.complete { return false }

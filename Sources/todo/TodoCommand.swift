@@ -13,7 +13,7 @@ struct TodoCommand: ParsableCommand {
         discussion: BundledText.help + "\n\n" + KeyReference.plainText,
         subcommands: [UICommand.self, AddCommand.self, SampleCommand.self, ListCommand.self, EditCommand.self, DoneCommand.self, ReorderCommand.self,
                       RemoveCommand.self, UndoCommand.self, RedoCommand.self, ExportCommand.self, ImportCommand.self, SyncCommand.self, WatchCommand.self, ConfigCommand.self, PushCommand.self, PullCommand.self, StatusCommand.self,
-                      ConflictsCommand.self, RestoreCommand.self, SignInCommand.self, SignOutCommand.self, KeysCommand.self, ListsCommand.self, RemindersCommand.self,
+                      ConflictsCommand.self, RestoreCommand.self, SignInCommand.self, SignOutCommand.self, KeysCommand.self, ListsCommand.self, ViewsCommand.self, RemindersCommand.self,
                       ShareCommand.self, UnshareCommand.self, MembersCommand.self, LeaveCommand.self, AppPasswordsCommand.self],
         defaultSubcommand: UICommand.self)
 

@@ -48,7 +48,7 @@ extension ListViewClient {
 
 extension ListsClient {
     /// Every call fails the test.
-    public static let unimplemented = ListsClient(observeLists: { failing("ListsClient.observeLists") },
+    public static let unimplemented = ListsClient(observeLists: { failing("ListsClient.observeLists") }, observeViews: { failing("ListsClient.observeViews") },
                                                   observeScopeCounts: { _, _ in failing("ListsClient.observeScopeCounts") })
 }
 

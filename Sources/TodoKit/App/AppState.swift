@@ -71,7 +71,7 @@ public struct AppState: Sendable, Equatable {
         switch message {
         case .started:
             return list.update(.reload(countDelay: 0))
-                + [.conflicts(.observeQuestions), .sync(.observePullProgress), .sync(.loadStatus), .readDay, .lists(.observeLists), .sharing(.observeSharing),
+                + [.conflicts(.observeQuestions), .sync(.observePullProgress), .sync(.loadStatus), .readDay, .lists(.observeLists), .lists(.observeViews), .sharing(.observeSharing),
                    .reminders(.watch)]
                 + (status.live == nil ? [] : [.sync(.startLive)])
         case .key(let key): return route(key)

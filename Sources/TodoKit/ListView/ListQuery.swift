@@ -11,6 +11,8 @@ enum ListQuery {
                        completionAsked: Bool = false) -> SyncQuery {
         let rule = ScopeRule(scope: scope, context: context, showCompleted: showCompleted, showHeldBack: showHeldBack)
         var query = query
+        if rule.matchesNothing { return query.filter(Field(SystemProperty.id.rawValue) == .string("")) }
+        if let question = rule.question { query = filter(query, question: question, context: context) }
         switch rule.completion {
         case _ where completionAsked: break
         case .open: query = query.filter(Field("complete") == false)
@@ -68,7 +70,7 @@ enum ListQuery {
     static func isCountedByList(_ scope: ListScope) -> Bool {
         switch scope {
         case .all, .inbox, .list: return true
-        case .today, .upcoming, .completed: return false
+        case .today, .upcoming, .completed, .saved: return false
         }
     }
 
@@ -86,7 +88,7 @@ enum ListQuery {
                     return sum + group.value
                 }
             case .list(let id, _): counts[scope] = byList[.string(id)] ?? 0
-            case .today, .upcoming, .completed: continue
+            case .today, .upcoming, .completed, .saved: continue
             }
         }
         return counts

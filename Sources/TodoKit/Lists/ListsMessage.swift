@@ -4,6 +4,8 @@ import TodoModel
 public struct ListsState: Sendable, Equatable {
     /// The lists, in order.
     public var lists: [TodoList] = []
+    /// The kept views, by name.
+    public var views: [SavedView] = []
     /// How many items each scope holds, once counted (the sidebar's numbers).
     public var scopeCounts: [ListScope: Int] = [:]
 
@@ -14,6 +16,8 @@ public struct ListsState: Sendable, Equatable {
 public enum ListsMessage: CapabilityMessage {
     /// The lists, as stored now (a live query).
     case listsLoaded([TodoList])
+    /// The kept views, as stored now (a live query).
+    case viewsLoaded([SavedView])
     /// Open items per scope, as stored now (a live query).
     case scopeCountsLoaded([ListScope: Int])
     /// Show the scope so many places after the current one in the sidebar's order (-1: before).
@@ -32,6 +36,16 @@ public enum ListsMessage: CapabilityMessage {
                 // Renamed on another device: the same list under its new name; deleted: the Inbox.
                 let now = lists.first { $0.id == id }
                 if now?.name != name { effects += state.list.update(.scopeChosen(now.map { .list(id: $0.id, name: $0.name) } ?? .inbox)) }
+            }
+            return effects
+        case .viewsLoaded(let views):
+            guard views != state.listsState.views else { return [] }
+            state.listsState.views = views
+            var effects: [Effect] = [.lists(.observeScopeCounts(state.scopes, state.list.context))]
+            if case .saved(let shown) = state.list.scope {
+                // Changed on another device: the view as it is now; removed: All.
+                let now = views.first { $0.id == shown.id }
+                if now != shown { effects += state.list.update(.scopeChosen(now.map(ListScope.saved) ?? .all)) }
             }
             return effects
         case .scopeCountsLoaded(let counts): state.listsState.scopeCounts = counts
@@ -53,5 +67,5 @@ extension AppState {
     /// How many items each scope holds, once counted (the sidebar's numbers).
     public var scopeCounts: [ListScope: Int] { listsState.scopeCounts }
     /// Every scope, in the sidebar's order.
-    public var scopes: [ListScope] { ListScope.every(lists: lists) }
+    public var scopes: [ListScope] { ListScope.every(lists: lists, views: listsState.views) }
 }

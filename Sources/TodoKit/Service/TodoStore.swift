@@ -53,7 +53,7 @@ public final class TodoStore: Sendable {
         self.serverURL = serverURL
         self.tokens = tokens
         clientConfiguration = client
-        let store = try SQLiteSyncStore(path: storePath, tables: [TodoTable.definition, TodoList.definition, LostEditTable.definition])
+        let store = try SQLiteSyncStore(path: storePath, tables: [TodoTable.definition, TodoList.definition, SavedView.definition, LostEditTable.definition])
         resolver = TodoConflictResolver(policy: conflictPolicy)
         context = SyncContext(client: serverURL.map { SyncClient(serverURL: $0, configuration: client) },
                               dataSource: store, delegate: resolver, pullPageSize: Self.pullPageSize)

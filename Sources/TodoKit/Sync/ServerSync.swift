@@ -47,6 +47,7 @@ public struct ServerSync: StoreFacet {
             // The account's own lists and items, then each shared list's; lists first, so items
             // arrive with their lists known.
             for space in spaces { try await listTable.inSpace(space).pull(queryId: "allTodoLists") }
+            try await store.views.pull()
             for space in spaces { try await table.inSpace(space).pull(queryId: "allTodoItems", progress: store.pullProgress.withLock { $0 }) }
             if lostEdits { try await store.conflicts.pullLostEdits(spaces: spaces) }
             if push { try await store.spaces.adoptStrayItems() }
@@ -63,7 +64,7 @@ public struct ServerSync: StoreFacet {
                              onChange: @escaping @Sendable (FeedChange) -> Void = { _ in }) -> LiveSync? {
         guard serverURL != nil else { return nil }
         let lostEdits = LostEditSchedule()
-        return LiveSync(context: context, tables: [TodoList.tableName, TodoTable.name, LostEdit.tableName], options: options,
+        return LiveSync(context: context, tables: [TodoList.tableName, SavedView.tableName, TodoTable.name, LostEdit.tableName], options: options,
                         pull: {
                             let due = lostEdits.take()
                             do {
