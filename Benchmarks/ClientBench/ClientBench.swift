@@ -8,7 +8,8 @@ import TodoModel
 /// `make bench` for the terminal client with 100,000 local items: cold start to first frame,
 /// keypress-to-frame for scrolling and filtering, resident memory. The frame is rendered into a
 /// `Frame` exactly as for the terminal; copying it to ncurses is left out (no terminal here).
-/// Usage: todo-bench-client seed STORE COUNT [subtasks] | todo-bench-client run STORE | todo-bench-client live URL-A URL-B ROUNDS
+/// Usage: todo-bench-client seed STORE COUNT [subtasks] | todo-bench-client run STORE | todo-bench-client power STORE
+/// (PowerBench.swift) | todo-bench-client live URL-A URL-B ROUNDS
 /// (in LiveLatencyBench.swift) | todo-bench-client shared URL-A URL-B ROUNDS ITEMS (SharedListBench.swift)
 @main
 struct ClientBench {
@@ -19,6 +20,9 @@ struct ClientBench {
         case (4, "seed"): try seed(path: args[2], count: Int(args[3]) ?? 100_000)
         case (5, "seed") where args[4] == "subtasks": try seed(path: args[2], count: Int(args[3]) ?? 100_000, subtasks: true)
         case (3, "run"): try await run(path: args[2], start: start)
+        case (3, "power"):
+            try await PowerBench.run(seeded: args[2])
+            exit(0)
         case (6, "shared"):
             guard let a = URL(string: args[2]), let b = URL(string: args[3]), let rounds = Int(args[4]), let items = Int(args[5]) else { exit(2) }
             try await SharedListBench.run(serverA: a, serverB: b, rounds: rounds, items: items)

@@ -12,7 +12,7 @@ extension ItemStore {
         let items = try resolve(marked)
         switch action {
         case .complete:
-            _ = try saveAll(items.filter { !$0.complete }.map(\.completed), now: now)
+            try completeAll(items.filter { !$0.complete }, now: now)
         case .delete:
             try deleteAll(items)
         case .change(let change):
@@ -36,6 +36,49 @@ extension ItemStore {
             let skipped = Set(except)
             return try table.read(store.listing.listQuery(list)).records.map(TodoItem.init).filter { !skipped.contains(Marks.Key($0)) }
         }
+    }
+
+    /// Completes open items and their open subtasks at every depth, by `save`'s completion rules
+    /// (the completion time, a repeating item's next instance), in one transaction: a column
+    /// write each, as `setCompleteAll` does, so completing 100,000 stays quick. Refused, before
+    /// anything is written, when one is in a list shared read-only.
+    func completeAll(_ items: [TodoItem], now: Date) throws {
+        for listId in Set(items.compactMap(\.listId)) {
+            guard let item = items.first(where: { $0.listId == listId }) else { continue }
+            try store.spaces.requireWritable(listId: listId, space: item.space)
+        }
+        let open = items + (try openDescendants(of: items))
+        let stamp = CompletionRules.completedAt(complete: true, wasComplete: false, stamped: nil, now: now).map(JSONValue.string) ?? .null
+        try table.untyped.transaction { writes in
+            for item in open {
+                let space = item.space.map(JSONValue.string) ?? .null
+                try writes.update([SystemProperty.id.rawValue: .string(item.id), SharedSpace.column: space, "complete": .bool(true), "completedAt": stamp])
+                if item.repeatRule != nil, let next = CompletionRules.writes(saving: item.completed, wasComplete: false, now: now).nextIfAbsent {
+                    try Self.insert(next, ifAbsentIn: writes, space: item.space)
+                }
+            }
+        }
+    }
+
+    /// The open subtasks of `items` at every depth, each once: one query per level and chunk of
+    /// parents, not one per item.
+    private func openDescendants(of items: [TodoItem]) throws -> [TodoItem] {
+        var seen = Set(items.map(Marks.Key.init))
+        var found: [TodoItem] = []
+        var level = items
+        while !level.isEmpty {
+            let parents = Set(level.map(Marks.Key.init))
+            var next: [TodoItem] = []
+            for chunk in QueryPredicate.oneOf("parentId", chunking: Array(Set(level.map(\.id)))) {
+                for child in try table.read(table.query.filter(chunk).filter(Field("complete") == false)).records.map(TodoItem.init)
+                where parents.contains(Marks.Key(id: child.parentId ?? "", space: child.space)) && seen.insert(Marks.Key(child)).inserted {
+                    next.append(child)
+                }
+            }
+            found += next
+            level = next
+        }
+        return found
     }
 
     /// Deletes items and their subtasks in one transaction (one undo step); refuses, before

@@ -30,6 +30,15 @@ extension ItemStore {
         }
     }
 
+    /// A move made in the list: among the items of the view on screen (the subtasks of the
+    /// parent, for a subtask). Answers how many rows were written.
+    @discardableResult
+    public func reorder(_ move: ItemMove) throws -> Int {
+        var view = store.listing.listQuery(move.view)
+        if let parent = move.parent { view = view.filter(Field("parentId") == .string(parent)) }
+        return try reorder(move.item, after: move.after, before: move.before, among: view)
+    }
+
     /// Moves `item` within its own list's items (the Inbox's, without a list), sorted manually:
     /// before or after another item of that list, or to its top or bottom (`todo reorder`).
     @discardableResult
@@ -123,6 +132,8 @@ private struct Reordering {
         while true {
             let below = try items(manual.filter(Field("order") <= .string(low)).reversed().limit(width + 1), in: writes)
             let above = try high.map { try items(manual.filter(Field("order") >= .string($0)).limit(width + 1), in: writes) } ?? []
+            // Neighbours the view does not hold (it changed under the screen): the long key stands.
+            guard below.contains(where: { $0.id == plan.lower?.id && $0.space == plan.lower?.space }) else { return plan }
             let window = Array(below.prefix(width).reversed()) + [moved] + Array(above.prefix(width))
             let lowBound = below.count > width ? Self.key(below[width]) : nil
             let highBound = above.count > width ? Self.key(above[width]) : nil

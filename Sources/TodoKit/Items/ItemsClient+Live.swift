@@ -12,11 +12,7 @@ extension ItemsClient {
                         openOnly ? try store.items.openSubtasks(of: item.id, space: item.space).count
                             : try store.items.subtasks(of: item.id, space: item.space).count
                     },
-                    reorder: { move in
-                        var view = store.listing.listQuery(move.view)
-                        if let parent = move.parent { view = view.filter(Field("parentId") == .string(parent)) }
-                        try store.items.reorder(move.item, after: move.after, before: move.before, among: view)
-                    },
+                    reorder: { try store.items.reorder($0) },
                     actOnMarked: { try store.items.act($0, on: $1) })
     }
 }

@@ -9,6 +9,7 @@ public struct Marks: Sendable, Equatable {
         public var id: String
         public var space: String?
         public init(_ item: TodoItem) { (id, space) = (item.id, item.space) }
+        public init(id: String, space: String?) { (self.id, self.space) = (id, space) }
     }
 
     /// Marked one by one (when `everything` is nil).
