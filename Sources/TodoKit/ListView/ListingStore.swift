@@ -26,6 +26,7 @@ public struct ListingStore: StoreFacet {
     }
 
     private func readWindowRows(_ request: ListWindowRequest, before: UInt64?) throws -> ListWindow {
+        if Self.matchesNothing(filterText: request.filterText, scope: request.scope) { return ListWindow(request: request, items: []) }
         let list = listQuery(request)
         let outline = try nests(request.filterText, before: before) ? try outline(of: list, before: before) : nil
         let ordered = ListQuery.order(outline?.roots(list) ?? list, by: request.sort)
@@ -50,6 +51,7 @@ public struct ListingStore: StoreFacet {
     }
 
     private func countRows(_ request: CountRequest) throws -> Int {
+        if Self.matchesNothing(filterText: request.filterText, scope: request.scope) { return 0 }
         let list = listQuery(filterText: request.filterText, showCompleted: request.showCompleted, showHeldBack: request.showHeldBack,
                              scope: request.scope, context: request.context)
         let before = context.settledWrites
@@ -63,6 +65,14 @@ public struct ListingStore: StoreFacet {
     /// matches is shown flat, each at the top), and not when no item has a parent.
     private func nests(_ filterText: String, before: UInt64?) throws -> Bool {
         filterText.allSatisfy(\.isWhitespace) ? try hasAnySubtask(before: before) : false
+    }
+
+    /// A filter that is no question, or a kept view whose text is none, holds nothing: answered
+    /// without a query (SQLite walked the whole order index for `id = ''` to keep its order).
+    static func matchesNothing(filterText: String, scope: ListScope) -> Bool {
+        if (try? ItemQuery(filterText)) == nil { return true }
+        if case .saved(let view) = scope, view.question == nil { return true }
+        return false
     }
 
     func listQuery(_ request: ListWindowRequest) -> SyncQuery {
@@ -126,7 +136,9 @@ public struct ListingStore: StoreFacet {
         let items = table.untyped
         return {
             var counts = ListQuery.counts(of: scopes, byList: try items.counts(open, groupedBy: "listId"), context: context)
-            for (scope, query) in counted { counts[scope] = try items.read(query).totalCount ?? 0 }
+            for (scope, query) in counted {
+                counts[scope] = Self.matchesNothing(filterText: "", scope: scope) ? 0 : try items.read(query).totalCount ?? 0
+            }
             return counts
         }
     }

@@ -24,12 +24,13 @@ public enum TodoTable {
         // The list's order (due, items without one last; priority, high first; text) in every
         // scope: open items, one list's, and all of them (with completed ones). The start ends
         // the open items' indexes, so the counts that leave out items waiting for it read the
-        // index alone. The manual order (`ListSort.manual`: the order key, items never placed
-        // last, then the task order) has the same three.
-        orderIndexes: [["complete", "due", "priority", "text", SystemProperty.id.rawValue, "start"],
-                       ["complete", "listId", "due", "priority", "text", SystemProperty.id.rawValue, "start"],
+        // index alone; so do the tags, so a question naming a rare tag (`#c` while `#call` is
+        // typed) walks the index, not every row of the table. The manual order (`ListSort.manual`:
+        // the order key, items never placed last, then the task order) has the same three.
+        orderIndexes: [["complete", "due", "priority", "text", SystemProperty.id.rawValue, "start", "tags"],
+                       ["complete", "listId", "due", "priority", "text", SystemProperty.id.rawValue, "start", "tags"],
                        ["due", "priority", "text", SystemProperty.id.rawValue],
-                       ["complete", "order", "due", "priority", "text", SystemProperty.id.rawValue, "start"],
-                       ["complete", "listId", "order", "due", "priority", "text", SystemProperty.id.rawValue, "start"],
+                       ["complete", "order", "due", "priority", "text", SystemProperty.id.rawValue, "start", "tags"],
+                       ["complete", "listId", "order", "due", "priority", "text", SystemProperty.id.rawValue, "start", "tags"],
                        ["order", "due", "priority", "text", SystemProperty.id.rawValue]])
 }
