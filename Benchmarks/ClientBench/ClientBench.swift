@@ -82,14 +82,24 @@ struct ClientBench {
         }
     }
 
+    /// The screen every run draws: columns and rows.
+    static let width = 100
+    static let height = 30
+
+    /// The app over `service`, started on a `width`×`height` screen, waking `Waiter` on each change.
+    @MainActor
+    static func started(_ service: TodoStore) -> AppRuntime {
+        let app = AppRuntime(state: AppState(server: nil), environment: .live(service))
+        app.onChange = { Waiter.shared.wake() }
+        app.send(.list(.resized(pageHeight: ListScreen.pageHeight(forTerminalHeight: height))))
+        app.start()
+        return app
+    }
+
     @MainActor
     static func run(path: String, start: ContinuousClock.Instant) async throws {
         let service = try TodoStore(storePath: path, serverURL: nil)
-        let app = AppRuntime(state: AppState(server: nil), environment: .live(service))
-        app.onChange = { Waiter.shared.wake() }
-        let (width, height) = (100, 30)
-        app.send(.list(.resized(pageHeight: ListScreen.pageHeight(forTerminalHeight: height))))
-        app.start()
+        let app = started(service)
         var frame = AppScreen.render(app.state, width: width, height: height)
         await waitUntilReady(app)
         frame = AppScreen.render(app.state, width: width, height: height)

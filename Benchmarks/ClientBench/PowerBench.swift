@@ -17,11 +17,8 @@ enum PowerBench {
         try FileManager.default.copyItem(atPath: seeded, toPath: path)
         defer { for suffix in ["", "-wal", "-shm", ".sorts"] { try? FileManager.default.removeItem(atPath: path + suffix) } }
         let service = try TodoStore(storePath: path, serverURL: nil)
-        let app = AppRuntime(state: AppState(server: nil), environment: .live(service))
-        app.onChange = { Waiter.shared.wake() }
-        let (width, height) = (100, 30)
-        app.send(.list(.resized(pageHeight: ListScreen.pageHeight(forTerminalHeight: height))))
-        app.start()
+        let app = ClientBench.started(service)
+        let (width, height) = (ClientBench.width, ClientBench.height)
         await ClientBench.waitUntilReady(app)
         var result: [String: Double] = [:]
         let trace = ProcessInfo.processInfo.environment["BENCH_TRACE"] != nil

@@ -3,16 +3,24 @@ import ServerTestSupport
 import Testing
 
 /// A todo-server of its own, a phone that runs `todo` headless against it, and a laptop that opens
-/// the full screen on it (tmux, `--no-live`): what one device makes, the other shows after `r`.
+/// the full screen on it (tmux, `--no-live`) or runs `todo` headless too: what one device makes,
+/// the other shows after `r` (or a sync).
 struct PhoneAndLaptop {
     let server: ServerProcess
     let url: String
     let phone: URL
+    /// The laptop's home when it runs headless (the full screen starts in a home of its own).
+    let laptopHome: URL
 
     static func start() async throws -> PhoneAndLaptop {
         let dir = try TempDir.make()
         let server = try await ServerProcess.start(arguments: ["--database", dir.appendingPathComponent("server.sqlite").path])
-        return PhoneAndLaptop(server: server, url: server.baseURL.absoluteString, phone: try TempDir.make())
+        return PhoneAndLaptop(server: server, url: server.baseURL.absoluteString, phone: try TempDir.make(), laptopHome: try TempDir.make())
+    }
+
+    /// `todo ARGUMENTS` on the laptop, headless; answers how it ended.
+    func onLaptop(_ arguments: [String]) async throws -> (status: Int32, out: String, err: String) {
+        try await TodoCLI.run(arguments + ["--server", url, "--device", "laptop"], home: laptopHome)
     }
 
     /// `todo ARGUMENTS` on the phone, which must succeed; answers its output, trimmed.

@@ -55,6 +55,20 @@ import Testing
         #expect(Set(texts(try await run(["list", "#garden", "due<+10d"], home))) == ["Weed beds", "Mow lawn"])
     }
 
+    /// The issue's own words: whatever today is, an item due today is due before Saturday (the
+    /// next one) and one due in 12 days is not.
+    @Test func editWhereGardenDueBeforeSaturdaySetsSaturdayOnExactlyTheMatches() async throws {
+        let home = try await garden()
+        let dry = try await run(["edit", "--where", "#garden due<saturday", "--dry-run"], home)
+        let matches = Set(dry.out.split(separator: "\n").compactMap { line in line.contains("\t") ? line.split(separator: "\t").last.map(String.init) : nil })
+        #expect(matches.contains("Weed beds") && !matches.contains("Plant bulbs") && !matches.contains("Buy seeds") && !matches.contains("Call plumber"))
+        let before = Set(texts(try await run(["list", "due:saturday"], home)))
+        let changed = try await run(["edit", "--where", "#garden due<saturday", "--due", "saturday"], home)
+        #expect(changed.status == 0, "\(changed.err)")
+        #expect(changed.out.contains("Changed \(matches.count) of \(matches.count) matching item"))
+        #expect(Set(texts(try await run(["list", "due:saturday"], home))) == before.union(matches))
+    }
+
     @Test func aWordThatIsNoConditionIsRefusedNamingIt() async throws {
         let home = try await garden()
         let list = try await run(["list", "due:someday"], home)

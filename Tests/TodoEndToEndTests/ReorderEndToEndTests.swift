@@ -49,25 +49,21 @@ import Testing
     @Test func twoDevicesReorderingOneListOfflineEndInOneOrderAfterSync() async throws {
         let devices = try await PhoneAndLaptop.start()
         defer { devices.stop() }
-        let laptop = try TempDir.make()
-        func onLaptop(_ arguments: [String]) async throws -> (status: Int32, out: String, err: String) {
-            try await TodoCLI.run(arguments + ["--server", devices.url, "--device", "laptop"], home: laptop)
-        }
         var ids: [String: String] = [:]
         for text in ["Ann", "Bob", "Cat", "Dan", "Eve"] { ids[text] = try await devices.onPhone(["add", text]) }
         try await devices.onPhone(["reorder", ids["Eve"]!, "--bottom"])  // places the four before it too
         try await devices.onPhone(["sync"])
-        #expect(try await onLaptop(["sync"]).status == 0)
+        #expect(try await devices.onLaptop(["sync"]).status == 0)
         // Offline from each other: each moves items, one of them the same one.
         try await devices.onPhone(["reorder", ids["Eve"]!, "--top"])
         try await devices.onPhone(["reorder", ids["Ann"]!, "--after", ids["Cat"]!])
-        #expect(try await onLaptop(["reorder", ids["Eve"]!, "--after", ids["Bob"]!]).status == 0)
-        #expect(try await onLaptop(["reorder", ids["Dan"]!, "--top"]).status == 0)
+        #expect(try await devices.onLaptop(["reorder", ids["Eve"]!, "--after", ids["Bob"]!]).status == 0)
+        #expect(try await devices.onLaptop(["reorder", ids["Dan"]!, "--top"]).status == 0)
         try await devices.onPhone(["sync"])
-        #expect(try await onLaptop(["sync"]).status == 0)
+        #expect(try await devices.onLaptop(["sync"]).status == 0)
         try await devices.onPhone(["sync"])
         let phone = Self.manual(try await TodoCLI.run(["list", "--sort", "manual", "--server", devices.url, "--device", "phone"], home: devices.phone))
-        let other = Self.manual(try await onLaptop(["list", "--sort", "manual"]))
+        let other = Self.manual(try await devices.onLaptop(["list", "--sort", "manual"]))
         #expect(phone == other)
         // Eve's two moves met on the server: the first to arrive (the phone's) stands; the
         // laptop's move of Dan and the phone's of Ann both hold.

@@ -12,24 +12,20 @@ import Testing
     @Test func aViewKeptOnOneDeviceAppearsOnTheOtherAfterSyncWithItsCount() async throws {
         let devices = try await PhoneAndLaptop.start()
         defer { devices.stop() }
-        let laptop = try TempDir.make()
-        func onLaptop(_ arguments: [String]) async throws -> (status: Int32, out: String, err: String) {
-            try await TodoCLI.run(arguments + ["--server", devices.url, "--device", "laptop"], home: laptop)
-        }
         try await devices.onPhone(["add", "Weed beds #garden due:today"])
         try await devices.onPhone(["add", "Plant bulbs #garden due:+20d"])
         try await devices.onPhone(["add", "Call plumber due:today"])
         try await devices.onPhone(["views", "add", "Garden now", "#garden due<+7d"])
         try await devices.onPhone(["sync"])
-        #expect(try await onLaptop(["sync"]).status == 0)
-        let kept = try views(try await onLaptop(["views", "--json"]))
+        #expect(try await devices.onLaptop(["sync"]).status == 0)
+        let kept = try views(try await devices.onLaptop(["views", "--json"]))
         #expect(kept.count == 1)
         #expect(kept.first?["name"] as? String == "Garden now")
         #expect(kept.first?["query"] as? String == "#garden due<+7d")
         #expect(kept.first?["count"] as? Int == 1)
         // Removed on the laptop, it goes from the phone too.
-        #expect(try await onLaptop(["views", "rm", "garden NOW"]).status == 0)
-        #expect(try await onLaptop(["sync"]).status == 0)
+        #expect(try await devices.onLaptop(["views", "rm", "garden NOW"]).status == 0)
+        #expect(try await devices.onLaptop(["sync"]).status == 0)
         try await devices.onPhone(["sync"])
         #expect(try await devices.onPhone(["views", "--json"]) == "[]")
     }

@@ -91,14 +91,30 @@ private struct Reordering {
         try writes.read(query).items.compactMap(TodoItem.init)
     }
 
+    /// Rows read at a time while looking for the end of a run of unplaced items.
+    private static let page = 500
+
     private static func key(_ item: TodoItem?) -> String? { item?.order.flatMap { OrderKey.isKey($0) ? $0 : nil } }
 
     func plan(after lower: TodoItem?, before upper: TodoItem?, in writes: SyncTableTransaction) throws -> Plan {
         if let lower, Self.key(lower) == nil {
             // After an item never placed: it and the unplaced items showing before it are placed
             // first, after the last placed one, in the order they show.
-            let unplaced = try items(manual.filter(Field("order") == nil), in: writes)
-            let run = unplaced.prefix { !($0.id == lower.id && $0.space == lower.space) } + [lower]
+            // Read a page at a time up to `lower`: a move near the top of 100,000 unplaced items
+            // reads a page, not all of them.
+            var run: [TodoItem] = []
+            let unplaced = manual.filter(Field("order") == nil)
+            page: while true {
+                let rows = try items(unplaced.offset(run.count).limit(Self.page), in: writes)
+                for row in rows {
+                    run.append(row)
+                    if row.id == lower.id && row.space == lower.space { break page }
+                }
+                if rows.count < Self.page {
+                    run.append(lower)  // not in the view: placed last
+                    break
+                }
+            }
             var previous = try items(manual.filter(Field("order") != nil).reversed().limit(1), in: writes).first.flatMap(Self.key)
             var plan = Plan(movedKey: "", lower: lower, upper: upper)
             for item in run {

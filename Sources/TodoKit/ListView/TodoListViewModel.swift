@@ -28,8 +28,6 @@ public struct TodoListViewModel: KeyedView {
         case countDue(generation: Int)
         /// A count arrived.
         case counted(total: Int, generation: Int)
-        /// The sorts this device remembers, by view (`ListScope.memoryKey`), read at start.
-        case sortsLoaded([String: ListSort])
         /// An action took the marked items: the marks are cleared.
         case marksActedOn
     }
@@ -155,12 +153,6 @@ public struct TodoListViewModel: KeyedView {
             clampScroll()
             return ensureLoaded()
         case .marksActedOn: marks = Marks()
-        case .sortsLoaded(let sorts):
-            let before = sort
-            self.sorts = sorts
-            guard sort != before else { return [] }
-            resetPosition()
-            return reload(countDelay: 0)
         }
         return []
     }
