@@ -134,10 +134,12 @@ fuzz() {
             -print_final_stats=1 -artifact_prefix="$work/$target/artifacts/" "$work/$target/corpus" >"$log" 2>&1 || status=$?
         local elapsed=$((SECONDS - start))  # less than asked when a crash stopped the run
         local runs rate cov ft crashes=0
+        # A target that fails on its seed corpus prints no coverage: `|| true`, so pipefail does
+        # not end the script before the failure is saved and reported.
         runs="$(sed -n 's/^stat::number_of_executed_units: *//p' "$log" | tail -1)"
         rate="$(sed -n 's/^stat::average_exec_per_sec: *//p' "$log" | tail -1)"
-        cov="$(grep -oE 'cov: [0-9]+' "$log" | tail -1 | cut -d' ' -f2)"
-        ft="$(grep -oE 'ft: [0-9]+' "$log" | tail -1 | cut -d' ' -f2)"
+        cov="$(grep -oE 'cov: [0-9]+' "$log" | tail -1 | cut -d' ' -f2 || true)"
+        ft="$(grep -oE 'ft: [0-9]+' "$log" | tail -1 | cut -d' ' -f2 || true)"
         # Slow units are only a note; crashes, leaks, timeouts and out-of-memory inputs fail the run.
         for artifact in "$work/$target/artifacts"/{crash,leak,timeout,oom}-*; do
             [[ -f $artifact ]] || continue

@@ -19,12 +19,13 @@ public enum QuickAddFuzzCheck {
             let question = try ItemQuery(line)
             _ = question.matches(read.item, today: today, listIds: [:])
         } catch {
-            guard lowered.contains(error.word.lowercased()) else { return FuzzFailure("a question's error names a word the line lacks: \(error)") }
+            guard error.word.isEmpty || lowered.contains(error.word.lowercased()) else { return FuzzFailure("a question's error names a word the line lacks: \(error)") }
         }
         do {
             _ = try ItemChange(line, today: today).applied(to: read.item, listId: nil)
         } catch {
-            guard lowered.contains(error.word.lowercased()) else { return FuzzFailure("a change's error names a word the line lacks: \(error)") }
+            // An empty line changes nothing: its error names the whole (empty) line.
+            guard error.word.isEmpty || lowered.contains(error.word.lowercased()) else { return FuzzFailure("a change's error names a word the line lacks: \(error)") }
         }
         return nil
     }

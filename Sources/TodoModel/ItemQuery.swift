@@ -120,26 +120,29 @@ public struct ItemQuery: Sendable, Hashable {
 
     private enum Token { case word(String), quoted(String) }
 
-    /// Words split at white space, a double-quoted run kept whole.
+    /// Words split at white space, a double-quoted run kept whole (a quote inside a word ends the
+    /// word before it).
     private static func tokens(_ text: String) throws(ItemQueryError) -> [Token] {
         var tokens: [Token] = []
-        var current = "", quoted = false, wasQuoted = false
+        var current = "", quoted = false
         for character in text {
             if character == "\"" {
-                if quoted { tokens.append(.quoted(current)); current = ""; wasQuoted = true }
+                if quoted {
+                    tokens.append(.quoted(current))
+                } else if !current.isEmpty {
+                    tokens.append(.word(current))
+                }
+                current = ""
                 quoted.toggle()
-                continue
-            }
-            if !quoted, character.isWhitespace {
+            } else if !quoted, character.isWhitespace {
                 if !current.isEmpty { tokens.append(.word(current)) }
                 current = ""
-                wasQuoted = false
-                continue
+            } else {
+                current.append(character)
             }
-            current.append(character)
         }
         guard !quoted else { throw ItemQueryError(word: "\"" + current, "a quote is not closed") }
-        if !current.isEmpty { tokens.append(wasQuoted ? .quoted(current) : .word(current)) }
+        if !current.isEmpty { tokens.append(.word(current)) }
         return tokens
     }
 
