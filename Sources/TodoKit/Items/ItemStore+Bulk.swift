@@ -9,7 +9,7 @@ extension ItemStore {
     /// The items meeting `question` (open ones, unless it asks `is:done` or `is:open`; items
     /// waiting for their start too), in the task order, on `today`.
     public func items(matching question: ItemQuery, today: DueDate) throws -> [TodoItem] {
-        let context = ScopeContext(today: today, lists: try store.lists.all())
+        let context = ScopeContext(today: today, lists: try store.spaces.listEntries().map(\.list))
         let scope = ListQuery.filter(table.query, scope: .all, context: context, showCompleted: false, showHeldBack: true,
                                      completionAsked: question.asksCompletion)
         return try table.read(ListQuery.order(ListQuery.filter(scope, question: question, context: context))).records.map(TodoItem.init)

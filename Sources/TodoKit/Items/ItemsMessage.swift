@@ -6,6 +6,8 @@ public enum ItemsMessage: CapabilityMessage {
     case openAddPrompt(scope: ListScope, today: DueDate?)
     /// Ask before deleting an item (its subtasks counted first).
     case confirmDelete(TodoItem)
+    /// Ask once before deleting the marked items, naming how many.
+    case confirmDeleteMarked(MarkedItems, count: Int)
     /// Ask before completing an item with open subtasks (counted first); one without is completed.
     case confirmComplete(TodoItem)
     /// The subtasks a delete or completion takes along were counted: ask, or complete at once when none is open.
@@ -30,6 +32,7 @@ public enum ItemsMessage: CapabilityMessage {
         case .openAddPrompt(let scope, let today): state.push(.addPrompt(AddPromptViewModel(scope: scope, today: today)))
         case .confirmDelete(let item): return [.items(.countSubtasks(item, .delete))]
         case .confirmComplete(let item): return [.items(.countSubtasks(item, .complete))]
+        case .confirmDeleteMarked(let marked, let count): state.push(.itemConfirmation(ItemConfirmationViewModel(deleting: marked, count: count)))
         case .subtasksCounted(let item, .complete, 0): return [.items(.setComplete(id: item.id, space: item.space, complete: true))]
         case .subtasksCounted(let item, let intent, let count):
             state.push(.itemConfirmation(ItemConfirmationViewModel(item: item, intent: intent, subtasks: count)))

@@ -216,7 +216,7 @@ public struct TodoListViewModel: KeyedView {
             marks = Marks()
             return [.items(.actOnMarked(.complete, marked))]
         case .delete where !marks.isEmpty:
-            return [.send(.push(.itemConfirmation(ItemConfirmationViewModel(deleting: marks.selection, count: marks.count))))]
+            return [.send(.items(.confirmDeleteMarked(marks.selection, count: marks.count)))]
         case .toggleComplete:
             // By id, so the store's item is written, not this row, which may be older than the store.
             guard let row = row(at: selection) else { return [] }

@@ -22,8 +22,13 @@ public struct ViewStore: StoreFacet {
     /// Keeps a question as a view; refused when the question is none (naming the word), the
     /// name is empty or taken (by a view or a list).
     @discardableResult
-    public func add(named name: String, query: String) async throws -> SavedView {
-        let name = try ListStore.checkedListName(name)
+    public func add(named typed: String, query: String) async throws -> SavedView {
+        let name: String
+        do {
+            name = try TodoList.checkedName(typed)  // a view is named as a list is
+        } catch {
+            throw SyncError(.invalidParameter, error.message)
+        }
         do {
             _ = try ItemQuery(query)
         } catch {
@@ -31,7 +36,7 @@ public struct ViewStore: StoreFacet {
         }
         guard !query.allSatisfy(\.isWhitespace) else { throw SyncError(.invalidParameter, "A view needs a question (#tag, due<fri, +List …)") }
         if try named(name) != nil { throw SyncError(.invalidParameter, "A view named “\(name)” exists already") }
-        if try store.lists.named(name) != nil { throw SyncError(.invalidParameter, "A list is named “\(name)”: give the view another name") }
+        if try store.spaces.listEntry(named: name) != nil { throw SyncError(.invalidParameter, "A list is named “\(name)”: give the view another name") }
         return try await views.insert(SavedView(name: name, query: query)).record
     }
 
