@@ -38,7 +38,7 @@ import TodoModel
         #expect(app.state.list.sort == .manual)
         try await eventually("remembered") { service.sorts.load() == ["all": .manual] }
         app.key(.character("o"))
-        try await eventually("by priority") { app.state.list.sort == .priority }
+        try await eventually("by priority, remembered") { app.state.list.sort == .priority && service.sorts.load() == ["all": .priority] }
         // Another run of the app starts the view as it was left.
         let again = AppRuntime(state: AppState(server: nil, sorts: service.sorts.load()), environment: .live(service))
         #expect(again.state.list.sort == .priority)
