@@ -90,12 +90,13 @@ public struct ItemQuery: Sendable, Hashable {
         }
     }
 
-    /// Whether `item` meets it, on `today`, with its list's name by id (`listNames`, lower-cased).
-    public func matches(_ item: TodoItem, today: DueDate, listIds: [String: String]) -> Bool {
+    /// Whether `item` meets it on `today` (unknown: a relative day names none, and nothing is
+    /// overdue), with the lists' ids by lower-cased name.
+    public func matches(_ item: TodoItem, today: DueDate?, listIds: [String: String]) -> Bool {
         isEmpty || alternatives.contains { $0.allSatisfy { Self.meets(item, $0, today: today, listIds: listIds) } }
     }
 
-    private static func meets(_ item: TodoItem, _ condition: Condition, today: DueDate, listIds: [String: String]) -> Bool {
+    private static func meets(_ item: TodoItem, _ condition: Condition, today: DueDate?, listIds: [String: String]) -> Bool {
         switch condition {
         case .text(let text): return item.text.lowercased().contains(text)
         case .list(let name): return item.listId != nil && item.listId == listIds[name.lowercased()]
@@ -207,14 +208,14 @@ public struct ItemQuery: Sendable, Hashable {
 }
 
 extension ItemQuery.DateTest {
-    /// The day a word names, counted from `today`.
-    public func day(_ word: String, today: DueDate) -> DueDate? { QuickAdd.due(typed: word, today: today)?.dayOnly }
+    /// The day a word names, counted from `today` (unknown: only a date names one).
+    public func day(_ word: String, today: DueDate?) -> DueDate? { QuickAdd.due(typed: word, today: today)?.dayOnly }
 
     /// Whether a field's value passes, on `today`.
-    func holds(for value: DueDate?, today: DueDate) -> Bool {
+    func holds(for value: DueDate?, today: DueDate?) -> Bool {
         switch self {
         case .none: return value == nil
-        case .overdue: return value.map { $0.dayOnly < today.dayOnly } ?? false
+        case .overdue: return value.flatMap { v in today.map { v.dayOnly < $0.dayOnly } } ?? false
         case .on(let word): return value != nil && value?.dayOnly == day(word, today: today)
         case .before(let word): return value.flatMap { v in day(word, today: today).map { v.dayOnly < $0 } } ?? false
         case .after(let word): return value.flatMap { v in day(word, today: today).map { v.dayOnly > $0 } } ?? false

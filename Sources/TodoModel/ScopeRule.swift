@@ -79,7 +79,7 @@ public struct ScopeRule: Sendable, Equatable {
     /// Whether `item` is in the scope.
     public func admits(_ item: TodoItem) -> Bool {
         if matchesNothing { return false }
-        if let question, !question.matches(item, today: context.today ?? item.due ?? DueDate.last, listIds: context.listsByName) { return false }
+        if let question, !question.matches(item, today: context.today, listIds: context.listsByName) { return false }
         switch completion {
         case .open: if item.complete { return false }
         case .complete: if !item.complete { return false }

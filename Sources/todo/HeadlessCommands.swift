@@ -241,14 +241,19 @@ struct EditCommand: AsyncParsableCommand {
         }
         // `--list` moves the item, and names which one is meant when the id is in two lists.
         var item = try ItemLookup(service).find(id, inList: fields.listName, strict: false)
-        if let text { item.text = text }
-        if let replacedTags { item.tags = try ItemFieldOptions.tags(replacedTags.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }) }
-        try await fields.apply(to: &item, today: currentDay()) { try await listId(named: $0, in: service) }
+        try await applyFlags(to: &item, today: currentDay()) { try await listId(named: $0, in: service) }
         if let parent = fields.parent { try setParent(parent, of: &item, in: service) }
-        try Self.untag(untags, from: &item)
-        if let complete { item.complete = complete }
         // One save, one undo step; completing a repeating item adds its next instance there.
         try await service.items.save(item)
+    }
+
+    /// What the flags change in an item, `--parent` aside; `list` gives a list's id by name.
+    private func applyFlags(to item: inout TodoItem, today: DueDate, list: (String) async throws -> String?) async throws {
+        if let text { item.text = text }
+        if let replacedTags { item.tags = try ItemFieldOptions.tags(replacedTags.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }) }
+        try await fields.apply(to: &item, today: today, list: list)
+        item.tags.subtract(try ItemFieldOptions.tags(untags))
+        if let complete { item.complete = complete }
     }
 
     /// Every match of the question, changed by the flags in one undo step (or listed, with --dry-run).
@@ -260,13 +265,12 @@ struct EditCommand: AsyncParsableCommand {
             print("\(matches.count) item\(matches.count == 1 ? "" : "s") would change.")
             return
         }
+        // The list named once, not once per match.
+        var list: String?
+        if let name = fields.listName { list = try await listId(named: name, in: service) }
         var edited: [TodoItem] = []
         for var item in matches {
-            if let text = self.text { item.text = text }
-            if let replacedTags { item.tags = try ItemFieldOptions.tags(replacedTags.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }) }
-            try await fields.apply(to: &item, today: today) { try await listId(named: $0, in: service) }
-            try Self.untag(untags, from: &item)
-            if let complete { item.complete = complete }
+            try await applyFlags(to: &item, today: today) { [list] _ in list }
             edited.append(item)
         }
         let changed: Int
@@ -276,10 +280,6 @@ struct EditCommand: AsyncParsableCommand {
             throw ValidationError(error.message)
         }
         print("Changed \(changed) of \(matches.count) matching item\(matches.count == 1 ? "" : "s").")
-    }
-
-    private static func untag(_ tags: [String], from item: inout TodoItem) throws {
-        item.tags.subtract(try ItemFieldOptions.tags(tags))
     }
 }
 

@@ -166,8 +166,7 @@ public final class InMemoryEnvironment: Sendable {
                                 scope: ListScope = .all, context: ScopeContext = ScopeContext()) -> [TodoItem] {
         guard let question = try? ItemQuery(filter) else { return [] }
         let rule = ScopeRule(scope: scope, context: context, showCompleted: showCompleted || question.asksCompletion, showHeldBack: showHeldBack || !question.isEmpty)
-        let today = context.today ?? DueDate(year: 2026, month: 1, day: 1)!
-        let rows = items.values.filter { question.matches($0, today: today, listIds: context.listsByName) && rule.admits($0) }
+        let rows = items.values.filter { question.matches($0, today: context.today, listIds: context.listsByName) && rule.admits($0) }
         return rows.sorted(by: TodoItem.dueOrder)
     }
 }

@@ -23,13 +23,16 @@ extension ItemStore {
     @discardableResult
     public func saveAll(_ edited: [TodoItem], now: Date = Date()) throws -> Int {
         var plans: [(row: JSONObject, space: String?, extra: [TodoItem], next: [TodoItem])] = []
+        var lists: [ListPlace] = []
+        var spaceOfList: [String?: String?] = [:]  // each target list's space, looked up once
         for item in edited {
             try Self.requireText(item)
             guard let stored = try table.inSpace(item.space).read(id: item.id).map(TodoItem.init) else { continue }
-            try store.spaces.requireWritable(listId: stored.listId, space: stored.space)
+            lists.append(ListPlace(listId: stored.listId, space: stored.space))
             if item.listId != stored.listId {
-                try store.spaces.requireWritable(listId: item.listId)
-                guard try store.spaces.space(ofList: item.listId) == stored.space else {
+                lists.append(ListPlace(listId: item.listId, space: nil))
+                if spaceOfList[item.listId] == nil { spaceOfList[item.listId] = .some(try store.spaces.space(ofList: item.listId)) }
+                guard spaceOfList[item.listId] == .some(stored.space) else {
                     throw SyncError(.invalidAction, "“\(item.text)” would move to a list in another space: move it by itself.")
                 }
             }
@@ -39,6 +42,7 @@ extension ItemStore {
             let (subtasks, nextInstances) = try subtaskChanges(saving: completion.saved, over: stored, now: now)
             plans.append((try completion.saved.item(), stored.space, subtasks, [completion.nextIfAbsent].compactMap { $0 } + nextInstances))
         }
+        try requireWritable(lists)
         guard !plans.isEmpty else { return 0 }
         return try table.untyped.transaction { writes in
             for plan in plans {
@@ -56,4 +60,16 @@ extension ItemStore {
             return plans.count
         }
     }
+
+    /// Refuses a list shared read-only among `lists`, asking once per list and space: work over
+    /// many items asks about few lists.
+    func requireWritable(_ lists: [ListPlace]) throws {
+        for place in Set(lists) { try store.spaces.requireWritable(listId: place.listId, space: place.space) }
+    }
+}
+
+/// A list as a space holds it (nil: the Inbox; the account's own namespace).
+struct ListPlace: Hashable {
+    var listId: String?
+    var space: String?
 }

@@ -43,11 +43,8 @@ extension ItemStore {
     /// write each, as `setCompleteAll` does, so completing 100,000 stays quick. Refused, before
     /// anything is written, when one is in a list shared read-only.
     func completeAll(_ items: [TodoItem], now: Date) throws {
-        for listId in Set(items.compactMap(\.listId)) {
-            guard let item = items.first(where: { $0.listId == listId }) else { continue }
-            try store.spaces.requireWritable(listId: listId, space: item.space)
-        }
-        let open = items + (try openDescendants(of: items))
+        try requireWritable(items.map { ListPlace(listId: $0.listId, space: $0.space) })
+        let open = items + (try descendants(of: items, openOnly: true))
         let stamp = CompletionRules.completedAt(complete: true, wasComplete: false, stamped: nil, now: now).map(JSONValue.string) ?? .null
         try table.untyped.transaction { writes in
             for item in open {
@@ -60,9 +57,9 @@ extension ItemStore {
         }
     }
 
-    /// The open subtasks of `items` at every depth, each once: one query per level and chunk of
-    /// parents, not one per item.
-    private func openDescendants(of items: [TodoItem]) throws -> [TodoItem] {
+    /// The subtasks of `items` at every depth (open ones only, when `openOnly`), each once and
+    /// nearest first: one query per level and chunk of parents, not one per item.
+    private func descendants(of items: [TodoItem], openOnly: Bool) throws -> [TodoItem] {
         var seen = Set(items.map(Marks.Key.init))
         var found: [TodoItem] = []
         var level = items
@@ -70,7 +67,8 @@ extension ItemStore {
             let parents = Set(level.map(Marks.Key.init))
             var next: [TodoItem] = []
             for chunk in QueryPredicate.oneOf("parentId", chunking: Array(Set(level.map(\.id)))) {
-                for child in try table.read(table.query.filter(chunk).filter(Field("complete") == false)).records.map(TodoItem.init)
+                let children = openOnly ? table.query.filter(chunk).filter(Field("complete") == false) : table.query.filter(chunk)
+                for child in try table.read(children).records.map(TodoItem.init)
                 where parents.contains(Marks.Key(id: child.parentId ?? "", space: child.space)) && seen.insert(Marks.Key(child)).inserted {
                     next.append(child)
                 }
@@ -84,14 +82,9 @@ extension ItemStore {
     /// Deletes items and their subtasks in one transaction (one undo step); refuses, before
     /// deleting anything, when one is in a list shared read-only.
     public func deleteAll(_ items: [TodoItem]) throws {
-        var rows: [(id: String, space: String?)] = []
-        var seen = Set<Marks.Key>()
-        for item in items {
-            try store.spaces.requireWritable(listId: item.listId, space: item.space)
-            for row in try subtasks(of: item.id, space: item.space).reversed() + [item] where seen.insert(Marks.Key(row)).inserted {
-                rows.append((row.id, row.space))
-            }
-        }
+        try requireWritable(items.map { ListPlace(listId: $0.listId, space: $0.space) })
+        // The deepest subtasks first, the items last.
+        let rows = (try descendants(of: items, openOnly: false)).reversed() + items
         guard !rows.isEmpty else { return }
         try table.untyped.transaction { writes in
             for row in rows {

@@ -1,4 +1,3 @@
-import OfflineSync
 extension ItemsClient {
     /// The store's writes through the store, which keeps the todo's rules (`TodoModel`).
     public static func live(_ store: TodoStore) -> ItemsClient {

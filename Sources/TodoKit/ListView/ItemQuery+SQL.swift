@@ -56,7 +56,7 @@ extension ListQuery {
             guard let today else { return never }
             return column < .string(today.dayOnly.text)
         case .on(let word), .before(let word), .after(let word):
-            guard let day = today.flatMap({ test.day(word, today: $0) }) ?? DueDate(word)?.dayOnly else { return never }
+            guard let day = test.day(word, today: today) else { return never }
             switch test {
             case .before: return column < .string(day.text)
             case .after: return column > .string(ScopeRule.endOf(day))
