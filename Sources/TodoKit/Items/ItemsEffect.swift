@@ -18,7 +18,7 @@ public enum ItemsEffect: CapabilityEffect {
     case countSubtasks(TodoItem, ItemConfirmationViewModel.Intent)
     /// Complete, delete or change every marked item, one undo step → `.actedOnMarked`.
     case actOnMarked(MarkedAction, MarkedItems)
-    /// Move an item by hand between two of a view's items → `.written`.
+    /// Move an item by hand between two of a view's items → `.list(.moveWritten)`.
     case reorder(ItemMove)
     /// Read the stored version of the item open in the editor → `.editedItemLoaded`.
     case loadEditedItem(id: String)
@@ -36,7 +36,15 @@ public enum ItemsEffect: CapabilityEffect {
         case .saveOver(let item): runtime.write { try await items.saveOver(item) }
         case .setComplete(let id, let space, let complete): runtime.write { try await items.setComplete(id, space, complete) }
         case .delete(let item): runtime.write { try await items.delete(item) }
-        case .reorder(let move): runtime.write { try await items.reorder(move) }
+        case .reorder(let move):
+            runtime.store {
+                do {
+                    try await items.reorder(move)
+                    return .list(.moveWritten(error: nil))
+                } catch {
+                    return .list(.moveWritten(error: SyncError.wrapping(error).message))
+                }
+            }
         case .actOnMarked(let action, let marked):
             runtime.store {
                 do { return .items(.actedOnMarked(action, count: try await items.actOnMarked(action, marked))) } catch { return .written(error: SyncError.wrapping(error).message) }

@@ -30,6 +30,8 @@ public struct TodoListViewModel: KeyedView {
         case counted(total: Int, generation: Int)
         /// An action took the marked items: the marks are cleared.
         case marksActedOn
+        /// A move by hand was written (or failed, saying why).
+        case moveWritten(error: String?)
     }
 
     public private(set) var filter = TextField()
@@ -56,6 +58,9 @@ public struct TodoListViewModel: KeyedView {
     public private(set) var rows = RowWindow()
     /// The items marked for one action.
     public private(set) var marks = Marks()
+    /// Moves by hand shown on screen and not yet written: until they are, a window the store
+    /// answered predates one of them, and is not shown (the next key would act on it).
+    public private(set) var movesInFlight = 0
     /// Each view's sort on this device, by `ListScope.memoryKey` (the standard one where none is set).
     public private(set) var sorts: [String: ListSort] = [:]
 
@@ -141,6 +146,7 @@ public struct TodoListViewModel: KeyedView {
             return ensureLoaded()
         case .reload(let countDelay): return reload(countDelay: countDelay)
         case .windowLoaded(let window):
+            guard movesInFlight == 0 || !window.request.sameList(as: listRequest) else { return [] }
             guard rows.receive(window) else { return [] }
             clampScroll()
             return ensureLoaded()
@@ -153,6 +159,15 @@ public struct TodoListViewModel: KeyedView {
             clampScroll()
             return ensureLoaded()
         case .marksActedOn: marks = Marks()
+        case .moveWritten(let error):
+            movesInFlight = max(0, movesInFlight - 1)
+            var effects: [Effect] = [.send(.written(error: error))]
+            if movesInFlight == 0 {
+                // The store's rows now hold every move: read them again.
+                rows.markStale()
+                effects += ensureLoaded()
+            }
+            return effects
         }
         return []
     }
@@ -343,6 +358,7 @@ public struct TodoListViewModel: KeyedView {
             selection = RowPosition(row: selection.row, sub: step > 0 ? selection.sub + second.count : sibling.sub)
         }
         clampScroll()
+        movesInFlight += 1
         return [.items(.reorder(ItemMove(item: row.item, after: lower, before: upper, view: listRequest, parent: parent)))] + ensureLoaded()
     }
 
