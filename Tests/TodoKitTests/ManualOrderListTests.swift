@@ -52,16 +52,16 @@ import TodoModel
         let app = try await sortedByHand(service)
         app.key(.down)
         app.key(.down)
-        try await eventually("on Cat") { app.state.list.selectedItem?.text == "Cat" }
+        try await eventually("on Cat", timeout: 60) { app.state.list.selectedItem?.text == "Cat" }
         app.key(.character("K"))
-        try await eventually("moved up") { app.texts == ["Ann", "Cat", "Bob", "Pack"] }
+        try await eventually("moved up", timeout: 60) { app.texts == ["Ann", "Cat", "Bob", "Pack"] }
         #expect(app.state.list.selectedItem?.text == "Cat")
         app.key(.character("K"))
-        try await eventually("at the top") { app.texts == ["Cat", "Ann", "Bob", "Pack"] }
+        try await eventually("at the top", timeout: 60) { app.texts == ["Cat", "Ann", "Bob", "Pack"] }
         app.key(.character("J"))
         app.key(.character("J"))
         app.key(.character("J"))
-        try await eventually("past Pack") { app.texts == ["Ann", "Bob", "Pack", "Cat"] }
+        try await eventually("past Pack", timeout: 60) { app.texts == ["Ann", "Bob", "Pack", "Cat"] }
         #expect(app.state.list.selectedItem?.text == "Cat")
         // Each move wrote the moved item alone.
         #expect(try service.items.item(id: "a")?.order == OrderKey.key(integer: 1))
