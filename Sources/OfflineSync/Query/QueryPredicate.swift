@@ -82,6 +82,13 @@ public struct QueryValue: Sendable, ExpressibleByStringLiteral, ExpressibleByInt
         QueryPredicate(.init(.call(.substringof, [needle.expression, expression])))
     }
 
+    /// Whether this value, words separated by spaces (a `.wordSet` column such as tags), holds
+    /// `word`: the filter any server reads, answered locally from the table's word index when
+    /// the column is one of its `wordSearchable`.
+    public func hasWord(_ word: String) -> QueryPredicate {
+        QueryPredicate(WordTest.expression(column: expression, word: word))
+    }
+
     private static func compare(_ op: BinaryOperator, _ l: QueryValue, _ r: QueryValue) -> QueryPredicate {
         QueryPredicate(.init(.binary(op, l.expression, r.expression)))
     }

@@ -10,9 +10,9 @@ struct LocalSelect {
     let rowsBinds: [DatabaseValue]
     let countSQL: String?
     let countBinds: [DatabaseValue]
-    /// The same statements over the text-search index's candidates, when the filter has a
-    /// substring test it can serve.
-    let search: Search?
+    /// The same statements over a text-search index's candidates, one for each index that can
+    /// serve a substring or word test of the filter.
+    let searches: [Search]
 
     /// Statements that read only the candidates of a text-search index.
     struct Search {
@@ -69,26 +69,27 @@ struct LocalSelect {
         rowsBinds = binds.values.map(\.databaseValue)
         countSQL = query.includeTotalCount ? "SELECT COUNT(*) FROM \(table)\(whereClause)" : nil
 
-        guard searchIndexed, let match = TextSearchIndex.matchExpression(query.predicate, definition: definition) else {
-            search = nil
-            return
+        let matches = searchIndexed ? TextSearchIndex.matchExpressions(query.predicate, definition: definition) : []
+        var searches: [Search] = []
+        for (indexName, match) in matches {
+            // The candidates drive the join (CROSS JOIN fixes the order), then sort: cheap for a few.
+            let index = StoreMigrator.quote(indexName)
+            func from(_ placeholder: String) -> String {
+                "(SELECT rowid AS \"MS_rowid\" FROM \(index) WHERE \(index) MATCH \(placeholder)) AS \"MS_match\" CROSS JOIN \(table) ON \(table).rowid = \"MS_match\".\"MS_rowid\""
+            }
+            var searchRows = binds
+            let rowsMatch = searchRows.bind(.text(match))
+            var searchCount = translator.binds
+            let countMatch = searchCount.bind(.text(match))
+            searches.append(Search(
+                probeSQL: "SELECT COUNT(*) FROM (SELECT 1 FROM \(index) WHERE \(index) MATCH ? LIMIT \(TextSearchIndex.maximumCandidates + 1))",
+                matchBind: match.databaseValue,
+                rowsSQL: "SELECT \(selected) FROM \(from(rowsMatch))\(whereClause)\(orderBy)",
+                rowsBinds: searchRows.values.map(\.databaseValue),
+                countSQL: query.includeTotalCount ? "SELECT COUNT(*) FROM \(from(countMatch))\(whereClause)" : nil,
+                countBinds: searchCount.values.map(\.databaseValue)))
         }
-        // The candidates drive the join (CROSS JOIN fixes the order), then sort: cheap for a few.
-        let index = StoreMigrator.quote(TextSearchIndex.tableName(definition.name))
-        func from(_ placeholder: String) -> String {
-            "(SELECT rowid AS \"MS_rowid\" FROM \(index) WHERE \(index) MATCH \(placeholder)) AS \"MS_match\" CROSS JOIN \(table) ON \(table).rowid = \"MS_match\".\"MS_rowid\""
-        }
-        var searchRows = binds
-        let rowsMatch = searchRows.bind(.text(match))
-        var searchCount = translator.binds
-        let countMatch = searchCount.bind(.text(match))
-        search = Search(
-            probeSQL: "SELECT COUNT(*) FROM (SELECT 1 FROM \(index) WHERE \(index) MATCH ? LIMIT \(TextSearchIndex.maximumCandidates + 1))",
-            matchBind: match.databaseValue,
-            rowsSQL: "SELECT \(selected) FROM \(from(rowsMatch))\(whereClause)\(orderBy)",
-            rowsBinds: searchRows.values.map(\.databaseValue),
-            countSQL: query.includeTotalCount ? "SELECT COUNT(*) FROM \(from(countMatch))\(whereClause)" : nil,
-            countBinds: searchCount.values.map(\.databaseValue))
+        self.searches = searches
     }
 }
 

@@ -73,13 +73,18 @@ struct SQLiteStoreSession: SyncStoreSession {
         if !chunk.isEmpty { try flush() }
     }
 
-    /// A query's statements: the rows' and the count's, from the text-search index when its
-    /// candidates are few enough.
+    /// A query's statements: the rows' and the count's, from the text-search index with the
+    /// fewest candidates when they are few enough.
     private func selection(_ query: SyncQuery) throws -> (SyncTableDefinition, (rowsSQL: String, rowsBinds: [DatabaseValue], countSQL: String?, countBinds: [DatabaseValue])) {
         let definition = try definition(query.table)
         let select = try LocalSelect(query: query, definition: definition, searchIndexed: searchIndexes.isCurrent(definition.name))
-        if let search = select.search,
-           try Int.fetchOne(db.cachedStatement(sql: search.probeSQL), arguments: [search.matchBind]) ?? 0 <= TextSearchIndex.maximumCandidates {
+        // The index with the fewest candidates, if it has few enough.
+        var fewest: (candidates: Int, search: LocalSelect.Search)?
+        for search in select.searches {
+            let candidates = try Int.fetchOne(db.cachedStatement(sql: search.probeSQL), arguments: [search.matchBind]) ?? 0
+            if candidates <= TextSearchIndex.maximumCandidates, candidates < fewest?.candidates ?? .max { fewest = (candidates, search) }
+        }
+        if let search = fewest?.search {
             return (definition, (search.rowsSQL, search.rowsBinds, search.countSQL, search.countBinds))
         }
         return (definition, (select.rowsSQL, select.rowsBinds, select.countSQL, select.countBinds))

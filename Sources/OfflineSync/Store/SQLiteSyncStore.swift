@@ -22,7 +22,7 @@ public final class SQLiteSyncStore: SyncDataSource {
             for column in table.columns.keys + table.indexes.flatMap({ $0 }) where !MemberName.isValid(column) {
                 throw SyncError(.invalidParameter, "Invalid column name '\(column)' in table '\(table.name)'")
             }
-            for column in table.searchable where table.column(named: column)?.type != .text {
+            for column in table.searchable + table.wordSearchable where table.column(named: column)?.type != .text {
                 throw SyncError(.invalidParameter, "The searchable column '\(column)' of table '\(table.name)' must be a declared text column")
             }
         }

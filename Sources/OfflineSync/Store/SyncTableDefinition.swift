@@ -32,6 +32,10 @@ public struct SyncTableDefinition: Sendable, Hashable {
     /// Text columns with a trigram index, so filters testing whether they contain a string
     /// (`contains`, lower-cased or not) stay fast on large tables.
     public var searchable: [String]
+    /// Text columns of words separated by spaces (a `.wordSet`, such as tags) with a word index,
+    /// so filters testing whether they hold a word (`hasWord`) stay fast on large tables, however
+    /// short the word.
+    public var wordSearchable: [String]
     /// How push conflicts are settled before the delegate is asked (the reference SDK asks always).
     public var mergePolicy: MergePolicy
     /// Text columns that local queries order as people read (`HumanOrder`: case and accents set
@@ -49,7 +53,7 @@ public struct SyncTableDefinition: Sendable, Hashable {
 
     /// Declares a table.
     public init(name: String, columns: [String: SyncColumnType], indexes: [[String]] = [], searchable: [String] = [],
-                mergePolicy: MergePolicy = .askAlways, humanSorted: [String] = [], mergeRules: [String: ColumnMergeRule] = [:],
+                wordSearchable: [String] = [], mergePolicy: MergePolicy = .askAlways, humanSorted: [String] = [], mergeRules: [String: ColumnMergeRule] = [:],
                 sortRules: [String: SortRule] = [:], orderIndexes: [[String]] = []) {
         self.name = name
         self.columns = columns
@@ -59,6 +63,7 @@ public struct SyncTableDefinition: Sendable, Hashable {
         self.columnPositions = Self.positions(allColumns)
         self.indexes = indexes
         self.searchable = searchable
+        self.wordSearchable = wordSearchable
         self.mergePolicy = mergePolicy
         self.humanSorted = humanSorted
         self.mergeRules = mergeRules
@@ -70,6 +75,7 @@ public struct SyncTableDefinition: Sendable, Hashable {
         (lhs.name, lhs.columns, lhs.indexes, lhs.searchable, lhs.mergePolicy, lhs.humanSorted)
             == (rhs.name, rhs.columns, rhs.indexes, rhs.searchable, rhs.mergePolicy, rhs.humanSorted) && lhs.mergeRules == rhs.mergeRules
             && lhs.sortRules == rhs.sortRules && lhs.orderIndexes == rhs.orderIndexes
+            && lhs.wordSearchable == rhs.wordSearchable
     }
 
     public func hash(into hasher: inout Hasher) {
@@ -77,6 +83,7 @@ public struct SyncTableDefinition: Sendable, Hashable {
         hasher.combine(columns)
         hasher.combine(indexes)
         hasher.combine(searchable)
+        hasher.combine(wordSearchable)
         hasher.combine(mergePolicy)
         hasher.combine(humanSorted)
         hasher.combine(mergeRules)

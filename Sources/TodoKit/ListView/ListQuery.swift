@@ -61,9 +61,7 @@ enum ListQuery {
 
     /// Items carrying a tag (lower-cased): `tags` is one text of words, one space apart.
     static func hasTag(_ tag: String) -> QueryPredicate {
-        let tags = Field("tags")
-        return tags == .string(tag) || tags.startsWith(.string(tag + " ")) || tags.endsWith(.string(" " + tag))
-            || tags.contains(.string(" " + tag + " "))
+        Field("tags").hasWord(tag)
     }
 
     /// Whether a scope's count is read from the open items' counts by list (`counts(of:byList:)`).

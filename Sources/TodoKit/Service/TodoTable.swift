@@ -17,15 +17,17 @@ public enum TodoTable {
         // Reminders, so the open app's watch finds the few items that have some without a scan;
         // the parent, so completing, deleting or listing finds an item's subtasks without one.
         indexes: [["text", SystemProperty.id.rawValue], ["reminders"], ["parentId"]],
-        searchable: ["text"], mergePolicy: .fieldMerge, humanSorted: ["text"],
+        // Tags by word, so a question naming a tag few items carry (`#c` while `#call` is typed)
+        // reads those items, not the open items' index.
+        searchable: ["text"], wordSearchable: ["tags"], mergePolicy: .fieldMerge, humanSorted: ["text"],
         mergeRules: TodoItem.mergeRules,
         sortRules: ["due": .nullsLast, "priority": .ranked(Priority.allCases.map(\.rawValue)), "order": .nullsLast,
                     SystemProperty.createdAt.rawValue: .nullsLast],
         // The list's order (due, items without one last; priority, high first; text) in every
         // scope: open items, one list's, and all of them (with completed ones). The start ends
         // the open items' indexes, so the counts that leave out items waiting for it read the
-        // index alone; so do the tags, so a question naming a rare tag (`#c` while `#call` is
-        // typed) walks the index, not every row of the table. The manual order (`ListSort.manual`:
+        // index alone; so do the tags, so a question naming a tag many items carry walks the
+        // index, not every row of the table. The manual order (`ListSort.manual`:
         // the order key, items never placed last, then the task order) has the same three.
         orderIndexes: [["complete", "due", "priority", "text", SystemProperty.id.rawValue, "start", "tags"],
                        ["complete", "listId", "due", "priority", "text", SystemProperty.id.rawValue, "start", "tags"],
