@@ -158,6 +158,9 @@ public struct ItemQuery: Sendable, Hashable {
         switch word.first {
         case "+" where QuickAdd.isName(rest): return .list(rest)
         case "#" where QuickAdd.isName(rest), "@" where QuickAdd.isName(rest): return .tag(rest.lowercased())
+        // A mark alone begins a condition not yet written (`"#"` finds the character itself).
+        case "+" where rest.isEmpty: throw ItemQueryError(word: word, "a list is +Name")
+        case "#" where rest.isEmpty, "@" where rest.isEmpty: throw ItemQueryError(word: word, "a tag is #name")
         case "!":
             guard let priority = QuickAdd.priority(rest) else { throw ItemQueryError(word: word, "a priority is !high, !medium or !low") }
             return .priority(priority)

@@ -17,10 +17,12 @@ import Testing
 
     @Test func quotedWordsAreText() throws {
         #expect(try ItemQuery("\"re:meeting\" or \"is:x\"").alternatives == [[.text("re:meeting")], [.text("is:x")]])
+        #expect(try ItemQuery("\"#\"").alternatives == [[.text("#")]])
     }
 
     @Test(arguments: [("due:someday", "due:someday"), ("is:late", "is:late"), ("colour:red", "colour:red"), ("!urgent", "!urgent"),
-                      ("has:colour", "has:colour"), ("or #x", "or"), ("#x or", "or"), ("\"open", "\"open")])
+                      ("has:colour", "has:colour"), ("or #x", "or"), ("#x or", "or"), ("\"open", "\"open"),
+                      ("#", "#"), ("milk @", "@"), ("+ home", "+"), ("-#", "#")])
     func aWordThatLooksLikeAConditionButIsNoneIsAnErrorNamingIt(_ text: String, _ word: String) {
         #expect(throws: ItemQueryError.self) { try ItemQuery(text) }
         do { _ = try ItemQuery(text) } catch { #expect(error.word == word, "\(error)") }
