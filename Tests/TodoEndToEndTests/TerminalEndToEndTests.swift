@@ -150,6 +150,8 @@ import FoundationNetworking
         try await ui.waitFor("from B")
         try ui.send("r")
         try await ui.waitFor("Server Conflict")
+        // The dialog reaches tmux a part at a time: read it once its buttons, below the rest, are there.
+        try await ui.waitFor("Use Server")
         let screen = try ui.screen()
         #expect(screen.contains("yours:    from B"))
         #expect(screen.contains("server's: from A"))
