@@ -8,7 +8,7 @@ import Testing
 /// A `searchable` column's trigram index changes how fast `contains` filters run, never what
 /// they return: every result is compared with the same query on a table without the index.
 @Suite struct TextSearchIndexTests {
-    static let rows = 1_500  // above the candidate limit, so common needles take the scan path
+    static let rows = 1_500  // a common needle has hundreds of candidates, a rare one a few (the limit is `TextSearchIndex.maximumCandidates`)
 
     /// Two stores with the same rows: one with `text` searchable, one without.
     struct Pair {
