@@ -19,15 +19,21 @@ enum WordTest {
     /// The column and word of an expression `expression(column:word:)` made on a column (however
     /// its `or`s were grouped since), or nil for any other expression.
     static func match(_ expression: FilterExpression) -> (column: String, word: String)? {
-        let terms = disjuncts(expression)
-        guard terms.count == 4, case .binary(.eq, let left, let right) = terms[0].node,
-              case .member(let column) = left.node, case .literal(.string(let word)) = right.node,
-              terms == disjuncts(Self.expression(column: left, word: word)) else { return nil }
-        return (column, word)
+        var terms: [FilterExpression] = []
+        guard collect(expression, into: &terms), terms.count == 4, case .binary(.eq, let left, let right) = terms[0].node,
+              case .member(let column) = left.node, case .literal(.string(let word)) = right.node else { return nil }
+        var expected: [FilterExpression] = []
+        _ = collect(Self.expression(column: left, word: word), into: &expected)
+        return terms == expected ? (column, word) : nil
     }
 
-    private static func disjuncts(_ expression: FilterExpression) -> [FilterExpression] {
-        guard case .binary(.or, let left, let right) = expression.node else { return [expression] }
-        return disjuncts(left) + disjuncts(right)
+    /// Appends the terms of an `or` chain; false as soon as there are more than a word test has
+    /// (a list of thousands of ids, read on every window, is not walked to its end).
+    private static func collect(_ expression: FilterExpression, into terms: inout [FilterExpression]) -> Bool {
+        guard case .binary(.or, let left, let right) = expression.node else {
+            terms.append(expression)
+            return terms.count <= 4
+        }
+        return collect(left, into: &terms) && collect(right, into: &terms)
     }
 }
