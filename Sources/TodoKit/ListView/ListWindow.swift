@@ -24,6 +24,9 @@ public struct ListWindowRequest: Sendable, Hashable {
     public var unfolded: Set<String> = []
     /// The rows' order.
     public var sort = ListSort.standard
+    /// Which reading of the list asked (`RowWindow`): a window its live query sent before it was
+    /// replaced, still on its way, is not taken for the new one's.
+    public var reading = 0
 
     /// Creates a request.
     public init(filterText: String = "", showCompleted: Bool = false, showHeldBack: Bool = false, offset: Int = 0, limit: Int = 100,

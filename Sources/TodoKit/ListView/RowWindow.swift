@@ -12,6 +12,8 @@ public struct RowWindow: Sendable, Equatable {
     private var knownTotal: Int?
     /// Numbers the counts asked for; an answer for an older one is ignored.
     public private(set) var countGeneration = 0
+    /// Numbers the readings of the list: each reload starts a new one (`ListWindowRequest.reading`).
+    private var reading = 0
 
     /// Rows in the whole list; until the count arrives, the rows known so far.
     public var total: Int {
@@ -67,6 +69,7 @@ public struct RowWindow: Sendable, Equatable {
     mutating func markStale() {
         isStale = true
         inFlight = nil
+        reading += 1
     }
 
     /// Starts over for a list (`list`'s filter and scope; its rows aside): rows of the same list stay on screen (marked stale) until the new
@@ -80,6 +83,7 @@ public struct RowWindow: Sendable, Equatable {
             knownTotal = nil
         }
         inFlight = nil
+        reading += 1
         countGeneration += 1
         return countGeneration
     }
@@ -91,6 +95,7 @@ public struct RowWindow: Sendable, Equatable {
     /// million items": End / Home).
     mutating func request(_ list: ListWindowRequest, top: Int, height: Int) -> ListWindowRequest? {
         var request = list
+        request.reading = reading
         let start = max(0, top - 2 * height)
         request.limit = max(height, 1) * 6
         if let knownTotal, start > knownTotal / 2 {
