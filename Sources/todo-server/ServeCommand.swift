@@ -122,6 +122,10 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(help: help("Most WebDAV-Push subscriptions one account may hold; beyond it 403.", "max-push-subscriptions", default: defaults.maxPushSubscriptionsPerAccount))
     var maxPushSubscriptions: Int?
 
+    @Option(help: help("PBKDF2-SHA256 rounds of each password kept from now on (at least \(ServerConfiguration.fewestPasswordRounds)); passwords already kept keep theirs.",
+                       "password-rounds", default: defaults.passwordRounds))
+    var passwordRounds: Int?
+
     func run() async throws {
         let configuration: ServerConfiguration
         let level: Logger.Level
@@ -189,6 +193,7 @@ struct ServeCommand: AsyncParsableCommand {
         c.vapidSubject = env.text(vapidSubject, "vapid-subject")
         c.pushAllowLocal = try env.bool(pushAllowLocal, "push-allow-local")
         if let value = try env.int(maxPushSubscriptions, "max-push-subscriptions") { c.maxPushSubscriptionsPerAccount = value }
+        if let value = try env.int(passwordRounds, "password-rounds") { c.passwordRounds = value }
         let levelText = env.text(logLevel, "log-level") ?? Logger.Level.info.rawValue
         guard let level = Logger.Level(rawValue: levelText.lowercased()) else {
             throw ServerConfigurationError("log level must be one of trace, debug, info, notice, warning, error, critical; not '\(levelText)'")

@@ -17,13 +17,17 @@ struct UserDatabaseOptions: ParsableArguments {
     var database: String?
 
     /// Runs `body` on the accounts, closing the database after; any failure is one line, exit 1.
-    func withUsers(_ body: (UserStore) async throws -> Void) async {
+    /// `passwordRounds`: of the passwords it keeps (`--password-rounds`, as `serve` takes it).
+    func withUsers(passwordRounds: Int? = nil, _ body: (UserStore) async throws -> Void) async {
         let environment = ProcessInfo.processInfo.environment
-        let configuration = ServerConfiguration(
-            database: ServerEnvironment(variables: environment).text(database, "database") ?? ServerEnvironment.defaultDatabasePath(environment))
+        let variables = ServerEnvironment(variables: environment)
+        var configuration = ServerConfiguration(
+            database: variables.text(database, "database") ?? ServerEnvironment.defaultDatabasePath(environment))
         var logger = Logger(label: "todo-server")
         logger.logLevel = .error
         do {
+            if let rounds = try variables.int(passwordRounds, "password-rounds") { configuration.passwordRounds = rounds }
+            try configuration.validate()
             let (users, close) = try await SyncServerApplication.openUsers(configuration, logger: logger)
             do {
                 try await body(users)
@@ -45,6 +49,10 @@ struct PasswordOptions: ParsableArguments {
 
     @Option(help: "Refuse a password shorter than this many characters. (default: \(UserStore.defaultMinimumPasswordLength))")
     var minPasswordLength = UserStore.defaultMinimumPasswordLength
+
+    @Option(help: ServerEnvironment.help("PBKDF2-SHA256 rounds of the password kept (at least \(ServerConfiguration.fewestPasswordRounds)).", "password-rounds",
+                                         default: "\(ServerConfiguration.defaultPasswordRounds)"))
+    var passwordRounds: Int?
 
     /// The password, read and long enough; any failure ends the command with its reason.
     func readValid() -> String {
@@ -76,7 +84,7 @@ struct AddUser: AsyncParsableCommand {
     func run() async throws {
         do { try UserStore.validate(name: name) } catch { fail(error) }
         let secret = password.readValid()
-        await database.withUsers { try await $0.add(name: name, password: secret, minimumPasswordLength: password.minPasswordLength) }
+        await database.withUsers(passwordRounds: password.passwordRounds) { try await $0.add(name: name, password: secret, minimumPasswordLength: password.minPasswordLength) }
         print("Added user \(name).")
     }
 }
@@ -104,7 +112,7 @@ struct SetPassword: AsyncParsableCommand {
 
     func run() async throws {
         let secret = password.readValid()
-        await database.withUsers { try await $0.setPassword(name: name, password: secret, minimumPasswordLength: password.minPasswordLength) }
+        await database.withUsers(passwordRounds: password.passwordRounds) { try await $0.setPassword(name: name, password: secret, minimumPasswordLength: password.minPasswordLength) }
         print("Changed the password of \(name).")
     }
 }

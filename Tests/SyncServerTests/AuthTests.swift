@@ -259,6 +259,25 @@ import Testing
         try await ServerProcess.runToExit(arguments: ["users"] + arguments + ["--database", database], input: input)
     }
 
+    /// The rounds a kept password's hash names (`pbkdf2-sha256$<rounds>$…`).
+    func storedRounds(_ name: String, _ database: String) throws -> String? {
+        try DatabaseInspector(backend: .sqlite, database: database).rows(#"SELECT "password" FROM "__users" WHERE "name" = '\#(name)'"#)
+            .first?.split(separator: "$").dropFirst().first.map(String.init)
+    }
+
+    @Test func aPasswordIsKeptWithOWASPsRoundsUnlessTold() async throws {
+        let db = try database()
+        // The test environment's floor unset (an empty variable is unset), as on a real machine.
+        let unset = ["TODO_SERVER_PASSWORD_ROUNDS": ""]
+        #expect(try await ServerProcess.runToExit(arguments: ["users", "add", "ann", "--password-stdin", "--database", db], environment: unset, input: "long enough\n").0 == 0)
+        #expect(try storedRounds("ann", db) == "210000")
+        #expect(try await ServerProcess.runToExit(arguments: ["users", "add", "bob", "--password-stdin", "--password-rounds", "5000", "--database", db], environment: unset, input: "long enough\n").0 == 0)
+        #expect(try storedRounds("bob", db) == "5000")
+        let (status, errors) = try await run(["add", "cat", "--password-stdin", "--password-rounds", "10"], db, input: "long enough\n")
+        #expect(status == 1)
+        #expect(errors.contains("password rounds must be between 1000"))
+    }
+
     @Test func aDuplicateNameAShortPasswordAndABadNameExitOneWithOneLine() async throws {
         let db = try database()
         #expect(try await run(["add", "ann", "--password-stdin"], db, input: "long enough\n").0 == 0)

@@ -67,6 +67,10 @@ import Testing
         #expect(try await ConfigurationTests.oneLineError([], environment: ["TODO_SERVER_MAX_TABLES": "many"]) == "todo-server: error: TODO_SERVER_MAX_TABLES must be a whole number, not 'many'")
     }
 
+    @Test func passwordRoundsBelowRFC8018sFloorAreAnError() async throws {
+        #expect(try await ConfigurationTests.oneLineError(["--password-rounds", "999"]) == "todo-server: error: password rounds must be between 1000 and 10000000, not 999")
+    }
+
     /// Runs the server with `arguments` and answers its only stderr line, expecting status 1.
     static func oneLineError(_ arguments: [String], environment: [String: String] = [:]) async throws -> String {
         let database = try TempDir.make().appendingPathComponent("s.sqlite").path

@@ -16,9 +16,7 @@ public final class Authenticator: Sendable {
     /// Password hashing, off the threads that serve requests.
     private let hashing: PasswordCheckPool
     /// Checked when the user does not exist, so a wrong name costs as long as a wrong password.
-    /// Made once per process: deriving it was most of the time a server took to open, paid
-    /// again by every server a test process opens.
-    private static let decoy = Result { try PasswordHash(password: UUID().uuidString) }
+    private let decoy: PasswordHash
 
     /// Authenticates against `users` with `tokens`.
     public init(users: UserStore, tokens: TokenService, required: Bool, hashing: PasswordCheckPool = .shared) throws {
@@ -27,7 +25,7 @@ public final class Authenticator: Sendable {
         self.hashing = hashing
         self.tokens = tokens
         self.required = required
-        _ = try Self.decoy.get()  // made before the first request, never during one
+        decoy = PasswordHash.decoy(rounds: users.passwordRounds)
     }
 
     /// The message of every failed login: the same for an unknown user and a wrong password.
@@ -54,7 +52,7 @@ public final class Authenticator: Sendable {
         let key = lockout ?? LoginThrottle.Key(user: UserStore.key(user), address: address)
         if let wait = throttle.retryAfter(key) { throw TableError.tooManyRequests(retryAfter: wait) }
         let credentials = try await users.credentials(of: user)
-        let hash = try credentials?.hash ?? Self.decoy.get()
+        let hash = credentials?.hash ?? decoy
         let matches = try await shares.run(for: address) {
             // Checked again after waiting: guesses queued behind a lockout's fifth failure wait it out too.
             if let wait = throttle.retryAfter(key) { throw TableError.tooManyRequests(retryAfter: wait) }

@@ -3,22 +3,36 @@ import CryptoExtras
 import Foundation
 
 /// A password kept only as PBKDF2-HMAC-SHA256 (swift-crypto) with a random 16-byte salt:
-/// `pbkdf2-sha256$<rounds>$<salt>$<hash>` (base64). 210,000 rounds is OWASP's figure for
-/// PBKDF2-SHA256 (about 0.1 s per check here), so guessing offline stays slow.
+/// `pbkdf2-sha256$<rounds>$<salt>$<hash>` (base64), with `ServerConfiguration.passwordRounds`.
 struct PasswordHash: Sendable, Equatable {
-    static let defaultRounds = 210_000
+    static let defaultRounds = ServerConfiguration.defaultPasswordRounds
     let rounds: Int
     let salt: [UInt8]
     let hash: [UInt8]
 
     /// Hashes a new password with a fresh salt.
     init(password: String, rounds: Int = PasswordHash.defaultRounds) throws {
-        var salt = [UInt8](repeating: 0, count: 16)
-        var generator = SystemRandomNumberGenerator()
-        for i in salt.indices { salt[i] = generator.next() }
+        let salt = Self.randomBytes(16)
         self.rounds = rounds
         self.salt = salt
         hash = try Self.derive(password, salt: salt, rounds: rounds)
+    }
+
+    /// A hash no password is known to match, checked as long as any other: random salt and
+    /// random hash bytes, so making it costs nothing (deriving one was most of a server's start).
+    static func decoy(rounds: Int = PasswordHash.defaultRounds) -> PasswordHash {
+        PasswordHash(rounds: rounds, salt: randomBytes(16), hash: randomBytes(32))
+    }
+
+    private init(rounds: Int, salt: [UInt8], hash: [UInt8]) {
+        self.rounds = rounds
+        self.salt = salt
+        self.hash = hash
+    }
+
+    private static func randomBytes(_ count: Int) -> [UInt8] {
+        var generator = SystemRandomNumberGenerator()
+        return (0..<count).map { _ in generator.next() }
     }
 
     /// Reads the stored form; nil when it is not one this server wrote.

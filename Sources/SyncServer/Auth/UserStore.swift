@@ -17,12 +17,17 @@ public struct Account: Sendable, Equatable {
 /// whenever the password changes, so older tokens stop working.
 public final class UserStore: Sendable {
     let database: any SQLDatabase
+    /// PBKDF2 rounds of the passwords `add` and `setPassword` keep; a stored hash keeps its own.
+    public let passwordRounds: Int
 
     /// The shortest password `add` and `setPassword` accept by default.
     public static let defaultMinimumPasswordLength = 8
 
     /// Accounts in `database`; call `bootstrap()` first.
-    public init(database: any SQLDatabase) { self.database = database }
+    public init(database: any SQLDatabase, passwordRounds: Int = ServerConfiguration.defaultPasswordRounds) {
+        self.database = database
+        self.passwordRounds = passwordRounds
+    }
 
     /// Creates or upgrades the server's own tables (`ServerMigrations`).
     public func bootstrap() async throws { try await ServerMigrations.run(on: database) }
@@ -55,7 +60,7 @@ public final class UserStore: Sendable {
     public func add(name: String, password: String, minimumPasswordLength: Int = defaultMinimumPasswordLength) async throws -> Account {
         try Self.validate(name: name)
         try Self.validate(password: password, minimumLength: minimumPasswordLength)
-        let hash = try PasswordHash(password: password)
+        let hash = try PasswordHash(password: password, rounds: passwordRounds)
         let account = Account(id: AccountID.make(), name: name, createdAt: SyncDateFormat.string(from: Date()))
         let added = try await database.write { session in
             !(try session.query(
@@ -89,7 +94,7 @@ public final class UserStore: Sendable {
     /// Sets a new password; tokens issued before stop working.
     public func setPassword(name: String, password: String, minimumPasswordLength: Int = defaultMinimumPasswordLength) async throws {
         try Self.validate(password: password, minimumLength: minimumPasswordLength)
-        let hash = try PasswordHash(password: password)
+        let hash = try PasswordHash(password: password, rounds: passwordRounds)
         let changed = try await database.write { session -> Bool in
             guard let account = try self.account(named: name, session: session) else { return false }
             try session.execute(#"UPDATE "__users" SET "password" = \#(self.p(1)), "generation" = "generation" + 1 WHERE "id" = \#(self.p(2))"#,

@@ -79,6 +79,13 @@ public struct ServerConfiguration: Sendable {
     public var pushAllowLocal = false
     /// The most push subscriptions one account may hold.
     public var maxPushSubscriptionsPerAccount = 100
+    /// PBKDF2-SHA256 rounds of each password kept from now on (`--password-rounds`); hashes
+    /// already kept are checked with their own.
+    public var passwordRounds = ServerConfiguration.defaultPasswordRounds
+    /// OWASP's figure for PBKDF2-SHA256, so guessing offline stays slow.
+    public static let defaultPasswordRounds = 210_000
+    /// RFC 8018's floor (section 4.2): what a test server uses, never less.
+    public static let fewestPasswordRounds = 1_000
     /// The PostgreSQL NOTIFY channel that carries committed writes between the server processes
     /// of one database; every process of a deployment must use the same one.
     public var changeChannel = ServerConfiguration.defaultChangeChannel
@@ -144,6 +151,9 @@ public struct ServerConfiguration: Sendable {
             throw ServerConfigurationError("heavy request timeout must be between 0 and 3600 seconds, not \(heavyRequestSeconds)")
         }
         guard maxFeedsPerAccount > 0 else { throw ServerConfigurationError("max feeds per account must be positive, not \(maxFeedsPerAccount)") }
+        guard (Self.fewestPasswordRounds...10_000_000).contains(passwordRounds) else {
+            throw ServerConfigurationError("password rounds must be between \(Self.fewestPasswordRounds) and 10000000, not \(passwordRounds)")
+        }
         guard maxTables > 0 else { throw ServerConfigurationError("max tables must be positive, not \(maxTables)") }
         guard maxPushSubscriptionsPerAccount >= 0 else {
             throw ServerConfigurationError("max push subscriptions must not be negative, not \(maxPushSubscriptionsPerAccount)")

@@ -68,7 +68,7 @@ public enum SyncServerApplication {
             // One process owns a SQLite file. PostgreSQL may be shared: other processes announce their
             // schema changes (see ChangeFeedService), and the short TTL backs that up.
             schemaCacheTTL: configuration.usesPostgres ? 1 : .infinity, changeGroups: configuration.changeGroups)
-        let users = UserStore(database: database)
+        let users = UserStore(database: database, passwordRounds: configuration.passwordRounds)
         let authenticator: Authenticator
         let push: PushService
         do {
@@ -163,7 +163,7 @@ public enum SyncServerApplication {
     /// Opens the configured database for account commands (`todo-server users …`).
     public static func openUsers(_ configuration: ServerConfiguration, logger: Logger) async throws -> (UserStore, close: @Sendable () async -> Void) {
         let database = try await openDatabase(configuration, hub: ChangeHub(), logger: logger)
-        let users = UserStore(database: database)
+        let users = UserStore(database: database, passwordRounds: configuration.passwordRounds)
         do {
             try await users.bootstrap()
         } catch {

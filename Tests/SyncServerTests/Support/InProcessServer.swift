@@ -39,6 +39,7 @@ final class InProcessServer: Sendable {
         let database = try backend.databaseArgument(in: try TempDir.make())
         var configuration = ServerConfiguration(database: database)
         configuration.maxTables = 100_000  // tests share one database on PostgreSQL, as the process tests do
+        configuration.passwordRounds = ServerConfiguration.fewestPasswordRounds  // as `ServerProcess.testEnvironment` says
         // todo-server's channel: the processes on the shared database must hear this server's
         // schema changes, and it theirs.
         configuration.changeChannel = "offline_todo_changes"
