@@ -26,28 +26,40 @@ public enum Subtasks {
     /// id, one entry per item shown), nil where the parent is not shown, and nil for the member
     /// with the smallest id of each cycle.
     public static func shownParents(_ links: [String: String?]) -> [String: String] {
-        var parents: [String: String] = [:]
-        for (id, parent) in links {
-            if let parent, parent != id, links[parent] != nil { parents[id] = parent }
+        // Items as numbers in `links`' own order, so the walks compare integers rather than hash
+        // strings: each id is hashed twice (numbered, then named as a parent), where the walks
+        // hashed it at every step.
+        let ids = Array(links.keys)
+        var number: [String: Int] = [:]
+        number.reserveCapacity(ids.count)
+        for (index, id) in ids.enumerated() { number[id] = index }
+        var parent = [Int](repeating: -1, count: ids.count)
+        for (index, link) in links.enumerated() {
+            if let shown = link.value, shown != link.key, let parentIndex = number[shown] { parent[index] = parentIndex }
         }
         // Walk up from every item; a walk that comes back to an item on its own path is a cycle.
-        var settled: Set<String> = []
-        for start in links.keys.sorted() where !settled.contains(start) {
-            var path: [String] = []
-            var onPath: Set<String> = []
-            var current: String? = start
-            while let id = current, !settled.contains(id) {
-                if onPath.contains(id) {
-                    let cycle = path[path.firstIndex(of: id)!...]
-                    parents[cycle.min()!] = nil
-                    break
-                }
-                path.append(id)
-                onPath.insert(id)
-                current = parents[id]
+        // Each item has one parent, so each cycle is found whole by whichever walk enters it
+        // first and broken at its smallest id: the walks' order changes nothing.
+        enum Walk: UInt8 { case unvisited, onPath, settled }
+        var walk = [Walk](repeating: .unvisited, count: ids.count)
+        var path: [Int] = []
+        for start in ids.indices where walk[start] == .unvisited {
+            path.removeAll(keepingCapacity: true)
+            var current = start
+            while current >= 0, walk[current] == .unvisited {
+                walk[current] = .onPath
+                path.append(current)
+                current = parent[current]
             }
-            settled.formUnion(path)
+            if current >= 0, walk[current] == .onPath, let from = path.lastIndex(of: current),
+               let smallest = path[from...].min(by: { ids[$0] < ids[$1] }) {
+                parent[smallest] = -1
+            }
+            for item in path { walk[item] = .settled }
         }
+        var parents: [String: String] = [:]
+        parents.reserveCapacity(ids.count)
+        for (index, parentIndex) in parent.enumerated() where parentIndex >= 0 { parents[ids[index]] = ids[parentIndex] }
         return parents
     }
 

@@ -24,6 +24,17 @@ import Testing
         #expect(otherOrder == ["p", ">q", ">>r"])
     }
 
+    @Test func aCycleEnteredFromATailIsBrokenAtTheCyclesSmallestIdAndTheTailKeepsItsParents() {
+        // t2 → t1 → c3 → c1 → c2 → c3: the tail hangs under the cycle, broken at c1.
+        let links: [String: String?] = ["t2": "t1", "t1": "c3", "c3": "c1", "c1": "c2", "c2": "c3", "top": nil]
+        #expect(Subtasks.shownParents(links) == ["t2": "t1", "t1": "c3", "c3": "c1", "c2": "c3"])
+    }
+
+    @Test func twoCyclesAreEachBrokenOnce() {
+        let links: [String: String?] = ["a": "b", "b": "a", "x": "z", "y": "x", "z": "y"]
+        #expect(Subtasks.shownParents(links) == ["b": "a", "y": "x", "z": "y"])
+    }
+
     @Test func anItemNamedAsItsOwnParentStandsAtTheTop() {
         #expect(outline([("a", "a")]) == ["a"])
     }

@@ -151,6 +151,16 @@ public struct SyncTable: Sendable {
         return try guarded { try store.read { try $0.items(query) } }
     }
 
+    /// The values of the fields `query` selects (`SyncQuery.select`), one array per matching
+    /// local item in the query's order, each in the order the fields were named (null for a
+    /// field the table lacks): a narrow read of many rows that makes no item of each. The
+    /// query's count is not read.
+    public func values(_ query: SyncQuery) throws -> [[JSONValue]] {
+        var query = query
+        query.table = name
+        return try guarded { try store.read { try $0.values(query) } }
+    }
+
     /// Every local item a query matches, in its order, handed to `body` a few hundred at a time
     /// from one snapshot: a result of any size in bounded memory, where `read(_:)` holds it all
     /// (`todo list --json` of a million items). `pending` holds the keys of the chunk's items that

@@ -5,6 +5,8 @@ import TableProtocol
 /// A `SyncQuery` as SQLite SQL over a declared table, through the same typed translator the
 /// server uses, so a filter means the same thing locally and remotely.
 struct LocalSelect {
+    /// The table's name.
+    let tableName: String
     let whereClause: String
     let rowsSQL: String
     let rowsBinds: [DatabaseValue]
@@ -13,6 +15,11 @@ struct LocalSelect {
     /// The same statements over a text-search index's candidates, one for each index that can
     /// serve a substring or word test of the filter.
     let searches: [Search]
+    /// The columns the rows' statements read, in order: every column, or only those of the
+    /// query's `select` (a narrow read of many rows, as a listing's outline, then reads no text).
+    let readColumns: [(name: String, type: SyncColumnType)]
+    /// Each field the query selects, with its place among `readColumns` (nil: no such column).
+    let selectedFields: [(field: String, index: Int?)]?
 
     /// Statements that read only the candidates of a text-search index.
     struct Search {
@@ -27,6 +34,7 @@ struct LocalSelect {
 
     init(query: SyncQuery, definition: SyncTableDefinition, searchIndexed: Bool = false) throws {
         let query = try query.checked()
+        tableName = definition.name
         let dialect = SQLiteDialect(caseFunctions: UnicodeCase.functions)
         let table = StoreMigrator.quote(definition.name)
         let sortColumns = Dictionary(definition.sortRules.keys.compactMap { definition.sortColumn(for: $0) }.map { ($0.name, $0) },
@@ -63,8 +71,20 @@ struct LocalSelect {
         let limit = binds.bind(.integer(Int64(query.fetchLimit ?? -1)))
         let offset = binds.bind(.integer(Int64(max(query.fetchOffset ?? 0, 0))))
         let orderBy = " ORDER BY \(order.joined(separator: ", ")) LIMIT \(limit) OFFSET \(offset)"
-        // Columns in `allColumns` order, so rows are read by position rather than by name.
-        let selected = definition.allColumns.map { "\(table).\(StoreMigrator.quote($0.name))" }.joined(separator: ", ")
+        // Columns read by position rather than by name: every column in `allColumns` order, or the selected ones.
+        if let fields = query.selectFields {
+            var read: [(name: String, type: SyncColumnType)] = []
+            selectedFields = fields.map { field in
+                guard let column = definition.column(named: field) else { return (field, nil) }
+                read.append(column)
+                return (field, read.count - 1)
+            }
+            readColumns = read
+        } else {
+            selectedFields = nil
+            readColumns = definition.allColumns
+        }
+        let selected = readColumns.isEmpty ? "NULL" : readColumns.map { "\(table).\(StoreMigrator.quote($0.name))" }.joined(separator: ", ")
         rowsSQL = "SELECT \(selected) FROM \(table)\(whereClause)\(orderBy)"
         rowsBinds = binds.values.map(\.databaseValue)
         countSQL = query.includeTotalCount ? "SELECT COUNT(*) FROM \(table)\(whereClause)" : nil

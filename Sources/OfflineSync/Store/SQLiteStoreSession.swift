@@ -47,35 +47,55 @@ struct SQLiteStoreSession: SyncStoreSession {
     }
 
     func items(_ query: SyncQuery) throws -> SyncQueryResult {
-        let (definition, statements) = try selection(query)
-        let rows = try Row.fetchAll(db.cachedStatement(sql: statements.rowsSQL), arguments: StatementArguments(statements.rowsBinds))
-        let items = rows.map { item(from: $0, definition, fields: query.selectFields) }
+        let (select, statements) = try selection(query)
+        let rows = try Row.fetchAll(try prepared(statements.rowsSQL, statements.rowsBinds), arguments: StatementArguments(statements.rowsBinds))
+        let items = rows.map { item(from: $0, select) }
         let count = try statements.countSQL.map {
-            try Int.fetchOne(db.cachedStatement(sql: $0), arguments: StatementArguments(statements.countBinds)) ?? 0
+            try Int.fetchOne(try prepared($0, statements.countBinds), arguments: StatementArguments(statements.countBinds)) ?? 0
         }
         return SyncQueryResult(items: items, totalCount: count)
     }
 
     func forEachChunk(_ query: SyncQuery, size: Int, _ body: ([JSONObject], Set<ItemKey>) throws -> Void) throws {
-        let (definition, statements) = try selection(query)
-        let rows = try Row.fetchCursor(db.cachedStatement(sql: statements.rowsSQL), arguments: StatementArguments(statements.rowsBinds))
+        let (select, statements) = try selection(query)
+        let rows = try Row.fetchCursor(try prepared(statements.rowsSQL, statements.rowsBinds), arguments: StatementArguments(statements.rowsBinds))
         var chunk: [JSONObject] = []
         chunk.reserveCapacity(size)
         func flush() throws {
             let ids = chunk.compactMap { $0[SystemProperty.id]?.stringValue }
-            try body(chunk, try pendingItemKeys(table: definition.name, among: ids))
+            try body(chunk, try pendingItemKeys(table: select.tableName, among: ids))
             chunk.removeAll(keepingCapacity: true)
         }
         while let row = try rows.next() {
-            chunk.append(item(from: row, definition, fields: query.selectFields))
+            chunk.append(item(from: row, select))
             if chunk.count == size { try flush() }
         }
         if !chunk.isEmpty { try flush() }
     }
 
+    func values(_ query: SyncQuery) throws -> [[JSONValue]] {
+        let (select, statements) = try selection(query)
+        guard let fields = select.selectedFields else {
+            throw SyncError(.invalidParameter, "Invalid query: reading values needs the fields to read (select)")
+        }
+        let rows = try Row.fetchCursor(try prepared(statements.rowsSQL, statements.rowsBinds), arguments: StatementArguments(statements.rowsBinds))
+        var values: [[JSONValue]] = []
+        while let row = try rows.next() {
+            values.append(fields.map { field in field.index.map { ItemRow.json(row[$0] as DatabaseValue, type: select.readColumns[$0].type) } ?? .null })
+        }
+        return values
+    }
+
+    /// The statement of a query's `sql` with `binds`, cached; many binds are made anonymous where
+    /// they can be (`AnonymousPlaceholders`).
+    private func prepared(_ sql: String, _ binds: [DatabaseValue]) throws -> Statement {
+        guard binds.count >= AnonymousPlaceholders.fewestBinds else { return try db.cachedStatement(sql: sql) }
+        return try db.cachedStatement(sql: AnonymousPlaceholders.rewrite(sql, count: binds.count) ?? sql)
+    }
+
     /// A query's statements: the rows' and the count's, from the text-search index with the
     /// fewest candidates when they are few enough.
-    private func selection(_ query: SyncQuery) throws -> (SyncTableDefinition, (rowsSQL: String, rowsBinds: [DatabaseValue], countSQL: String?, countBinds: [DatabaseValue])) {
+    private func selection(_ query: SyncQuery) throws -> (LocalSelect, (rowsSQL: String, rowsBinds: [DatabaseValue], countSQL: String?, countBinds: [DatabaseValue])) {
         let definition = try definition(query.table)
         let select = try LocalSelect(query: query, definition: definition, searchIndexed: searchIndexes.isCurrent(definition.name))
         // The index with the fewest candidates, if it has few enough.
@@ -85,16 +105,15 @@ struct SQLiteStoreSession: SyncStoreSession {
             if candidates <= TextSearchIndex.maximumCandidates, candidates < fewest?.candidates ?? .max { fewest = (candidates, search) }
         }
         if let search = fewest?.search {
-            return (definition, (search.rowsSQL, search.rowsBinds, search.countSQL, search.countBinds))
+            return (select, (search.rowsSQL, search.rowsBinds, search.countSQL, search.countBinds))
         }
-        return (definition, (select.rowsSQL, select.rowsBinds, select.countSQL, select.countBinds))
+        return (select, (select.rowsSQL, select.rowsBinds, select.countSQL, select.countBinds))
     }
 
-    /// A selected row as an item, cut to `fields` when the query selected some.
-    private func item(from row: Row, _ definition: SyncTableDefinition, fields: [String]?) -> JSONObject {
-        let item = ItemRow.object(fromSelected: row, columns: definition.allColumns)
-        guard let fields else { return item }
-        return JSONObject(fields.map { field in (field, item[definition.column(named: field)?.name ?? field] ?? .null) })
+    /// A row `select` read as an item: its columns, or the query's selected fields (null for a field that is no column).
+    private func item(from row: Row, _ select: LocalSelect) -> JSONObject {
+        guard let fields = select.selectedFields else { return ItemRow.object(fromSelected: row, columns: select.readColumns) }
+        return JSONObject(fields.map { field in (field.field, field.index.map { ItemRow.json(row[$0] as DatabaseValue, type: select.readColumns[$0].type) } ?? .null) })
     }
 
     func counts(_ query: SyncQuery, groupedBy column: String) throws -> [JSONValue: Int] {
@@ -106,7 +125,7 @@ struct SQLiteStoreSession: SyncStoreSession {
         let name = q(grouped.name)
         let sql = "SELECT \(name), COUNT(*) FROM \(q(definition.name))\(select.whereClause) GROUP BY \(name)"
         var counts: [JSONValue: Int] = [:]
-        for row in try Row.fetchAll(db.cachedStatement(sql: sql), arguments: StatementArguments(select.countBinds)) {
+        for row in try Row.fetchAll(try prepared(sql, select.countBinds), arguments: StatementArguments(select.countBinds)) {
             counts[ItemRow.json(row[0] as DatabaseValue, type: grouped.type), default: 0] += row[1] as Int
         }
         return counts

@@ -38,6 +38,9 @@ protocol SyncStoreSession {
     /// keys of those among them that have queued operations: a result of any size in bounded
     /// memory. The count is not read.
     func forEachChunk(_ query: SyncQuery, size: Int, _ body: ([JSONObject], Set<ItemKey>) throws -> Void) throws
+    /// The selected fields' values of every item the query matches, in its order (a query
+    /// without `select` is an error): a narrow read of many rows without making an item of each.
+    func values(_ query: SyncQuery) throws -> [[JSONValue]]
     /// How many items match the query for each value of one column (null included).
     func counts(_ query: SyncQuery, groupedBy column: String) throws -> [JSONValue: Int]
     /// Inserts or replaces whole items of `space` (their own space column is set aside);

@@ -105,18 +105,19 @@ extension ListingStore {
         // or the store's default by id, walks every row).
         var query = query
         query.orderBy = []
-        let subtasks = try items.read(query.filter(ListingOutline.hasParent).order(by: "parentId").select([idField, "parentId"])).items
+        let subtasks = try items.values(query.filter(ListingOutline.hasParent).order(by: "parentId").select([idField, "parentId"]))
         guard !subtasks.isEmpty else { return ListingOutline() }
         var links: [String: String?] = [:]
+        links.reserveCapacity(subtasks.count * 3 / 2)
         for subtask in subtasks {
-            guard case .string(let id) = subtask[idField], case .string(let parent) = subtask["parentId"] else { continue }
+            guard case .string(let id) = subtask[0], case .string(let parent) = subtask[1] else { continue }
             links[id] = parent
         }
         // Parents that are no subtasks themselves: shown when the listing holds them.
         let others = Set(links.values.compactMap { $0 }).subtracting(links.keys).sorted()
         for any in QueryPredicate.oneOf(idField, chunking: others) {
-            for row in try items.read(query.filter(any).order(by: "parentId").select([idField])).items {
-                if case .string(let id) = row[idField] { links[id] = .some(nil) }
+            for row in try items.values(query.filter(any).order(by: "parentId").select([idField])) {
+                if case .string(let id) = row[0] { links[id] = .some(nil) }
             }
         }
         var outline = ListingOutline()

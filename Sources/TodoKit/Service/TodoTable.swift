@@ -15,8 +15,10 @@ public enum TodoTable {
         // Text alone for export. (Today's and Upcoming's ranges walk the order indexes' sort
         // column; an index on (complete, due) went unread and cost every write.)
         // Reminders, so the open app's watch finds the few items that have some without a scan;
-        // the parent, so completing, deleting or listing finds an item's subtasks without one.
-        indexes: [["text", SystemProperty.id.rawValue], ["reminders"], ["parentId"]],
+        // the parent, so completing, deleting or listing finds an item's subtasks without one,
+        // with what a listing's outline tests (open, list, start) and the id, so the outline of
+        // the open items or of a list reads that index alone.
+        indexes: [["text", SystemProperty.id.rawValue], ["reminders"], ["parentId", "complete", "listId", "start", SystemProperty.id.rawValue]],
         // Tags by word, so a question naming a tag few items carry (`#c` while `#call` is typed)
         // reads those items, not the open items' index.
         searchable: ["text"], wordSearchable: ["tags"], mergePolicy: .fieldMerge, humanSorted: ["text"],
