@@ -176,6 +176,15 @@ extension LocalSelect {
             return (name.lowercased(), op, FilterExpression(.binary(op, FilterExpression(.member(sorted.name)), right), at: expression.position))
         }
         switch expression.node {
+        case .binary(.eq, let left, let right):
+            // A ranked column equal to one of its ranks' values is its sort column equal to that
+            // rank (each listed value has a rank of its own), which the order indexes hold: the
+            // walk for `!high` beside a common tag read every tagged row from the table.
+            guard case .member(let name) = left.node, case .literal(.string(let value)) = right.node,
+                  case .ranked(let values)? = definition.sortRules.first(where: { $0.key.lowercased() == name.lowercased() })?.value,
+                  let rank = values.firstIndex(of: value), let sorted = definition.sortColumn(for: name) else { return expression }
+            return FilterExpression(.binary(.eq, FilterExpression(.member(sorted.name), at: left.position),
+                                            FilterExpression(.literal(.number(Double(rank))), at: right.position)), at: expression.position)
         case .binary(.ne, let left, let right):
             guard case .member(let name) = left.node, case .literal(.null) = right.node, let sorted = onSortColumn(name) else { return expression }
             return upperBounds[name.lowercased()] ?? hasValue(sorted, at: expression.position)
