@@ -33,24 +33,12 @@ struct LocalSelect {
     }
 
     init(query: SyncQuery, definition: SyncTableDefinition, searchIndexed: Bool = false) throws {
-        let query = try query.checked()
+        let translation = try Self.translations.translation(of: query, on: definition) { try Self.translate(query, definition) }
+        var query = query
+        query.predicate = translation.checked
         tableName = definition.name
-        let dialect = SQLiteDialect(caseFunctions: UnicodeCase.functions)
         let table = StoreMigrator.quote(definition.name)
-        let sortColumns = Dictionary(definition.sortRules.keys.compactMap { definition.sortColumn(for: $0) }.map { ($0.name, $0) },
-                                     uniquingKeysWith: { first, _ in first })
-        var translator = FilterSQLTranslator(dialect: dialect, binds: SQLBinds(dialect: dialect)) { name, position in
-            if let sorted = sortColumns[name] { return FilterColumn(name: sorted.name, type: sorted.type.columnType) }
-            guard let column = definition.column(named: name) else {
-                throw FilterSQLError("'\(name)' is not a column of '\(definition.name)' (at index \(position))")
-            }
-            return FilterColumn(name: column.name, type: column.type.columnType)
-        }
-        do {
-            whereClause = try query.predicate.map { " WHERE " + (try translator.condition(Self.rangesOnSortColumns($0, definition))) } ?? ""
-        } catch {
-            throw SyncError(.invalidParameter, "Invalid query: \(error)")
-        }
+        whereClause = translation.whereClause
         var order: [String] = []
         for clause in query.orderBy {
             guard let column = definition.column(named: clause.member) else {
@@ -66,8 +54,8 @@ struct LocalSelect {
         if !query.orderBy.contains(where: { $0.member.lowercased() == SystemProperty.id.rawValue }) {
             order.append(StoreMigrator.quote(SystemProperty.id.rawValue))  // a stable order for paging
         }
-        countBinds = translator.binds.values.map(\.databaseValue)
-        var binds = translator.binds
+        countBinds = translation.binds.values.map(\.databaseValue)
+        var binds = translation.binds
         let limit = binds.bind(.integer(Int64(query.fetchLimit ?? -1)))
         let offset = binds.bind(.integer(Int64(max(query.fetchOffset ?? 0, 0))))
         let orderBy = " ORDER BY \(order.joined(separator: ", ")) LIMIT \(limit) OFFSET \(offset)"
@@ -99,7 +87,7 @@ struct LocalSelect {
             }
             var searchRows = binds
             let rowsMatch = searchRows.bind(.text(match))
-            var searchCount = translator.binds
+            var searchCount = translation.binds
             let countMatch = searchCount.bind(.text(match))
             searches.append(Search(
                 probeSQL: "SELECT COUNT(*) FROM (SELECT 1 FROM \(index) WHERE \(index) MATCH ? LIMIT \(TextSearchIndex.maximumCandidates + 1))",
@@ -110,6 +98,34 @@ struct LocalSelect {
                 countBinds: searchCount.values.map(\.databaseValue)))
         }
         self.searches = searches
+    }
+}
+
+extension LocalSelect {
+    /// Filters translated lately, shared by every store (a translation depends on the table's
+    /// definition and the filter alone).
+    static let translations = TranslatedFilters()
+
+    /// `query`'s filter checked (`SyncQuery.checkedFilter`), its sort-column ranges rewritten
+    /// (`rangesOnSortColumns`) and translated to SQLite's SQL.
+    static func translate(_ query: SyncQuery, _ definition: SyncTableDefinition) throws -> TranslatedFilters.Translation {
+        let checked = try query.checkedFilter()
+        let dialect = SQLiteDialect(caseFunctions: UnicodeCase.functions)
+        let sortColumns = Dictionary(definition.sortRules.keys.compactMap { definition.sortColumn(for: $0) }.map { ($0.name, $0) },
+                                     uniquingKeysWith: { first, _ in first })
+        var translator = FilterSQLTranslator(dialect: dialect, binds: SQLBinds(dialect: dialect)) { name, position in
+            if let sorted = sortColumns[name] { return FilterColumn(name: sorted.name, type: sorted.type.columnType) }
+            guard let column = definition.column(named: name) else {
+                throw FilterSQLError("'\(name)' is not a column of '\(definition.name)' (at index \(position))")
+            }
+            return FilterColumn(name: column.name, type: column.type.columnType)
+        }
+        do {
+            let whereClause = try checked.map { " WHERE " + (try translator.condition(rangesOnSortColumns($0, definition))) } ?? ""
+            return TranslatedFilters.Translation(checked: checked, whereClause: whereClause, binds: translator.binds)
+        } catch {
+            throw SyncError(.invalidParameter, "Invalid query: \(error)")
+        }
     }
 }
 
