@@ -27,7 +27,7 @@ public enum Subtasks {
     /// with the smallest id of each cycle.
     public static func shownParents(_ links: [String: String?]) -> [String: String] {
         // Items as numbers in `links`' own order, so the walks compare integers rather than hash
-        // strings: each id is hashed twice (numbered, then named as a parent), where the walks
+        // strings: an id is hashed when numbered, named as a parent and answered, where the walks
         // hashed it at every step.
         let ids = Array(links.keys)
         var number: [String: Int] = [:]

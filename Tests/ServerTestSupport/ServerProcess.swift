@@ -60,7 +60,7 @@ public final class ServerProcess: Sendable {
 
     /// What every test server and account command runs with: passwords hashed with RFC 8018's
     /// floor of rounds, not the production figure, which made hashing a quarter of the suite's
-    /// CPU. `PasswordHashTests` and `ConfigurationTests` cover the default; a test may pass its own.
+    /// CPU. `UserCommandTests` checks the default a server keeps without it; a test may pass its own.
     public static let testEnvironment = ["TODO_SERVER_PASSWORD_ROUNDS": "1000"]
 
     /// Stops the server with SIGTERM and waits for it; answers its exit status.

@@ -4,7 +4,7 @@
 /// thousands of ids (a listing's subtasks that stand at the top) spent most of its preparing
 /// there; an anonymous `?` has no name to find.
 enum AnonymousPlaceholders {
-    /// Statements with fewer binds are left as written (and cached): naming them costs nothing.
+    /// Statements with fewer binds are left as written: naming their placeholders costs nothing.
     static let fewestBinds = 64
 
     /// `sql` with `?` for each of `?1` … `?count`, or nil when they do not appear exactly once

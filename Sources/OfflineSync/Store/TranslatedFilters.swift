@@ -13,7 +13,7 @@ final class TranslatedFilters: Sendable {
         let binds: SQLBinds
     }
 
-    private struct Key: Hashable, Sendable {
+    private struct Key: Equatable, Sendable {
         let definition: SyncTableDefinition
         let filter: FilterExpression?
     }
