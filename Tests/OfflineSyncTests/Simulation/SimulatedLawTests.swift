@@ -76,6 +76,25 @@ import Testing
         await server.close()
     }
 
+    /// Known and not fixed: a device's edit whose push answer was lost, then undone, then pushed
+    /// again after another device wrote the row. The 412's merge reads the server's value of the
+    /// undone field (this device's own lost write, `order` here) as another device's change and
+    /// keeps it, so the undone value stays on the server and the other device's acknowledged
+    /// value is lost. `LostReply` catches the case where the server still holds exactly a state
+    /// this device wrote; here the other device's write came between. Found by CI's random seeds.
+    @Test func anEditUndoneAfterItsAnswerWasLostIsTakenBackOnTheServer() async throws {
+        let server = try await Self.server()
+        let folder = try LawStorage.folder()
+        defer { LawStorage.remove(folder) }
+        let (_, played) = try await Self.playConvergence(seed: 0xb0f6_5ba4_ce88_04ba, server: server, folder: folder)
+        #expect(!played.undone.isEmpty, "the history undoes a change")
+        let lost = try ConvergenceLaws.everyAcknowledgedChangeIsKept(played)
+        withKnownIssue("an undone edit whose answer was lost stays on the server after another device's write") {
+            #expect(lost == [])
+        }
+        await server.close()
+    }
+
     @Test func undoingEveryStepReturnsTheStoreAndTheServerToWhereTheyBegan() async throws {
         let server = try await Self.server()
         try await SimulatedCases.check("undoing every step returns to the start") { seed, folder in
