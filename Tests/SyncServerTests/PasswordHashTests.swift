@@ -9,7 +9,7 @@ struct PasswordHashTests {
         #expect(decoy.rounds == stored.rounds)
         #expect(decoy.salt.count == stored.salt.count)
         #expect(decoy.hash.count == stored.hash.count)
-        #expect(PasswordHash.decoy().rounds == PasswordHash.defaultRounds)
+        #expect(PasswordHash.decoy().rounds == ServerConfiguration.defaultPasswordRounds)
     }
 
     @Test func aDecoyMatchesNoPassword() {

@@ -102,6 +102,17 @@ struct LocalSelect {
 }
 
 extension LocalSelect {
+    /// A row these statements read, as an item: its columns, or the query's selected fields.
+    func item(from row: Row) -> JSONObject {
+        guard let selectedFields else { return ItemRow.object(fromSelected: row, columns: readColumns) }
+        return JSONObject(selectedFields.map { ($0.field, value(of: $0, in: row)) })
+    }
+
+    /// A selected field's value in a row these statements read (null for a field that is no column).
+    func value(of field: (field: String, index: Int?), in row: Row) -> JSONValue {
+        field.index.map { ItemRow.json(row[$0] as DatabaseValue, type: readColumns[$0].type) } ?? .null
+    }
+
     /// Filters translated lately, shared by every store (a translation depends on the table's
     /// definition and the filter alone).
     static let translations = TranslatedFilters()

@@ -49,7 +49,7 @@ struct SQLiteStoreSession: SyncStoreSession {
     func items(_ query: SyncQuery) throws -> SyncQueryResult {
         let (select, statements) = try selection(query)
         let rows = try Row.fetchAll(try prepared(statements.rowsSQL, statements.rowsBinds), arguments: StatementArguments(statements.rowsBinds))
-        let items = rows.map { item(from: $0, select) }
+        let items = rows.map { select.item(from: $0) }
         let count = try statements.countSQL.map {
             try Int.fetchOne(try prepared($0, statements.countBinds), arguments: StatementArguments(statements.countBinds)) ?? 0
         }
@@ -67,7 +67,7 @@ struct SQLiteStoreSession: SyncStoreSession {
             chunk.removeAll(keepingCapacity: true)
         }
         while let row = try rows.next() {
-            chunk.append(item(from: row, select))
+            chunk.append(select.item(from: row))
             if chunk.count == size { try flush() }
         }
         if !chunk.isEmpty { try flush() }
@@ -81,7 +81,7 @@ struct SQLiteStoreSession: SyncStoreSession {
         let rows = try Row.fetchCursor(try prepared(statements.rowsSQL, statements.rowsBinds), arguments: StatementArguments(statements.rowsBinds))
         var values: [[JSONValue]] = []
         while let row = try rows.next() {
-            values.append(fields.map { field in field.index.map { ItemRow.json(row[$0] as DatabaseValue, type: select.readColumns[$0].type) } ?? .null })
+            values.append(fields.map { select.value(of: $0, in: row) })
         }
         return values
     }
@@ -108,12 +108,6 @@ struct SQLiteStoreSession: SyncStoreSession {
             return (select, (search.rowsSQL, search.rowsBinds, search.countSQL, search.countBinds))
         }
         return (select, (select.rowsSQL, select.rowsBinds, select.countSQL, select.countBinds))
-    }
-
-    /// A row `select` read as an item: its columns, or the query's selected fields (null for a field that is no column).
-    private func item(from row: Row, _ select: LocalSelect) -> JSONObject {
-        guard let fields = select.selectedFields else { return ItemRow.object(fromSelected: row, columns: select.readColumns) }
-        return JSONObject(fields.map { field in (field.field, field.index.map { ItemRow.json(row[$0] as DatabaseValue, type: select.readColumns[$0].type) } ?? .null) })
     }
 
     func counts(_ query: SyncQuery, groupedBy column: String) throws -> [JSONValue: Int] {

@@ -19,7 +19,7 @@ public final class Authenticator: Sendable {
     private let decoy: PasswordHash
 
     /// Authenticates against `users` with `tokens`.
-    public init(users: UserStore, tokens: TokenService, required: Bool, hashing: PasswordCheckPool = .shared) throws {
+    public init(users: UserStore, tokens: TokenService, required: Bool, hashing: PasswordCheckPool = .shared) {
         self.users = users
         appPasswords = AppPasswords(database: users.database)
         self.hashing = hashing

@@ -5,13 +5,12 @@ import Foundation
 /// A password kept only as PBKDF2-HMAC-SHA256 (swift-crypto) with a random 16-byte salt:
 /// `pbkdf2-sha256$<rounds>$<salt>$<hash>` (base64), with `ServerConfiguration.passwordRounds`.
 struct PasswordHash: Sendable, Equatable {
-    static let defaultRounds = ServerConfiguration.defaultPasswordRounds
     let rounds: Int
     let salt: [UInt8]
     let hash: [UInt8]
 
     /// Hashes a new password with a fresh salt.
-    init(password: String, rounds: Int = PasswordHash.defaultRounds) throws {
+    init(password: String, rounds: Int = ServerConfiguration.defaultPasswordRounds) throws {
         let salt = Self.randomBytes(16)
         self.rounds = rounds
         self.salt = salt
@@ -20,7 +19,7 @@ struct PasswordHash: Sendable, Equatable {
 
     /// A hash no password is known to match, checked as long as any other: random salt and
     /// random hash bytes, so making it costs nothing (deriving one was most of a server's start).
-    static func decoy(rounds: Int = PasswordHash.defaultRounds) -> PasswordHash {
+    static func decoy(rounds: Int = ServerConfiguration.defaultPasswordRounds) -> PasswordHash {
         PasswordHash(rounds: rounds, salt: randomBytes(16), hash: randomBytes(32))
     }
 

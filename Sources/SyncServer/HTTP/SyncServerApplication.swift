@@ -75,7 +75,7 @@ public enum SyncServerApplication {
             try await service.bootstrap()
             let tokens = try await TokenService.open(
                 users: users, lifetime: configuration.tokenLifetime, secretFile: configuration.tokenSecretFile, now: now)
-            authenticator = try Authenticator(users: users, tokens: tokens, required: configuration.auth == .required)
+            authenticator = Authenticator(users: users, tokens: tokens, required: configuration.auth == .required)
             push = PushService(subscriptions: PushSubscriptions(database: database),
                                vapid: try await PushService.vapidKey(file: configuration.vapidKeyFile, subject: configuration.vapidSubject, users: users),
                                policy: PushResourcePolicy(allowLocal: configuration.pushAllowLocal),
