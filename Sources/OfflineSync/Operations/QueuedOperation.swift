@@ -13,7 +13,9 @@ public struct QueuedOperation: Sendable, Hashable {
     public var space: String?
     /// What to send.
     public var type: TableOperationType
-    /// For deletes: the item as it was when deleted (its version goes into `If-Match`).
+    /// For deletes: the item as it was when deleted (its version goes into `If-Match`). For
+    /// updates: the values its sends carried while no answer said whether the server took
+    /// them (`UnansweredSends`), nil before the first send.
     public var snapshot: JSONObject?
     /// A push has put it on the wire before, and no answer finished it: the server may hold it
     /// already, so a local change back to the item's base copy must still send it.

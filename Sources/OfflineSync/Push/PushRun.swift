@@ -103,6 +103,10 @@ struct PushRun {
         var queued = pending.queued
         var (error, pending, operation) = (failure, pending, operation)
         try Self.abortIfFatal(error)
+        if queued.type == .update, UnansweredSends.refused(error) {
+            // The server said no to this send: only the earlier sends' values may be there.
+            try storeStep { try store.write { try $0.updateOperation(id: queued.id, type: .update, snapshot: queued.snapshot) } }
+        }
         // The row moved on the server (its list shared or unshared on another device): it
         // follows, and the change goes where the row is now, with the version it had. A row
         // moved on again meanwhile is followed a few hops, then the failure is recorded.
@@ -162,8 +166,15 @@ struct PushRun {
         // An insert sent for the first time has no base: a 409 then means another device
         // inserted the id, and every differing field clashes. A re-sent insert (its reply
         // was lost to a crash) has the content first sent as its base.
-        let base = { queued.type == .insert && !pending.resent ? nil
-            : try storeStep { try store.read { try $0.baseItem(in: queued.table, id: queued.itemId, space: queued.space) } } }
+        // An update sent before, with no answer, may be on the server: the values it sent that
+        // the server holds are this device's own (`UnansweredSends`).
+        let (sentBefore, server) = (queued.type == .update ? queued.snapshot : nil, error.serverItem)
+        func base() throws -> JSONObject? {
+            if queued.type == .insert && !pending.resent { return nil }
+            let kept = try storeStep { try store.read { try $0.baseItem(in: queued.table, id: queued.itemId, space: queued.space) } }
+            guard let kept, let sentBefore, let server else { return kept }
+            return UnansweredSends.base(kept, sent: sentBefore, server: server, rules: context.dataSource.definition(of: queued.table)?.mergeRules ?? [:])
+        }
         switch try await settlement.settle(error, base: base) {
         case .sent(let serverItem, let entry)?:
             try storeStep { try finish(queued, serverItem: serverItem, basedOn: pending.item, log: entry) }
@@ -235,6 +246,11 @@ struct PushRun {
                     pending.batchOperation = operation
                 }
                 context.operations.sending([queued.id])
+                if queued.type == .update {
+                    // Kept until an answer comes: the server may take this send and the answer never come.
+                    let sent = UnansweredSends.adding(PatchBody.update(item, since: pending.base), to: queued.snapshot)
+                    try session.updateOperation(id: queued.id, type: .update, snapshot: sent)
+                }
                 if queued.type == .insert {
                     let resent = bases[table]?[itemId] != nil
                     if !resent { try session.setBaseItem(item, in: queued.table, id: queued.itemId, space: queued.space) }

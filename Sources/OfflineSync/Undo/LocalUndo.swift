@@ -30,7 +30,6 @@ struct LocalUndo {
             patch[SystemProperty.id] = .string(entry.itemId)
             result.item = try table.update(patch, id: entry.itemId, space: entry.space, in: session)
             result.sendsNewChange = pending == nil || inFlight
-            if let pending, pending.sent, !inFlight { try takenBackAfterSending(entry, fields: fields, sentValues: current) }
             if !inFlight, try backToBase(entry, result.item) { result.item = try session.item(in: entry.table, id: entry.itemId, space: entry.space) }
         case (let target?, nil):
             if from != nil && entry.change == .update {
@@ -72,19 +71,6 @@ struct LocalUndo {
         try session.upsert([base], in: entry.table, space: entry.space)
         try session.setBaseItem(nil, in: entry.table, id: entry.itemId, space: entry.space)
         return true
-    }
-
-    /// An update a push sent whose answer never came may be on the server: the fields this undo
-    /// takes back are marked changed here, against what was sent, so that a merge with a server
-    /// holding the sent values (a 412 when another device wrote too) keeps the undo rather than
-    /// reading those fields as unchanged and taking the server's.
-    /// Only whole values: a word set merges word by word, where its base copy must stay the
-    /// server's last set (the simulation found a history that lost a word otherwise).
-    private func takenBackAfterSending(_ entry: UndoJournalEntry, fields: [String], sentValues: JSONObject) throws {
-        guard var base = try session.baseItem(in: entry.table, id: entry.itemId, space: entry.space) else { return }
-        let rules = context.dataSource.definition(of: entry.table)?.mergeRules ?? [:]
-        for field in fields where rules[field] == nil { base[field] = sentValues[field] ?? .null }
-        try session.setBaseItem(base, in: entry.table, id: entry.itemId, space: entry.space)
     }
 
     static func userFields(_ item: JSONObject) -> Set<String> {

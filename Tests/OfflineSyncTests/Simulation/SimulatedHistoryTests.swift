@@ -67,6 +67,92 @@ import Testing
         }
     }
 
+    /// Found as seed 0xb0f65ba4ce8804ba: as above, with a move by hand (`order`, whose clashes
+    /// the server wins) in place of the text. The merge read the undone place as another
+    /// device's move and kept it on the server.
+    @Test func anUndoneMoveWhoseAnswerWasLostStaysUndoneThroughAnotherDevicesWrite() async throws {
+        try await Self.play(devices: 2) { simulation in
+            let (device, other) = (simulation.devices[0], simulation.devices[1])
+            try await device.insert(step: 0, pick: 0)
+            try simulation.startSync(0, pull: false)
+            await simulation.drain()
+            try simulation.startSync(1, pull: true)
+            await simulation.drain()
+            var row = try #require(try device.rows().values.first)
+            row["order"] = .string("m")
+            try await device.table.update(row)
+            try simulation.startSync(0, pull: false)
+            #expect(await simulation.deliverReads(of: 0) == "PATCH")
+            await simulation.deliver(0, .replyLost)
+            await simulation.drain()
+            try await other.edit(step: 2, pick: 0, field: 1)  // completion, elsewhere
+            try simulation.startSync(1, pull: false)
+            await simulation.drain()
+            #expect(try device.context.undo() != nil)
+            try simulation.startSync(0, pull: false)
+            await simulation.drain()
+            let onServer = try #require(try await simulation.serverRows().values.first)
+            #expect(onServer["order"] == .null, "the undo reached the server")
+            #expect(onServer["complete"] == .bool(true), "the other device's write stands")
+        }
+    }
+
+    /// Found as seed 0x8c044fc0f340849e: as above, with the edit changed back by hand rather than
+    /// undone. The device completed the row, was killed while its push was on the server, and
+    /// opened the row again; the merge read the server's completion (its own) as another
+    /// device's change and kept it, and the acknowledged open state was lost.
+    @Test func anEditChangedBackByHandAfterItsAnswerWasLostStaysChangedBackThroughAnotherDevicesWrite() async throws {
+        try await Self.play(devices: 2) { simulation in
+            let (device, other) = (simulation.devices[0], simulation.devices[1])
+            try await device.insert(step: 0, pick: 0)
+            try simulation.startSync(0, pull: false)
+            await simulation.drain()
+            try simulation.startSync(1, pull: true)
+            await simulation.drain()
+            try await device.edit(step: 1, pick: 0, field: 1)  // completes it
+            try simulation.startSync(0, pull: false)
+            #expect(await simulation.deliverReads(of: 0) == "PATCH")
+            await simulation.deliver(0, .replyLost)
+            await simulation.drain()
+            try await other.edit(step: 2, pick: 0, field: 0)  // the text, elsewhere
+            try simulation.startSync(1, pull: false)
+            await simulation.drain()
+            try await device.edit(step: 3, pick: 0, field: 1)  // opens it again
+            try simulation.startSync(0, pull: false)
+            await simulation.drain()
+            let onServer = try #require(try await simulation.serverRows().values.first)
+            #expect(onServer["complete"] == .bool(false), "the change back reached the server")
+            #expect(onServer["text"] == .string("s2"), "the other device's write stands")
+        }
+    }
+
+    /// A tag added, its answer lost, then undone, meets another device's tag on the same row
+    /// (412): the undone word leaves the server and the other device's word stays. The tags
+    /// merge word by word, so the undo moves only its own word in the base copy.
+    @Test func anUndoneTagWhoseAnswerWasLostLeavesTheServerAndAnotherDevicesTagStays() async throws {
+        try await Self.play(devices: 2) { simulation in
+            let (device, other) = (simulation.devices[0], simulation.devices[1])
+            try await device.insert(step: 0, pick: 0)  // tagged milk
+            try simulation.startSync(0, pull: false)
+            await simulation.drain()
+            try simulation.startSync(1, pull: true)
+            await simulation.drain()
+            try await device.edit(step: 1, pick: 4, field: 3)  // adds eggs
+            try simulation.startSync(0, pull: false)
+            #expect(await simulation.deliverReads(of: 0) == "PATCH")
+            await simulation.deliver(0, .replyLost)
+            await simulation.drain()
+            try await other.edit(step: 2, pick: 8, field: 3)  // adds home, elsewhere
+            try simulation.startSync(1, pull: false)
+            await simulation.drain()
+            #expect(try device.context.undo() != nil)
+            try simulation.startSync(0, pull: false)
+            await simulation.drain()
+            let onServer = try #require(try await simulation.serverRows().values.first)
+            #expect(onServer["tags"] == .string("home milk"))
+        }
+    }
+
     /// Found by the undo law once replies could be lost: an edit whose push reached the server
     /// but whose answer never came, undone back to the row's base copy, had its queued update
     /// dropped as if never sent, so the server kept the undone edit.
@@ -87,6 +173,39 @@ import Testing
             await simulation.drain()
             #expect(try await simulation.serverRows() == began)
             #expect(try device.context.pendingOperationsCount(table: LawDevice.table) == 0)
+        }
+    }
+
+    /// Found as seed 0x673ec3302ec0340c: an edit of a row another device deleted, kept by
+    /// "use mine", brings the row back (an undelete, then the edit). The edit's answer was lost;
+    /// the next push met a live row, an edit conflict that knew nothing of the deletion, and
+    /// the deletion was lost with no history anywhere.
+    @Test func aDeletionUndoneByUseMineIsInTheHistoryThoughTheSettlementsAnswerWasLost() async throws {
+        try await Self.play(devices: 2) { simulation in
+            let (deleter, editor) = (simulation.devices[0], simulation.devices[1])
+            try await deleter.insert(step: 0, pick: 0)
+            try simulation.startSync(0, pull: false)
+            await simulation.drain()
+            try simulation.startSync(1, pull: true)
+            await simulation.drain()
+            try await editor.edit(step: 1, pick: 0, field: 1)
+            try await deleter.delete(pick: 0)
+            try simulation.startSync(0, pull: false)
+            await simulation.drain()
+            try simulation.startSync(1, pull: false)
+            #expect(await simulation.deliverReads(of: 1) == "PATCH")
+            await simulation.deliver(1, .delivered)  // 404: deleted
+            #expect(await simulation.deliverReads(of: 1) == "POST")
+            await simulation.deliver(1, .delivered)  // the undelete
+            #expect(await simulation.deliverReads(of: 1) == "PATCH")
+            await simulation.deliver(1, .replyLost)
+            await simulation.drain()
+            try simulation.startSync(1, pull: false)
+            await simulation.drain()
+            let id = "\(simulation.run)-d0-1"
+            #expect(try await simulation.serverRows()[id] != nil, "use mine kept the row")
+            let history = try editor.context.conflictLog().filter { $0.itemId == id }
+            #expect(history.contains { $0.lostADeletion }, "the editor's conflict history of \(id): \(history)")
         }
     }
 
