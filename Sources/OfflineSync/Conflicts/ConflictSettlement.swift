@@ -60,6 +60,11 @@ struct ConflictSettlement {
         let rules = policy == .fieldMerge ? context.dataSource.definition(of: queued.table)?.mergeRules ?? [:] : [:]
         let conflict = SyncConflict(kind: kind, table: queued.table, itemId: queued.itemId, space: queued.space, base: base, local: local, server: server, rules: rules)
         if kind == .edit, let server, PushRun.sameContent(local, server) { return .sent(server, nil) }  // nothing differs
+        if kind == .edit, base != nil, conflict.comparison.changedOnServer.isEmpty {
+            // Nobody else changed the row since its base: the server's version moved by this
+            // device's own unanswered send. No conflict: the change goes on the server's version.
+            return .sent(try await update(local, on: server), nil)
+        }
         let automatic = policy == .fieldMerge && conflict.mergesCleanly
         let resolution: ConflictResolution
         if automatic {
@@ -118,7 +123,8 @@ struct ConflictSettlement {
         var item = item
         item[SystemProperty.id] = .string(queued.itemId)
         item[SystemProperty.version] = server?[SystemProperty.version]
-        return try await remote.update(PatchBody.update(item, since: server), features: "OL")
+        let body = PatchBody.update(item, since: server)
+        return try await UnansweredSends.send(body, for: queued, in: context.dataSource) { try await remote.update(body, features: "OL") }
     }
 
     /// Brings an item back on the server: undelete its row and write these values, or insert it

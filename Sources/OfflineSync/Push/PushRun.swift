@@ -413,7 +413,8 @@ struct PushRun {
 
     /// What `LostReply` decides on, read from the store only where the failure could be an
     /// echo: an insert's 409 (what its first send carried, whether a newer change is queued), or
-    /// another operation's 412 (the item's states in the undo journal). Also answers what the
+    /// another operation's 412 (the item's states in the undo journal, where an update sent
+    /// before has no record of its sends). Also answers what the
     /// insert's first send carried (its base copy), the row's base when it did arrive.
     private func lostReplyFacts(_ error: SyncError, _ pending: Pending, sent: JSONObject, serverItem: JSONObject) throws -> (LostReply.Facts, firstSent: JSONObject?) {
         let queued = pending.queued
@@ -427,7 +428,15 @@ struct PushRun {
             facts.serverHoldsSent = Self.sameContent(sent, serverItem)
             facts.newerChangeQueued = try store.read { try $0.operationCount(table: queued.table, itemId: queued.itemId, space: queued.space) } > 1
             facts.serverHoldsFirstSent = firstSent.map { Self.sameContent($0, serverItem) } ?? false
+        case (.update, 412?) where !queued.sent || queued.snapshot != nil:
+            // Never sent before, the server holds nothing of this operation; sent, its record
+            // of what it sent is the merge's base (`UnansweredSends`). A state in the undo
+            // journal is no proof of a send: another device can write the same content (the
+            // simulation's seed cc121790856b5e7a overwrote a tag so).
+            break
         case (.update, 412?), (.delete, 412?):
+            // An update sent before whose record is gone (a delete it collapsed into, undone),
+            // or a delete: the undo journal is what is left to know its own writes by.
             facts.serverHoldsOwnEarlierState = try store.read { session in
                 try session.journaledStates(table: queued.table, itemId: queued.itemId, space: queued.space).contains { Self.sameContent(RemoteTable.clientBody($0), serverItem) }
             }
@@ -447,7 +456,7 @@ struct PushRun {
         changed[SystemProperty.version] = serverItem[SystemProperty.version]
         let answer: JSONObject?
         do {
-            answer = try await send(changed)
+            answer = try await UnansweredSends.send(changed, for: pending.queued, in: store) { try await send(changed) }
         } catch {
             let failed = Self.syncError(error)
             try Self.abortIfFatal(failed)

@@ -6,7 +6,7 @@ import TableProtocol
 /// (another device wrote the row too), a field whose server value is one this device sent is
 /// this device's own: it is that field's merge base. Otherwise a value changed back here
 /// since (by hand or by undo) read as another device's change and stayed on the server.
-/// Pure; `UnansweredSendsTests`.
+/// The rules here are pure (`UnansweredSendsTests`); `send` keeps the record around a send.
 enum UnansweredSends {
     /// The record once `body` (an update's request body) is on its way: the earlier sends'
     /// values and this one's. Bookkeeping (id, version) is left out.

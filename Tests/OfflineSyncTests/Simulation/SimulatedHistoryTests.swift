@@ -209,6 +209,31 @@ import Testing
         }
     }
 
+    /// Found as seed 0xcc121790856b5e7a: a device's unsent edits passed through a state (a tag
+    /// added, then taken off) that another device then wrote and pushed. The first device's 412
+    /// found that state in its undo journal, took the server's row for its own lost write, and
+    /// sent its whole row over it: the other device's tag was lost with no conflict.
+    @Test func anotherDevicesWriteOfAStateThisDevicePassedThroughIsMergedNotOverwritten() async throws {
+        try await Self.play(devices: 2) { simulation in
+            let (device, other) = (simulation.devices[0], simulation.devices[1])
+            try await device.insert(step: 0, pick: 0)  // tagged milk
+            try simulation.startSync(0, pull: false)
+            await simulation.drain()
+            try simulation.startSync(1, pull: true)
+            await simulation.drain()
+            try await device.edit(step: 1, pick: 4, field: 3)  // adds eggs
+            try await device.edit(step: 2, pick: 4, field: 3)  // takes it off again
+            try await device.edit(step: 3, pick: 8, field: 3)  // adds home
+            try await other.edit(step: 4, pick: 4, field: 3)  // adds eggs, elsewhere
+            try simulation.startSync(1, pull: false)
+            await simulation.drain()
+            try simulation.startSync(0, pull: false)
+            await simulation.drain()
+            let onServer = try #require(try await simulation.serverRows().values.first)
+            #expect(onServer["tags"] == .string("eggs home milk"))
+        }
+    }
+
     /// Found as seed 0x4f9dc4782316744: an add whose answer was lost, deleted by another device
     /// before the add was sent again, came back as if restored on purpose, and the deletion was
     /// lost with no conflict recorded anywhere.
