@@ -8,7 +8,7 @@ import Testing
 
     /// The base after `sends`, none of them answered, when the server holds `server`.
     private func base(_ base: JSONObject, sends: [JSONObject], server: JSONObject) -> JSONObject {
-        let record = sends.reduce(nil as JSONObject?) { UnansweredSends.adding($1, to: $0) } ?? JSONObject()
+        let record = sends.reduce(nil as JSONObject?) { UnansweredSends.adding($1, to: $0, against: base) } ?? JSONObject()
         return UnansweredSends.base(base, sent: record, server: server, rules: rules)
     }
 
@@ -48,13 +48,19 @@ import Testing
     }
 
     @Test func bookkeepingIsNeverKept() {
-        let record = UnansweredSends.adding(["id": "1", "version": "v1", "text": "a"], to: nil)
+        let record = UnansweredSends.adding(["id": "1", "version": "v1", "text": "a"], to: nil, against: nil)
         #expect(record == ["text": ["a"]])
     }
 
     @Test func eachValueIsKeptOnceAcrossSends() {
-        let first = UnansweredSends.adding(["text": "a", "complete": true], to: nil)
-        #expect(UnansweredSends.adding(["TEXT": "b", "complete": true], to: first) == ["text": ["a", "b"], "complete": [true]])
+        let first = UnansweredSends.adding(["text": "a", "complete": true], to: nil, against: nil)
+        #expect(UnansweredSends.adding(["TEXT": "b", "complete": true], to: first, against: nil) == ["text": ["a", "b"], "complete": [true]])
+    }
+
+    @Test func onlyTheValuesASendChangesAreKept() {
+        // A body of every field (an edit undone by hand) echoes the server's values: none is this device's.
+        let record = UnansweredSends.adding(["text": "theirs", "complete": true], to: nil, against: ["text": "theirs", "complete": false])
+        #expect(record == ["complete": [true]])
     }
 
     @Test func onlyAnAnswerSayingNoTakesASendOutOfTheRecord() {

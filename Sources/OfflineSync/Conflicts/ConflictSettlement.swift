@@ -124,7 +124,7 @@ struct ConflictSettlement {
         item[SystemProperty.id] = .string(queued.itemId)
         item[SystemProperty.version] = server?[SystemProperty.version]
         let body = PatchBody.update(item, since: server)
-        return try await UnansweredSends.send(body, for: queued, in: context.dataSource) { try await remote.update(body, features: "OL") }
+        return try await UnansweredSends.send(body, on: server, for: queued, in: context.dataSource) { try await remote.update(body, features: "OL") }
     }
 
     /// Brings an item back on the server: undelete its row and write these values, or insert it

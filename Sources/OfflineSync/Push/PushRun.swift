@@ -248,7 +248,7 @@ struct PushRun {
                 context.operations.sending([queued.id])
                 if queued.type == .update {
                     // Kept until an answer comes: the server may take this send and the answer never come.
-                    let sent = UnansweredSends.adding(PatchBody.update(item, since: pending.base), to: queued.snapshot)
+                    let sent = UnansweredSends.adding(PatchBody.update(item, since: pending.base), to: queued.snapshot, against: pending.base)
                     try session.updateOperation(id: queued.id, type: .update, snapshot: sent)
                 }
                 if queued.type == .insert {
@@ -456,7 +456,7 @@ struct PushRun {
         changed[SystemProperty.version] = serverItem[SystemProperty.version]
         let answer: JSONObject?
         do {
-            answer = try await UnansweredSends.send(changed, for: pending.queued, in: store) { try await send(changed) }
+            answer = try await UnansweredSends.send(changed, on: serverItem, for: pending.queued, in: store) { try await send(changed) }
         } catch {
             let failed = Self.syncError(error)
             try Self.abortIfFatal(failed)

@@ -9,10 +9,14 @@ import TableProtocol
 /// The rules here are pure (`UnansweredSendsTests`); `send` keeps the record around a send.
 enum UnansweredSends {
     /// The record once `body` (an update's request body) is on its way: the earlier sends'
-    /// values and this one's. Bookkeeping (id, version) is left out.
-    static func adding(_ body: JSONObject, to earlier: JSONObject?) -> JSONObject {
+    /// values and this one's changes, the values that differ from `reference` (the server
+    /// state it is sent on). A body that carries every field, changed or not (`PatchBody`'s
+    /// answer to an edit undone by hand), echoes the server's own values: recorded, a later
+    /// conflict took another device's values for this one's (seed a63e78ae22082e3d).
+    /// Bookkeeping (id, version) is left out.
+    static func adding(_ body: JSONObject, to earlier: JSONObject?, against reference: JSONObject?) -> JSONObject {
         var record = earlier ?? JSONObject()
-        for (key, value) in body where !SharedSpace.isBookkeeping(key) {
+        for (key, value) in body where !SharedSpace.isBookkeeping(key) && reference.map({ $0.value(ofField: key) != value }) ?? true {
             let field = record.key(ofField: key) ?? key
             var values = record[field]?.arrayValue ?? []
             if !values.contains(value) { values.append(value) }

@@ -80,6 +80,22 @@ import Testing
         await server.close()
     }
 
+    /// Histories that broke the convergence laws once the push kept what its sends carried, or
+    /// before: a device changed a field back by hand after its send's answer was lost
+    /// (8c044fc0f340849e); a settlement's undelete whose answer was lost (673ec3302ec0340c);
+    /// another device wrote a state this one had only passed through (cc121790856b5e7a); a
+    /// body of every field recorded the server's values as this device's (a63e78ae22082e3d).
+    @Test(arguments: [0x8c04_4fc0_f340_849e, 0x673e_c330_2ec0_340c, 0xcc12_1790_856b_5e7a, 0xa63e_78ae_2208_2e3d] as [UInt64])
+    func theConvergenceLawsHoldOnTheHistoriesThatBrokeThem(_ seed: UInt64) async throws {
+        let server = try await Self.server()
+        let folder = try LawStorage.folder()
+        defer { LawStorage.remove(folder) }
+        let (simulation, played) = try await Self.playConvergence(seed: seed, server: server, folder: folder)
+        #expect(try ConvergenceLaws.everyDeviceEndsWithTheServersRows(played) == [])
+        #expect(try ConvergenceLaws.everyAcknowledgedChangeIsKept(played) == [], "\(simulation.trace.joined(separator: "\n"))")
+        await server.close()
+    }
+
     /// An undo history: one device writes and syncs (replies lost, restarts, kills), then undoes
     /// every step and pushes; answers what broke, with the trace.
     static func playUndo(seed: UInt64, server: SimulatedServer, folder: URL) async throws -> (broken: [String], trace: [String]) {
