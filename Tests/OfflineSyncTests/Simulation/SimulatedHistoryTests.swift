@@ -17,6 +17,30 @@ import Testing
         await server.close()
     }
 
+    /// Device 0 adds a row (tagged milk) and pushes it; device 1 pulls it.
+    static func shareOneRow(_ simulation: Simulation) async throws {
+        try await simulation.devices[0].insert(step: 0, pick: 0)
+        try simulation.startSync(0, pull: false)
+        await simulation.drain()
+        try simulation.startSync(1, pull: true)
+        await simulation.drain()
+    }
+
+    /// Device `index` pushes, every request delivered.
+    static func push(_ simulation: Simulation, _ index: Int) async throws {
+        try simulation.startSync(index, pull: false)
+        await simulation.drain()
+    }
+
+    /// Device `index` pushes: its first write (a PATCH) reaches the server and the answer is
+    /// lost; the rest is delivered.
+    static func pushLosingTheAnswer(_ simulation: Simulation, _ index: Int) async throws {
+        try simulation.startSync(index, pull: false)
+        #expect(await simulation.deliverReads(of: index) == "PATCH")
+        await simulation.deliver(index, .replyLost)
+        await simulation.drain()
+    }
+
     /// Found as seed 0x3e3e5e360698f47f: an add whose push was cut before it reached the server,
     /// then deleted and the deletion undone, was taken for a row the server had (its queued
     /// operation became an update and, equal to its first send, was dropped), and never sent.
@@ -30,8 +54,7 @@ import Testing
             await simulation.drain()
             try await device.delete(pick: 0)
             #expect(try device.context.undo() != nil)
-            try simulation.startSync(0, pull: false)
-            await simulation.drain()
+            try await Self.push(simulation, 0)
             #expect(try await Array(simulation.serverRows().keys) == ["\(simulation.run)-d0-1"])
             #expect(try device.context.pendingOperationsCount(table: LawDevice.table) == 0)
         }
@@ -44,23 +67,14 @@ import Testing
     @Test func anUndoneEditWhoseAnswerWasLostStaysUndoneThroughAnotherDevicesWrite() async throws {
         try await Self.play(devices: 2) { simulation in
             let (device, other) = (simulation.devices[0], simulation.devices[1])
-            try await device.insert(step: 0, pick: 0)
-            try simulation.startSync(0, pull: false)
-            await simulation.drain()
-            try simulation.startSync(1, pull: true)
-            await simulation.drain()
+            try await Self.shareOneRow(simulation)
             let began = try device.rows().mapValues(ConvergenceLaws.values)
             try await device.edit(step: 1, pick: 0, field: 0)  // the text
-            try simulation.startSync(0, pull: false)
-            #expect(await simulation.deliverReads(of: 0) == "PATCH")
-            await simulation.deliver(0, .replyLost)
-            await simulation.drain()
+            try await Self.pushLosingTheAnswer(simulation, 0)
             try await other.edit(step: 2, pick: 0, field: 1)  // completion, elsewhere
-            try simulation.startSync(1, pull: false)
-            await simulation.drain()
+            try await Self.push(simulation, 1)
             #expect(try device.context.undo() != nil)
-            try simulation.startSync(0, pull: false)
-            await simulation.drain()
+            try await Self.push(simulation, 0)
             let row = try #require(try await simulation.serverRows().values.first)
             #expect(row["text"] == began.values.first?["text"], "the undo reached the server")
             #expect(row["complete"] == .bool(true), "the other device's write stands")
@@ -73,24 +87,15 @@ import Testing
     @Test func anUndoneMoveWhoseAnswerWasLostStaysUndoneThroughAnotherDevicesWrite() async throws {
         try await Self.play(devices: 2) { simulation in
             let (device, other) = (simulation.devices[0], simulation.devices[1])
-            try await device.insert(step: 0, pick: 0)
-            try simulation.startSync(0, pull: false)
-            await simulation.drain()
-            try simulation.startSync(1, pull: true)
-            await simulation.drain()
+            try await Self.shareOneRow(simulation)
             var row = try #require(try device.rows().values.first)
             row["order"] = .string("m")
             try await device.table.update(row)
-            try simulation.startSync(0, pull: false)
-            #expect(await simulation.deliverReads(of: 0) == "PATCH")
-            await simulation.deliver(0, .replyLost)
-            await simulation.drain()
+            try await Self.pushLosingTheAnswer(simulation, 0)
             try await other.edit(step: 2, pick: 0, field: 1)  // completion, elsewhere
-            try simulation.startSync(1, pull: false)
-            await simulation.drain()
+            try await Self.push(simulation, 1)
             #expect(try device.context.undo() != nil)
-            try simulation.startSync(0, pull: false)
-            await simulation.drain()
+            try await Self.push(simulation, 0)
             let onServer = try #require(try await simulation.serverRows().values.first)
             #expect(onServer["order"] == .null, "the undo reached the server")
             #expect(onServer["complete"] == .bool(true), "the other device's write stands")
@@ -104,22 +109,13 @@ import Testing
     @Test func anEditChangedBackByHandAfterItsAnswerWasLostStaysChangedBackThroughAnotherDevicesWrite() async throws {
         try await Self.play(devices: 2) { simulation in
             let (device, other) = (simulation.devices[0], simulation.devices[1])
-            try await device.insert(step: 0, pick: 0)
-            try simulation.startSync(0, pull: false)
-            await simulation.drain()
-            try simulation.startSync(1, pull: true)
-            await simulation.drain()
+            try await Self.shareOneRow(simulation)
             try await device.edit(step: 1, pick: 0, field: 1)  // completes it
-            try simulation.startSync(0, pull: false)
-            #expect(await simulation.deliverReads(of: 0) == "PATCH")
-            await simulation.deliver(0, .replyLost)
-            await simulation.drain()
+            try await Self.pushLosingTheAnswer(simulation, 0)
             try await other.edit(step: 2, pick: 0, field: 0)  // the text, elsewhere
-            try simulation.startSync(1, pull: false)
-            await simulation.drain()
+            try await Self.push(simulation, 1)
             try await device.edit(step: 3, pick: 0, field: 1)  // opens it again
-            try simulation.startSync(0, pull: false)
-            await simulation.drain()
+            try await Self.push(simulation, 0)
             let onServer = try #require(try await simulation.serverRows().values.first)
             #expect(onServer["complete"] == .bool(false), "the change back reached the server")
             #expect(onServer["text"] == .string("s2"), "the other device's write stands")
@@ -132,22 +128,13 @@ import Testing
     @Test func anUndoneTagWhoseAnswerWasLostLeavesTheServerAndAnotherDevicesTagStays() async throws {
         try await Self.play(devices: 2) { simulation in
             let (device, other) = (simulation.devices[0], simulation.devices[1])
-            try await device.insert(step: 0, pick: 0)  // tagged milk
-            try simulation.startSync(0, pull: false)
-            await simulation.drain()
-            try simulation.startSync(1, pull: true)
-            await simulation.drain()
+            try await Self.shareOneRow(simulation)  // tagged milk
             try await device.edit(step: 1, pick: 4, field: 3)  // adds eggs
-            try simulation.startSync(0, pull: false)
-            #expect(await simulation.deliverReads(of: 0) == "PATCH")
-            await simulation.deliver(0, .replyLost)
-            await simulation.drain()
+            try await Self.pushLosingTheAnswer(simulation, 0)
             try await other.edit(step: 2, pick: 8, field: 3)  // adds home, elsewhere
-            try simulation.startSync(1, pull: false)
-            await simulation.drain()
+            try await Self.push(simulation, 1)
             #expect(try device.context.undo() != nil)
-            try simulation.startSync(0, pull: false)
-            await simulation.drain()
+            try await Self.push(simulation, 0)
             let onServer = try #require(try await simulation.serverRows().values.first)
             #expect(onServer["tags"] == .string("home milk"))
         }
@@ -160,17 +147,12 @@ import Testing
         try await Self.play(devices: 1) { simulation in
             let device = simulation.devices[0]
             try await device.insert(step: 0, pick: 0)
-            try simulation.startSync(0, pull: false)
-            await simulation.drain()
+            try await Self.push(simulation, 0)
             let began = try device.rows().mapValues(ConvergenceLaws.values)
             try await device.edit(step: 1, pick: 0, field: 0)
-            try simulation.startSync(0, pull: false)
-            #expect(await simulation.deliverReads(of: 0) == "PATCH")
-            await simulation.deliver(0, .replyLost)
-            await simulation.drain()
+            try await Self.pushLosingTheAnswer(simulation, 0)
             #expect(try device.context.undo() != nil)
-            try simulation.startSync(0, pull: false)
-            await simulation.drain()
+            try await Self.push(simulation, 0)
             #expect(try await simulation.serverRows() == began)
             #expect(try device.context.pendingOperationsCount(table: LawDevice.table) == 0)
         }
@@ -183,15 +165,10 @@ import Testing
     @Test func aDeletionUndoneByUseMineIsInTheHistoryThoughTheSettlementsAnswerWasLost() async throws {
         try await Self.play(devices: 2) { simulation in
             let (deleter, editor) = (simulation.devices[0], simulation.devices[1])
-            try await deleter.insert(step: 0, pick: 0)
-            try simulation.startSync(0, pull: false)
-            await simulation.drain()
-            try simulation.startSync(1, pull: true)
-            await simulation.drain()
+            try await Self.shareOneRow(simulation)
             try await editor.edit(step: 1, pick: 0, field: 1)
             try await deleter.delete(pick: 0)
-            try simulation.startSync(0, pull: false)
-            await simulation.drain()
+            try await Self.push(simulation, 0)
             try simulation.startSync(1, pull: false)
             #expect(await simulation.deliverReads(of: 1) == "PATCH")
             await simulation.deliver(1, .delivered)  // 404: deleted
@@ -200,8 +177,7 @@ import Testing
             #expect(await simulation.deliverReads(of: 1) == "PATCH")
             await simulation.deliver(1, .replyLost)
             await simulation.drain()
-            try simulation.startSync(1, pull: false)
-            await simulation.drain()
+            try await Self.push(simulation, 1)
             let id = "\(simulation.run)-d0-1"
             #expect(try await simulation.serverRows()[id] != nil, "use mine kept the row")
             let history = try editor.context.conflictLog().filter { $0.itemId == id }
@@ -216,19 +192,13 @@ import Testing
     @Test func anotherDevicesWriteOfAStateThisDevicePassedThroughIsMergedNotOverwritten() async throws {
         try await Self.play(devices: 2) { simulation in
             let (device, other) = (simulation.devices[0], simulation.devices[1])
-            try await device.insert(step: 0, pick: 0)  // tagged milk
-            try simulation.startSync(0, pull: false)
-            await simulation.drain()
-            try simulation.startSync(1, pull: true)
-            await simulation.drain()
+            try await Self.shareOneRow(simulation)  // tagged milk
             try await device.edit(step: 1, pick: 4, field: 3)  // adds eggs
             try await device.edit(step: 2, pick: 4, field: 3)  // takes it off again
             try await device.edit(step: 3, pick: 8, field: 3)  // adds home
             try await other.edit(step: 4, pick: 4, field: 3)  // adds eggs, elsewhere
-            try simulation.startSync(1, pull: false)
-            await simulation.drain()
-            try simulation.startSync(0, pull: false)
-            await simulation.drain()
+            try await Self.push(simulation, 1)
+            try await Self.push(simulation, 0)
             let onServer = try #require(try await simulation.serverRows().values.first)
             #expect(onServer["tags"] == .string("eggs home milk"))
         }
@@ -248,10 +218,8 @@ import Testing
             try simulation.startSync(1, pull: true)
             await simulation.drain()
             try await deleter.delete(pick: 0)
-            try simulation.startSync(1, pull: false)
-            await simulation.drain()
-            try simulation.startSync(0, pull: false)
-            await simulation.drain()
+            try await Self.push(simulation, 1)
+            try await Self.push(simulation, 0)
             let id = "\(simulation.run)-d0-1"
             let history = try adder.context.conflictLog().filter { $0.itemId == id }
             #expect(history.count == 1, "the adder's conflict history of \(id): \(history)")
