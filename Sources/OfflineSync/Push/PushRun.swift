@@ -414,8 +414,8 @@ struct PushRun {
     /// What `LostReply` decides on, read from the store only where the failure could be an
     /// echo: an insert's 409 (what its first send carried, whether a newer change is queued), or
     /// another operation's 412 (the item's states in the undo journal, where an update sent
-    /// before has no record of its sends). Also answers what the
-    /// insert's first send carried (its base copy), the row's base when it did arrive.
+    /// before has no record of its sends). Also answers what the insert's first send carried
+    /// (its base copy), the row's base when it did arrive.
     private func lostReplyFacts(_ error: SyncError, _ pending: Pending, sent: JSONObject, serverItem: JSONObject) throws -> (LostReply.Facts, firstSent: JSONObject?) {
         let queued = pending.queued
         var facts = LostReply.Facts(type: queued.type, status: error.statusCode, serverRow: true,

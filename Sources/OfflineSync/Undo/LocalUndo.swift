@@ -23,7 +23,7 @@ struct LocalUndo {
             // Only an insert still queued (and not on the wire) is dropped unsent.
             result.sendsNewChange = !(pending?.type == .insert && !inFlight)
             result.item = nil
-        case (let target?, let current?):
+        case (let target?, _?):
             let fields = target.keys.filter { !SharedSpace.isBookkeeping($0) && from?[$0] ?? .null != target[$0] }
             guard !fields.isEmpty else { break }
             var patch = JSONObject(fields.map { ($0, target[$0] ?? .null) })

@@ -20,8 +20,7 @@ import Testing
     /// Device 0 adds a row (tagged milk) and pushes it; device 1 pulls it.
     static func shareOneRow(_ simulation: Simulation) async throws {
         try await simulation.devices[0].insert(step: 0, pick: 0)
-        try simulation.startSync(0, pull: false)
-        await simulation.drain()
+        try await push(simulation, 0)
         try simulation.startSync(1, pull: true)
         await simulation.drain()
     }
