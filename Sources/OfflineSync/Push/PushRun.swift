@@ -248,7 +248,8 @@ struct PushRun {
                 context.operations.sending([queued.id])
                 if queued.type == .update {
                     // Kept until an answer comes: the server may take this send and the answer never come.
-                    let sent = UnansweredSends.adding(PatchBody.update(item, since: pending.base), to: queued.snapshot, against: pending.base)
+                    let sent = UnansweredSends.adding(PatchBody.update(item, since: pending.base), to: queued.snapshot, against: pending.base,
+                                                      rules: store.definition(of: queued.table)?.mergeRules ?? [:])
                     try session.updateOperation(id: queued.id, type: .update, snapshot: sent)
                 }
                 if queued.type == .insert {

@@ -11,7 +11,8 @@ extension UnansweredSends {
         guard queued.type == .update else { return try await send() }
         let earlier = try store.write { session in
             let record = try session.operations(after: queued.id - 1, limit: 1).first { $0.id == queued.id }?.snapshot
-            try session.updateOperation(id: queued.id, type: .update, snapshot: adding(body, to: record, against: reference))
+            let rules = store.definition(of: queued.table)?.mergeRules ?? [:]
+            try session.updateOperation(id: queued.id, type: .update, snapshot: adding(body, to: record, against: reference, rules: rules))
             return record
         }
         do {

@@ -23,10 +23,15 @@ struct LocalUndo {
             // Only an insert still queued (and not on the wire) is dropped unsent.
             result.sendsNewChange = !(pending?.type == .insert && !inFlight)
             result.item = nil
-        case (let target?, _?):
+        case (let target?, let current?):
             let fields = target.keys.filter { !SharedSpace.isBookkeeping($0) && from?[$0] ?? .null != target[$0] }
             guard !fields.isEmpty else { break }
-            var patch = JSONObject(fields.map { ($0, target[$0] ?? .null) })
+            let rules = context.dataSource.definition(of: entry.table)?.mergeRules ?? [:]
+            var patch = JSONObject(fields.map { field in
+                let rule = rules[field] ?? rules.first { $0.key.lowercased() == field.lowercased() }?.value
+                let value = target[field] ?? .null
+                return (field, rule == .wordSet ? Self.words(from: from?[field] ?? .null, to: value, now: current[field] ?? .null) : value)
+            })
             patch[SystemProperty.id] = .string(entry.itemId)
             result.item = try table.update(patch, id: entry.itemId, space: entry.space, in: session)
             result.sendsNewChange = pending == nil || inFlight
@@ -71,6 +76,15 @@ struct LocalUndo {
         try session.upsert([base], in: entry.table, space: entry.space)
         try session.setBaseItem(nil, in: entry.table, id: entry.itemId, space: entry.space)
         return true
+    }
+
+    /// A word set taken from `from` back to `to` word by word: the words the change added go and
+    /// the words it removed come back, and words another device's change brought since (a merge
+    /// or a pull) stay. Unchanged since, it is `to` as it was.
+    static func words(from: JSONValue, to: JSONValue, now: JSONValue) -> JSONValue {
+        let (before, after, current) = (ColumnMergeRule.words(from), ColumnMergeRule.words(to), ColumnMergeRule.words(now))
+        if current == before { return to }
+        return ColumnMergeRule.wordSetValue(current.subtracting(before.subtracting(after)).union(after.subtracting(before)))
     }
 
     static func userFields(_ item: JSONObject) -> Set<String> {

@@ -225,4 +225,45 @@ import Testing
             #expect(history.first?.lostADeletion == true)
         }
     }
+
+    /// Found as seed 0x27de8cc51d2309c6: a removed tag met another device's added one (412); the
+    /// merge's send (the other's word, this one's removal) never arrived, and its record took the
+    /// other device's word for this one's, so the next push's merge removed it.
+    @Test func aMergesLostSendDoesNotMakeAnotherDevicesTagThisOnes() async throws {
+        try await Self.play(devices: 2) { simulation in
+            let (device, other) = (simulation.devices[0], simulation.devices[1])
+            try await Self.shareOneRow(simulation)
+            try await other.edit(step: 1, pick: 4, field: 3)  // adds eggs
+            try await Self.push(simulation, 1)
+            try await device.edit(step: 2, pick: 0, field: 3)  // removes milk
+            try simulation.startSync(0, pull: false)
+            #expect(await simulation.deliverReads(of: 0) == "PATCH")
+            await simulation.deliver(0, .delivered)  // 412
+            #expect(await simulation.deliverReads(of: 0) == "PATCH")
+            await simulation.deliver(0, .lostOnTheWay)
+            await simulation.drain()
+            try await Self.push(simulation, 0)
+            let onServer = try #require(try await simulation.serverRows().values.first)
+            #expect(onServer["tags"] == .string("eggs"))
+        }
+    }
+
+    /// The same history's second half: undoing a tag's removal after a merge brought another
+    /// device's tag puts the removed word back beside it, rather than the whole value from before.
+    @Test func undoingATagsRemovalAfterAMergeKeepsAnotherDevicesTag() async throws {
+        try await Self.play(devices: 2) { simulation in
+            let (device, other) = (simulation.devices[0], simulation.devices[1])
+            try await Self.shareOneRow(simulation)
+            try await other.edit(step: 1, pick: 4, field: 3)  // adds eggs
+            try await Self.push(simulation, 1)
+            try await device.edit(step: 2, pick: 0, field: 3)  // removes milk
+            try await Self.push(simulation, 0)  // a 412, merged
+            #expect(try device.rows().values.first?["tags"] == .string("eggs"))
+            #expect(try device.context.undo() != nil)
+            #expect(try device.rows().values.first?["tags"] == .string("eggs milk"))
+            try await Self.push(simulation, 0)
+            let onServer = try #require(try await simulation.serverRows().values.first)
+            #expect(onServer["tags"] == .string("eggs milk"))
+        }
+    }
 }
