@@ -145,7 +145,10 @@ struct ClientBench {
         if try service.items.item(id: bigParent) != nil {
             _ = try await timeMessage(app, .lists(.chooseScope(.all)), width: width, height: height)
             _ = try await timeKey(app, .home, width: width, height: height)
-            for _ in 0..<100 { folding.append(try await timeKey(app, .character("z"), width: width, height: height)) }
+            for round in 0..<100 {
+                folding.append(try await timeKey(app, .character("z"), width: width, height: height))
+                if trace, folding.last! > 5 { print("slow fold \(round) (\(round % 2 == 0 ? "unfold" : "fold")): \(folding.last!) ms") }
+            }
         }
         _ = frame
         var result: [String: Double] = [

@@ -20,11 +20,13 @@ import Testing
         var id: String
     }
 
+    static let tables = [SyncTableDefinition(name: "items", columns: ["text": .text], searchable: ["text"])]
+
     /// Plays a history on a fresh store in `folder`; answers the context and the model of what it holds.
     static func play(_ steps: [Int], in folder: URL) async throws -> (SyncContext, [Key: String]) {
-        let path = folder.appendingPathComponent("keys.sqlite").path
-        let context = SyncContext(client: nil, dataSource: try SQLiteSyncStore(
-            path: path, tables: [SyncTableDefinition(name: "items", columns: ["text": .text], searchable: ["text"])]))
+        let path = folder.appendingPathComponent("keys.sqlite")
+        try LawStorage.emptyStore(tables, at: path)
+        let context = SyncContext(client: nil, dataSource: try SQLiteSyncStore(path: path.path, tables: tables))
         var model: [Key: String] = [:]
         for (step, number) in steps.enumerated() {
             let space = spaces[number % 3]

@@ -49,12 +49,7 @@ final class LawDevice: @unchecked Sendable {
     }
 
     /// An empty store of the laws' table at `path`, closed again (its journal folded into the file).
-    static func makeTemplate(at path: URL) throws {
-        _ = try SQLiteSyncStore(path: path.path, tables: [definition])
-        for suffix in ["-wal", "-shm"] where FileManager.default.fileExists(atPath: path.path + suffix) {
-            throw CocoaError(.fileWriteUnknown, userInfo: [NSLocalizedDescriptionKey: "the template store kept its \(suffix) file open"])
-        }
-    }
+    static func makeTemplate(at path: URL) throws { try LawStorage.makeEmptyStore([definition], at: path) }
 
     /// Drops the context and store and opens them again from the file, as a process killed
     /// between two writes would (every write is committed before it returns).
@@ -146,9 +141,14 @@ final class LawDevice: @unchecked Sendable {
     /// What a push is about to send: for each queued row, each change against its base copy.
     func outgoing() throws -> [(id: String, change: SentChange)] {
         var changes: [(String, SentChange)] = []
-        for id in try context.pendingItemIds(table: Self.table).sorted() {
-            let base = try context.dataSource.read { try $0.baseItem(in: Self.table, id: id, space: nil) }
-            guard let local = try table.read(id: id), local["deleted"] != .bool(true) else {
+        // One read of the queue, the base copies and the rows (ids as the store keys them, lower case).
+        let (ids, bases, locals) = try context.dataSource.read { session in
+            let ids = try session.pendingItemIds(table: Self.table).sorted()
+            return (ids, try session.baseItems(in: Self.table, ids: ids, space: nil), try session.items(in: Self.table, ids: ids, space: nil))
+        }
+        for id in ids {
+            let base = bases[id]
+            guard let local = locals[id], local["deleted"] != .bool(true) else {
                 changes.append((id, .deleted))
                 continue
             }

@@ -84,8 +84,11 @@ import Testing
     /// before: a device changed a field back by hand after its send's answer was lost
     /// (8c044fc0f340849e); a settlement's undelete whose answer was lost (673ec3302ec0340c);
     /// another device wrote a state this one had only passed through (cc121790856b5e7a); a
-    /// body of every field recorded the server's values as this device's (a63e78ae22082e3d).
-    @Test(arguments: [0x8c04_4fc0_f340_849e, 0x673e_c330_2ec0_340c, 0xcc12_1790_856b_5e7a, 0xa63e_78ae_2208_2e3d] as [UInt64])
+    /// body of every field recorded the server's values as this device's (a63e78ae22082e3d); a
+    /// merge's lost send recorded another device's tag as this one's, and an undo put a tag set
+    /// back whole over it (27de8cc51d2309c6).
+    @Test(arguments: [0x8c04_4fc0_f340_849e, 0x673e_c330_2ec0_340c, 0xcc12_1790_856b_5e7a, 0xa63e_78ae_2208_2e3d,
+                      0x27de_8cc5_1d23_09c6] as [UInt64])
     func theConvergenceLawsHoldOnTheHistoriesThatBrokeThem(_ seed: UInt64) async throws {
         let server = try await Self.server()
         let folder = try LawStorage.folder()
@@ -158,7 +161,9 @@ import Testing
             await server.close()
             LawStorage.remove(folder)
         }
-        #expect(traces[0].count > 10)
+        // Every history tells at least its one step and each of two devices' settling push and pull
+        // (a random seed's history told 10 lines, and a guard of more than 10 failed).
+        #expect(traces[0].count >= 5)
         #expect(traces[0] == traces[1], "seed 0x\(String(seed, radix: 16)) played two histories")
     }
 }
