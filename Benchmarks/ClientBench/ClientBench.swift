@@ -131,6 +131,9 @@ struct ClientBench {
                 if trace, filter.last! > 5 { print("slow key \(key) -> filter '\(app.state.list.filter.text)': \(filter.last!) ms") }
             }
         }
+        // The filter is empty again: Enter keeps it and closes the prompt, so the keys below reach
+        // the list (a `z` typed into the prompt filters for "z" and folds nothing).
+        _ = try await timeKey(app, .enter, width: width, height: height)
         // Switching views: Today and a list, alternately (as `v` or `[`/`]` would choose them).
         var switching: [Double] = []
         let lists = try service.lists.all()
@@ -147,6 +150,10 @@ struct ClientBench {
             _ = try await timeKey(app, .home, width: width, height: height)
             for round in 0..<100 {
                 folding.append(try await timeKey(app, .character("z"), width: width, height: height))
+                if trace, app.state.list.unfolded.contains(bigParent) != (round % 2 == 0) {
+                    // Seen in 3 of 8 runs on 2026-12-06, its cause not yet found: `toggleFold` does nothing without the row's progress.
+                    print("fold \(round) did not toggle: progress \(String(describing: app.state.list.rows.progress(of: bigParent)))")
+                }
                 if trace, folding.last! > 5 { print("slow fold \(round) (\(round % 2 == 0 ? "unfold" : "fold")): \(folding.last!) ms") }
             }
         }
