@@ -21,7 +21,7 @@ enum UnansweredSends {
         var record = earlier ?? JSONObject()
         for (key, value) in body where !SharedSpace.isBookkeeping(key) && reference.map({ $0.value(ofField: key) != value }) ?? true {
             let field = record.key(ofField: key) ?? key
-            let entry = rule(of: key, in: rules) == .wordSet ? WordChange(from: reference?.value(ofField: key) ?? .null, to: value).json : value
+            let entry = rules.rule(of: key) == .wordSet ? WordChange(from: reference?.value(ofField: key) ?? .null, to: value).json : value
             var values = record[field]?.arrayValue ?? []
             if !values.contains(entry) { values.append(entry) }
             record[field] = .array(values)
@@ -74,7 +74,7 @@ enum UnansweredSends {
             let sent = entry.arrayValue ?? []
             let field = base.key(ofField: key) ?? key
             let (was, now) = (base.value(ofField: key), server.value(ofField: key))
-            if rule(of: key, in: rules) == .wordSet {
+            if rules.rule(of: key) == .wordSet {
                 let (baseWords, serverWords) = (ColumnMergeRule.words(was), ColumnMergeRule.words(now))
                 let changes = sent.map(WordChange.init(recorded:))
                 var words = baseWords
@@ -87,9 +87,5 @@ enum UnansweredSends {
             }
         }
         return adjusted
-    }
-
-    private static func rule(of field: String, in rules: [String: ColumnMergeRule]) -> ColumnMergeRule? {
-        rules[field] ?? rules.first { $0.key.lowercased() == field.lowercased() }?.value
     }
 }

@@ -28,9 +28,8 @@ struct LocalUndo {
             guard !fields.isEmpty else { break }
             let rules = context.dataSource.definition(of: entry.table)?.mergeRules ?? [:]
             var patch = JSONObject(fields.map { field in
-                let rule = rules[field] ?? rules.first { $0.key.lowercased() == field.lowercased() }?.value
                 let value = target[field] ?? .null
-                return (field, rule == .wordSet ? Self.words(from: from?[field] ?? .null, to: value, now: current[field] ?? .null) : value)
+                return (field, rules.rule(of: field) == .wordSet ? Self.words(from: from?[field] ?? .null, to: value, now: current[field] ?? .null) : value)
             })
             patch[SystemProperty.id] = .string(entry.itemId)
             result.item = try table.update(patch, id: entry.itemId, space: entry.space, in: session)

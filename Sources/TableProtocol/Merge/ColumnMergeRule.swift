@@ -31,3 +31,10 @@ public enum ColumnMergeRule: String, Sendable, Hashable {
         words.isEmpty ? .null : .string(words.sorted().joined(separator: " "))
     }
 }
+
+extension Dictionary where Key == String, Value == ColumnMergeRule {
+    /// The rule for `field`, its name matched in any letter case; nil when it has none.
+    public func rule(of field: String) -> ColumnMergeRule? {
+        self[field] ?? first { $0.key.lowercased() == field.lowercased() }?.value
+    }
+}

@@ -14,8 +14,8 @@ enum LawStorage {
         return base.appendingPathComponent("todo-laws-\(getpid())")
     }()
 
-    /// The empty stores made so far, by their tables' names.
-    private static let templates = Mutex<[String: URL]>([:])
+    /// The empty stores made so far, by their tables.
+    private static let templates = Mutex<[[SyncTableDefinition]: URL]>([:])
 
     /// A new empty folder for one case.
     static func folder() throws -> URL {
@@ -30,12 +30,11 @@ enum LawStorage {
     /// per process, as the app's second launch finds it, so that a case does not pay for creating
     /// every table (first launches have tests of their own).
     static func emptyStore(_ tables: [SyncTableDefinition], at path: URL) throws {
-        let name = tables.map(\.name).joined(separator: "+")
         let template = try templates.withLock { made in
-            if let template = made[name] { return template }
-            let template = try folder().appendingPathComponent("\(name).sqlite")
+            if let template = made[tables] { return template }
+            let template = try folder().appendingPathComponent("empty.sqlite")
             try makeEmptyStore(tables, at: template)
-            made[name] = template
+            made[tables] = template
             return template
         }
         try FileManager.default.copyItem(at: template, to: path)
