@@ -31,13 +31,29 @@ import Testing
         await simulation.drain()
     }
 
+    /// Device `index` pushes: its first writes (PATCHes) meet `fates` in turn; the rest is delivered.
+    static func push(_ simulation: Simulation, _ index: Int, patches fates: [Simulation.Fate]) async throws {
+        try simulation.startSync(index, pull: false)
+        for fate in fates {
+            #expect(await simulation.deliverReads(of: index) == "PATCH")
+            await simulation.deliver(index, fate)
+        }
+        await simulation.drain()
+    }
+
     /// Device `index` pushes: its first write (a PATCH) reaches the server and the answer is
     /// lost; the rest is delivered.
     static func pushLosingTheAnswer(_ simulation: Simulation, _ index: Int) async throws {
-        try simulation.startSync(index, pull: false)
-        #expect(await simulation.deliverReads(of: index) == "PATCH")
-        await simulation.deliver(index, .replyLost)
-        await simulation.drain()
+        try await push(simulation, index, patches: [.replyLost])
+    }
+
+    /// The row of `shareOneRow` tagged on both sides: device 1 adds eggs and pushes; device 0
+    /// removes milk, not yet sent.
+    static func tagOnBothSides(_ simulation: Simulation) async throws {
+        try await shareOneRow(simulation)
+        try await simulation.devices[1].edit(step: 1, pick: 4, field: 3)  // adds eggs
+        try await push(simulation, 1)
+        try await simulation.devices[0].edit(step: 2, pick: 0, field: 3)  // removes milk
     }
 
     /// Found as seed 0x3e3e5e360698f47f: an add whose push was cut before it reached the server,
@@ -231,17 +247,9 @@ import Testing
     /// other device's word for this one's, so the next push's merge removed it.
     @Test func aMergesLostSendDoesNotMakeAnotherDevicesTagThisOnes() async throws {
         try await Self.play(devices: 2) { simulation in
-            let (device, other) = (simulation.devices[0], simulation.devices[1])
-            try await Self.shareOneRow(simulation)
-            try await other.edit(step: 1, pick: 4, field: 3)  // adds eggs
-            try await Self.push(simulation, 1)
-            try await device.edit(step: 2, pick: 0, field: 3)  // removes milk
-            try simulation.startSync(0, pull: false)
-            #expect(await simulation.deliverReads(of: 0) == "PATCH")
-            await simulation.deliver(0, .delivered)  // 412
-            #expect(await simulation.deliverReads(of: 0) == "PATCH")
-            await simulation.deliver(0, .lostOnTheWay)
-            await simulation.drain()
+            try await Self.tagOnBothSides(simulation)
+            // A 412, then the merge's send lost on the way.
+            try await Self.push(simulation, 0, patches: [.delivered, .lostOnTheWay])
             try await Self.push(simulation, 0)
             let onServer = try #require(try await simulation.serverRows().values.first)
             #expect(onServer["tags"] == .string("eggs"))
@@ -252,11 +260,8 @@ import Testing
     /// device's tag puts the removed word back beside it, rather than the whole value from before.
     @Test func undoingATagsRemovalAfterAMergeKeepsAnotherDevicesTag() async throws {
         try await Self.play(devices: 2) { simulation in
-            let (device, other) = (simulation.devices[0], simulation.devices[1])
-            try await Self.shareOneRow(simulation)
-            try await other.edit(step: 1, pick: 4, field: 3)  // adds eggs
-            try await Self.push(simulation, 1)
-            try await device.edit(step: 2, pick: 0, field: 3)  // removes milk
+            let device = simulation.devices[0]
+            try await Self.tagOnBothSides(simulation)
             try await Self.push(simulation, 0)  // a 412, merged
             #expect(try device.rows().values.first?["tags"] == .string("eggs"))
             #expect(try device.context.undo() != nil)
