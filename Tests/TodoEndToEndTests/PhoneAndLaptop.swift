@@ -34,7 +34,8 @@ struct PhoneAndLaptop {
     /// The laptop's screen, synced once.
     func laptop() async throws -> TmuxSession {
         let ui = try TmuxSession(command: [TodoCLI.binary, "--server", url, "--device", "laptop", "--no-live"],
-                                 environment: TodoCLI.environment(home: try TempDir.make()).merging(["LANG": "C.UTF-8"]) { $1 })
+                                 environment: TodoCLI.environment(home: try TempDir.make()).merging(["LANG": "C.UTF-8"]) { $1 },
+                                 width: TmuxSession.wideEnoughForNotices)
         do {
             try await ui.waitFor("0 changes pending")
             try ui.send("r")

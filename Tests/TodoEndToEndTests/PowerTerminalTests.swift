@@ -22,8 +22,7 @@ import Testing
         try ui.send("+Garden", literal: true)
         try ui.send("Enter")
         try await ui.waitFor("Changed 12 items: list Garden")
-        try ui.send("r")
-        try await ui.waitFor("0 changes pending")
+        try await ui.pushPendingChanges()
         let garden = try #require(try await ServerProcess.items(port: devices.server.port, table: "TodoList").first { $0["name"] as? String == "Garden" }?["id"] as? String)
         func inGarden() async throws -> [String] {
             try await ServerProcess.items(port: devices.server.port, table: "TodoItem").filter { $0["listId"] as? String == garden }.compactMap { $0["text"] as? String }
@@ -31,8 +30,7 @@ import Testing
         #expect(try await inGarden().count == 12)
         try ui.send("u")
         try await ui.waitFor("Undid")
-        try ui.send("r")
-        try await ui.waitFor("0 changes pending")
+        try await ui.pushPendingChanges()
         #expect(try await inGarden().isEmpty)
     }
 
@@ -52,8 +50,7 @@ import Testing
             guard let cat = screen.range(of: "Cat"), let bob = screen.range(of: "Bob") else { return false }
             return cat.lowerBound < bob.lowerBound
         }
-        try ui.send("r")
-        try await ui.waitFor("0 changes pending")
+        try await ui.pushPendingChanges()
         try await devices.onPhone(["sync"])
         let order = try await devices.onPhone(["list", "--sort", "manual"]).split(separator: "\n").map { $0.split(separator: "\t")[2] }
         #expect(order == ["Ann", "Cat", "Bob"])

@@ -19,7 +19,7 @@ import Testing
 
     func ui(_ h: Household, _ home: URL, live: Bool) throws -> TmuxSession {
         try TmuxSession(command: [TodoCLI.binary, "--server", h.url] + (live ? [] : ["--no-live"]),
-                        environment: TodoCLI.environment(home: home).merging(["LANG": "C.UTF-8"]) { $1 }, width: 110)
+                        environment: TodoCLI.environment(home: home).merging(["LANG": "C.UTF-8"]) { $1 }, width: TmuxSession.wideEnoughForNotices)
     }
 
     func milkId(_ h: Household) async throws -> String {
@@ -100,8 +100,7 @@ import Testing
         // The rename, made before the share, is one undo step: it still names the item.
         try ui.send("u")
         try await ui.waitUntil("the rename undone") { $0.contains("[ ] milk") && !$0.contains("oat milk") }
-        try ui.send("r")
-        try await ui.waitUntil("synced") { $0.contains("synced") || $0.contains("Synced") }
+        try await ui.pushPendingChanges()
         #expect(try await h.todo(["sync"], h.bob).status == 0)
         let bobs = try JSONSerialization.jsonObject(with: Data(try await h.todo(["list", "--json"], h.bob).out.utf8)) as? [[String: Any]] ?? []
         #expect(bobs.map { $0["id"] as? String } == [id])
@@ -144,8 +143,7 @@ import Testing
         try ui.send("j", "Space")  // the second row: ann's milk, in the shared list
         let done = try await ui.waitUntil("ann's milk done") { $0.contains("Completed           1") && !$0.contains("[ ] milk") }
         #expect(done.contains("[ ] bob's milk") && done.contains("Groceries           1") && done.contains("Groceries (ann) 👥2 0"))
-        try ui.send("r")
-        try await ui.waitUntil("synced") { $0.contains("synced") || $0.contains("Synced") }
+        try await ui.pushPendingChanges()
         try await h.todo(["sync"], h.ann)
         let anns = try JSONSerialization.jsonObject(with: Data(try await h.todo(["list", "--all", "--json"], h.ann).out.utf8)) as? [[String: Any]] ?? []
         #expect(anns.map { $0["complete"] as? Bool } == [true])

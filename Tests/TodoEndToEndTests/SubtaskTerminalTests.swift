@@ -23,14 +23,12 @@ import Testing
         try await ui.waitFor("Complete “Pack” and its 2 open subtasks? (y/n)")
         try ui.send("y")
         try await ui.waitUntil("all done") { !$0.contains("Pack") && !$0.contains("Socks") }
-        try ui.send("r")
-        try await ui.waitFor("0 changes pending")
+        try await ui.pushPendingChanges()
         let done = try await ServerProcess.items(port: devices.server.port, table: "TodoItem").filter { ($0["deleted"] as? Bool) == false }
         #expect(done.count == 4 && done.allSatisfy { $0["complete"] as? Bool == true })
         try ui.send("u")
         try await ui.waitUntil("all back") { $0.contains("Pack") && $0.contains("Socks") && $0.contains("Boots") }
-        try ui.send("r")
-        try await ui.waitFor("0 changes pending")
+        try await ui.pushPendingChanges()
         let open = try await ServerProcess.items(port: devices.server.port, table: "TodoItem").filter { ($0["complete"] as? Bool) == false }
         #expect(Set(open.compactMap { $0["text"] as? String }) == ["Pack", "Socks", "Boots"])
     }

@@ -49,6 +49,26 @@ final class TmuxSession: @unchecked Sendable {
         throw ServerStartError(description: "timed out waiting for \(what); \(diagnosis()); screen was:\n\(last)")
     }
 
+    /// A width at which the status bar shows its pending count beside the longest notice (an
+    /// undo's), as `pushPendingChanges` needs.
+    static let wideEnoughForNotices = 240
+
+    /// Pushes the changes made so far and waits until the server has them: presses `r` once the
+    /// status bar counts them pending, then waits for none pending and no sync running. (A wait
+    /// for "synced" or "0 changes pending" alone can match the bar as it was before the change
+    /// was counted, and the test then read the server before the push.)
+    func pushPendingChanges(timeout: Double = 20) async throws {
+        try await waitUntil("a change pending", timeout: timeout) { (Self.pendingCount(on: $0) ?? 0) > 0 }
+        try send("r")
+        try await waitUntil("every change pushed", timeout: timeout) { Self.pendingCount(on: $0) == 0 && !$0.contains("syncing") }
+    }
+
+    /// The status bar's "N changes pending", when the screen shows it.
+    static func pendingCount(on screen: String) -> Int? {
+        guard let match = screen.firstMatch(of: /(\d+) changes? pending/) else { return nil }
+        return Int(match.1)
+    }
+
     /// The pane's process and its state, for a timeout's message (a blank screen says little).
     func diagnosis() -> String {
         let pane = (try? Self.tmux(socket, ["display-message", "-p", "-t", name, "#{pane_dead} #{pane_pid} #{pane_dead_status}"])) ?? "?"

@@ -55,6 +55,17 @@ import TodoModel
         #expect(app.state.list.total == 2)
     }
 
+    /// A list made or renamed (here or by a sync) changes the scope's context; until the rows are
+    /// read again, the ones shown stay and keys act on them (a mark typed meanwhile was dropped).
+    @Test func rowsStayAndKeysActOnThemWhileTheListsChange() {
+        var app = ListFixture(["a", "b", "c"])
+        app.send(.lists(.listsLoaded([TodoList(id: "g", name: "Garden")])), answerReads: false)
+        #expect(app.visibleTexts == ["a", "b", "c"])
+        app.send(.key(.character("m")), answerReads: false)
+        #expect(app.state.list.marks.count == 1)
+        #expect(app.state.list.selectedItem?.text == "b")
+    }
+
     @Test func aFailedWriteSaysWhyInTheStatusBar() {
         var app = ListFixture(["a"])
         app.send(.written(error: "disk full"))

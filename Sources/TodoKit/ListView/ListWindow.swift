@@ -42,7 +42,13 @@ public struct ListWindowRequest: Sendable, Hashable {
 
     /// The same list (filter, scope, order), whatever rows it covers.
     func sameList(as other: ListWindowRequest) -> Bool {
-        (filterText, showCompleted, showHeldBack, scope, context, sort) == (other.filterText, other.showCompleted, other.showHeldBack, other.scope, other.context, other.sort)
+        context == other.context && sameView(as: other)
+    }
+
+    /// The same list as the person chose it (filter, scope, order), whatever day it is and lists
+    /// exist: its rows may stay on screen while it is read again.
+    func sameView(as other: ListWindowRequest) -> Bool {
+        (filterText, showCompleted, showHeldBack, scope, sort) == (other.filterText, other.showCompleted, other.showHeldBack, other.scope, other.sort)
     }
 }
 

@@ -72,11 +72,12 @@ public struct RowWindow: Sendable, Equatable {
         reading += 1
     }
 
-    /// Starts over for a list (`list`'s filter and scope; its rows aside): rows of the same list stay on screen (marked stale) until the new
-    /// ones arrive, so keys typed meanwhile act on what is shown; another list starts empty.
+    /// Starts over for a list (`list`'s filter and scope; its rows aside): rows of the same list
+    /// (on a new day or with lists added too) stay on screen, marked stale, until the new ones
+    /// arrive, so keys typed meanwhile act on what is shown; another list starts empty.
     /// Answers the new count generation.
     mutating func invalidate(_ list: ListWindowRequest) -> Int {
-        if let loaded, loaded.request.sameList(as: list) {
+        if let loaded, loaded.request.sameView(as: list) {
             isStale = true
         } else {
             loaded = nil

@@ -16,9 +16,17 @@ enum StoreSQL {
             guard let server else { throw ServerStartError(description: "SQLite needs the server whose file to open") }
             child = try ChildProcess("sqlite3", ["-cmd", ".timeout 5000", server.database, sql], captureOutput: true)
         case .postgres:
-            let database = try server?.database ?? backend.databaseArgument(in: URL(fileURLWithPath: "/tmp"))
-            child = try ChildProcess("psql", [database, "-X", "-q", "-A", "-t", "-c", sql], captureOutput: true)
+            return try query(sql, database: try server?.database ?? backend.databaseArgument(in: URL(fileURLWithPath: "/tmp")))
         }
+        return try output(of: child, sql)
+    }
+
+    /// Runs `sql` on a PostgreSQL database (a URL) and answers its output lines.
+    static func query(_ sql: String, database: String) throws -> [String] {
+        try output(of: try ChildProcess("psql", [database, "-X", "-q", "-A", "-t", "-c", sql], captureOutput: true), sql)
+    }
+
+    private static func output(of child: ChildProcess, _ sql: String) throws -> [String] {
         let output = String(decoding: child.standardOutput!.readDataToEndOfFile(), as: UTF8.self)
         guard child.wait() == 0 else { throw ServerStartError(description: "running SQL on the store failed: \(sql)") }
         return output.split(separator: "\n").map(String.init).filter { !$0.isEmpty }
