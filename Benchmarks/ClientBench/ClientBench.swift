@@ -152,7 +152,8 @@ struct ClientBench {
                 folding.append(try await timeKey(app, .character("z"), width: width, height: height))
                 if trace, app.state.list.unfolded.contains(bigParent) != (round % 2 == 0) {
                     // Seen in 3 of 8 runs on 2026-12-06, its cause not yet found: `toggleFold` does nothing without the row's progress.
-                    print("fold \(round) did not toggle: progress \(String(describing: app.state.list.rows.progress(of: bigParent)))")
+                    print("fold \(round) did not toggle: progress \(String(describing: app.state.list.rows.progress(of: bigParent))), "
+                          + "selected \(app.state.list.selectedItem?.id ?? "none") (sub \(app.state.list.selectedSubtask)), loading \(app.state.list.isLoading)")
                 }
                 if trace, folding.last! > 5 { print("slow fold \(round) (\(round % 2 == 0 ? "unfold" : "fold")): \(folding.last!) ms") }
             }

@@ -39,6 +39,8 @@ struct PhoneAndLaptop {
         do {
             try await ui.waitFor("0 changes pending")
             try ui.send("r")
+            // A new home that does not sync at its start: "synced" is this sync's.
+            try await ui.waitUntil("the first sync over") { $0.contains("synced") && TmuxSession.isIdle($0) }
         } catch {
             ui.kill()
             throw error

@@ -46,8 +46,7 @@ import Testing
         defer { h.server.stop() }
         let ui = try ui(h, h.bob, live: true)
         defer { ui.kill() }
-        let screen = try await ui.waitUntil("the shared list") { $0.contains("Groceries 👥2") && $0.contains("[ ] milk") }
-        #expect(screen.contains("live"))
+        try await ui.waitUntil("the shared list, live") { $0.contains("Groceries 👥2") && $0.contains("[ ] milk") && $0.contains(" live · ") }
         try await h.todo(["add", "bread", "--list", "Groceries"], h.ann)
         try await h.todo(["sync"], h.ann)
         try await ui.waitFor("[ ] bread", timeout: 10)
@@ -60,18 +59,21 @@ import Testing
         let ui = try ui(h, h.bob, live: false)
         defer { ui.kill() }
         try ui.send("r")
-        try await ui.waitFor("[ ] milk")
+        try await ui.waitUntil("the first sync over") { $0.contains("[ ] milk") && TmuxSession.isIdle($0) }
         // ann sets a priority while bob renames: both stay.
         try await h.todo(["edit", id, "--priority", "high"], h.ann)
         try await h.todo(["sync"], h.ann)
         try await renameSelected(ui, to: "oat milk")
-        try await ui.waitUntil("merged") { $0.contains("[ ] oat milk") && $0.contains("!!!") }
+        try await ui.waitUntil("merged, the sync over") {
+            $0.contains("[ ] oat milk") && $0.contains("!!!") && TmuxSession.pendingCount(on: $0) == 0 && TmuxSession.isIdle($0)
+        }
         // Then both rename it: bob's screen asks, naming ann.
         try await h.todo(["sync"], h.ann)
         try await h.todo(["edit", id, "--text", "soy milk"], h.ann)
         try await h.todo(["sync"], h.ann)
         try await renameSelected(ui, to: "rice milk")
-        let dialog = try await ui.waitFor("Server Conflict")
+        // The dialog reaches the terminal a part at a time: its last choice says it is whole.
+        let dialog = try await ui.waitUntil("the whole dialog") { $0.contains("Server Conflict") && $0.contains("Use Server") }
         #expect(dialog.contains("soy milk (changed by ann at"), "\(dialog)")
         try ui.send("s")
         try await ui.waitFor("[ ] soy milk")
@@ -119,7 +121,11 @@ import Testing
         try ui.send("a")
         try await ui.waitFor("shared with you read-only")
         try ui.send("Space")
-        try await ui.waitFor("shared with you read-only")
+        // The notice from `a` is still up: `r` clears it, which says Space, before it, was read.
+        try ui.send("r")
+        try await ui.waitUntil("Space read, the sync over") {
+            !$0.contains("shared with you read-only") && TmuxSession.pendingCount(on: $0) == 0 && TmuxSession.isIdle($0)
+        }
         #expect(try ui.screen().contains("[ ] milk"))
         try await h.todo(["unshare", "Groceries", "--with", "bob"], h.ann)
         try ui.send("r")
@@ -139,7 +145,7 @@ import Testing
         let ui = try ui(h, h.bob, live: false)
         defer { ui.kill() }
         try ui.send("r")
-        try await ui.waitUntil("both rows") { $0.contains("[ ] bob's milk") && $0.contains("[ ] milk") }
+        try await ui.waitUntil("both rows, the sync over") { $0.contains("[ ] bob's milk") && $0.contains("[ ] milk") && TmuxSession.isIdle($0) }
         try ui.send("j", "Space")  // the second row: ann's milk, in the shared list
         let done = try await ui.waitUntil("ann's milk done") { $0.contains("Completed           1") && !$0.contains("[ ] milk") }
         #expect(done.contains("[ ] bob's milk") && done.contains("Groceries           1") && done.contains("Groceries (ann) 👥2 0"))

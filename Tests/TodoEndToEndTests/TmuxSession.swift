@@ -57,11 +57,16 @@ final class TmuxSession: @unchecked Sendable {
     /// status bar counts them pending, then waits for none pending and no sync running. (A wait
     /// for "synced" or "0 changes pending" alone can match the bar as it was before the change
     /// was counted, and the test then read the server before the push.)
+    /// `r` does nothing while a sync runs, so it first waits for the bar to show none running.
     func pushPendingChanges(timeout: Double = 20) async throws {
-        try await waitUntil("a change pending", timeout: timeout) { (Self.pendingCount(on: $0) ?? 0) > 0 }
+        try await waitUntil("a change pending, no sync running", timeout: timeout) { (Self.pendingCount(on: $0) ?? 0) > 0 && Self.isIdle($0) }
         try send("r")
-        try await waitUntil("every change pushed", timeout: timeout) { Self.pendingCount(on: $0) == 0 && !$0.contains("syncing") }
+        try await waitUntil("every change pushed", timeout: timeout) { Self.pendingCount(on: $0) == 0 && Self.isIdle($0) }
     }
+
+    /// True when the status bar shows no sync running: neither "syncing" nor a pull's "pulling N / M".
+    /// A sync's rows show before it ends, and an `r` pressed before then is dropped.
+    static func isIdle(_ screen: String) -> Bool { !screen.contains("syncing") && !screen.contains("pulling") }
 
     /// The status bar's "N changes pending", when the screen shows it.
     static func pendingCount(on screen: String) -> Int? {
