@@ -19,6 +19,17 @@ import TodoModel
         try await eventually("status") { app.state.status.pending == 1 }
     }
 
+    /// A benchmark times a key until the loop has applied it: answers applied meanwhile (rows,
+    /// counts, the day) are not counted as its.
+    @Test func theLoopCountsTheMessagesGivenToSendAndNotTheAnswers() async throws {
+        let outside = InMemoryEnvironment(["bread"])
+        let app = AppRuntime.started(outside, server: nil)
+        try await eventually("row") { app.state.list.selectedItem != nil && app.state.today != nil }
+        #expect(app.appliedSentMessages == 2)  // the resize and `.started`
+        app.key(.character("j"))
+        try await eventually("the key applied") { app.appliedSentMessages == 3 }
+    }
+
     @Test func uUndoesTheNewestChangeAndSaysWhat() async throws {
         let outside = InMemoryEnvironment(["bread"])
         let app = AppRuntime.started(outside, server: nil)

@@ -15,13 +15,14 @@ public final class AppRuntime {
     public private(set) var state: AppState
     /// Called after every message (the terminal schedules a redraw).
     public var onChange: () -> Void = {}
-    /// How many messages the loop has applied (a benchmark waits for its key's).
-    public private(set) var appliedMessages = 0
+    /// How many messages given to `send` the loop has applied: a benchmark waits for its key's.
+    /// (A count of every message applied told it too soon when an effect's answer came first.)
+    public private(set) var appliedSentMessages = 0
 
     /// The outside the effects run against.
     let environment: AppEnvironment
-    private let messages: AsyncStream<AppMessage>
-    private let inbox: AsyncStream<AppMessage>.Continuation
+    private let messages: AsyncStream<Queued>
+    private let inbox: AsyncStream<Queued>.Continuation
     /// Store work, one job at a time.
     private let storeJobs: AsyncStream<@Sendable () async -> Void>.Continuation
     /// The loop and the store's worker.
@@ -38,7 +39,7 @@ public final class AppRuntime {
     public init(state: AppState, environment: AppEnvironment) {
         self.state = state
         self.environment = environment
-        (messages, inbox) = AsyncStream.makeStream(of: AppMessage.self)
+        (messages, inbox) = AsyncStream.makeStream(of: Queued.self)
         let (jobs, storeJobs) = AsyncStream.makeStream(of: (@Sendable () async -> Void).self)
         self.storeJobs = storeJobs
         tasks.append(Task.detached {
@@ -49,16 +50,16 @@ public final class AppRuntime {
     /// Starts the loop and sends `.started`.
     public func start() {
         tasks.append(Task { [weak self, messages] in
-            for await message in messages {
+            for await queued in messages {
                 guard let self else { return }
-                self.apply(message)
+                self.apply(queued.message, sent: queued.sent)
             }
         })
         send(.started)
     }
 
     /// Queues a message for the loop (from the terminal: keys, resizes; from effects: answers).
-    public func send(_ message: AppMessage) { inbox.yield(message) }
+    public func send(_ message: AppMessage) { inbox.yield(Queued(message: message, sent: true)) }
 
     /// Stops everything: subscriptions end, waiting replies get their stop answer (a push Cancel).
     public func stop() {
@@ -72,10 +73,10 @@ public final class AppRuntime {
         replies = [:]
     }
 
-    private func apply(_ message: AppMessage) {
+    private func apply(_ message: AppMessage, sent: Bool) {
         guard !isStopped else { return }
         for effect in state.update(message) { run(effect) }
-        appliedMessages += 1
+        if sent { appliedSentMessages += 1 }
         onChange()
     }
 
@@ -86,11 +87,11 @@ public final class AppRuntime {
             let clock = environment.clock, inbox = self.inbox
             Task {
                 try? await clock.sleep(for: .seconds(seconds))
-                inbox.yield(message)
+                inbox.answer(message)
             }
         case .readDay:
             let (day, secondsLeft) = environment.today()
-            send(.dayStarted(day, secondsLeft: secondsLeft))
+            inbox.answer(.dayStarted(day, secondsLeft: secondsLeft))
         case .listView(let effect): effect.run(in: self)
         case .lists(let effect): effect.run(in: self)
         case .items(let effect): effect.run(in: self)
@@ -110,7 +111,7 @@ public final class AppRuntime {
     func store(_ work: @escaping @Sendable () async -> AppMessage?) {
         let inbox = self.inbox
         storeJobs.yield {
-            if let message = await work() { inbox.yield(message) }
+            if let message = await work() { inbox.answer(message) }
         }
     }
 
@@ -130,7 +131,7 @@ public final class AppRuntime {
     func beside(_ work: @escaping @Sendable () async -> AppMessage?) {
         let inbox = self.inbox
         Task {
-            if let message = await work() { inbox.yield(message) }
+            if let message = await work() { inbox.answer(message) }
         }
     }
 
@@ -140,7 +141,7 @@ public final class AppRuntime {
         let inbox = self.inbox
         storeJobs.yield {
             Task {
-                if let message = await work() { inbox.yield(message) }
+                if let message = await work() { inbox.answer(message) }
             }
         }
     }
@@ -161,11 +162,11 @@ public final class AppRuntime {
                 for try await value in values {
                     let next = message(value)
                     guard self != nil, !Task.isCancelled else { return }
-                    if let next { inbox.yield(next) }
+                    if let next { inbox.answer(next) }
                 }
             } catch {
                 guard !Task.isCancelled, let next = await failed(error) else { return }
-                inbox.yield(next)
+                inbox.answer(next)
             }
         }
     }
@@ -187,4 +188,16 @@ public final class AppRuntime {
 
     /// Gives the reply held under `id`, if it still waits.
     func answer(_ id: UUID, with answer: some Sendable) { replies.removeValue(forKey: id)?.give(answer) }
+}
+
+/// A message on the loop's stream, and whether `send` queued it (from outside the loop) or an
+/// effect, a timer or a subscription answered with it.
+private struct Queued: Sendable {
+    let message: AppMessage
+    let sent: Bool
+}
+
+private extension AsyncStream<Queued>.Continuation {
+    /// Queues an effect's, a timer's or a subscription's message.
+    func answer(_ message: AppMessage) { yield(Queued(message: message, sent: false)) }
 }
