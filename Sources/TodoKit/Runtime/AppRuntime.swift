@@ -58,7 +58,8 @@ public final class AppRuntime {
         send(.started)
     }
 
-    /// Queues a message for the loop (from the terminal: keys, resizes; from effects: answers).
+    /// Queues a message from outside the loop: the terminal's keys and resizes, a test's or a
+    /// benchmark's messages. (Effects, timers and subscriptions answer through the ways below.)
     public func send(_ message: AppMessage) { inbox.yield(Queued(message: message, sent: true)) }
 
     /// Stops everything: subscriptions end, waiting replies get their stop answer (a push Cancel).
