@@ -65,7 +65,7 @@ import Testing
         try await h.todo(["sync"], h.ann)
         try await renameSelected(ui, to: "oat milk")
         try await ui.waitUntil("merged, the sync over") {
-            $0.contains("[ ] oat milk") && $0.contains("!!!") && TmuxSession.pendingCount(on: $0) == 0 && TmuxSession.isIdle($0)
+            $0.contains("[ ] oat milk") && $0.contains("!!!") && TmuxSession.isSettled($0)
         }
         // Then both rename it: bob's screen asks, naming ann.
         try await h.todo(["sync"], h.ann)
@@ -124,7 +124,7 @@ import Testing
         // The notice from `a` is still up: `r` clears it, which says Space, before it, was read.
         try ui.send("r")
         try await ui.waitUntil("Space read, the sync over") {
-            !$0.contains("shared with you read-only") && TmuxSession.pendingCount(on: $0) == 0 && TmuxSession.isIdle($0)
+            !$0.contains("shared with you read-only") && TmuxSession.isSettled($0)
         }
         #expect(try ui.screen().contains("[ ] milk"))
         try await h.todo(["unshare", "Groceries", "--with", "bob"], h.ann)

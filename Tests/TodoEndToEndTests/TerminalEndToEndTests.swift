@@ -179,7 +179,7 @@ import FoundationNetworking
         try ui.send("s")
         // "from A" is in the dialog too: the list shows it once the dialog is gone and the sync over.
         try await ui.waitUntil("the server's value kept") {
-            !$0.contains("Server Conflict") && $0.contains("from A") && !$0.contains("from B") && TmuxSession.pendingCount(on: $0) == 0
+            !$0.contains("Server Conflict") && $0.contains("from A") && !$0.contains("from B") && TmuxSession.isSettled($0)
         }
         #expect(try await serverText(server.port) == "from A")
     }

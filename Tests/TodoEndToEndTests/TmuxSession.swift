@@ -54,15 +54,18 @@ final class TmuxSession: @unchecked Sendable {
     static let wideEnoughForNotices = 240
 
     /// Pushes the changes made so far and waits until the server has them: presses `r` once the
-    /// status bar counts them pending, then waits for none pending and no sync running. (A wait
-    /// for "synced" or "0 changes pending" alone can match the bar as it was before the change
-    /// was counted, and the test then read the server before the push.)
-    /// `r` does nothing while a sync runs, so it first waits for the bar to show none running.
+    /// status bar counts them pending with no sync running (`r` does nothing during a sync), then
+    /// waits until nothing is pending. (A wait for "synced" or "0 changes pending" alone can match
+    /// the bar as it was before the change was counted, and the test then read the server before
+    /// the push.)
     func pushPendingChanges(timeout: Double = 20) async throws {
         try await waitUntil("a change pending, no sync running", timeout: timeout) { (Self.pendingCount(on: $0) ?? 0) > 0 && Self.isIdle($0) }
         try send("r")
-        try await waitUntil("every change pushed", timeout: timeout) { Self.pendingCount(on: $0) == 0 && Self.isIdle($0) }
+        try await waitUntil("every change pushed", timeout: timeout, Self.isSettled)
     }
+
+    /// True when the status bar shows nothing pending and no sync running.
+    static func isSettled(_ screen: String) -> Bool { pendingCount(on: screen) == 0 && isIdle(screen) }
 
     /// True when the status bar shows no sync running: neither "syncing" nor a pull's "pulling N / M".
     /// A sync's rows show before it ends, and an `r` pressed before then is dropped.

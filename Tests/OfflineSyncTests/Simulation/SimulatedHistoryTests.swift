@@ -25,14 +25,9 @@ import Testing
         await simulation.drain()
     }
 
-    /// Device `index` pushes, every request delivered.
-    static func push(_ simulation: Simulation, _ index: Int) async throws {
-        try simulation.startSync(index, pull: false)
-        await simulation.drain()
-    }
-
-    /// Device `index` pushes: its first writes (PATCHes) meet `fates` in turn; the rest is delivered.
-    static func push(_ simulation: Simulation, _ index: Int, patches fates: [Simulation.Fate]) async throws {
+    /// Device `index` pushes: its first writes (PATCHes) meet `fates` in turn; the rest (with no
+    /// fates, every request) is delivered.
+    static func push(_ simulation: Simulation, _ index: Int, patches fates: [Simulation.Fate] = []) async throws {
         try simulation.startSync(index, pull: false)
         for fate in fates {
             #expect(await simulation.deliverReads(of: index) == "PATCH")
