@@ -27,6 +27,15 @@ public struct ListWindowRequest: Sendable, Hashable {
     /// Which reading of the list asked (`RowWindow`): a window its live query sent before it was
     /// replaced, still on its way, is not taken for the new one's.
     public var reading = 0
+    /// The top-level row the screen starts in, when known, and which of the subtask rows shown
+    /// under it is first on screen (0: the row itself): an unfolded parent's subtasks are read as
+    /// items only around the screen (`SubtaskRun`).
+    public var screenTop: (root: String, subtask: Int)? {
+        get { topRoot.map { ($0, topSubtask) } }
+        set { (topRoot, topSubtask) = (newValue?.root, newValue?.subtask ?? 0) }
+    }
+    private var topRoot: String?
+    private var topSubtask = 0
 
     /// Creates a request.
     public init(filterText: String = "", showCompleted: Bool = false, showHeldBack: Bool = false, offset: Int = 0, limit: Int = 100,
@@ -59,18 +68,27 @@ public struct ListWindow: Sendable, Equatable {
     /// The rows at the top level.
     public var items: [TodoItem]
     /// The rows shown under each unfolded row of `items` (by its id): its subtasks at every depth, in outline order.
-    public var subtaskRows: [String: [SubtaskRow]]
-    /// How many of their own subtasks are done, for the rows (top level or not) that have any.
+    public var subtasks: [String: SubtaskRun]
+    /// How many of their own subtasks are done, for the rows (top level or not) that are read and have any.
     public var progress: [String: SubtaskProgress]
 
     /// Rows read for a request.
-    public init(request: ListWindowRequest, items: [TodoItem], subtaskRows: [String: [SubtaskRow]] = [:],
+    public init(request: ListWindowRequest, items: [TodoItem], subtasks: [String: SubtaskRun] = [:],
                 progress: [String: SubtaskProgress] = [:]) {
         self.request = request
         self.items = items
-        self.subtaskRows = subtaskRows
+        self.subtasks = subtasks
         self.progress = progress
     }
+
+    /// Rows read for a request, each unfolded row's subtasks all read.
+    public init(request: ListWindowRequest, items: [TodoItem], subtaskRows: [String: [SubtaskRow]], progress: [String: SubtaskProgress] = [:]) {
+        self.init(request: request, items: items, subtasks: subtaskRows.mapValues(SubtaskRun.init(rows:)), progress: progress)
+    }
+
+    /// The subtask rows read under each unfolded row, in outline order (those away from the
+    /// screen under a long run are not read).
+    public var subtaskRows: [String: [SubtaskRow]] { subtasks.mapValues(\.readRows) }
 
     /// True when the window got fewer rows than it asked for: it reaches the list's end (its
     /// start, for a window read from the end).
@@ -86,4 +104,45 @@ public struct SubtaskRow: Sendable, Equatable {
 
     /// A row at a depth.
     public init(item: TodoItem, depth: Int) { (self.item, self.depth) = (item, depth) }
+}
+
+/// The rows shown under an unfolded top-level row: every one by id and depth, and as an item
+/// only those around the screen, so unfolding a parent of thousands reads a screenful of them.
+public struct SubtaskRun: Sendable, Equatable {
+    /// Every row shown under the top-level row, in outline order.
+    public var slots: [SubtaskSlot]
+    /// The items read, by id.
+    public var items: [String: TodoItem]
+
+    /// A run of rows and the items read of them.
+    public init(slots: [SubtaskSlot], items: [String: TodoItem]) { (self.slots, self.items) = (slots, items) }
+
+    /// A run whose rows are all read.
+    public init(rows: [SubtaskRow]) {
+        self.init(slots: rows.map { SubtaskSlot(id: $0.item.id, depth: $0.depth) },
+                  items: Dictionary(rows.map { ($0.item.id, $0.item) }, uniquingKeysWith: { first, _ in first }))
+    }
+
+    /// Rows shown under the top-level row.
+    public var count: Int { slots.count }
+
+    /// The row at `index` (from 0), when its item is read.
+    public func row(at index: Int) -> SubtaskRow? {
+        guard slots.indices.contains(index), let item = items[slots[index].id] else { return nil }
+        return SubtaskRow(item: item, depth: slots[index].depth)
+    }
+
+    /// The rows read, in outline order.
+    public var readRows: [SubtaskRow] { slots.indices.compactMap(row(at:)) }
+}
+
+/// Where a subtask row stands under its top-level row.
+public struct SubtaskSlot: Sendable, Equatable {
+    /// The subtask's id.
+    public var id: String
+    /// Levels below the top-level row (1 for its own subtasks).
+    public var depth: Int
+
+    /// A slot.
+    public init(id: String, depth: Int) { (self.id, self.depth) = (id, depth) }
 }

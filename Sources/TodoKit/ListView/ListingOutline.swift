@@ -127,36 +127,80 @@ extension ListingStore {
         return outline
     }
 
-    /// The subtasks shown under each of `roots` that is unfolded, at every depth (a nested parent's
-    /// only when it is unfolded too), in outline order (each level in `sort`'s); one ordered query per level.
-    func subtaskRows(under roots: [TodoItem], unfolded: Set<String>, outline: ListingOutline, in list: SyncQuery, by sort: ListSort) throws -> [String: [SubtaskRow]] {
-        var children: [String: [TodoItem]] = [:]
-        var level = roots.map(\.id).filter(unfolded.contains)
+    /// The subtasks shown under each of `roots` that is unfolded in `request`, at every depth (a
+    /// nested parent's only when it is unfolded too), in outline order (each level in the
+    /// request's sort): their ids by one narrow ordered query per level, then as items only the
+    /// rows around the screen (`SubtaskRun`, `subtaskSpans`).
+    func subtaskRuns(under roots: [TodoItem], request: ListWindowRequest, outline: ListingOutline, in list: SyncQuery) throws -> [String: SubtaskRun] {
+        let unfolded = request.unfolded
+        let idField = SystemProperty.id.rawValue
+        var children: [String: [String]] = [:]
+        var level = outline.isFlat ? [] : roots.map(\.id).filter(unfolded.contains)
         var seen = Set(level)
         while !level.isEmpty {
             var next: [String] = []
             for parents in QueryPredicate.oneOf("parentId", chunking: level) {
-                for child in try table.read(ListQuery.order(list.filter(parents), by: sort)).records.map(TodoItem.init) where outline.showsUnderParent(child) {
-                    children[child.parentId!, default: []].append(child)
-                    if unfolded.contains(child.id), seen.insert(child.id).inserted { next.append(child.id) }
+                for row in try table.untyped.values(ListQuery.order(list.filter(parents), by: request.sort).select([idField, "parentId"])) {
+                    guard case .string(let child) = row[0], case .string(let parent) = row[1], outline.parents[child] == parent else { continue }
+                    children[parent, default: []].append(child)
+                    if unfolded.contains(child), seen.insert(child).inserted { next.append(child) }
                 }
             }
             level = next
         }
-        var rows: [String: [SubtaskRow]] = [:]
+        var slots: [(root: String, slots: [SubtaskSlot])] = []
         for root in roots where unfolded.contains(root.id) {
-            var shown: [SubtaskRow] = []
+            var shown: [SubtaskSlot] = []
             var visited: Set<String> = [root.id]
             func visit(_ parent: String, depth: Int) {
-                for child in children[parent] ?? [] where visited.insert(child.id).inserted {
-                    shown.append(SubtaskRow(item: child, depth: depth))
-                    if unfolded.contains(child.id) { visit(child.id, depth: depth + 1) }
+                for child in children[parent] ?? [] where visited.insert(child).inserted {
+                    shown.append(SubtaskSlot(id: child, depth: depth))
+                    if unfolded.contains(child) { visit(child, depth: depth + 1) }
                 }
             }
             visit(root.id, depth: 1)
-            rows[root.id] = shown
+            slots.append((root.id, shown))
         }
-        return rows
+        let spans = Self.subtaskSpans(slots.map { ($0.root, $0.slots.count) }, request: request)
+        var wanted: [String] = []
+        for (root, shown) in slots { for range in spans[root] ?? [] { wanted += shown[range].map(\.id) } }
+        var items: [String: TodoItem] = [:]
+        items.reserveCapacity(wanted.count)
+        for named in QueryPredicate.oneOf(idField, chunking: wanted) {
+            for item in try table.read(list.filter(named)).records.map(TodoItem.init) { items[item.id] = item }
+        }
+        var runs: [String: SubtaskRun] = [:]
+        for (root, shown) in slots {
+            let read = Set((spans[root] ?? []).flatMap { shown[$0].map(\.id) })
+            runs[root] = SubtaskRun(slots: shown, items: items.filter { read.contains($0.key) })
+        }
+        return runs
+    }
+
+    /// Which of each unfolded root's subtask rows (by index, from 0) a window reads as items:
+    /// the screen's top root's from two screens above its top to four below, a root above it
+    /// its last two screens, a root below it its first four, and both ends while the screen's
+    /// top is not among them. A screen is a sixth of the window's rows, as `RowWindow` asks.
+    static func subtaskSpans(_ roots: [(id: String, count: Int)], request: ListWindowRequest) -> [String: [Range<Int>]] {
+        let screen = max(1, request.limit / 6)
+        let top = request.screenTop
+        let topIndex = top.flatMap { top in roots.firstIndex { $0.id == top.root } }
+        var spans: [String: [Range<Int>]] = [:]
+        for (index, root) in roots.enumerated() {
+            let clamp = { (range: Range<Int>) -> Range<Int> in
+                let upper = max(0, min(root.count, range.upperBound))
+                return min(max(0, range.lowerBound), upper)..<upper
+            }
+            switch (topIndex, top) {
+            case (let at?, let top?) where index == at:
+                let first = top.subtask - 1
+                spans[root.id] = [clamp(first - 2 * screen..<first + 4 * screen)]
+            case (let at?, _) where index < at: spans[root.id] = [clamp(root.count - 2 * screen..<root.count)]
+            case (.some, _): spans[root.id] = [clamp(0..<4 * screen)]
+            default: spans[root.id] = [clamp(0..<4 * screen), clamp(root.count - 2 * screen..<root.count)]
+            }
+        }
+        return spans
     }
 
     /// How many of each item's own subtasks are done, of how many, for the items of `ids` that have any.

@@ -29,14 +29,24 @@ public struct ListingStore: StoreFacet {
         if Self.matchesNothing(filterText: request.filterText, scope: request.scope) { return ListWindow(request: request, items: []) }
         let list = listQuery(request)
         let outline = try nests(request.filterText, before: before) ? try outline(of: list, before: before) : nil
+        let top = try topRows(request, list: list, outline: outline, before: before)
+        guard let outline else { return ListWindow(request: request, items: top.items) }
+        let subtasks = try subtaskRuns(under: top.items, request: request, outline: outline, in: list)
+        let progress = try self.progress(of: subtasks.values.flatMap(\.items.keys)).merging(top.progress) { subtask, _ in subtask }
+        return ListWindow(request: request, items: top.items, subtasks: subtasks, progress: progress)
+    }
+
+    /// The window's rows at the top level and their progress: kept from an earlier read of the
+    /// same rows when no write came since (`before` as for `outline(of:before:)`).
+    private func topRows(_ request: ListWindowRequest, list: SyncQuery, outline: ListingOutline?, before: UInt64?) throws -> TopRowsCache.Rows {
+        if let before, let kept = store.topRows.rows(of: request, at: before) { return kept }
         let ordered = ListQuery.order(outline?.roots(list) ?? list, by: request.sort)
         let query = (request.fromEnd ? ordered.reversed() : ordered).limit(request.limit).offset(request.offset)
         let records = try table.read(query).records.map(TodoItem.init)
         let items = request.fromEnd ? records.reversed() : records
-        guard let outline else { return ListWindow(request: request, items: items) }
-        let subtaskRows = try subtaskRows(under: items, unfolded: request.unfolded, outline: outline, in: list, by: request.sort)
-        let rows = items.map(\.id) + subtaskRows.values.flatMap { $0.map(\.item.id) }
-        return ListWindow(request: request, items: items, subtaskRows: subtaskRows, progress: try progress(of: rows))
+        let rows = TopRowsCache.Rows(items: items, progress: outline == nil ? [:] : try progress(of: items.map(\.id)))
+        if let before, context.settledWrites == before { store.topRows.keep(rows, of: request, at: before) }
+        return rows
     }
 
     /// How many rows the list has at the top level (a full scan when filtering, so the UI asks for it separately).

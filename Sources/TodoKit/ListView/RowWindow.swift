@@ -36,8 +36,21 @@ public struct RowWindow: Sendable, Equatable {
         return loaded.items[index - start]
     }
 
-    /// The subtask rows the loaded window shows under the top-level row `id`.
-    public func subtaskRows(of id: String) -> [SubtaskRow] { loaded?.subtaskRows[id] ?? [] }
+    /// How many subtask rows the loaded window shows under the top-level row `id`.
+    public func subtaskCount(of id: String) -> Int { loaded?.subtasks[id]?.count ?? 0 }
+
+    /// The subtask row at `index` (from 0) under the top-level row `id`, when its item is read.
+    public func subtaskRow(of id: String, at index: Int) -> SubtaskRow? { loaded?.subtasks[id]?.row(at: index) }
+
+    /// How deep the subtask row at `index` under `id` stands, read or not.
+    public func subtaskDepth(of id: String, at index: Int) -> Int? {
+        guard let slots = loaded?.subtasks[id]?.slots, slots.indices.contains(index) else { return nil }
+        return slots[index].depth
+    }
+
+    /// Whether the loaded window holds the subtasks under the top-level row `id` (a folded one's
+    /// too, while it is read as unfolded: see `TodoListViewModel.keptFolded`).
+    public func holdsSubtasks(of id: String) -> Bool { loaded?.subtasks[id] != nil }
 
     /// How many of the item's own subtasks are done, when the loaded window holds it and it has any.
     public func progress(of id: String) -> SubtaskProgress? { loaded?.progress[id] }
@@ -56,10 +69,10 @@ public struct RowWindow: Sendable, Equatable {
     /// The same for two neighbouring runs of subtask rows under the top-level row `root` (each a
     /// subtask with the rows shown under it; ranges of `subtaskRows(of:)`, the first above).
     mutating func swapSubtaskRuns(under root: String, _ first: Range<Int>, _ second: Range<Int>) -> Bool {
-        guard var window = loaded, var rows = window.subtaskRows[root], first.upperBound == second.lowerBound,
-              first.lowerBound >= 0, second.upperBound <= rows.count else { return false }
-        rows.replaceSubrange(first.lowerBound..<second.upperBound, with: Array(rows[second]) + Array(rows[first]))
-        window.subtaskRows[root] = rows
+        guard var window = loaded, var run = window.subtasks[root], first.upperBound == second.lowerBound,
+              first.lowerBound >= 0, second.upperBound <= run.count else { return false }
+        run.slots.replaceSubrange(first.lowerBound..<second.upperBound, with: Array(run.slots[second]) + Array(run.slots[first]))
+        window.subtasks[root] = run
         loaded = window
         return true
     }
@@ -90,13 +103,16 @@ public struct RowWindow: Sendable, Equatable {
     }
 
     /// The request to send for `list` so rows `top..<top+height` are covered, or nil when they are (or
-    /// the same request is already on its way). Marks it in flight.
+    /// the same request is already on its way, or was answered). Marks it in flight.
+    /// `screenRead`: every row on screen is read, a long run of subtasks' included (`SubtaskRun`);
+    /// `topSubtask`: which subtask row under the top-level row `top` is first on screen.
     /// A window in the list's second half is read from its end: an offset walks every row it
     /// skips, so `G` on a million items was slow read from the start (BENCHMARKS.md, "The app at a
     /// million items": End / Home).
-    mutating func request(_ list: ListWindowRequest, top: Int, height: Int) -> ListWindowRequest? {
+    mutating func request(_ list: ListWindowRequest, top: Int, topSubtask: Int = 0, height: Int, screenRead: Bool = true) -> ListWindowRequest? {
         var request = list
         request.reading = reading
+        if !list.unfolded.isEmpty { request.screenTop = row(at: top).map { ($0.id, topSubtask) } }
         let start = max(0, top - 2 * height)
         request.limit = max(height, 1) * 6
         if let knownTotal, start > knownTotal / 2 {
@@ -106,7 +122,7 @@ public struct RowWindow: Sendable, Equatable {
             request.offset = start
         }
         if !isStale, let loaded, loaded.request.sameList(as: list), let first = loadedStart,
-           top >= first, min(top + height, total) <= first + loaded.items.count {
+           top >= first, min(top + height, total) <= first + loaded.items.count, screenRead || loaded.request == request {
             return nil
         }
         if inFlight == request { return nil }

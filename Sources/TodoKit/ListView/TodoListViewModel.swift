@@ -52,6 +52,9 @@ public struct TodoListViewModel: KeyedView {
     public private(set) var scrollTopSubtask = 0
     /// The parents whose subtasks show; every other parent is folded, as each is at first.
     public private(set) var unfolded: Set<String> = []
+    /// Top-level parents folded since the list was last read again whose subtasks the window
+    /// still reads: folding hides rows already read, and unfolding one again shows them at once.
+    public private(set) var keptFolded: Set<String> = []
     /// Rows the screen has room for.
     public private(set) var pageHeight = 10
     /// The rows loaded so far.
@@ -188,22 +191,23 @@ public struct TodoListViewModel: KeyedView {
         case .last: return select(RowPosition(row: total - 1, sub: shownCount(total - 1)))
         case .toggleFold:
             guard let row = row(at: selection), row.progress != nil else { return [] }
-            return setFolded(row.item.id, !row.isFolded)
+            return setFolded(row.item.id, !row.isFolded, atTop: row.depth == 0)
         case .unfold:
             guard let row = row(at: selection), row.isFolded else { return [] }
-            return setFolded(row.item.id, false)
+            return setFolded(row.item.id, false, atTop: row.depth == 0)
         case .fold:
             guard let row = row(at: selection) else { return [] }
-            if row.progress != nil, !row.isFolded { return setFolded(row.item.id, true) }
+            if row.progress != nil, !row.isFolded { return setFolded(row.item.id, true, atTop: row.depth == 0) }
             // On a subtask: its parent is selected, and folded.
             guard row.depth > 0 else { return [] }
             var parent = selection
-            while let previous = previous(parent), let above = self.row(at: previous) {
+            while let previous = previous(parent), let above = depth(at: previous) {
                 parent = previous
-                if above.depth < row.depth { break }
+                if above < row.depth { break }
             }
             selection = parent
-            return setFolded(self.row(at: parent)?.item.id ?? row.item.id, true)
+            guard let folded = self.row(at: parent) else { return [] }
+            return setFolded(folded.item.id, true, atTop: folded.depth == 0)
         case .cycleSort:
             sorts[scope.memoryKey] = sort.next
             resetPosition()
@@ -267,6 +271,7 @@ public struct TodoListViewModel: KeyedView {
     /// frame does not wait for the count; the count waits `countDelay` seconds (while typing a
     /// filter or switching views, only the last key's count runs).
     private mutating func reload(countDelay: Double) -> [Effect] {
+        keptFolded = []
         let generation = rows.invalidate(listRequest)
         let count: Effect = countDelay > 0 ? .after(seconds: countDelay, .list(.countDue(generation: generation))) : .listView(.observeCount(countRequest))
         return ensureLoaded() + [count]
@@ -275,7 +280,7 @@ public struct TodoListViewModel: KeyedView {
     /// The list on screen as a request (its rows aside).
     private var listRequest: ListWindowRequest {
         var request = ListWindowRequest(filterText: filter.text, showCompleted: showCompleted, showHeldBack: showHeldBack, scope: scope, context: context)
-        request.unfolded = unfolded
+        request.unfolded = unfolded.union(keptFolded)
         request.sort = sort
         return request
     }
@@ -312,9 +317,24 @@ public struct TodoListViewModel: KeyedView {
         (self.selection, self.top) = (selection, top)
     }
 
-    /// Folds or unfolds a parent: the window is read again with its subtasks, or without.
-    private mutating func setFolded(_ id: String, _ folded: Bool) -> [Effect] {
-        if folded { unfolded.remove(id) } else { unfolded.insert(id) }
+    /// Folds or unfolds a parent: the window is read again with its subtasks, or without, but for
+    /// a top-level parent whose subtasks it holds (`keptFolded`), shown or hidden at once.
+    private mutating func setFolded(_ id: String, _ folded: Bool, atTop: Bool) -> [Effect] {
+        if folded {
+            unfolded.remove(id)
+            if atTop, rows.holdsSubtasks(of: id) {
+                keptFolded.insert(id)
+                clampScroll()
+                return ensureLoaded()
+            }
+        } else {
+            unfolded.insert(id)
+            if keptFolded.remove(id) != nil, rows.holdsSubtasks(of: id) {
+                clampScroll()
+                return ensureLoaded()
+            }
+        }
+        keptFolded.remove(id)
         rows.markStale()
         clampScroll()
         return ensureLoaded()
@@ -326,9 +346,10 @@ public struct TodoListViewModel: KeyedView {
         return reload(countDelay: Self.countDelay)
     }
 
-    /// Asks for a window of three pages around the screen unless the screen is covered.
+    /// Asks for a window of three pages around the screen unless the screen is covered and read.
     private mutating func ensureLoaded() -> [Effect] {
-        rows.request(listRequest, top: scrollTop, height: pageHeight)
+        rows.request(listRequest, top: scrollTop, topSubtask: scrollTopSubtask, height: pageHeight,
+                     screenRead: visibleRows.allSatisfy { $0 != nil })
             .map { [.listView(.observeWindow($0))] } ?? []
     }
 
@@ -364,15 +385,15 @@ public struct TodoListViewModel: KeyedView {
 
     /// The row `step` siblings away (same depth, same parent), or nil past the first or last.
     private func sibling(of position: RowPosition, _ step: Int) -> RowPosition? {
-        guard let depth = row(at: position)?.depth else { return nil }
+        guard let depth = depth(at: position) else { return nil }
         if depth == 0 {
             let index = position.row + step
             return index >= 0 && index < total ? RowPosition(row: index, sub: 0) : nil
         }
         var at = position
-        while let next = step > 0 ? next(at) : previous(at), next.row == position.row, let other = row(at: next) {
-            if other.depth < depth { return nil }
-            if other.depth == depth { return next }
+        while let next = step > 0 ? next(at) : previous(at), next.row == position.row, let other = self.depth(at: next) {
+            if other < depth { return nil }
+            if other == depth { return next }
             at = next
         }
         return nil
@@ -380,9 +401,9 @@ public struct TodoListViewModel: KeyedView {
 
     /// The last row shown under the subtask row at `position` (itself, when nothing shows under it).
     private func lastRow(under position: RowPosition) -> RowPosition {
-        guard let depth = row(at: position)?.depth else { return position }
+        guard let depth = depth(at: position) else { return position }
         var at = position
-        while let next = next(at), next.row == position.row, let other = row(at: next), other.depth > depth { at = next }
+        while let next = next(at), next.row == position.row, let other = self.depth(at: next), other > depth { at = next }
         return at
     }
 
@@ -401,16 +422,21 @@ public struct TodoListViewModel: KeyedView {
     /// How many subtask rows show under the top-level row at `index` (none while it is folded or loading).
     private func shownCount(_ index: Int) -> Int {
         guard let item = rows.row(at: index), unfolded.contains(item.id) else { return 0 }
-        return rows.subtaskRows(of: item.id).count
+        return rows.subtaskCount(of: item.id)
+    }
+
+    /// How deep the row at a position stands, its item read or not (nil while its top-level row is not).
+    private func depth(at position: RowPosition) -> Int? {
+        guard let item = rows.row(at: position.row) else { return nil }
+        if position.sub == 0 { return 0 }
+        return unfolded.contains(item.id) ? rows.subtaskDepth(of: item.id, at: position.sub - 1) : nil
     }
 
     /// The row at a position, when loaded.
     private func row(at position: RowPosition) -> ListRow? {
         guard let item = rows.row(at: position.row) else { return nil }
         if position.sub == 0 { return listRow(item, depth: 0) }
-        let subtasks = unfolded.contains(item.id) ? rows.subtaskRows(of: item.id) : []
-        guard position.sub <= subtasks.count else { return nil }
-        let subtask = subtasks[position.sub - 1]
+        guard unfolded.contains(item.id), let subtask = rows.subtaskRow(of: item.id, at: position.sub - 1) else { return nil }
         return listRow(subtask.item, depth: subtask.depth)
     }
 

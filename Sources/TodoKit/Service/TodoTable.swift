@@ -14,11 +14,9 @@ public enum TodoTable {
                   "listId": .text, "parentId": .text, "order": .text, "repeat": .text, "completedAt": .text, "series": .text],
         // Text alone for export. (Today's and Upcoming's ranges walk the order indexes' sort
         // column; an index on (complete, due) went unread and cost every write.)
-        // Reminders, so the open app's watch finds the few items that have some without a scan;
-        // the parent, so completing, deleting or listing finds an item's subtasks without one,
-        // with what a listing's outline tests (open, list, start) and the id, so the outline of
-        // the open items or of a list reads that index alone.
-        indexes: [["text", SystemProperty.id.rawValue], ["reminders"], ["parentId", "complete", "listId", "start", SystemProperty.id.rawValue]],
+        // Reminders, so the open app's watch finds the few items that have some without a scan.
+        // (The parent's is an order index, below.)
+        indexes: [["text", SystemProperty.id.rawValue], ["reminders"]],
         // Tags by word, so a question naming a tag few items carry (`#c` while `#call` is typed)
         // reads those items, not the open items' index.
         searchable: ["text"], wordSearchable: ["tags"], mergePolicy: .fieldMerge, humanSorted: ["text"],
@@ -31,7 +29,12 @@ public enum TodoTable {
         // index alone; so do the tags, so a question naming a tag many items carry walks the
         // index, not every row of the table. The manual order (`ListSort.manual`:
         // the order key, items never placed last, then the task order) has the same three.
-        orderIndexes: [["complete", "due", "priority", "text", SystemProperty.id.rawValue, "start", "tags"],
+        // The parent's: completing, deleting or listing finds an item's subtasks without a scan,
+        // an unfolded parent's open subtasks are read in the list's order without a sort, and
+        // with what a listing's outline tests (open, list, start) the outline of the open items
+        // or of a list reads that index alone.
+        orderIndexes: [["parentId", "complete", "due", "priority", "text", SystemProperty.id.rawValue, "listId", "start"],
+                       ["complete", "due", "priority", "text", SystemProperty.id.rawValue, "start", "tags"],
                        ["complete", "listId", "due", "priority", "text", SystemProperty.id.rawValue, "start", "tags"],
                        ["due", "priority", "text", SystemProperty.id.rawValue],
                        ["complete", "order", "due", "priority", "text", SystemProperty.id.rawValue, "start", "tags"],
