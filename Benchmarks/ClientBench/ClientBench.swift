@@ -159,8 +159,8 @@ struct ClientBench {
                 }
                 if trace, folding.last! > 5 { print("slow fold \(round) (\(round % 2 == 0 ? "unfold" : "fold")): \(folding.last!) ms") }
             }
-            // Unfolding after the list was read again (as after any write), which reads the
-            // parent's subtasks anew, then folding it.
+            // Unfolding a parent not unfolded since the view was chosen (`.reload` reads the view
+            // again, as choosing it does), which reads its subtasks anew, then folding it.
             for _ in 0..<20 {
                 _ = try await timeMessage(app, .list(.reload(countDelay: 0)), width: width, height: height)
                 coldUnfolding.append(try await timeKey(app, .character("z"), width: width, height: height))

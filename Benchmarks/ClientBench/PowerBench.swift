@@ -48,7 +48,7 @@ enum PowerBench {
         _ = try await ClientBench.timeKey(app, .character("o"), width: width, height: height)
         let top = (0..<12).compactMap { app.state.list.rows.row(at: $0) }
         let all = ListWindowRequest()
-        try service.items.reorder(ItemMove(item: top[10], after: top[9], before: top[11], view: all, parent: nil))
+        try service.items.reorder(ItemMove(item: top[10], after: top[9].key, before: top[11].key, view: all, parent: nil))
         for _ in 0..<5 { _ = try await ClientBench.timeKey(app, .down, width: width, height: height) }
         var moves: [Double] = []
         for round in 0..<200 {
@@ -56,7 +56,7 @@ enum PowerBench {
         }
         (result["reorder_p50_ms"], result["reorder_p99_ms"]) = (ClientBench.percentile(moves, 50), ClientBench.percentile(moves, 99))
         let placed = (0..<8).compactMap { app.state.list.rows.row(at: $0) }
-        result["reorder_rows_written"] = Double(try service.items.reorder(ItemMove(item: placed[6], after: placed[2], before: placed[3], view: all, parent: nil)))
+        result["reorder_rows_written"] = Double(try service.items.reorder(ItemMove(item: placed[6], after: placed[2].key, before: placed[3].key, view: all, parent: nil)))
 
         // 10,000 items moved one by one into one gap, each just above the one moved before it.
         let (a, b) = (placed[0], placed[1])
@@ -65,7 +65,7 @@ enum PowerBench {
         let everything = ListWindowRequest(showCompleted: true)  // they are all done by now
         let started = ContinuousClock.now
         for item in movers {
-            written += try service.items.reorder(ItemMove(item: item, after: a, before: upper, view: everything, parent: nil))
+            written += try service.items.reorder(ItemMove(item: item, after: a.key, before: upper.key, view: everything, parent: nil))
             upper = try service.items.item(id: item.id, space: item.space) ?? item
         }
         result["gap_moves_per_s"] = Double(movers.count) / max(ClientBench.ms(ContinuousClock.now - started) / 1000, 0.001)

@@ -112,6 +112,61 @@ import TodoModel
     }
 }
 
+/// A long run under one subtask, its rows far above the screen not read as items: what `h`
+/// and `K` need of them is in the run's slots.
+@MainActor
+@Suite struct UnreadSubtaskRowsTests {
+    let parent = TodoItem(id: "P", text: "Parent")
+    /// "A" (holding "x1" … "x40") and "B" under "P"; the run's rows from "x30" down read as items.
+    var run: SubtaskRun {
+        let a = TodoItem(id: "A", text: "A", parentId: "P"), b = TodoItem(id: "B", text: "B", parentId: "P")
+        let xs = (1...40).map { TodoItem(id: "x\($0)", text: "x\($0)", parentId: "A") }
+        let slots = [SubtaskSlot(id: "A", depth: 1)] + xs.map { SubtaskSlot(id: $0.id, depth: 2) } + [SubtaskSlot(id: "B", depth: 1)]
+        return SubtaskRun(slots: slots, items: Dictionary(uniqueKeysWithValues: (xs[29...] + [b]).map { ($0.id, $0) }))
+    }
+
+    /// The list sorted `sort`, "P" and then "A" unfolded, each window answered by hand, the
+    /// cursor on the list's last row ("B").
+    func atTheEnd(sorted sort: ListSort) throws -> TodoListViewModel {
+        var list = TodoListViewModel(sorts: ["all": sort])
+        var asked = list.update(.resized(pageHeight: 12))
+        func answer(_ subtasks: [String: SubtaskRun]) throws {
+            let requests = asked.compactMap { effect -> ListWindowRequest? in if case .listView(.observeWindow(let r)) = effect { r } else { nil } }
+            guard let request = requests.last else { throw Failure("no window asked") }
+            asked = list.update(.windowLoaded(ListWindow(request: request, items: [parent], subtasks: subtasks,
+                                                         progress: ["P": SubtaskProgress(done: 0, total: 2), "A": SubtaskProgress(done: 0, total: 40)])))
+        }
+        try answer([:])
+        asked = list.update(.action(.toggleFold))
+        let a = TodoItem(id: "A", text: "A", parentId: "P"), b = TodoItem(id: "B", text: "B", parentId: "P")
+        try answer(["P": SubtaskRun(rows: [SubtaskRow(item: a, depth: 1), SubtaskRow(item: b, depth: 1)])])
+        _ = list.update(.action(.moveDown))
+        asked = list.update(.action(.toggleFold))
+        try answer(["P": run])
+        _ = list.update(.action(.last))
+        #expect(list.selectedItem?.id == "B")
+        return list
+    }
+
+    @Test func hOnASubtaskFoldsItsParentThoughThatRowIsNotRead() throws {
+        var list = try atTheEnd(sorted: .standard)
+        _ = list.update(.action(.moveUp))  // x40
+        let effects = list.update(.action(.fold))
+        #expect(list.unfolded == ["P"])
+        #expect(list.selectedSubtask == 1)
+        #expect(effects.contains { if case .listView(.observeWindow(let request)) = $0 { request.unfolded == ["P"] } else { false } })
+    }
+
+    @Test func kMovesASubtaskAboveASiblingWhoseRowIsNotRead() throws {
+        var list = try atTheEnd(sorted: .manual)
+        let moves = list.update(.action(.moveItemUp)).compactMap { effect -> ItemMove? in if case .items(.reorder(let move)) = effect { move } else { nil } }
+        #expect(moves.map(\.item.id) == ["B"])
+        #expect(moves.first?.before == ItemKey(space: nil, id: "A"))
+        #expect(moves.first?.after == nil)
+        #expect(list.selectedSubtask == 1)
+    }
+}
+
 /// A test's own failure, with what went wrong.
 private struct Failure: Error, CustomStringConvertible {
     let description: String

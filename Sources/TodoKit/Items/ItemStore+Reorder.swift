@@ -13,6 +13,12 @@ extension ItemStore {
     /// the items `view` holds, sorted manually. Answers how many rows were written.
     @discardableResult
     public func reorder(_ item: TodoItem, after lower: TodoItem?, before upper: TodoItem?, among view: SyncQuery) throws -> Int {
+        try reorder(item, after: lower?.key, before: upper?.key, among: view)
+    }
+
+    /// The same, the neighbours named by key (read again in the move's transaction either way).
+    @discardableResult
+    public func reorder(_ item: TodoItem, after lower: ItemKey?, before upper: ItemKey?, among view: SyncQuery) throws -> Int {
         let moved = table.inSpace(item.space)
         guard let stored = try moved.read(id: item.id) else { throw SyncError(.invalidParameter, "The item no longer exists") }
         try store.spaces.requireWritable(listId: stored.listId, space: stored.space)

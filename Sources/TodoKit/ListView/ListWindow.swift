@@ -1,4 +1,5 @@
 import Foundation
+import OfflineSync
 import TodoModel
 
 /// What part of the list to load.
@@ -22,6 +23,9 @@ public struct ListWindowRequest: Sendable, Hashable {
     public var fromEnd = false
     /// The parents whose subtasks show (every other parent is folded).
     public var unfolded: Set<String> = []
+    /// Top-level rows folded whose subtasks are read still, as if unfolded, at the top level only
+    /// (`TodoListViewModel.keptFolded`).
+    public var keptFolded: Set<String> = []
     /// The rows' order.
     public var sort = ListSort.standard
     /// Which reading of the list asked (`RowWindow`): a window its live query sent before it was
@@ -109,7 +113,8 @@ public struct SubtaskRow: Sendable, Equatable {
 /// The rows shown under an unfolded top-level row: every one by id and depth, and as an item
 /// only those around the screen, so unfolding a parent of thousands reads a screenful of them.
 public struct SubtaskRun: Sendable, Equatable {
-    /// Every row shown under the top-level row, in outline order.
+    /// Every row shown under the top-level row, in outline order (every one read: what a move by
+    /// hand or a fold needs of a row off screen is here).
     public var slots: [SubtaskSlot]
     /// The items read, by id.
     public var items: [String: TodoItem]
@@ -119,7 +124,7 @@ public struct SubtaskRun: Sendable, Equatable {
 
     /// A run whose rows are all read.
     public init(rows: [SubtaskRow]) {
-        self.init(slots: rows.map { SubtaskSlot(id: $0.item.id, depth: $0.depth) },
+        self.init(slots: rows.map { SubtaskSlot(id: $0.item.id, depth: $0.depth, space: $0.item.space) },
                   items: Dictionary(rows.map { ($0.item.id, $0.item) }, uniquingKeysWith: { first, _ in first }))
     }
 
@@ -136,13 +141,18 @@ public struct SubtaskRun: Sendable, Equatable {
     public var readRows: [SubtaskRow] { slots.indices.compactMap(row(at:)) }
 }
 
-/// Where a subtask row stands under its top-level row.
+/// Where a subtask row stands under its top-level row, and which item it is.
 public struct SubtaskSlot: Sendable, Equatable {
     /// The subtask's id.
     public var id: String
     /// Levels below the top-level row (1 for its own subtasks).
     public var depth: Int
+    /// The subtask's space (nil: the account's own namespace).
+    public var space: String?
 
     /// A slot.
-    public init(id: String, depth: Int) { (self.id, self.depth) = (id, depth) }
+    public init(id: String, depth: Int, space: String? = nil) { (self.id, self.depth, self.space) = (id, depth, space) }
+
+    /// The subtask's key on the device.
+    public var key: ItemKey { ItemKey(space: space, id: id) }
 }

@@ -127,35 +127,38 @@ extension ListingStore {
         return outline
     }
 
-    /// The subtasks shown under each of `roots` that is unfolded in `request`, at every depth (a
-    /// nested parent's only when it is unfolded too), in outline order (each level in the
-    /// request's sort): their ids by one narrow ordered query per level, then as items only the
-    /// rows around the screen (`SubtaskRun`, `subtaskSpans`).
+    /// The subtasks shown under each of `roots` that is unfolded (or kept folded) in `request`, at
+    /// every depth (a nested parent's only when it is unfolded too), in outline order (each level
+    /// in the request's sort): their ids by one narrow ordered query per level, then as items only
+    /// the rows around the screen (`SubtaskRun`, `subtaskSpans`).
     func subtaskRuns(under roots: [TodoItem], request: ListWindowRequest, outline: ListingOutline, in list: SyncQuery) throws -> [String: SubtaskRun] {
         let unfolded = request.unfolded
+        let read = { (root: TodoItem) in unfolded.contains(root.id) || request.keptFolded.contains(root.id) }
         let idField = SystemProperty.id.rawValue
-        var children: [String: [String]] = [:]
-        var level = outline.isFlat ? [] : roots.map(\.id).filter(unfolded.contains)
+        var children: [String: [(id: String, space: String?)]] = [:]
+        var level = outline.isFlat ? [] : roots.filter(read).map(\.id)
         var seen = Set(level)
         while !level.isEmpty {
             var next: [String] = []
             for parents in QueryPredicate.oneOf("parentId", chunking: level) {
-                for row in try table.untyped.values(ListQuery.order(list.filter(parents), by: request.sort).select([idField, "parentId"])) {
+                let named = ListQuery.order(list.filter(parents), by: request.sort).select([idField, "parentId", SharedSpace.column])
+                for row in try table.untyped.values(named) {
                     guard case .string(let child) = row[0], case .string(let parent) = row[1], outline.parents[child] == parent else { continue }
-                    children[parent, default: []].append(child)
+                    let space: String? = if case .string(let space) = row[2] { space } else { nil }
+                    children[parent, default: []].append((child, space))
                     if unfolded.contains(child), seen.insert(child).inserted { next.append(child) }
                 }
             }
             level = next
         }
         var slots: [(root: String, slots: [SubtaskSlot])] = []
-        for root in roots where unfolded.contains(root.id) {
+        for root in roots where read(root) {
             var shown: [SubtaskSlot] = []
             var visited: Set<String> = [root.id]
             func visit(_ parent: String, depth: Int) {
-                for child in children[parent] ?? [] where visited.insert(child).inserted {
-                    shown.append(SubtaskSlot(id: child, depth: depth))
-                    if unfolded.contains(child) { visit(child, depth: depth + 1) }
+                for child in children[parent] ?? [] where visited.insert(child.id).inserted {
+                    shown.append(SubtaskSlot(id: child.id, depth: depth, space: child.space))
+                    if unfolded.contains(child.id) { visit(child.id, depth: depth + 1) }
                 }
             }
             visit(root.id, depth: 1)

@@ -7,8 +7,8 @@ import TodoModel
 public struct ListingStore: StoreFacet {
     let store: TodoStore
 
-    /// One window of the list: its rows at the top level, the subtasks under the unfolded ones,
-    /// and the progress of every row that has subtasks.
+    /// One window of the list: its rows at the top level, the subtasks under the unfolded ones
+    /// (as items around the screen), and the progress of every row read that has subtasks.
     public func window(_ request: ListWindowRequest) throws -> ListWindow {
         try readWindow(request)
     }

@@ -42,10 +42,10 @@ public struct RowWindow: Sendable, Equatable {
     /// The subtask row at `index` (from 0) under the top-level row `id`, when its item is read.
     public func subtaskRow(of id: String, at index: Int) -> SubtaskRow? { loaded?.subtasks[id]?.row(at: index) }
 
-    /// How deep the subtask row at `index` under `id` stands, read or not.
-    public func subtaskDepth(of id: String, at index: Int) -> Int? {
+    /// Which subtask stands at `index` under `id`, and how deep, read or not.
+    public func subtaskSlot(of id: String, at index: Int) -> SubtaskSlot? {
         guard let slots = loaded?.subtasks[id]?.slots, slots.indices.contains(index) else { return nil }
-        return slots[index].depth
+        return slots[index]
     }
 
     /// Whether the loaded window holds the subtasks under the top-level row `id` (a folded one's
@@ -67,7 +67,7 @@ public struct RowWindow: Sendable, Equatable {
     }
 
     /// The same for two neighbouring runs of subtask rows under the top-level row `root` (each a
-    /// subtask with the rows shown under it; ranges of `subtaskRows(of:)`, the first above).
+    /// subtask with the rows shown under it; ranges of its slots, from 0, the first above).
     mutating func swapSubtaskRuns(under root: String, _ first: Range<Int>, _ second: Range<Int>) -> Bool {
         guard var window = loaded, var run = window.subtasks[root], first.upperBound == second.lowerBound,
               first.lowerBound >= 0, second.upperBound <= run.count else { return false }
@@ -112,7 +112,7 @@ public struct RowWindow: Sendable, Equatable {
     mutating func request(_ list: ListWindowRequest, top: Int, topSubtask: Int = 0, height: Int, screenRead: Bool = true) -> ListWindowRequest? {
         var request = list
         request.reading = reading
-        if !list.unfolded.isEmpty { request.screenTop = row(at: top).map { ($0.id, topSubtask) } }
+        if !list.unfolded.isEmpty || !list.keptFolded.isEmpty { request.screenTop = row(at: top).map { ($0.id, topSubtask) } }
         let start = max(0, top - 2 * height)
         request.limit = max(height, 1) * 6
         if let knownTotal, start > knownTotal / 2 {

@@ -1,3 +1,4 @@
+import OfflineSync
 import TodoModel
 /// The list screen as a value: incomplete items sorted by text, a window of rows kept current by
 /// live queries of the store, selection and filter. Its prompts and the help are layers over it.
@@ -52,8 +53,9 @@ public struct TodoListViewModel: KeyedView {
     public private(set) var scrollTopSubtask = 0
     /// The parents whose subtasks show; every other parent is folded, as each is at first.
     public private(set) var unfolded: Set<String> = []
-    /// Top-level parents folded since the list was last read again whose subtasks the window
-    /// still reads: folding hides rows already read, and unfolding one again shows them at once.
+    /// Top-level parents folded since the view was chosen (its scope, filter, sort or what it
+    /// shows) whose subtasks the window still reads: folding hides rows already read, and
+    /// unfolding one again shows them at once.
     public private(set) var keptFolded: Set<String> = []
     /// Rows the screen has room for.
     public private(set) var pageHeight = 10
@@ -205,9 +207,9 @@ public struct TodoListViewModel: KeyedView {
                 parent = previous
                 if above < row.depth { break }
             }
+            guard let id = slot(at: parent)?.id, parent != selection else { return [] }
             selection = parent
-            guard let folded = self.row(at: parent) else { return [] }
-            return setFolded(folded.item.id, true, atTop: folded.depth == 0)
+            return setFolded(id, true, atTop: parent.sub == 0)
         case .cycleSort:
             sorts[scope.memoryKey] = sort.next
             resetPosition()
@@ -280,7 +282,8 @@ public struct TodoListViewModel: KeyedView {
     /// The list on screen as a request (its rows aside).
     private var listRequest: ListWindowRequest {
         var request = ListWindowRequest(filterText: filter.text, showCompleted: showCompleted, showHeldBack: showHeldBack, scope: scope, context: context)
-        request.unfolded = unfolded.union(keptFolded)
+        request.unfolded = unfolded
+        request.keptFolded = keptFolded
         request.sort = sort
         return request
     }
@@ -359,12 +362,12 @@ public struct TodoListViewModel: KeyedView {
     /// same parent): the store writes its key between its new neighbours', and the cursor goes
     /// with it.
     private mutating func moveItem(by step: Int) -> [Effect] {
-        guard sort == .manual, let row = row(at: selection), let sibling = sibling(of: selection, step), self.row(at: sibling) != nil else { return [] }
+        guard sort == .manual, let row = row(at: selection), let sibling = sibling(of: selection, step), let next = key(at: sibling) else { return [] }
         // Past the sibling: between it and the one after it (before it, moving up).
         let beyond = self.sibling(of: sibling, step)
-        let (lower, upper) = step > 0 ? (self.row(at: sibling)?.item, beyond.flatMap { self.row(at: $0)?.item })
-                                      : (beyond.flatMap { self.row(at: $0)?.item }, self.row(at: sibling)?.item)
-        if beyond != nil, (step > 0 ? upper : lower) == nil { return [] }  // not loaded yet
+        let further = beyond.flatMap(key(at:))
+        if beyond != nil, further == nil { return [] }  // not loaded yet
+        let (lower, upper) = step > 0 ? (next, further) : (further, next)
         let parent = row.depth > 0 ? row.item.parentId : nil
         // Shown at once (the next key acts on the new order, not on rows the store has yet to
         // answer), and the cursor follows: a subtask moving down past a sibling shown with its
@@ -425,12 +428,16 @@ public struct TodoListViewModel: KeyedView {
         return rows.subtaskCount(of: item.id)
     }
 
-    /// How deep the row at a position stands, its item read or not (nil while its top-level row is not).
-    private func depth(at position: RowPosition) -> Int? {
+    /// Which item stands at a position and how deep, its item read or not (nil while its top-level row is not).
+    private func slot(at position: RowPosition) -> SubtaskSlot? {
         guard let item = rows.row(at: position.row) else { return nil }
-        if position.sub == 0 { return 0 }
-        return unfolded.contains(item.id) ? rows.subtaskDepth(of: item.id, at: position.sub - 1) : nil
+        if position.sub == 0 { return SubtaskSlot(id: item.id, depth: 0, space: item.space) }
+        return unfolded.contains(item.id) ? rows.subtaskSlot(of: item.id, at: position.sub - 1) : nil
     }
+
+    private func depth(at position: RowPosition) -> Int? { slot(at: position)?.depth }
+
+    private func key(at position: RowPosition) -> ItemKey? { slot(at: position)?.key }
 
     /// The row at a position, when loaded.
     private func row(at position: RowPosition) -> ListRow? {

@@ -36,6 +36,7 @@ final class TopRowsCache: Sendable {
     private static func key(_ request: ListWindowRequest) -> ListWindowRequest {
         var key = request
         key.unfolded = []
+        key.keptFolded = []
         key.screenTop = nil
         key.reading = 0
         return key
