@@ -21,15 +21,27 @@ struct ListingOutline: Sendable, Equatable {
     /// names so many at most.
     static let maximumNamed = 10_000
 
+    /// What narrows the listing to the rows that stand at the top (nil: every row does), made
+    /// once per outline (`withRootsFilter`): it names thousands of ids, and every window and count
+    /// of the listing reads it.
+    private(set) var rootsFilter: QueryPredicate?
+
     /// `query` (the listing) narrowed to the rows that stand at the top.
-    func roots(_ query: SyncQuery) -> SyncQuery {
-        if isFlat || parents.isEmpty { return query }
-        let id = SystemProperty.id.rawValue
-        if rooted.count <= parents.count {
-            let named = QueryPredicate.oneOf(id, rooted)
-            return query.filter(named.map { Field("parentId") == nil || $0 } ?? (Field("parentId") == nil))
-        }
-        return QueryPredicate.oneOf(id, parents.keys.sorted()).map { query.filter(!$0) } ?? query
+    func roots(_ query: SyncQuery) -> SyncQuery { rootsFilter.map(query.filter) ?? query }
+
+    /// This outline with its `rootsFilter` made.
+    func withRootsFilter() -> ListingOutline {
+        var outline = self
+        outline.rootsFilter = {
+            if isFlat || parents.isEmpty { return nil }
+            let id = SystemProperty.id.rawValue
+            if rooted.count <= parents.count {
+                let named = QueryPredicate.oneOf(id, rooted)
+                return named.map { Field("parentId") == nil || $0 } ?? (Field("parentId") == nil)
+            }
+            return QueryPredicate.oneOf(id, parents.keys.sorted()).map { !$0 }
+        }()
+        return outline
     }
 
     /// Whether `item` shows under its parent here.
@@ -124,7 +136,7 @@ extension ListingStore {
         outline.parents = Subtasks.shownParents(links)
         outline.rooted = links.keys.filter { links[$0] != .some(nil) && outline.parents[$0] == nil }.sorted()
         outline.isFlat = min(outline.rooted.count, outline.parents.count) > ListingOutline.maximumNamed
-        return outline
+        return outline.withRootsFilter()
     }
 
     /// The subtasks shown under each of `roots` that is unfolded (or kept folded) in `request`, at
