@@ -27,17 +27,19 @@ public enum TodoTable {
         // scope: open items, one list's, and all of them (with completed ones). The start ends
         // the open items' indexes, so the counts that leave out items waiting for it read the
         // index alone; so do the tags, so a question naming a tag many items carry walks the
-        // index, not every row of the table. The manual order (`ListSort.manual`:
+        // index, not every row of the table, and the parent, so a walk to a window's rows tests
+        // which stand at the top (`ListingOutline.roots`) without reading each row it passes.
+        // The manual order (`ListSort.manual`:
         // the order key, items never placed last, then the task order) has the same three.
         // The parent's: completing, deleting or listing finds an item's subtasks without a scan,
         // an unfolded parent's open subtasks are read in the list's order without a sort, and
         // with what a listing's outline tests (open, list, start) the outline of the open items
         // or of a list reads that index alone.
         orderIndexes: [["parentId", "complete", "due", "priority", "text", SystemProperty.id.rawValue, "listId", "start"],
-                       ["complete", "due", "priority", "text", SystemProperty.id.rawValue, "start", "tags"],
-                       ["complete", "listId", "due", "priority", "text", SystemProperty.id.rawValue, "start", "tags"],
+                       ["complete", "due", "priority", "text", SystemProperty.id.rawValue, "start", "tags", "parentId"],
+                       ["complete", "listId", "due", "priority", "text", SystemProperty.id.rawValue, "start", "tags", "parentId"],
                        ["due", "priority", "text", SystemProperty.id.rawValue],
-                       ["complete", "order", "due", "priority", "text", SystemProperty.id.rawValue, "start", "tags"],
-                       ["complete", "listId", "order", "due", "priority", "text", SystemProperty.id.rawValue, "start", "tags"],
+                       ["complete", "order", "due", "priority", "text", SystemProperty.id.rawValue, "start", "tags", "parentId"],
+                       ["complete", "listId", "order", "due", "priority", "text", SystemProperty.id.rawValue, "start", "tags", "parentId"],
                        ["order", "due", "priority", "text", SystemProperty.id.rawValue]])
 }
