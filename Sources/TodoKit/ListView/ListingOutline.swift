@@ -121,12 +121,15 @@ extension ListingStore {
         guard !subtasks.isEmpty else { return ListingOutline() }
         var links: [String: String?] = [:]
         links.reserveCapacity(subtasks.count * 3 / 2)
+        // Each parent once, in order: the rows come in parent order.
+        var parents: [String] = []
         for subtask in subtasks {
             guard case .string(let id) = subtask[0], case .string(let parent) = subtask[1] else { continue }
             links[id] = parent
+            if parents.last != parent { parents.append(parent) }
         }
         // Parents that are no subtasks themselves: shown when the listing holds them.
-        let others = Set(links.values.compactMap { $0 }).subtracting(links.keys).sorted()
+        let others = parents.filter { links[$0] == nil }
         for any in QueryPredicate.oneOf(idField, chunking: others) {
             for row in try items.values(query.filter(any).order(by: "parentId").select([idField])) {
                 if case .string(let id) = row[0] { links[id] = .some(nil) }
