@@ -37,6 +37,17 @@ public enum Subtasks {
         for (index, link) in links.enumerated() {
             if let shown = link.value, shown != link.key, let parentIndex = number[shown] { parent[index] = parentIndex }
         }
+        let shown = shownParents(parent, ids: ids)
+        var parents: [String: String] = [:]
+        parents.reserveCapacity(ids.count)
+        for (index, parentIndex) in shown.enumerated() where parentIndex >= 0 { parents[ids[index]] = ids[parentIndex] }
+        return parents
+    }
+
+    /// The same for numbered items: `parent[i]` is the index in `ids` of item `i`'s parent, or -1
+    /// where none is shown. Answers the parents with each cycle broken at its smallest id.
+    public static func shownParents(_ parent: [Int], ids: [String]) -> [Int] {
+        var parent = parent
         // Walk up from every item; a walk that comes back to an item on its own path is a cycle.
         // Each item has one parent, so each cycle is found whole by whichever walk enters it
         // first and broken at its smallest id: the walks' order changes nothing.
@@ -57,10 +68,7 @@ public enum Subtasks {
             }
             for item in path { walk[item] = .settled }
         }
-        var parents: [String: String] = [:]
-        parents.reserveCapacity(ids.count)
-        for (index, parentIndex) in parent.enumerated() where parentIndex >= 0 { parents[ids[index]] = ids[parentIndex] }
-        return parents
+        return parent
     }
 
     /// `items` in outline order: each subtask right after its parent (and the parent's earlier

@@ -119,25 +119,36 @@ extension ListingStore {
         query.orderBy = []
         let subtasks = try items.values(query.filter(ListingOutline.hasParent).order(by: "parentId").select([idField, "parentId"]))
         guard !subtasks.isEmpty else { return ListingOutline() }
-        var links: [String: String?] = [:]
-        links.reserveCapacity(subtasks.count * 3 / 2)
+        // Items as numbers (`Subtasks.shownParents(_:ids:)`): each id hashed once when numbered
+        // and once when named as a parent. The subtasks first, each with the parent it names.
+        var ids: [String] = [], named: [String?] = [], number: [String: Int] = [:]
+        number.reserveCapacity(subtasks.count * 3 / 2)
         // Each parent once, in order: the rows come in parent order.
         var parents: [String] = []
         for subtask in subtasks {
             guard case .string(let id) = subtask[0], case .string(let parent) = subtask[1] else { continue }
-            links[id] = parent
             if parents.last != parent { parents.append(parent) }
+            if let known = number[id] { named[known] = parent; continue }  // one id in two spaces: one item here
+            number[id] = ids.count
+            ids.append(id)
+            named.append(parent)
         }
         // Parents that are no subtasks themselves: shown when the listing holds them.
-        let others = parents.filter { links[$0] == nil }
+        let others = parents.filter { number[$0] == nil }
         for any in QueryPredicate.oneOf(idField, chunking: others) {
             for row in try items.values(query.filter(any).order(by: "parentId").select([idField])) {
-                if case .string(let id) = row[0] { links[id] = .some(nil) }
+                guard case .string(let id) = row[0], number[id] == nil else { continue }
+                number[id] = ids.count
+                ids.append(id)
+                named.append(nil)
             }
         }
+        let parent = named.enumerated().map { index, parent in parent.flatMap { number[$0] }.map { $0 == index ? -1 : $0 } ?? -1 }
+        let shown = Subtasks.shownParents(parent, ids: ids)
         var outline = ListingOutline()
-        outline.parents = Subtasks.shownParents(links)
-        outline.rooted = links.keys.filter { links[$0] != .some(nil) && outline.parents[$0] == nil }.sorted()
+        outline.parents.reserveCapacity(ids.count)
+        for (index, parentIndex) in shown.enumerated() where parentIndex >= 0 { outline.parents[ids[index]] = ids[parentIndex] }
+        outline.rooted = ids.indices.filter { named[$0] != nil && shown[$0] < 0 }.map { ids[$0] }.sorted()
         outline.isFlat = min(outline.rooted.count, outline.parents.count) > ListingOutline.maximumNamed
         return outline.withRootsFilter()
     }
