@@ -47,6 +47,7 @@ public enum Subtasks {
     /// The same for numbered items: `parent[i]` is the index in `ids` of item `i`'s parent, or -1
     /// where none is shown. Answers the parents with each cycle broken at its smallest id.
     public static func shownParents(_ parent: [Int], ids: [String]) -> [Int] {
+        precondition(parent.count == ids.count && parent.allSatisfy { $0 >= -1 && $0 < ids.count }, "a parent names no item")
         var parent = parent
         // Walk up from every item; a walk that comes back to an item on its own path is a cycle.
         // Each item has one parent, so each cycle is found whole by whichever walk enters it

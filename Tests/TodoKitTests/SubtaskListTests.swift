@@ -62,6 +62,19 @@ import TodoModel
         #expect(window.subtaskRows["a"]?.map(\.item.id) == ["b"])
     }
 
+    @Test func aParentNamedInOtherLettersLosesNoneOfItsOwnPlace() async throws {
+        let service = try makeService()
+        _ = try await service.items.add(TodoItem(id: "p", text: "Pack"))
+        _ = try await service.items.add(TodoItem(id: "abc", text: "Boots", parentId: "p"))
+        _ = try await service.items.add(TodoItem(id: "x", text: "Laces", parentId: "ABC"))
+        var request = ListWindowRequest()
+        request.unfolded = ["p"]
+        let window = try service.listing.window(request)
+        // Boots stays under Pack; Laces, whose parent is named in other letters, is not lost.
+        #expect(window.subtaskRows["p"]?.map(\.item.text) == ["Boots"])
+        #expect(window.items.map(\.text) == ["Laces", "Pack"])
+    }
+
     @Test func savingAnItemUnderItsOwnSubtaskIsRefusedAndSaysSo() async throws {
         let service = try await packing()
         var pack = try #require(try service.items.item(id: "pack"))

@@ -10,11 +10,11 @@ import TodoModel
 /// any costs one empty query.
 struct ListingOutline: Sendable, Equatable {
     /// Subtask id → the parent it shows under.
-    var parents: [String: String] = [:]
+    let parents: [String: String]
     /// Subtasks that stand at the top.
-    var rooted: [String] = []
+    let rooted: [String]
     /// Whether the screen shows the listing flat (`maximumNamed`); `todo list` nests it still.
-    var isFlat = false
+    let isFlat: Bool
 
     /// A listing whose subtasks, rooted and not, both exceed this is shown flat on screen: every
     /// item at the top. Its rows at the top are found by naming the ids on one side, and a query
@@ -22,17 +22,15 @@ struct ListingOutline: Sendable, Equatable {
     static let maximumNamed = 10_000
 
     /// What narrows the listing to the rows that stand at the top (nil: every row does), made
-    /// once per outline (`withRootsFilter`): it names thousands of ids, and every window and count
-    /// of the listing reads it.
-    private(set) var rootsFilter: QueryPredicate?
+    /// once per outline: it names thousands of ids, and every window and count of the listing
+    /// reads it.
+    let rootsFilter: QueryPredicate?
 
-    /// `query` (the listing) narrowed to the rows that stand at the top.
-    func roots(_ query: SyncQuery) -> SyncQuery { rootsFilter.map(query.filter) ?? query }
-
-    /// This outline with its `rootsFilter` made.
-    func withRootsFilter() -> ListingOutline {
-        var outline = self
-        outline.rootsFilter = {
+    /// An outline (none: a listing without subtasks), shown flat when both sides are too many to name.
+    init(parents: [String: String] = [:], rooted: [String] = []) {
+        let isFlat = min(rooted.count, parents.count) > Self.maximumNamed
+        (self.parents, self.rooted, self.isFlat) = (parents, rooted, isFlat)
+        rootsFilter = {
             if isFlat || parents.isEmpty { return nil }
             let id = SystemProperty.id.rawValue
             if rooted.count <= parents.count {
@@ -41,8 +39,10 @@ struct ListingOutline: Sendable, Equatable {
             }
             return QueryPredicate.oneOf(id, parents.keys.sorted()).map { !$0 }
         }()
-        return outline
     }
+
+    /// `query` (the listing) narrowed to the rows that stand at the top.
+    func roots(_ query: SyncQuery) -> SyncQuery { rootsFilter.map(query.filter) ?? query }
 
     /// Whether `item` shows under its parent here.
     func showsUnderParent(_ item: TodoItem) -> Bool { !isFlat && item.parentId != nil && parents[item.id] == item.parentId }
@@ -145,12 +145,10 @@ extension ListingStore {
         }
         let parent = named.enumerated().map { index, parent in parent.flatMap { number[$0] }.map { $0 == index ? -1 : $0 } ?? -1 }
         let shown = Subtasks.shownParents(parent, ids: ids)
-        var outline = ListingOutline()
-        outline.parents.reserveCapacity(ids.count)
-        for (index, parentIndex) in shown.enumerated() where parentIndex >= 0 { outline.parents[ids[index]] = ids[parentIndex] }
-        outline.rooted = ids.indices.filter { named[$0] != nil && shown[$0] < 0 }.map { ids[$0] }.sorted()
-        outline.isFlat = min(outline.rooted.count, outline.parents.count) > ListingOutline.maximumNamed
-        return outline.withRootsFilter()
+        var shownUnder: [String: String] = [:]
+        shownUnder.reserveCapacity(ids.count)
+        for (index, parentIndex) in shown.enumerated() where parentIndex >= 0 { shownUnder[ids[index]] = ids[parentIndex] }
+        return ListingOutline(parents: shownUnder, rooted: ids.indices.filter { named[$0] != nil && shown[$0] < 0 }.map { ids[$0] }.sorted())
     }
 
     /// The subtasks shown under each of `roots` that is unfolded (or kept folded) in `request`, at
