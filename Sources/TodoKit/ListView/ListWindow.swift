@@ -113,8 +113,8 @@ public struct SubtaskRow: Sendable, Equatable {
 /// The rows shown under an unfolded top-level row: every one by id and depth, and as an item
 /// only those around the screen, so unfolding a parent of thousands reads a screenful of them.
 public struct SubtaskRun: Sendable, Equatable {
-    /// Every row shown under the top-level row, in outline order (every one read: what a move by
-    /// hand or a fold needs of a row off screen is here).
+    /// Every row shown under the top-level row, in outline order, its item read or not: what a
+    /// move by hand or a fold needs of a row off screen is here.
     public var slots: [SubtaskSlot]
     /// The items read, by id.
     public var items: [String: TodoItem]
