@@ -117,9 +117,9 @@ import TodoModel
 @MainActor
 @Suite struct UnreadSubtaskRowsTests {
     let parent = TodoItem(id: "P", text: "Parent")
+    let a = TodoItem(id: "A", text: "A", parentId: "P"), b = TodoItem(id: "B", text: "B", parentId: "P")
     /// "A" (holding "x1" … "x40") and "B" under "P"; the run's rows from "x30" down read as items.
     var run: SubtaskRun {
-        let a = TodoItem(id: "A", text: "A", parentId: "P"), b = TodoItem(id: "B", text: "B", parentId: "P")
         let xs = (1...40).map { TodoItem(id: "x\($0)", text: "x\($0)", parentId: "A") }
         let slots = [SubtaskSlot(id: "A", depth: 1)] + xs.map { SubtaskSlot(id: $0.id, depth: 2) } + [SubtaskSlot(id: "B", depth: 1)]
         return SubtaskRun(slots: slots, items: Dictionary(uniqueKeysWithValues: (xs[29...] + [b]).map { ($0.id, $0) }))
@@ -138,7 +138,6 @@ import TodoModel
         }
         try answer([:])
         asked = list.update(.action(.toggleFold))
-        let a = TodoItem(id: "A", text: "A", parentId: "P"), b = TodoItem(id: "B", text: "B", parentId: "P")
         try answer(["P": SubtaskRun(rows: [SubtaskRow(item: a, depth: 1), SubtaskRow(item: b, depth: 1)])])
         _ = list.update(.action(.moveDown))
         asked = list.update(.action(.toggleFold))
@@ -173,7 +172,7 @@ private struct Failure: Error, CustomStringConvertible {
     init(_ description: String) { self.description = description }
 }
 
-/// The rows at the top level kept between reads of one window (`TopRowsCache`) last only until a write.
+/// The rows at the top level kept between reads of one window (`TodoStore.topRows`) last only until a write.
 @MainActor
 @Suite struct KeptTopRowsTests {
     @Test func aWindowReadAgainAfterAWriteShowsTheWrite() async throws {

@@ -5,6 +5,9 @@ import TodoModel
 
 /// An item is a typed record of OfflineSync, read and written through `context.table(TodoItem.self)`.
 extension TodoItem: SyncRecord {
+    /// The item's key on the device (its space and id).
+    public var key: ItemKey { ItemKey(space: space, id: id) }
+
     /// A stored record with the system properties the app shows or names.
     public init(_ synced: Synced<TodoItem>) {
         self = synced.record

@@ -15,8 +15,3 @@ public struct ItemMove: Sendable, Equatable {
         (self.item, self.after, self.before, self.view, self.parent) = (item, after, before, view, parent)
     }
 }
-
-extension TodoItem {
-    /// The item's key on the device (its space and id).
-    public var key: ItemKey { ItemKey(space: space, id: id) }
-}

@@ -41,6 +41,15 @@ public struct ListWindowRequest: Sendable, Hashable {
     private var topRoot: String?
     private var topSubtask = 0
 
+    /// A window reads this many screens of rows (`limit`), `screensAbove` of them above the
+    /// screen's top (`RowWindow.request`), and as many of a long run of subtasks
+    /// (`ListingStore.subtaskSpans`).
+    static let screensRead = 6
+    /// Screens read above the screen's top.
+    static let screensAbove = 2
+    /// Rows on a screen, as this request's `limit` says.
+    var screen: Int { max(1, limit / Self.screensRead) }
+
     /// Creates a request.
     public init(filterText: String = "", showCompleted: Bool = false, showHeldBack: Bool = false, offset: Int = 0, limit: Int = 100,
                 scope: ListScope = .all, context: ScopeContext = ScopeContext()) {

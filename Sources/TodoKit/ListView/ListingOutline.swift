@@ -52,10 +52,12 @@ struct ListingOutline: Sendable, Equatable {
     static let hasParent = Field("parentId") > .string("")
 }
 
-/// Outlines read lately, each with the store's write count it was read at (`SyncContext.settledWrites`):
-/// scrolling reads windows of one listing again and again, and its outline stays until a write.
+/// Outlines read lately (`KeptUntilWrite`): scrolling reads windows of one listing again and
+/// again, and its outline stays until a write.
 final class OutlineCache: Sendable {
-    private let entries = Mutex<[(query: SyncQuery, writes: UInt64, outline: ListingOutline)]>([])
+    /// Listings kept.
+    static let capacity = 8
+    private let outlines = KeptUntilWrite<SyncQuery, ListingOutline>(capacity: capacity)
     /// Whether any item has a parent, at a write count: without one, no listing needs an outline or progress.
     private let anySubtask = Mutex<(writes: UInt64, any: Bool)?>(nil)
     /// Held while an outline is read: a listing's window and its count ask at once, and the
@@ -68,22 +70,11 @@ final class OutlineCache: Sendable {
     /// Keeps whether any item had a parent at `writes`.
     func keep(anySubtask any: Bool, at writes: UInt64) { anySubtask.withLock { $0 = (writes, any) } }
 
-    /// Listings kept.
-    static let capacity = 8
-
     /// The outline of `query` read at `writes`, if kept.
-    func outline(of query: SyncQuery, at writes: UInt64) -> ListingOutline? {
-        entries.withLock { entries in entries.first { $0.query == query && $0.writes == writes }?.outline }
-    }
+    func outline(of query: SyncQuery, at writes: UInt64) -> ListingOutline? { outlines.value(of: query, at: writes) }
 
     /// Keeps an outline read at `writes`, in place of older ones of the same listing.
-    func keep(_ outline: ListingOutline, of query: SyncQuery, at writes: UInt64) {
-        entries.withLock { entries in
-            entries.removeAll { $0.query == query || $0.writes != writes }
-            entries.insert((query, writes, outline), at: 0)
-            if entries.count > Self.capacity { entries.removeLast() }
-        }
-    }
+    func keep(_ outline: ListingOutline, of query: SyncQuery, at writes: UInt64) { outlines.keep(outline, of: query, at: writes) }
 }
 
 extension ListingStore {
@@ -204,12 +195,14 @@ extension ListingStore {
         return runs
     }
 
-    /// Which of each unfolded root's subtask rows (by index, from 0) a window reads as items:
-    /// the screen's top root's from two screens above its top to four below, a root above it
-    /// its last two screens, a root below it its first four, and both ends while the screen's
-    /// top is not among them. A screen is a sixth of the window's rows, as `RowWindow` asks.
+    /// Which of each unfolded root's subtask rows (by index, from 0) a window reads as items, as
+    /// many screens as `RowWindow` reads of the rows at the top: the screen's top root's from
+    /// `screensAbove` screens above its top on, a root above it its last `screensAbove`, a root
+    /// below it its first screens after those, and both ends while the screen's top is not
+    /// among them.
     static func subtaskSpans(_ roots: [(id: String, count: Int)], request: ListWindowRequest) -> [String: [Range<Int>]] {
-        let screen = max(1, request.limit / 6)
+        let screen = request.screen
+        let (above, below) = (ListWindowRequest.screensAbove * screen, (ListWindowRequest.screensRead - ListWindowRequest.screensAbove) * screen)
         let top = request.screenTop
         let topIndex = top.flatMap { top in roots.firstIndex { $0.id == top.root } }
         var spans: [String: [Range<Int>]] = [:]
@@ -221,10 +214,10 @@ extension ListingStore {
             switch (topIndex, top) {
             case (let at?, let top?) where index == at:
                 let first = top.subtask - 1
-                spans[root.id] = [clamp(first - 2 * screen..<first + 4 * screen)]
-            case (let at?, _) where index < at: spans[root.id] = [clamp(root.count - 2 * screen..<root.count)]
-            case (.some, _): spans[root.id] = [clamp(0..<4 * screen)]
-            default: spans[root.id] = [clamp(0..<4 * screen), clamp(root.count - 2 * screen..<root.count)]
+                spans[root.id] = [clamp(first - above..<first + below)]
+            case (let at?, _) where index < at: spans[root.id] = [clamp(root.count - above..<root.count)]
+            case (.some, _): spans[root.id] = [clamp(0..<below)]
+            default: spans[root.id] = [clamp(0..<below), clamp(root.count - above..<root.count)]
             }
         }
         return spans

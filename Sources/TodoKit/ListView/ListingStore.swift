@@ -38,14 +38,14 @@ public struct ListingStore: StoreFacet {
 
     /// The window's rows at the top level and their progress: kept from an earlier read of the
     /// same rows when no write came since (`before` as for `outline(of:before:)`).
-    private func topRows(_ request: ListWindowRequest, list: SyncQuery, outline: ListingOutline?, before: UInt64?) throws -> TopRowsCache.Rows {
-        if let before, let kept = store.topRows.rows(of: request, at: before) { return kept }
+    private func topRows(_ request: ListWindowRequest, list: SyncQuery, outline: ListingOutline?, before: UInt64?) throws -> TopRows {
+        if let before, let kept = store.topRows.value(of: request.topRowsKey, at: before) { return kept }
         let ordered = ListQuery.order(outline?.roots(list) ?? list, by: request.sort)
         let query = (request.fromEnd ? ordered.reversed() : ordered).limit(request.limit).offset(request.offset)
         let records = try table.read(query).records.map(TodoItem.init)
         let items = request.fromEnd ? records.reversed() : records
-        let rows = TopRowsCache.Rows(items: items, progress: outline == nil ? [:] : try progress(of: items.map(\.id)))
-        if let before, context.settledWrites == before { store.topRows.keep(rows, of: request, at: before) }
+        let rows = TopRows(items: items, progress: outline == nil ? [:] : try progress(of: items.map(\.id)))
+        if let before, context.settledWrites == before { store.topRows.keep(rows, of: request.topRowsKey, at: before) }
         return rows
     }
 
@@ -122,7 +122,7 @@ public struct ListingStore: StoreFacet {
             try body(records.map { synced in
                 let item = TodoItem(synced)
                 let entry = item.listId.flatMap { byId[$0] }
-                return ListedItem(item: item, list: entry?.list, listName: entry?.commandName, isPending: pending.contains(ItemKey(space: item.space, id: item.id)))
+                return ListedItem(item: item, list: entry?.list, listName: entry?.commandName, isPending: pending.contains(item.key))
             })
         }
     }

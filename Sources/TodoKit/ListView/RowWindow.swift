@@ -109,12 +109,12 @@ public struct RowWindow: Sendable, Equatable {
     /// A window in the list's second half is read from its end: an offset walks every row it
     /// skips, so `G` on a million items was slow read from the start (BENCHMARKS.md, "The app at a
     /// million items": End / Home).
-    mutating func request(_ list: ListWindowRequest, top: Int, topSubtask: Int = 0, height: Int, screenRead: Bool = true) -> ListWindowRequest? {
+    mutating func request(_ list: ListWindowRequest, top: Int, topSubtask: Int, height: Int, screenRead: Bool) -> ListWindowRequest? {
         var request = list
         request.reading = reading
         if !list.unfolded.isEmpty || !list.keptFolded.isEmpty { request.screenTop = row(at: top).map { ($0.id, topSubtask) } }
-        let start = max(0, top - 2 * height)
-        request.limit = max(height, 1) * 6
+        let start = max(0, top - ListWindowRequest.screensAbove * height)
+        request.limit = max(height, 1) * ListWindowRequest.screensRead
         if let knownTotal, start > knownTotal / 2 {
             request.fromEnd = true
             request.offset = max(0, knownTotal - start - request.limit)

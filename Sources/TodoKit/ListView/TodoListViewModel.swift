@@ -349,10 +349,11 @@ public struct TodoListViewModel: KeyedView {
         return reload(countDelay: Self.countDelay)
     }
 
-    /// Asks for a window of three pages around the screen unless the screen is covered and read.
+    /// Asks for a window of six pages around the screen unless the screen is covered and read (a
+    /// subtask row shown may not be: only an unfolded parent's long run is read in part).
     private mutating func ensureLoaded() -> [Effect] {
         rows.request(listRequest, top: scrollTop, topSubtask: scrollTopSubtask, height: pageHeight,
-                     screenRead: visibleRows.allSatisfy { $0 != nil })
+                     screenRead: unfolded.isEmpty || visibleRows.allSatisfy { $0 != nil })
             .map { [.listView(.observeWindow($0))] } ?? []
     }
 

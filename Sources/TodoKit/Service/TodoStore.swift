@@ -36,8 +36,8 @@ public final class TodoStore: Sendable {
     let clientConfiguration: SyncClientConfiguration
     /// The list's outlines read lately (`ListingStore.outline(of:)`).
     let outlines = OutlineCache()
-    /// The list's windows' rows at the top level read lately (`ListingStore.window`).
-    let topRows = TopRowsCache()
+    /// The list's windows' rows at the top level read lately (`ListingStore.window`), by `ListWindowRequest.topRowsKey`.
+    let topRows = KeptUntilWrite<ListWindowRequest, TopRows>(capacity: 4)
     /// Told after each page of every pull (manual or live), when set.
     let pullProgress = Mutex<(@Sendable (PullProgress) -> Void)?>(nil)
 

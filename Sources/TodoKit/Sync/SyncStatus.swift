@@ -18,7 +18,7 @@ public struct SyncStatus: Sendable, Equatable {
 
     /// Whether this row has a change still to send: by its own space and id, so the other copy
     /// of an id two lists hold is not marked with it.
-    public func isPending(_ item: TodoItem) -> Bool { pendingItems.contains(ItemKey(space: item.space, id: item.id)) }
+    public func isPending(_ item: TodoItem) -> Bool { pendingItems.contains(item.key) }
     /// Who is signed in, once known in this run.
     public var user: String?
     /// The last successful sync.
