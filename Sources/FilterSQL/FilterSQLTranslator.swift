@@ -11,6 +11,8 @@ public struct FilterSQLTranslator {
     let dialect: any SQLDialect
     let resolve: ColumnResolver
     public private(set) var binds: SQLBinds
+    /// How many `or`s the node being translated is under (`oneOf` tells the dialect).
+    private var underOr = 0
 
     /// Creates a translator that appends its binds to `binds`.
     public init(dialect: any SQLDialect, binds: SQLBinds, resolve: @escaping ColumnResolver) {
@@ -48,7 +50,30 @@ public struct FilterSQLTranslator {
             var translated: [TypedSQL] = []
             for arg in args { translated.append(materialize(try translate(arg))) }
             return try FunctionSQL(dialect: dialect).call(function, translated, args.map(\.position), at: e.position)
+        case .oneOf(let subject, let values):
+            return try oneOf(subject, values, at: e.position)
         }
+    }
+
+    /// A text or number subject and literals of its kind: one `isOneOf` of the dialect. Anything
+    /// else means what its equalities mean, and is translated as them.
+    private mutating func oneOf(_ subject: FilterExpression, _ values: [FilterLiteral], at position: Int) throws -> TypedSQL {
+        let spelled = FilterExpression.equalities(subject, values, at: position)
+        guard !values.isEmpty else { return try translate(spelled) }
+        let before = binds
+        let translated = try translate(subject)
+        var listed: [SQLValue] = []
+        listed.reserveCapacity(values.count)
+        for value in values {
+            switch (value, translated.kind) {
+            case (.string(let text), .string) where translated.dateTime == nil: listed.append(.text(text))
+            case (.number(let number), .number): listed.append(.real(number))
+            default:
+                binds = before  // the subject is translated again, within the equalities
+                return try translate(spelled)
+            }
+        }
+        return TypedSQL(sql: dialect.isOneOf(translated.sql, listed, binds: &binds, besideOthers: underOr > 0), kind: .boolean)
     }
 
     private mutating func literalSQL(_ literal: FilterLiteral) -> TypedSQL {
@@ -75,6 +100,8 @@ public struct FilterSQLTranslator {
             // term by term. The rest stay nested two by two, as SQLite's expression depth is bounded.
             var terms: [String] = []
             var alternatives: [(column: String, values: [SQLValue])] = []
+            underOr += 1
+            defer { underOr -= 1 }
             for operand in Self.chain(.or, lhs) + Self.chain(.or, rhs) {
                 if let (column, value) = try equalityWithLiteral(operand) {
                     if let at = alternatives.firstIndex(where: { $0.column == column }) {

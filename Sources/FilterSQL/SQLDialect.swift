@@ -34,11 +34,26 @@ public protocol SQLDialect: Sendable {
     var realTypeName: String { get }
     /// The SQL functions `tolower` and `toupper` call.
     var caseFunctions: (lower: String, upper: String) { get }
+    /// A condition that `subject` equals one of `values` (all of one kind, text or real; at
+    /// least one), its values added to `binds`. `besideOthers`: it is one of the alternatives
+    /// of an `or`.
+    func isOneOf(_ subject: String, _ values: [SQLValue], binds: inout SQLBinds, besideOthers: Bool) -> String
 }
 
 extension SQLDialect {
     /// The engine's own `lower` and `upper`.
     public var caseFunctions: (lower: String, upper: String) { ("lower", "upper") }
+
+    /// `subject IN (…)`, a placeholder a value.
+    public func isOneOf(_ subject: String, _ values: [SQLValue], binds: inout SQLBinds, besideOthers: Bool) -> String {
+        listedOneOf(subject, values, binds: &binds)
+    }
+
+    /// `subject IN (…)` (`=` for one value), a placeholder a value.
+    public func listedOneOf(_ subject: String, _ values: [SQLValue], binds: inout SQLBinds) -> String {
+        let placeholders = values.map { binds.bind($0) }
+        return placeholders.count == 1 ? "(\(subject) = \(placeholders[0]))" : "(\(subject) IN (\(placeholders.joined(separator: ", "))))"
+    }
 
     /// A quoted identifier; names are validated before they get here, quotes are doubled anyway.
     public func quote(_ identifier: String) -> String { SQLIdentifier.quote(identifier) }

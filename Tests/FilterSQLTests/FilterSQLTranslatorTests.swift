@@ -31,6 +31,53 @@ import Testing
         #expect(binds == [.real(1), .text("a"), .text("b"), .text("c"), .real(2)])
     }
 
+    func translate(_ expression: FilterExpression, dialect: any SQLDialect = SQLiteDialect()) throws -> (sql: String, binds: [SQLValue]) {
+        var translator = FilterSQLTranslator(dialect: dialect, binds: SQLBinds(dialect: dialect)) { name, _ in
+            Self.columns[name].map { FilterColumn(name: name, type: $0) }
+        }
+        let sql = try translator.condition(expression)
+        return (sql, translator.binds.values)
+    }
+
+    func oneOf(_ member: String, _ values: [FilterLiteral]) -> FilterExpression {
+        FilterExpression(.oneOf(FilterExpression(.member(member)), values))
+    }
+
+    @Test func aOneOfManyValuesIsOneBoundJSONArray() throws {
+        let values = (0..<20).map { "id-\($0)" } + [#"q"uote"#, #"back\slash"#, "line\nbreak", "é"]
+        let (sql, binds) = try translate(oneOf("text", values.map(FilterLiteral.string)))
+        #expect(sql == #"("text" IN (SELECT value FROM json_each(?1)))"#)
+        let array = try #require(binds.first?.text)
+        #expect(binds.count == 1)
+        #expect(array.hasPrefix(#"["id-0","id-1","#))
+        #expect(array.hasSuffix(#","q\"uote","back\\slash","line\u000abreak","é"]"#))
+    }
+
+    @Test func aOneOfManyValuesBesideOtherAlternativesIsTestedRowByRow() throws {
+        let values = (0..<20).map { FilterLiteral.string("id-\($0)") }
+        let either = FilterExpression(.binary(.or, try FilterParser.parse("text eq null"), oneOf("text", values)))
+        #expect(try translate(either).sql == #"(("text" IS NULL) OR (+"text" IN (SELECT value FROM json_each(?1))))"#)
+        let both = FilterExpression(.binary(.and, try FilterParser.parse("n gt 1"), oneOf("text", values)))
+        #expect(try translate(both).sql == #"(("n" > ?1) AND ("text" IN (SELECT value FROM json_each(?2))))"#)
+    }
+
+    @Test func aOneOfFewValuesIsAPlaceholderEach() throws {
+        #expect(try translate(oneOf("n", [.number(1), .number(2.5)])) == (#"("n" IN (?1, ?2))"#, [.real(1), .real(2.5)]))
+        #expect(try translate(oneOf("text", [.string("a")])) == (#"("text" = ?1)"#, [.text("a")]))
+        #expect(try translate(oneOf("text", (0..<20).map { .string("\($0)") }), dialect: PostgresDialect()).binds.count == 20)
+    }
+
+    @Test func aOneOfOfNoValueMatchesNothing() throws {
+        #expect(try translate(oneOf("text", [])).sql == (try translate("false")).sql)
+    }
+
+    @Test func aOneOfValuesOfAnotherKindMeansWhatItsEqualitiesMean() throws {
+        #expect(throws: FilterSQLError.self) { try translate(oneOf("n", (0..<20).map { .string("\($0)") })) }
+        let (sql, binds) = try translate(oneOf("text", [.string("a"), .null]))
+        #expect(sql == #"(("text" = ?1) OR ("text" IS NULL))"#)
+        #expect(binds == [.text("a")])
+    }
+
     @Test func aLongOrOfOtherTermsNestsOnlyAsDeepAsItsLogarithm() throws {
         let sql = try translate((0..<30).map { "n gt \($0)" }.joined(separator: " or ")).sql
         let depth = sql.reduce(into: (now: 0, most: 0)) { depth, c in

@@ -43,6 +43,30 @@ import Testing
         #expect(result.totalCount == named.count)
         #expect(try f.local.counts(query, groupedBy: "complete") == [.bool(false): named.count])
     }
+
+    @Test func aOneOfThousandsOfValuesFindsWhatTheirEqualitiesFindAndItsNegationTheRest() async throws {
+        let f = try await SyncFixture.make(localOnly: true)
+        let odd = ["it's", #"back\slash"#, "two\nlines", "tab\there", "Ünïcödé 🎉", #"say "hi""#]
+        let texts = (0..<2_000).map { String(format: "text-%04d", $0) } + odd
+        try f.local.transaction { writes in
+            for (index, text) in texts.enumerated() { _ = try writes.insert(todo(String(format: "item-%04d", index), text)) }
+        }
+        // Every third text, every odd one, and two that name no row (one in other letters).
+        let named = texts.enumerated().filter { $0.offset % 3 == 0 }.map(\.element) + odd + ["missing", "TEXT-0001"]
+        let equalities = try #require(QueryPredicate.any(named.map { Field("text") == .string($0) }))
+        func matches(_ predicate: QueryPredicate) throws -> [String] {
+            try f.local.read(f.local.query.filter(predicate).order(by: "id")).items.compactMap { $0["text"]?.stringValue }
+        }
+        let found = try matches(Field("text").isOneOf(named))
+        #expect(found == (try matches(equalities)))
+        #expect(found.count == 667 + odd.count)
+        #expect(Set(try matches(!Field("text").isOneOf(named))) == Set(texts).subtracting(found))
+        #expect(try matches(Field("text").isOneOf([])) == [])
+        // Ids compare without letter case, as their equalities do, also beside other alternatives.
+        let upper = Field("id").isOneOf((0..<20).map { String(format: "ITEM-%04d", $0) })
+        #expect(try f.local.read(f.local.query.filter(upper)).items.count == 20)
+        #expect(try f.local.read(f.local.query.filter(Field("text") == "none" || upper)).items.count == 20)
+    }
 }
 
 /// Numbered placeholders made anonymous where that binds the same values.

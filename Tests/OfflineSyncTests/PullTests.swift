@@ -106,8 +106,8 @@ import Testing
         let before = transport.requests.filter { $0.hasPrefix("GET") }.count
         try await f.local.pull(queryId: "all")
         #expect(try f.local.read(id: "late") != nil)
-        // The row at the token, the new row, then an empty page: not the 25 old rows again.
-        #expect(transport.requests.filter { $0.hasPrefix("GET") }.count - before <= 3)
+        // The row at the token and the new row, in one page: not the 25 old rows again.
+        #expect(transport.requests.filter { $0.hasPrefix("GET") }.count - before <= 2)
     }
 
     @Test func incrementalPullReceivesEveryRowWhen120RowsShareOneTimestamp() async throws {
@@ -119,11 +119,11 @@ import Testing
 
     @Test func incrementalPullMissesNoChangeMadeBetweenItsPages() async throws {
         let transport = FaultyTransport()
-        let (f, server) = try await fixtureSharingOneTimestamp(count: 3, pageSize: 3, transport: transport)
+        let (f, server) = try await fixtureSharingOneTimestamp(count: 4, pageSize: 3, transport: transport)
         defer { server.stop() }
         try await f.local.pull(queryId: "q")
-        // After the pull's first page (the three rows at its token), s000 changes and a row is
-        // added: s000 leaves the rows a $skip of 3 would step over, and s001..s002 move into them.
+        // After the pull's first page (three of the four rows at its token), s000 changes and a row
+        // is added: s000 leaves the rows a $skip of 3 would step over, and s001..s003 move into them.
         transport.before("GET", endingWith: "/tables/\(f.table)", number: 2) {
             let row = try await f.remote.read(id: "s000")
             _ = try await f.remote.update(["id": "s000", "text": "changed meanwhile", "version": row["version"]!])
@@ -132,6 +132,27 @@ import Testing
         try await f.local.pull(queryId: "q")
         #expect(try f.local.read(id: "late") != nil)
         #expect(try f.local.read(id: "s000")?["text"] == "changed meanwhile")
+    }
+
+    @Test func anIncrementalPullEndsOnThePageTheServerSaysIsTheLast() async throws {
+        let transport = FaultyTransport()
+        let f = try await SyncFixture.make(transport: transport, pageSize: 10)
+        try await seed(f, count: 25)
+        try await f.local.pull(queryId: "all")
+        #expect(try f.local.read(f.local.query.withTotalCount()).totalCount == 25)
+        // 10, 10 and 5 rows: the last page says no more remain, and no empty page follows.
+        #expect(transport.requests.filter { $0 == "GET /tables/\(f.table)" }.count == 3, "\(transport.requests)")
+    }
+
+    @Test func aPullFromAServerThatSaysNothingOfMorePagesEndsOnAnEmptyPage() async throws {
+        let transport = FaultyTransport()
+        transport.fail(path: "/capabilities", with: .status404)  // as the Azure servers answer
+        let f = try await SyncFixture.make(transport: transport, pageSize: 10)
+        try await seed(f, count: 25)
+        try await f.local.pull(queryId: "all")
+        #expect(try f.local.read(f.local.query.withTotalCount()).totalCount == 25)
+        // 10, 10 (from the token's row on) and 7 rows, the token's row alone, then an empty page.
+        #expect(transport.requests.filter { $0 == "GET /tables/\(f.table)" }.count == 5, "\(transport.requests)")
     }
 
     @Test func aServerWithoutKeysetPagingIsPagedBySkipAndStillYieldsEveryRow() async throws {

@@ -29,6 +29,34 @@ import Testing
         #expect(FilterPrinter.print(try FilterParser.parse(input)) == expected)
     }
 
+    func oneOf(_ values: [FilterLiteral]) -> FilterExpression {
+        FilterExpression(.oneOf(FilterExpression(.member("a")), values))
+    }
+
+    @Test func aOneOfPrintsAsItsEqualitiesJoinedByOrAndParsesBackToThem() throws {
+        let node = oneOf([.string("x"), .string("y"), .number(3)])
+        let text = FilterPrinter.print(node)
+        #expect(text == "a eq 'x' or (a eq 'y' or a eq 3)")
+        let parsed = try FilterParser.parse(text)
+        #expect(parsed == FilterExpression.equalities(FilterExpression(.member("a")), [.string("x"), .string("y"), .number(3)]))
+        #expect(parsed.depth == node.depth)
+    }
+
+    @Test func aOneOfIsParenthesizedAsTheOrItPrintsAs() {
+        let node = oneOf([.string("x"), .string("y")])
+        let b = FilterExpression(.member("b"))
+        #expect(FilterPrinter.print(FilterExpression(.binary(.and, b, node))) == "b and (a eq 'x' or a eq 'y')")
+        #expect(FilterPrinter.print(FilterExpression(.unary(.not, node))) == "not (a eq 'x' or a eq 'y')")
+        #expect(FilterPrinter.print(FilterExpression(.binary(.and, b, oneOf([.string("x")])))) == "b and a eq 'x'")
+        #expect(FilterPrinter.print(oneOf([])) == "false")
+    }
+
+    @Test func aOneOfOfThousandsNestsOnlyAsDeepAsTheLogarithmOfItsCount() throws {
+        let node = oneOf((0..<4_000).map { .string("id-\($0)") })
+        #expect(node.depth == 14)  // 12 levels of or, then eq, then a member or a literal
+        #expect(try FilterParser.parse(FilterPrinter.print(node)).depth == node.depth)
+    }
+
     @Test(arguments: [
         (0.0, "0"), (-0.0, "-0"), (42, "42"), (-7, "-7"), (1.5, "1.5"), (0.1, "0.1"), (1e20, "1e+20"),
         (-2.5e-7, "-2.5e-07"), (9_007_199_254_740_991, "9007199254740991"), (9_007_199_254_740_992, "9007199254740992"),

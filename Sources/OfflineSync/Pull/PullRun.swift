@@ -114,7 +114,7 @@ struct PullRun {
         var counter = ProgressCounter(report: progress)
         /// With keyset paging, the next page is asked for while this one is stored: it depends
         /// only on this page's last key.
-        var next: Task<SyncQueryResult, any Error>?
+        var next: Task<(result: SyncQueryResult, more: Bool), any Error>?
         defer { next?.cancel() }
         func page(after: RowKey?, skip: Int, token: String, wantsTotal: Bool) throws -> SyncQuery {
             guard let since = FilterDateTime(iso8601: token) else {
@@ -137,33 +137,38 @@ struct PullRun {
         // By `$skip`, a page after one that moved the token starts at the token's rows again:
         // the same rows once more are the protocol's, not a server ignoring the paging.
         var movedToken = false
+        /// Every row read: the token moves just past this device's own writes.
+        func readToTheEnd() throws {
+            if let past = Self.justAfter(ownWrites.last), past > token {
+                try context.dataSource.write { try $0.setDeltaToken(past, table: query.table, queryId: queryId) }
+            }
+        }
         while true {
-            let result: SyncQueryResult
+            let fetched: (result: SyncQueryResult, more: Bool)
             if let prefetched = next {
                 next = nil
                 // The prefetch is a task of its own, which the pull's cancellation does not reach by itself.
-                result = try await withTaskCancellationHandler { try await prefetched.value } onCancel: { prefetched.cancel() }
+                fetched = try await withTaskCancellationHandler { try await prefetched.value } onCancel: { prefetched.cancel() }
             } else {
-                result = try await fetchPage(try page(after: after, skip: skip, token: token, wantsTotal: counter.wantsTotal))
+                fetched = try await fetchPage(try page(after: after, skip: skip, token: token, wantsTotal: counter.wantsTotal))
             }
-            let (rows, total) = (result.items, result.totalCount)
+            let (rows, total, more) = (fetched.result.items, fetched.result.totalCount, fetched.more)
             // A page that arrived after all asks for no next one.
             try Task.checkCancellation()
             try sameness.check(rows, mayRepeat: !keyset && movedToken)
-            if rows.isEmpty {
-                if let past = Self.justAfter(ownWrites.last), past > token {
-                    try context.dataSource.write { try $0.setDeltaToken(past, table: query.table, queryId: queryId) }
-                }
-                return
-            }
+            if rows.isEmpty { return try readToTheEnd() }
+            // A server that pages by key (ours) says `Link: rel=next` whenever more rows remain:
+            // a page without it is the last, and the pull asks for no empty page after it (one
+            // request fewer for most pulls). Other servers' pulls end on an empty page.
+            let last = keyset && !more
             let newest = Self.newestTimestamp(rows)
             let advances = newest.map { $0 > token } ?? false
-            if keyset {
+            if keyset, !last {
                 after = try RowKey(last: rows)
                 let following = try page(after: after, skip: 0, token: token, wantsTotal: false)
                 next = Task { try await fetchPage(following) }
             }
-            try apply(rows, token: advances ? Self.saved(newest!, answeredAt: result.serverDate) : nil, queryId: queryId, bulk: bulk)
+            try apply(rows, token: advances ? Self.saved(newest!, answeredAt: fetched.result.serverDate) : nil, queryId: queryId, bulk: bulk)
             counter.received(rows, total: total)
             if advances {
                 token = newest!
@@ -172,6 +177,7 @@ struct PullRun {
                 skip += rows.count
             }
             movedToken = advances
+            if last { return try readToTheEnd() }
         }
     }
 
@@ -269,7 +275,7 @@ struct PullRun {
             page.fetchOffset = offset + received
             page.parameters["__includeDeleted"] = "true"
             page.includeTotalCount = page.includeTotalCount || counter.wantsTotal
-            let result = try await Self.fetch(remote, page, features: "TQ,OL")
+            let result = try await Self.fetch(remote, page, features: "TQ,OL").result
             let (rows, total) = (result.items, result.totalCount)
             // A page that arrived after all asks for no next one.
             try Task.checkCancellation()
@@ -282,10 +288,13 @@ struct PullRun {
         }
     }
 
-    /// `readAfter`: see `incremental`.
-    private static func fetch(_ remote: RemoteTable, _ page: SyncQuery, features: String, readAfter: String? = nil) async throws -> SyncQueryResult {
+    /// One page, and whether the server said more rows remain (`Link: rel=next`). `readAfter`:
+    /// see `incremental`.
+    private static func fetch(_ remote: RemoteTable, _ page: SyncQuery, features: String,
+                              readAfter: String? = nil) async throws -> (result: SyncQueryResult, more: Bool) {
         do {
-            return try await remote.page(remote.url(query: page.queryItems), features: features, readAfter: readAfter).result
+            let (result, next) = try await remote.page(remote.url(query: page.queryItems), features: features, readAfter: readAfter)
+            return (result, next != nil)
         } catch {
             throw SyncError.wrap(error)
         }

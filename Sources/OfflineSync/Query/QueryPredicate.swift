@@ -89,6 +89,12 @@ public struct QueryValue: Sendable, ExpressibleByStringLiteral, ExpressibleByInt
         QueryPredicate(WordTest.expression(column: expression, word: word))
     }
 
+    /// Equal to one of `values` (never, for none): one filter node however many there are, which
+    /// the store reads as one SQL `IN` (FilterSQL) and a server as `eq`s joined by `or`.
+    public func isOneOf(_ values: [String]) -> QueryPredicate {
+        QueryPredicate(.init(.oneOf(expression, values.map(FilterLiteral.string))))
+    }
+
     private static func compare(_ op: BinaryOperator, _ l: QueryValue, _ r: QueryValue) -> QueryPredicate {
         QueryPredicate(.init(.binary(op, l.expression, r.expression)))
     }

@@ -192,6 +192,7 @@ extension FilterExpression {
         case .unary(_, let e): return e.memberNames
         case .binary(_, let l, let r): return l.memberNames.union(r.memberNames)
         case .call(_, let args): return args.reduce(into: Set<String>()) { $0.formUnion($1.memberNames) }
+        case .oneOf(let subject, _): return subject.memberNames
         }
     }
 }

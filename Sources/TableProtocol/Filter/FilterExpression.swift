@@ -20,6 +20,11 @@ public struct FilterExpression: Sendable, Hashable, CustomStringConvertible {
         case unary(UnaryOperator, FilterExpression)
         case binary(BinaryOperator, FilterExpression, FilterExpression)
         case call(FilterFunction, [FilterExpression])
+        /// The subject equals one of the values (OData 4.01's `in`): one node for a list of
+        /// thousands of ids, which a store translates and keys its caches by far faster than a
+        /// tree of thousands of `eq`s. Printed as those `eq`s joined by `or` (`equalities`), in
+        /// the words every server reads; the parser never makes one.
+        case oneOf(FilterExpression, [FilterLiteral])
     }
 
     public static func == (lhs: FilterExpression, rhs: FilterExpression) -> Bool { lhs.node == rhs.node }
@@ -54,6 +59,8 @@ public struct FilterExpression: Sendable, Hashable, CustomStringConvertible {
                 case .call(_, let arguments):
                     steps.append(.build(expression, operands: arguments.count))
                     steps += arguments.reversed().map(Step.visit)
+                case .oneOf(let subject, _):
+                    steps += [.build(expression, operands: 1), .visit(subject)]
                 }
             case .build(let expression, let count):
                 let operands = Array(built.suffix(count))
@@ -65,6 +72,7 @@ public struct FilterExpression: Sendable, Hashable, CustomStringConvertible {
                     built.append(Self.balanced(operands[...], op, at: expression.position))
                 case .binary(let op, _, _): built.append(FilterExpression(.binary(op, operands[0], operands[1]), at: expression.position))
                 case .call(let function, _): built.append(FilterExpression(.call(function, operands), at: expression.position))
+                case .oneOf(_, let values): built.append(FilterExpression(.oneOf(operands[0], values), at: expression.position))
                 }
             }
         }
@@ -100,9 +108,24 @@ public struct FilterExpression: Sendable, Hashable, CustomStringConvertible {
             case .unary(_, let operand): pending.append((operand, depth + 1))
             case .binary(_, let lhs, let rhs): pending += [(lhs, depth + 1), (rhs, depth + 1)]
             case .call(_, let arguments): pending += arguments.map { ($0, depth + 1) }
+            // As deep as its printed form: a balanced tree of `or`s over `subject eq value`.
+            case .oneOf(let subject, let values): pending.append((subject, depth + 1 + Self.levels(values.count)))
             }
         }
         return deepest
+    }
+
+    /// A `oneOf` node in the words every server reads: `subject eq value` for each value, joined
+    /// by `or` as a balanced tree (`false` for no value).
+    public static func equalities(_ subject: FilterExpression, _ values: [FilterLiteral], at position: Int = 0) -> FilterExpression {
+        guard !values.isEmpty else { return FilterExpression(.literal(.boolean(false)), at: position) }
+        let terms = values.map { FilterExpression(.binary(.eq, subject, FilterExpression(.literal($0), at: position)), at: position) }
+        return balanced(terms[...], .or, at: position)
+    }
+
+    /// The levels of `or` a balanced tree over `count` terms has.
+    private static func levels(_ count: Int) -> Int {
+        count <= 1 ? 0 : Int.bitWidth - (count - 1).leadingZeroBitCount
     }
 }
 

@@ -63,7 +63,16 @@ public enum FilterPrinter {
                 write(arg, to: &out)
             }
             out += ")"
+        case .oneOf:
+            write(spelled(e, wholly: true), to: &out)
         }
+    }
+
+    /// `e`, or for a `oneOf` the equalities it stands for: what is printed, and what the
+    /// parentheses around it follow (for those, its first two values stand for all).
+    private static func spelled(_ e: FilterExpression, wholly: Bool = false) -> FilterExpression {
+        guard case .oneOf(let subject, let values) = e.node else { return e }
+        return FilterExpression.equalities(subject, wholly ? values : Array(values.prefix(2)), at: e.position)
     }
 
     private static func write(_ e: FilterExpression, to out: inout String, parenthesized: Bool) {
@@ -74,14 +83,14 @@ public enum FilterPrinter {
 
     /// Binding strength of a node as an operand: binary operators by level, everything else tighter.
     private static func precedence(of e: FilterExpression) -> Int {
-        if case .binary(let op, _, _) = e.node { return op.precedence }
+        if case .binary(let op, _, _) = spelled(e).node { return op.precedence }
         return 6
     }
 
     /// `-(5)` keeps a negated literal distinct from the literal `-5` (a minus before a number
     /// folds into it); a negative one needs none (`- -5`).
     private static func needsParentheses(unary op: UnaryOperator, operand: FilterExpression) -> Bool {
-        switch operand.node {
+        switch spelled(operand).node {
         case .binary: return true
         case .literal(.number): return op == .negate && !startsWithMinus(operand)
         default: return false
@@ -90,7 +99,7 @@ public enum FilterPrinter {
 
     /// True when the operand's text starts with `-`.
     private static func startsWithMinus(_ operand: FilterExpression) -> Bool {
-        switch operand.node {
+        switch spelled(operand).node {
         case .unary(.negate, _): return true
         case .literal(.number(let n)): return n.sign == .minus && !n.isNaN
         default: return false

@@ -1,13 +1,15 @@
 import OfflineSync
 
 extension QueryPredicate {
-    /// Values one predicate names at most: each chunk is one SQL `IN` (FilterSQL), and a query
-    /// binds so many values at most.
-    static let valuesPerQuery = 1_000
+    /// Values one predicate names at most. Many are one bound JSON array (FilterSQL's
+    /// `isOneOf`); a list that must fall back to a placeholder a value still fits a statement
+    /// (32,766 at most).
+    static let valuesPerQuery = 30_000
 
     /// `field` equal to one of `values`; nil for none.
     static func oneOf(_ field: String, _ values: some Sequence<String>) -> QueryPredicate? {
-        any(values.map { Field(field) == .string($0) })
+        let values = Array(values)
+        return values.isEmpty ? nil : Field(field).isOneOf(values)
     }
 
     /// `field` equal to one of `values`, as one predicate per `valuesPerQuery` of them.

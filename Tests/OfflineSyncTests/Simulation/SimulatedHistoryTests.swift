@@ -91,6 +91,29 @@ import Testing
         }
     }
 
+    /// Found as seed 0xd7da01c58c528a54 (which, once a pull stopped asking for an empty page
+    /// after the last, plays another history): as above, with the undo's own send answered into
+    /// the void too. The undo's values hid the first send's, and the merge kept the server's
+    /// text, so the undone edit came back.
+    @Test func anUndoWhoseOwnAnswerWasLostTooStaysUndoneThroughAnotherDevicesWrite() async throws {
+        try await Self.play(devices: 2) { simulation in
+            let (device, other) = (simulation.devices[0], simulation.devices[1])
+            try await Self.shareOneRow(simulation)
+            let began = try device.rows().mapValues(ConvergenceLaws.values)
+            try await device.edit(step: 1, pick: 0, field: 0)  // the text
+            try await Self.pushLosingTheAnswer(simulation, 0)
+            #expect(try device.context.undo() != nil)
+            try await Self.pushLosingTheAnswer(simulation, 0)
+            try await other.edit(step: 2, pick: 0, field: 1)  // completion, elsewhere
+            try await Self.push(simulation, 1)
+            try await Self.push(simulation, 0)
+            let row = try #require(try await simulation.serverRows().values.first)
+            #expect(row["text"] == began.values.first?["text"], "the undo stands on the server")
+            #expect(row["complete"] == .bool(true), "the other device's write stands")
+            #expect(try device.rows().values.first?["text"] == began.values.first?["text"])
+        }
+    }
+
     /// Found as seed 0xb0f65ba4ce8804ba: as above, with a move by hand (`order`, whose clashes
     /// the server wins) in place of the text. The merge read the undone place as another
     /// device's move and kept it on the server.

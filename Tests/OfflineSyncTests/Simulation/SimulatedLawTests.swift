@@ -65,10 +65,10 @@ import Testing
     /// the first two seeds, which broke the law before it knew of undos; the third lost a tag
     /// when an undo after a lost answer moved a word set's base copy; in the fourth, an undone
     /// move (`order`, whose clashes the server wins) whose answer was lost stayed on the server
-    /// after another device wrote the row, and that device's acknowledged value was lost; in
-    /// the fifth, the undo's own send lost its answer too, and its values hid the first send's.
-    @Test(arguments: [0xc684_acad_259d_5e1d, 0xdb1f_6a52_79f5_0572, 0x8f0a_0859_e847_3f20, 0xb0f6_5ba4_ce88_04ba,
-                      0xd7da_01c5_8c52_8a54] as [UInt64])
+    /// after another device wrote the row, and that device's acknowledged value was lost. A
+    /// fifth (an undo whose own answer was lost too) played another history, with no undo, once
+    /// pulls sent fewer requests; it is written out step by step in `SimulatedHistoryTests`.
+    @Test(arguments: [0xc684_acad_259d_5e1d, 0xdb1f_6a52_79f5_0572, 0x8f0a_0859_e847_3f20, 0xb0f6_5ba4_ce88_04ba] as [UInt64])
     func aChangeItsDeviceUndidAfterTheServerTookItIsNotAskedToBeKept(_ seed: UInt64) async throws {
         let server = try await Self.server()
         let folder = try LawStorage.folder()
