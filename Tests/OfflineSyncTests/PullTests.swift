@@ -144,6 +144,15 @@ import Testing
         #expect(transport.requests.filter { $0 == "GET /tables/\(f.table)" }.count == 3, "\(transport.requests)")
     }
 
+    @Test func aFullPageWithoutANextLinkIsNotTakenForTheLast() async throws {
+        let transport = FaultyTransport()
+        transport.dropHeader("link")  // as a proxy passing only the headers it knows might
+        let f = try await SyncFixture.make(transport: transport, pageSize: 10)
+        try await seed(f, count: 25)
+        try await f.local.pull(queryId: "all")
+        #expect(try f.local.read(f.local.query.withTotalCount()).totalCount == 25)
+    }
+
     @Test func aPullFromAServerThatSaysNothingOfMorePagesEndsOnAnEmptyPage() async throws {
         let transport = FaultyTransport()
         transport.fail(path: "/capabilities", with: .status404)  // as the Azure servers answer

@@ -157,10 +157,12 @@ struct PullRun {
             try Task.checkCancellation()
             try sameness.check(rows, mayRepeat: !keyset && movedToken)
             if rows.isEmpty { return try readToTheEnd() }
-            // A server that pages by key (ours) says `Link: rel=next` whenever more rows remain:
-            // a page without it is the last, and the pull asks for no empty page after it (one
-            // request fewer for most pulls). Other servers' pulls end on an empty page.
-            let last = keyset && !more
+            // A server that pages by key (ours) answers as many rows as asked while more remain,
+            // and says `Link: rel=next` then: a shorter page without it is the last, and the pull
+            // asks for no empty page after it (one request fewer for most pulls). A full page
+            // without it asks on (a proxy may drop the header). Other servers' pulls end on an
+            // empty page.
+            let last = keyset && !more && rows.count < pageSize
             let newest = Self.newestTimestamp(rows)
             let advances = newest.map { $0 > token } ?? false
             if keyset, !last {

@@ -27,6 +27,7 @@ final class FaultyTransport: HTTPTransport, Sendable {
         var pathFaults: [String: Fault] = [:]
         var requests: [String] = []
         var headers: [[String: String]] = []
+        var droppedReplyHeaders: Set<String> = []
         var hook: Hook?
     }
 
@@ -49,6 +50,10 @@ final class FaultyTransport: HTTPTransport, Sendable {
     /// Fails every request whose path ends with `suffix` until cleared.
     func fail(path suffix: String, with fault: Fault?) { state.withLock { $0.pathFaults[suffix] = fault } }
 
+    /// Leaves the header `name` out of every reply the server sends (a proxy passing only the
+    /// headers it knows).
+    func dropHeader(_ name: String) { state.withLock { _ = $0.droppedReplyHeaders.insert(name.lowercased()) } }
+
     /// Runs `action` once, just before the `number`-th later `method` request whose path ends
     /// with `suffix` is sent: a change made by someone else at an exact moment.
     func before(_ method: String, endingWith suffix: String, number: Int, run action: @escaping @Sendable () async throws -> Void) {
@@ -70,7 +75,9 @@ final class FaultyTransport: HTTPTransport, Sendable {
         try await action?()
         switch fault {
         case nil:
-            return try await real.send(request)
+            var reply = try await real.send(request)
+            for name in state.withLock({ $0.droppedReplyHeaders }) { reply.headers[name] = nil }
+            return reply
         case .status404:
             return HTTPReply(status: 404, headers: [:], body: Data(#"{"error":"Not Found"}"#.utf8))
         case .status500:
