@@ -47,7 +47,7 @@ struct PasswordOptions: ParsableArguments {
     @Flag(help: "Read the password from the first line of standard input instead of prompting.")
     var passwordStdin = false
 
-    @Option(help: "Refuse a password shorter than this many characters. (default: \(UserStore.defaultMinimumPasswordLength))")
+    @Option(help: "Refuse a password shorter than this many characters.")
     var minPasswordLength = UserStore.defaultMinimumPasswordLength
 
     @Option(help: ServerEnvironment.help("PBKDF2-SHA256 rounds of the password kept (at least \(ServerConfiguration.fewestPasswordRounds)).", "password-rounds",

@@ -259,6 +259,21 @@ import Testing
         try await ServerProcess.runToExit(arguments: ["users"] + arguments + ["--database", database], input: input)
     }
 
+    @Test func theHelpNamesTheShortestPasswordsDefaultOnce() async throws {
+        let help = Process()
+        help.executableURL = ServerProcess.binary
+        help.arguments = ["users", "add", "--help"]
+        let pipe = Pipe()
+        help.standardOutput = pipe
+        try help.run()
+        let output = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        help.waitUntilExit()
+        #expect(help.terminationStatus == 0)
+        let option = try #require(output.range(of: "--min-password-length <min-password-length>", options: .backwards))  // its entry, not the usage line
+        let described = output[option.upperBound...].prefix { $0 != "-" }
+        #expect(described.components(separatedBy: "(default: 8)").count == 2, "\(described)")
+    }
+
     /// The rounds a kept password's hash names (`pbkdf2-sha256$<rounds>$…`).
     func storedRounds(_ name: String, _ database: String) throws -> String? {
         try DatabaseInspector(backend: .sqlite, database: database).rows(#"SELECT "password" FROM "__users" WHERE "name" = '\#(name)'"#)
