@@ -134,34 +134,31 @@ import Testing
         #expect(try f.local.read(id: "s000")?["text"] == "changed meanwhile")
     }
 
-    @Test func anIncrementalPullEndsOnThePageTheServerSaysIsTheLast() async throws {
-        let transport = FaultyTransport()
+    /// The page requests of an incremental pull of 25 new rows by pages of 10, through `transport`.
+    func pageRequests(pulling25By10 transport: FaultyTransport) async throws -> Int {
         let f = try await SyncFixture.make(transport: transport, pageSize: 10)
         try await seed(f, count: 25)
         try await f.local.pull(queryId: "all")
         #expect(try f.local.read(f.local.query.withTotalCount()).totalCount == 25)
+        return transport.requests.filter { $0 == "GET /tables/\(f.table)" }.count
+    }
+
+    @Test func anIncrementalPullEndsOnThePageTheServerSaysIsTheLast() async throws {
         // 10, 10 and 5 rows: the last page says no more remain, and no empty page follows.
-        #expect(transport.requests.filter { $0 == "GET /tables/\(f.table)" }.count == 3, "\(transport.requests)")
+        #expect(try await pageRequests(pulling25By10: FaultyTransport()) == 3)
     }
 
     @Test func aFullPageWithoutANextLinkIsNotTakenForTheLast() async throws {
         let transport = FaultyTransport()
         transport.dropHeader("link")  // as a proxy passing only the headers it knows might
-        let f = try await SyncFixture.make(transport: transport, pageSize: 10)
-        try await seed(f, count: 25)
-        try await f.local.pull(queryId: "all")
-        #expect(try f.local.read(f.local.query.withTotalCount()).totalCount == 25)
+        #expect(try await pageRequests(pulling25By10: transport) == 3)
     }
 
     @Test func aPullFromAServerThatSaysNothingOfMorePagesEndsOnAnEmptyPage() async throws {
         let transport = FaultyTransport()
         transport.fail(path: "/capabilities", with: .status404)  // as the Azure servers answer
-        let f = try await SyncFixture.make(transport: transport, pageSize: 10)
-        try await seed(f, count: 25)
-        try await f.local.pull(queryId: "all")
-        #expect(try f.local.read(f.local.query.withTotalCount()).totalCount == 25)
         // 10, 10 (from the token's row on) and 7 rows, the token's row alone, then an empty page.
-        #expect(transport.requests.filter { $0 == "GET /tables/\(f.table)" }.count == 5, "\(transport.requests)")
+        #expect(try await pageRequests(pulling25By10: transport) == 5)
     }
 
     @Test func aServerWithoutKeysetPagingIsPagedBySkipAndStillYieldsEveryRow() async throws {

@@ -42,6 +42,16 @@ import Testing
         try await push(simulation, index, patches: [.replyLost])
     }
 
+    /// The row of `shareOneRow`, its text edited on device 0 and pushed, the answer lost;
+    /// answers the rows device 0 began with.
+    static func editTheTextLosingTheAnswer(_ simulation: Simulation) async throws -> [String: [String: JSONValue]] {
+        try await shareOneRow(simulation)
+        let began = try simulation.devices[0].rows().mapValues(ConvergenceLaws.values)
+        try await simulation.devices[0].edit(step: 1, pick: 0, field: 0)
+        try await pushLosingTheAnswer(simulation, 0)
+        return began
+    }
+
     /// The row of `shareOneRow` tagged on both sides: device 1 adds eggs and pushes; device 0
     /// removes milk, not yet sent.
     static func tagOnBothSides(_ simulation: Simulation) async throws {
@@ -77,10 +87,7 @@ import Testing
     @Test func anUndoneEditWhoseAnswerWasLostStaysUndoneThroughAnotherDevicesWrite() async throws {
         try await Self.play(devices: 2) { simulation in
             let (device, other) = (simulation.devices[0], simulation.devices[1])
-            try await Self.shareOneRow(simulation)
-            let began = try device.rows().mapValues(ConvergenceLaws.values)
-            try await device.edit(step: 1, pick: 0, field: 0)  // the text
-            try await Self.pushLosingTheAnswer(simulation, 0)
+            let began = try await Self.editTheTextLosingTheAnswer(simulation)
             try await other.edit(step: 2, pick: 0, field: 1)  // completion, elsewhere
             try await Self.push(simulation, 1)
             #expect(try device.context.undo() != nil)
@@ -98,10 +105,7 @@ import Testing
     @Test func anUndoWhoseOwnAnswerWasLostTooStaysUndoneThroughAnotherDevicesWrite() async throws {
         try await Self.play(devices: 2) { simulation in
             let (device, other) = (simulation.devices[0], simulation.devices[1])
-            try await Self.shareOneRow(simulation)
-            let began = try device.rows().mapValues(ConvergenceLaws.values)
-            try await device.edit(step: 1, pick: 0, field: 0)  // the text
-            try await Self.pushLosingTheAnswer(simulation, 0)
+            let began = try await Self.editTheTextLosingTheAnswer(simulation)
             #expect(try device.context.undo() != nil)
             try await Self.pushLosingTheAnswer(simulation, 0)
             try await other.edit(step: 2, pick: 0, field: 1)  // completion, elsewhere
