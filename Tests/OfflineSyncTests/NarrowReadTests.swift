@@ -69,6 +69,22 @@ import Testing
     }
 }
 
+/// Filters kept translated (`TranslatedFilters`) answer each filter with its own values.
+@Suite struct TranslatedFilterTests {
+    @Test func aFilterOfTheSameTextInOtherBytesFindsItsOwnRows() async throws {
+        let f = try await SyncFixture.make(localOnly: true)
+        let (composed, decomposed) = ("caf\u{E9}", "cafe\u{301}")  // equal to Swift, not to SQLite
+        try await f.local.insert(todo("a", composed))
+        try await f.local.insert(todo("b", decomposed))
+        func ids(_ text: String) throws -> [String] {
+            try f.local.read(f.local.query.filter(Field("text") == .string(text))).items.compactMap { $0["id"]?.stringValue }
+        }
+        #expect(try ids(composed) == ["a"])
+        #expect(try ids(decomposed) == ["b"])
+        #expect(try f.local.read(f.local.query.filter(Field("text").isOneOf([decomposed]))).items.compactMap { $0["id"]?.stringValue } == ["b"])
+    }
+}
+
 /// Numbered placeholders made anonymous where that binds the same values.
 @Suite struct AnonymousPlaceholdersTests {
     @Test func placeholdersInOrderBecomeAnonymous() {

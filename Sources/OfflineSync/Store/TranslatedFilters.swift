@@ -1,3 +1,4 @@
+import Foundation
 import FilterSQL
 import Synchronization
 import TableProtocol
@@ -16,6 +17,15 @@ final class TranslatedFilters: Sendable {
     private struct Key: Equatable, Sendable {
         let definition: SyncTableDefinition
         let filter: FilterExpression?
+
+        /// Equal filters whose text is the same bytes: Swift's `==` takes canonically equivalent
+        /// text for equal ("é" and "e" with a combining accent), where SQLite compares bytes,
+        /// and the second would have been answered with the first one's binds.
+        static func == (lhs: Key, rhs: Key) -> Bool {
+            guard lhs.definition == rhs.definition, lhs.filter == rhs.filter else { return false }
+            guard let left = lhs.filter, let right = rhs.filter else { return true }
+            return left.hasTheSameBytes(as: right)
+        }
     }
 
     /// Translations kept: the lists of a few views, with their counts.
@@ -34,5 +44,39 @@ final class TranslatedFilters: Sendable {
             if entries.count > Self.capacity { entries.removeLast() }
         }
         return made
+    }
+}
+
+extension FilterExpression {
+    /// Whether every name and text of this filter is byte for byte that of `other`, a filter
+    /// already equal to it.
+    func hasTheSameBytes(as other: FilterExpression) -> Bool {
+        switch (node, other.node) {
+        case (.literal(let a), .literal(let b)):
+            return Self.sameBytes(a, b)
+        case (.member(let a), .member(let b)):
+            return Self.sameBytes(a, b)
+        case (.unary(_, let a), .unary(_, let b)):
+            return a.hasTheSameBytes(as: b)
+        case (.binary(_, let a, let c), .binary(_, let b, let d)):
+            return a.hasTheSameBytes(as: b) && c.hasTheSameBytes(as: d)
+        case (.call(_, let a), .call(_, let b)):
+            return a.indices.allSatisfy { a[$0].hasTheSameBytes(as: b[$0]) }
+        case (.oneOf(let a, let these), .oneOf(let b, let those)):
+            return these.indices.allSatisfy { Self.sameBytes(these[$0], those[$0]) } && a.hasTheSameBytes(as: b)
+        default:
+            return false
+        }
+    }
+
+    private static func sameBytes(_ a: FilterLiteral, _ b: FilterLiteral) -> Bool {
+        guard case .string(let x) = a, case .string(let y) = b else { return true }  // equal already
+        return sameBytes(x, y)
+    }
+
+    /// Compared as bytes in place (a native string's are contiguous), not a byte at a time.
+    private static func sameBytes(_ x: String, _ y: String) -> Bool {
+        var x = x, y = y
+        return x.withUTF8 { a in y.withUTF8 { b in a.count == b.count && (a.isEmpty || memcmp(a.baseAddress!, b.baseAddress!, a.count) == 0) } }
     }
 }
