@@ -58,7 +58,8 @@ public struct FilterSQLTranslator {
     /// A text or number subject and literals of its kind: one `isOneOf` of the dialect. Anything
     /// else means what its equalities mean, and is translated as them.
     private mutating func oneOf(_ subject: FilterExpression, _ values: [FilterLiteral], at position: Int) throws -> TypedSQL {
-        let spelled = FilterExpression.equalities(subject, values, at: position)
+        // Built only when needed: thousands of values are thousands of nodes.
+        var spelled: FilterExpression { FilterExpression.equalities(subject, values, at: position) }
         guard !values.isEmpty else { return try translate(spelled) }
         let before = binds
         let translated = try translate(subject)

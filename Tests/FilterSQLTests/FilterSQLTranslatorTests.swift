@@ -7,11 +7,7 @@ import Testing
     static let columns: [String: ColumnType] = ["text": .text, "n": .number, "done": .boolean, "updatedAt": .text]
 
     func translate(_ filter: String, dialect: any SQLDialect = SQLiteDialect()) throws -> (sql: String, binds: [SQLValue]) {
-        var translator = FilterSQLTranslator(dialect: dialect, binds: SQLBinds(dialect: dialect)) { name, _ in
-            Self.columns[name].map { FilterColumn(name: name, type: $0) }
-        }
-        let sql = try translator.condition(try FilterParser.parse(filter))
-        return (sql, translator.binds.values)
+        try translate(try FilterParser.parse(filter), dialect: dialect)
     }
 
     @Test func valuesAreBoundNeverPasted() throws {

@@ -18,13 +18,16 @@ final class TranslatedFilters: Sendable {
         let definition: SyncTableDefinition
         let filter: FilterExpression?
 
-        /// Equal filters whose text is the same bytes: Swift's `==` takes canonically equivalent
-        /// text for equal ("é" and "e" with a combining accent), where SQLite compares bytes,
-        /// and the second would have been answered with the first one's binds.
+        /// The same filter in the same bytes: Swift's `==` takes canonically equivalent text for
+        /// equal ("é" and "e" with a combining accent), where SQLite compares bytes, and the
+        /// second would have been answered with the first one's binds.
         static func == (lhs: Key, rhs: Key) -> Bool {
-            guard lhs.definition == rhs.definition, lhs.filter == rhs.filter else { return false }
-            guard let left = lhs.filter, let right = rhs.filter else { return true }
-            return left.hasTheSameBytes(as: right)
+            guard lhs.definition == rhs.definition else { return false }
+            switch (lhs.filter, rhs.filter) {
+            case (nil, nil): return true
+            case (let left?, let right?): return left.isByteForByte(right)
+            default: return false
+            }
         }
     }
 
@@ -48,29 +51,28 @@ final class TranslatedFilters: Sendable {
 }
 
 extension FilterExpression {
-    /// Whether every name and text of this filter is byte for byte that of `other`, a filter
-    /// already equal to it.
-    func hasTheSameBytes(as other: FilterExpression) -> Bool {
+    /// Equal to `other` (as `==`, positions aside), and every name and text in the same bytes.
+    func isByteForByte(_ other: FilterExpression) -> Bool {
         switch (node, other.node) {
         case (.literal(let a), .literal(let b)):
             return Self.sameBytes(a, b)
         case (.member(let a), .member(let b)):
             return Self.sameBytes(a, b)
-        case (.unary(_, let a), .unary(_, let b)):
-            return a.hasTheSameBytes(as: b)
-        case (.binary(_, let a, let c), .binary(_, let b, let d)):
-            return a.hasTheSameBytes(as: b) && c.hasTheSameBytes(as: d)
-        case (.call(_, let a), .call(_, let b)):
-            return a.indices.allSatisfy { a[$0].hasTheSameBytes(as: b[$0]) }
+        case (.unary(let op, let a), .unary(let otherOp, let b)):
+            return op == otherOp && a.isByteForByte(b)
+        case (.binary(let op, let a, let c), .binary(let otherOp, let b, let d)):
+            return op == otherOp && a.isByteForByte(b) && c.isByteForByte(d)
+        case (.call(let function, let a), .call(let otherFunction, let b)):
+            return function == otherFunction && a.count == b.count && a.indices.allSatisfy { a[$0].isByteForByte(b[$0]) }
         case (.oneOf(let a, let these), .oneOf(let b, let those)):
-            return these.indices.allSatisfy { Self.sameBytes(these[$0], those[$0]) } && a.hasTheSameBytes(as: b)
+            return these.count == those.count && these.indices.allSatisfy { Self.sameBytes(these[$0], those[$0]) } && a.isByteForByte(b)
         default:
             return false
         }
     }
 
     private static func sameBytes(_ a: FilterLiteral, _ b: FilterLiteral) -> Bool {
-        guard case .string(let x) = a, case .string(let y) = b else { return true }  // equal already
+        guard case .string(let x) = a, case .string(let y) = b else { return a == b }
         return sameBytes(x, y)
     }
 
