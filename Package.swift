@@ -9,6 +9,7 @@ let package = Package(
         // The todo's rules (also what the fuzz targets of Fuzz/ link).
         .library(name: "TodoModel", targets: ["TodoModel"]),
         .library(name: "OfflineSync", targets: ["OfflineSync"]),
+        .library(name: "OfflineSyncURLSession", targets: ["OfflineSyncURLSession"]),
         .library(name: "SyncServer", targets: ["SyncServer"]),
         .library(name: "CalDAV", targets: ["CalDAV"]),
         .library(name: "WebDAVXML", targets: ["WebDAVXML"]),
@@ -63,6 +64,8 @@ let package = Package(
             ]
         ),
         // The sync backend: routes, storage protocol, SQLite and PostgreSQL stores.
+        // URLSession as a transport, apart: on Linux it links libcurl into every process that uses it.
+        .target(name: "OfflineSyncURLSession", dependencies: ["OfflineSync"]),
         .target(
             name: "SyncServer",
             dependencies: [
@@ -171,7 +174,7 @@ let package = Package(
         ),
         // `make bench` for the terminal client with 100,000 local items.
         // `make load`: simulated devices on the real SDK against running servers, with end checks.
-        .executableTarget(name: "todo-load", dependencies: ["OfflineSync", "TableProtocol"], path: "Benchmarks/LoadTest"),
+        .executableTarget(name: "todo-load", dependencies: ["OfflineSync", "OfflineSyncURLSession", "TableProtocol"], path: "Benchmarks/LoadTest"),
         .executableTarget(
             name: "todo-bench-client",
             dependencies: ["TerminalUI", "TodoKit", "TodoModel", "OfflineSync", .product(name: "GRDB", package: "GRDB.swift")],
@@ -213,7 +216,7 @@ let package = Package(
         .testTarget(
             name: "OfflineSyncTests",
             dependencies: [
-                "OfflineSync", "TableProtocol", "ServerTestSupport", "todo-server", "sync-crash-worker", "offline-sync-example", "offline-sync-typed-example",
+                "OfflineSync", "OfflineSyncURLSession", "TableProtocol", "ServerTestSupport", "todo-server", "sync-crash-worker", "offline-sync-example", "offline-sync-typed-example",
                 // The subtask law reads the laws' rows through the todo's outline rule (ConvergenceLaws); OfflineSync itself knows no todos.
                 "TodoModel",
                 // The simulation's server: its routes and storage in process (SimulatedServer).

@@ -1,5 +1,6 @@
 import Foundation
 import OfflineSync
+import OfflineSyncURLSession
 import Synchronization
 
 /// Every request the simulated devices send, by kind: latency, and whether it failed.

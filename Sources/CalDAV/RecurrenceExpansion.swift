@@ -127,8 +127,9 @@ struct RecurrenceExpansion {
     /// seven from its start (periods start on the first instance's weekday, `firstWeekday`).
     private func instants(in start: Date, firstWeekday: Int) -> [Date] {
         guard !weekdays.isEmpty else { return [start] }
-        return (0..<7).compactMap { day -> Date? in
-            weekdays.contains((firstWeekday - 1 + day) % 7 + 1) ? start.addingTimeInterval(Double(day) * 86_400) : nil
+        return (0..<7).compactMap { (day: Int) -> Date? in
+            let weekday: Int = (firstWeekday - 1 + day) % 7 + 1
+            return weekdays.contains(weekday) ? start.addingTimeInterval(Double(day) * 86_400) : nil
         }
     }
 }

@@ -60,8 +60,8 @@ import TodoModel
         #expect(!CalendarQueryFilter.overlaps(task, after))
         var budget = ReportBudget()
         let expanded = try #require(ExpandedTask.text(text, over: december, budget: &budget))
-        #expect(expanded.components(separatedBy: "RECURRENCE-ID:").dropFirst().map { String($0.prefix(8)) }
-                == ["20261207", "20261214", "20261221", "20261228"])
+        let days: [String] = expanded.components(separatedBy: "RECURRENCE-ID:").dropFirst().map { (part: String) -> String in String(part.prefix(8)) }
+        #expect(days == ["20261207", "20261214", "20261221", "20261228"])
     }
 
     /// The bounded-work issue's alarm query: fifty alarms on that rule, each found by its trigger.

@@ -1,6 +1,7 @@
 import Foundation
 import GRDB
 @testable import OfflineSync
+import OfflineSyncURLSession
 import ServerTestSupport
 import TableProtocol
 import Testing

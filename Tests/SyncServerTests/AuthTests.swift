@@ -325,7 +325,8 @@ import Testing
         let child = try ChildProcess(ServerProcess.binary.path, ["users", "list", "--database", db], captureOutput: true)
         let output = String(decoding: child.standardOutput!.readDataToEndOfFile(), as: UTF8.self)
         #expect(child.wait() == 0)
-        #expect(output.split(separator: "\n").map { $0.split(separator: "\t").first.map(String.init) } == ["ann", "bea"])
+        let names: [String] = output.split(separator: "\n").map { line in String(line.prefix { $0 != "\t" }) }
+        #expect(names == ["ann", "bea"])
         let bytes = try Data(contentsOf: URL(fileURLWithPath: db)) + ((try? Data(contentsOf: URL(fileURLWithPath: db + "-wal"))) ?? Data())
         #expect(bytes.range(of: Data("a very secret phrase".utf8)) == nil)
     }

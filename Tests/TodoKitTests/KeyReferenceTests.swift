@@ -30,6 +30,7 @@ import TodoKit
         let rows = KeyReference.sections[0].rows
         #expect(lines.count == rows.count)
         for (line, row) in zip(lines, rows) { #expect(line.hasSuffix(row.title) && line.hasPrefix("  " + row.keys)) }
-        #expect(Set(zip(lines, rows).map { $0.count - $1.title.count }).count == 1)
+        let padding: [Int] = zip(lines, rows).map { (line: Substring, row: HelpRow) -> Int in line.count - row.title.count }
+        #expect(Set(padding).count == 1)
     }
 }

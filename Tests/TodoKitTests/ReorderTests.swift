@@ -92,7 +92,8 @@ import Testing
         #expect(written < 1_500 * 3)
         let order = try manual(service)
         #expect(order.first == "a" && order.last == "b")
-        #expect(Array(order.dropFirst().dropLast()) == (0..<1_500).reversed().map { "m\($0)" })
+        let moved: [String] = (0..<1_500).reversed().map { (index: Int) -> String in "m\(index)" }
+        #expect(Array(order.dropFirst().dropLast()) == moved)
     }
 
     @Test func oneUndoTakesAMoveBackWithTheKeysItGaveItsNeighbours() async throws {

@@ -86,7 +86,7 @@ import TodoKitTestSupport
     }
 
     @Test func theCountsFollowTheListsAndTheDay() {
-        var app = app()
+        let app = app()
         #expect(app.effects.contains(.lists(.observeScopeCounts(app.state.scopes, ScopeContext(today: today, lists: [home])))))
     }
 }

@@ -1,8 +1,5 @@
 import Foundation
 import TableProtocol
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
 
 /// One HTTP request as the SDK sends it.
 public struct HTTPRequestSpec: Sendable {
@@ -67,50 +64,4 @@ public struct TransportError: Error, Sendable, CustomStringConvertible {
 public protocol HTTPTransport: Sendable {
     /// Sends a request; throws `TransportError` when no reply arrives.
     func send(_ request: HTTPRequestSpec) async throws -> HTTPReply
-}
-
-/// Foundation's URLSession with keep-alive (the default was this before `AsyncHTTPClientTransport`).
-public final class URLSessionTransport: HTTPTransport {
-    private let session: URLSession
-
-    /// Creates a transport with a request timeout in seconds.
-    public init(timeout: TimeInterval = 30) {
-        let configuration = URLSessionConfiguration.ephemeral
-        configuration.timeoutIntervalForRequest = timeout
-        configuration.timeoutIntervalForResource = timeout * 2
-        configuration.httpMaximumConnectionsPerHost = 4
-        configuration.requestCachePolicy = .reloadIgnoringLocalCacheData
-        configuration.urlCache = nil  // sync replies are never reused; storing each page costs time and memory
-        session = URLSession(configuration: configuration)
-    }
-
-    public func send(_ spec: HTTPRequestSpec) async throws -> HTTPReply {
-        var request = URLRequest(url: spec.url)
-        request.httpMethod = spec.method
-        request.httpBody = spec.body
-        for (name, value) in spec.headers { request.setValue(value, forHTTPHeaderField: name) }
-        let data: Data
-        let response: URLResponse
-        do {
-            (data, response) = try await session.data(for: request)
-        } catch let error as URLError {
-            throw TransportError(description: "\(error.code): \(error.localizedDescription)", isUntrustedCertificate: Self.isUntrusted(error))
-        } catch {
-            throw TransportError(description: "\(error)")
-        }
-        guard let http = response as? HTTPURLResponse else { throw TransportError(description: "not an HTTP response") }
-        var headers: [String: String] = [:]
-        for (key, value) in http.allHeaderFields { headers["\(key)".lowercased()] = "\(value)" }
-        return HTTPReply(status: http.statusCode, headers: headers, body: data)
-    }
-
-    /// True for a server certificate URLSession could not verify. Darwin has codes for it; on Linux
-    /// the code is `.unknown` and only libcurl's message (CURLE_PEER_FAILED_VERIFICATION) tells.
-    private static func isUntrusted(_ error: URLError) -> Bool {
-        let codes: Set<URLError.Code> = [
-            .serverCertificateUntrusted, .serverCertificateHasUnknownRoot, .serverCertificateHasBadDate, .serverCertificateNotYetValid,
-        ]
-        let message = error.localizedDescription
-        return codes.contains(error.code) || message.contains("SSL certificate problem") || message.contains("certificate subject name")
-    }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import OfflineSync
+import OfflineSyncURLSession
 import Synchronization
 
 /// Forwards to the real transport but answers chosen requests itself, to force rare faults
