@@ -63,9 +63,9 @@ let package = Package(
                 .product(name: "NIOSSL", package: "swift-nio-ssl"),
             ]
         ),
-        // The sync backend: routes, storage protocol, SQLite and PostgreSQL stores.
         // URLSession as a transport, apart: on Linux it links libcurl into every process that uses it.
         .target(name: "OfflineSyncURLSession", dependencies: ["OfflineSync"]),
+        // The sync backend: routes, storage protocol, SQLite and PostgreSQL stores.
         .target(
             name: "SyncServer",
             dependencies: [

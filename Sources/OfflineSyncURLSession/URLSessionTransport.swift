@@ -21,6 +21,8 @@ public final class URLSessionTransport: HTTPTransport {
         session = URLSession(configuration: configuration)
     }
 
+    /// Sends `spec` and returns the reply; a request that gets none, or whose server certificate
+    /// cannot be verified, throws `TransportError`.
     public func send(_ spec: HTTPRequestSpec) async throws -> HTTPReply {
         var request = URLRequest(url: spec.url)
         request.httpMethod = spec.method
