@@ -30,8 +30,24 @@ public final class URLSessionTransport: HTTPTransport {
         for (name, value) in spec.headers { request.setValue(value, forHTTPHeaderField: name) }
         let data: Data
         let response: URLResponse
+        let pending = PendingTask()
         do {
-            (data, response) = try await session.data(for: request)
+            (data, response) = try await withTaskCancellationHandler {
+                try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<(Data, URLResponse), any Error>) in
+                    let task = session.dataTask(with: request) { data, response, error in
+                        if let error {
+                            continuation.resume(throwing: error)
+                        } else if let response {
+                            continuation.resume(returning: (data ?? Data(), response))
+                        } else {
+                            continuation.resume(throwing: URLError(.badServerResponse))
+                        }
+                    }
+                    pending.start(task)
+                }
+            } onCancel: {
+                pending.cancel()
+            }
         } catch let error as URLError {
             throw TransportError(description: "\(error.code): \(error.localizedDescription)", isUntrustedCertificate: Self.isUntrusted(error))
         } catch {
@@ -51,5 +67,39 @@ public final class URLSessionTransport: HTTPTransport {
         ]
         let message = error.localizedDescription
         return codes.contains(error.code) || message.contains("SSL certificate problem") || message.contains("certificate subject name")
+    }
+}
+
+/// A request's task, cancelled off the cancelling thread. `URLSession.data(for:)` cancelled
+/// inline, and hung the test process for good: the Swift runtime holds the Swift task's status
+/// lock while a cancellation handler runs, `URLSessionTask.cancel` waits for the session's queue,
+/// and that queue may be finishing the same request, resuming its continuation, which waits for
+/// that lock (swift-corelibs-foundation on Linux).
+private final class PendingTask: @unchecked Sendable {
+    // `task` and `cancelled` are read and written only under `lock`.
+    private let lock = NSLock()
+    private var task: URLSessionTask?
+    private var cancelled = false
+
+    /// Starts `task`, or cancels it at once when the request was cancelled before it existed.
+    func start(_ task: URLSessionTask) {
+        lock.lock()
+        self.task = task
+        let cancelled = self.cancelled
+        lock.unlock()
+        task.resume()
+        if cancelled { Self.cancelLater(task) }
+    }
+
+    func cancel() {
+        lock.lock()
+        cancelled = true
+        let task = self.task
+        lock.unlock()
+        if let task { Self.cancelLater(task) }
+    }
+
+    private static func cancelLater(_ task: URLSessionTask) {
+        DispatchQueue.global().async { task.cancel() }
     }
 }
