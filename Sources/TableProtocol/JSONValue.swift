@@ -20,7 +20,7 @@ public enum JSONValue: Sendable, Hashable {
     /// The elements, if this is an array.
     public var arrayValue: [JSONValue]? { if case .array(let a) = self { return a } else { return nil } }
     /// True for JSON `null`.
-    public var isNull: Bool { self == .null }
+    public var isNull: Bool { if case .null = self { true } else { false } }
 }
 
 /// A JSON object that keeps insertion order (so responses print system columns first).
@@ -41,9 +41,14 @@ public struct JSONObject: Sendable, Hashable, Sequence {
 
     /// The value for a key (exact case), or nil when absent.
     public subscript(key: String) -> JSONValue? {
-        get { members.first(where: { $0.key == key })?.value }
+        // A loop over indices reads each key in place; `first(where:)` copied every member it
+        // passed (a retain and release of its key and value), a tenth of reading a list's window.
+        get {
+            for index in members.indices where members[index].key == key { return members[index].value }
+            return nil
+        }
         set {
-            if let i = members.firstIndex(where: { $0.key == key }) {
+            if let i = members.indices.first(where: { members[$0].key == key }) {
                 if let newValue { members[i].value = newValue } else { members.remove(at: i) }
             } else if let newValue {
                 members.append((key, newValue))

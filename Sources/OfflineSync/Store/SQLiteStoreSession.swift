@@ -48,8 +48,10 @@ struct SQLiteStoreSession: SyncStoreSession {
 
     func items(_ query: SyncQuery) throws -> SyncQueryResult {
         let (select, statements) = try selection(query)
-        let rows = try Row.fetchAll(try prepared(statements.rowsSQL, statements.rowsBinds), arguments: StatementArguments(statements.rowsBinds))
-        let items = rows.map { select.item(from: $0) }
+        // Each row read in place from the statement: `fetchAll` copied every row's values first.
+        let rows = try Row.fetchCursor(try prepared(statements.rowsSQL, statements.rowsBinds), arguments: StatementArguments(statements.rowsBinds))
+        var items: [JSONObject] = []
+        while let row = try rows.next() { items.append(select.item(from: row)) }
         let count = try statements.countSQL.map {
             try Int.fetchOne(try prepared($0, statements.countBinds), arguments: StatementArguments(statements.countBinds)) ?? 0
         }

@@ -90,14 +90,14 @@ struct ItemDecoder: Decoder {
 
         func decodeNil(forKey key: Key) throws -> Bool {
             guard let value = object[key.stringValue] else { return true }
-            return value == .null
+            return value.isNull
         }
 
         func decode<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T {
             guard let value = object[key.stringValue] else {
                 throw DecodingError.keyNotFound(key, .init(codingPath: codingPath, debugDescription: "no value for '\(key.stringValue)'"))
             }
-            if value == .null {
+            if value.isNull {
                 throw DecodingError.valueNotFound(type, .init(codingPath: codingPath + [key], debugDescription: "'\(key.stringValue)' is null"))
             }
             return try ItemDecoder.decode(type, from: value, codingPath: codingPath + [key])
@@ -121,7 +121,7 @@ struct ItemDecoder: Decoder {
         }
 
         private func optionalLeaf<T>(_ key: Key, _ read: (JSONValue) -> T?) throws -> T? {
-            guard let value = object[key.stringValue], value != .null else { return nil }
+            guard let value = object[key.stringValue], !value.isNull else { return nil }
             guard let leaf = read(value) else { throw ItemDecoder.mismatch(T.self, value, codingPath + [key]) }
             return leaf
         }

@@ -36,8 +36,10 @@ public final class TodoStore: Sendable {
     let clientConfiguration: SyncClientConfiguration
     /// The list's outlines read lately (`ListingStore.outline(of:)`).
     let outlines = OutlineCache()
-    /// The list's windows' rows at the top level read lately (`ListingStore.window`), by `ListWindowRequest.topRowsKey`.
-    let topRows = KeptUntilWrite<ListWindowRequest, TopRows>(capacity: 4)
+    /// The list's windows' rows at the top level read lately (`ListingStore.window`), by
+    /// `ListWindowRequest.topRowsKey`: enough for a filter typed and taken back a letter at a
+    /// time, whose every backspace asks for a window read a moment before.
+    let topRows = KeptUntilWrite<ListWindowRequest, TopRows>(capacity: 16)
     /// Told after each page of every pull (manual or live), when set.
     let pullProgress = Mutex<(@Sendable (PullProgress) -> Void)?>(nil)
 
