@@ -119,6 +119,8 @@ struct RouterFuzzServer: Sendable {
 
     private init() async throws {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("fuzz-router-\(getpid())")
+        // A process before this one with the same pid left its database here, with the account in it.
+        try? FileManager.default.removeItem(at: folder)
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         var configuration = ServerConfiguration(database: folder.appendingPathComponent("todo.sqlite").path)
         configuration.auth = .required

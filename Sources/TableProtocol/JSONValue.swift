@@ -42,7 +42,7 @@ public struct JSONObject: Sendable, Hashable, Sequence {
     /// The value for a key (exact case), or nil when absent.
     public subscript(key: String) -> JSONValue? {
         // A loop over indices reads each key in place; `first(where:)` copied every member it
-        // passed (a retain and release of its key and value), a tenth of reading a list's window.
+        // passed (a retain and release of its key and value), and every read of an item asks.
         get {
             for index in members.indices where members[index].key == key { return members[index].value }
             return nil

@@ -187,7 +187,7 @@ public struct TodoItem: Codable, Sendable, Hashable, Identifiable {
     public static func tags(fromText text: String?) -> Set<String> {
         guard let text, !text.isEmpty else { return [] }
         // ASCII text (nearly every tag) splits as bytes: the same words as splitting its
-        // characters, whose grapheme breaking was a tenth of reading a list's window.
+        // characters, without the grapheme breaking, which every item read paid.
         if text.utf8.allSatisfy({ $0 < 0x80 }) {
             return Set(text.utf8.split(whereSeparator: { $0 == 0x20 || (0x09...0x0D).contains($0) }).map { String(decoding: $0, as: UTF8.self) })
         }

@@ -4,8 +4,8 @@ import Testing
 
 /// The tags column's text holds its words: cut at whitespace, each word once.
 @Suite struct TagsTextTests {
-    /// Text of tag letters, ASCII whitespace, an ASCII separator that is none, a next-line, a
-    /// no-break space, an em space and a combining accent.
+    /// Text of tag letters, ASCII whitespace, an ASCII separator control (U+001C) that is not
+    /// whitespace, a next-line, a no-break space, an em space and a combining accent.
     static let text = Gen.element(of: ["a", "b", "home", " ", "  ", "\t", "\n", "\r\n", "\u{0B}", "\u{0C}", "\u{1C}", "\u{85}", "\u{00A0}",
                                        "\u{2003}", "e\u{301}"])
         .compactMap { $0 }.array(of: 0...12).map { $0.joined() }
@@ -18,6 +18,10 @@ import Testing
 
     @Test func asciiTextIsCutAtEachOfItsWhitespaceCharacters() {
         #expect(TodoItem.tags(fromText: "work\thome\nerrands  urgent\r\nlater\u{0B}x\u{0C}y work") == ["work", "home", "errands", "urgent", "later", "x", "y"])
-        #expect(TodoItem.tags(fromText: nil).isEmpty && TodoItem.tags(fromText: " \t ").isEmpty)
+    }
+
+    @Test func noTextAndWhitespaceAloneHoldNoTags() {
+        #expect(TodoItem.tags(fromText: nil).isEmpty)
+        #expect(TodoItem.tags(fromText: " \t ").isEmpty)
     }
 }

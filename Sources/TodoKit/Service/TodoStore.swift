@@ -37,8 +37,9 @@ public final class TodoStore: Sendable {
     /// The list's outlines read lately (`ListingStore.outline(of:)`).
     let outlines = OutlineCache()
     /// The list's windows' rows at the top level read lately (`ListingStore.window`), by
-    /// `ListWindowRequest.topRowsKey`: enough for a filter typed and taken back a letter at a
-    /// time, whose every backspace asks for a window read a moment before.
+    /// `ListWindowRequest.topRowsKey`: enough for a filter of up to about 15 letters typed and
+    /// taken back a letter at a time, whose every backspace asks for a window read a moment
+    /// before (with no write between).
     let topRows = KeptUntilWrite<ListWindowRequest, TopRows>(capacity: 16)
     /// Told after each page of every pull (manual or live), when set.
     let pullProgress = Mutex<(@Sendable (PullProgress) -> Void)?>(nil)
