@@ -3,6 +3,7 @@ import Foundation
 import FoundationNetworking
 #endif
 import OfflineSync
+import Synchronization
 
 /// Foundation's URLSession with keep-alive (the default was this before `AsyncHTTPClientTransport`).
 /// A module of its own: on Linux, URLSession brings libcurl and its libraries into every process
@@ -75,27 +76,24 @@ public final class URLSessionTransport: HTTPTransport {
 /// lock while a cancellation handler runs, `URLSessionTask.cancel` waits for the session's queue,
 /// and that queue may be finishing the same request, resuming its continuation, which waits for
 /// that lock (swift-corelibs-foundation on Linux).
-private final class PendingTask: @unchecked Sendable {
-    // `task` and `cancelled` are read and written only under `lock`.
-    private let lock = NSLock()
-    private var task: URLSessionTask?
-    private var cancelled = false
+private final class PendingTask: Sendable {
+    private let state = Mutex<(task: URLSessionTask?, cancelled: Bool)>((nil, false))
 
     /// Starts `task`, or cancels it at once when the request was cancelled before it existed.
     func start(_ task: URLSessionTask) {
-        lock.lock()
-        self.task = task
-        let cancelled = self.cancelled
-        lock.unlock()
+        let cancelled = state.withLock { state in
+            state.task = task
+            return state.cancelled
+        }
         task.resume()
         if cancelled { Self.cancelLater(task) }
     }
 
     func cancel() {
-        lock.lock()
-        cancelled = true
-        let task = self.task
-        lock.unlock()
+        let task = state.withLock { state in
+            state.cancelled = true
+            return state.task
+        }
         if let task { Self.cancelLater(task) }
     }
 

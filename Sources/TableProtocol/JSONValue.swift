@@ -41,19 +41,22 @@ public struct JSONObject: Sendable, Hashable, Sequence {
 
     /// The value for a key (exact case), or nil when absent.
     public subscript(key: String) -> JSONValue? {
-        // A loop over indices reads each key in place; `first(where:)` copied every member it
-        // passed (a retain and release of its key and value), and every read of an item asks.
-        get {
-            for index in members.indices where members[index].key == key { return members[index].value }
-            return nil
-        }
+        get { position(of: key).map { members[$0].value } }
         set {
-            if let i = members.indices.first(where: { members[$0].key == key }) {
+            if let i = position(of: key) {
                 if let newValue { members[i].value = newValue } else { members.remove(at: i) }
             } else if let newValue {
                 members.append((key, newValue))
             }
         }
+    }
+
+    /// Where `key` stands among the members. A loop over indices reads each key in place;
+    /// `first(where:)` copied every member it passed (a retain and release of its key and value),
+    /// and every read of an item asks.
+    private func position(of key: String) -> Int? {
+        for index in members.indices where members[index].key == key { return index }
+        return nil
     }
 
     /// The keys in order.
