@@ -19,6 +19,9 @@ public struct SyncQuery: Sendable, Equatable {
     public var includeTotalCount = false
     /// Extra query parameters sent to the server as they are.
     public var parameters: [String: String] = [:]
+    /// Whether a local store puts rows that tie on `orderBy` in id order (the tiebreak that
+    /// keeps pages apart), or leaves them in the order it walks them (`tiesInAnyOrder()`).
+    public var breaksTiesById = true
 
     /// A query for every row of `table`.
     public init(table: String) { self.table = table }
@@ -56,6 +59,11 @@ public struct SyncQuery: Sendable, Equatable {
         copy.orderBy = copy.orderBy.map { OrderByClause(member: $0.member, descending: !$0.descending) }
         return copy
     }
+
+    /// The same rows, those that tie on `orderBy` in whatever order a local store walks them:
+    /// for a read taken whole that only needs its rows grouped, where sorting every tie by id
+    /// costs more than walking the index that answers the order.
+    public func tiesInAnyOrder() -> SyncQuery { var copy = self; copy.breaksTiesById = false; return copy }
 
     /// Limits the number of rows.
     public func limit(_ count: Int) -> SyncQuery { var copy = self; copy.fetchLimit = count; return copy }

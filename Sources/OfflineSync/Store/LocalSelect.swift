@@ -51,7 +51,7 @@ struct LocalSelect {
             let collation = definition.isHumanSorted(column.name) ? " COLLATE \(HumanOrder.collationName)" : ""
             order.append("\(StoreMigrator.quote(column.name))\(collation) \(clause.descending ? "DESC NULLS LAST" : "ASC NULLS FIRST")")
         }
-        if !query.orderBy.contains(where: { $0.member.lowercased() == SystemProperty.id.rawValue }) {
+        if query.breaksTiesById, !query.orderBy.contains(where: { $0.member.lowercased() == SystemProperty.id.rawValue }) {
             order.append(StoreMigrator.quote(SystemProperty.id.rawValue))  // a stable order for paging
         }
         countBinds = translation.binds.values.map(\.databaseValue)

@@ -105,10 +105,12 @@ extension ListingStore {
         let idField = SystemProperty.id.rawValue
         let items = table.untyped
         // In parent order, whatever the listing's: the parent index answers it (a listing's order,
-        // or the store's default by id, walks every row).
+        // or the store's default by id, walks every row). Siblings in the index's order, not by
+        // id: only the grouping matters below, and sorting each parent's subtasks by id cost
+        // most of this read (BENCHMARKS.md, "todo").
         var query = query
         query.orderBy = []
-        let subtasks = try items.values(query.filter(ListingOutline.hasParent).order(by: "parentId").select([idField, "parentId"]))
+        let subtasks = try items.values(query.filter(ListingOutline.hasParent).order(by: "parentId").tiesInAnyOrder().select([idField, "parentId"]))
         guard !subtasks.isEmpty else { return ListingOutline() }
         // Items as numbers (`Subtasks.shownParents(_:ids:)`): each id hashed once when numbered
         // and once when named as a parent. The subtasks first, each with the parent it names.
