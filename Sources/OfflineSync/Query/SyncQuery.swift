@@ -61,8 +61,9 @@ public struct SyncQuery: Sendable, Equatable {
     }
 
     /// The same rows, those that tie on `orderBy` in whatever order a local store walks them:
-    /// for a read taken whole that only needs its rows grouped, where sorting every tie by id
-    /// costs more than walking the index that answers the order.
+    /// for a read taken whole that only needs its rows grouped, where sorting every tie by id is
+    /// work on top of walking the index that answers the order. Pages of such a read may
+    /// overlap; `reversed()` breaks ties by id again.
     public func tiesInAnyOrder() -> SyncQuery { var copy = self; copy.breaksTiesById = false; return copy }
 
     /// Limits the number of rows.

@@ -58,7 +58,7 @@ struct LocalSelect {
         var binds = translation.binds
         let limit = binds.bind(.integer(Int64(query.fetchLimit ?? -1)))
         let offset = binds.bind(.integer(Int64(max(query.fetchOffset ?? 0, 0))))
-        let orderBy = " ORDER BY \(order.joined(separator: ", ")) LIMIT \(limit) OFFSET \(offset)"
+        let orderBy = (order.isEmpty ? "" : " ORDER BY \(order.joined(separator: ", "))") + " LIMIT \(limit) OFFSET \(offset)"
         // Columns read by position rather than by name: every column in `allColumns` order, or the selected ones.
         if let fields = query.selectFields {
             var read: [(name: String, type: SyncColumnType)] = []

@@ -106,8 +106,8 @@ extension ListingStore {
         let items = table.untyped
         // In parent order, whatever the listing's: the parent index answers it (a listing's order,
         // or the store's default by id, walks every row). Siblings in the index's order, not by
-        // id: only the grouping matters below, and sorting each parent's subtasks by id cost
-        // most of this read (BENCHMARKS.md, "todo").
+        // id: only the grouping matters below, and SQLite spent most of this read sorting each
+        // parent's subtasks by id (BENCHMARKS.md, "todo (terminal client)").
         var query = query
         query.orderBy = []
         let subtasks = try items.values(query.filter(ListingOutline.hasParent).order(by: "parentId").tiesInAnyOrder().select([idField, "parentId"]))
