@@ -1,6 +1,9 @@
 /// How many terminal columns a character takes: 0 (combining), 1, or 2 (wide: CJK, emoji).
 /// Computed here rather than with `wcwidth`, which depends on the process locale.
 public enum DisplayWidth {
+    /// Printable ASCII: a column each.
+    private static let printableASCII: ClosedRange<UInt32> = 0x20...0x7E
+
     /// Columns for one grapheme cluster.
     public static func of(_ character: Character) -> Int {
         guard let first = character.unicodeScalars.first else { return 0 }
@@ -12,13 +15,13 @@ public enum DisplayWidth {
     public static func of(_ text: String) -> Int {
         // Printable ASCII, most of what a screen shows, takes a column a byte: no grapheme
         // breaking and no Unicode property lookups, which every frame paid for every text.
-        if text.utf8.allSatisfy({ (0x20..<0x7F).contains($0) }) { return text.utf8.count }
+        if text.utf8.allSatisfy({ printableASCII.contains(UInt32($0)) }) { return text.utf8.count }
         return text.reduce(0) { $0 + of($1) }
     }
 
     static func of(_ scalar: Unicode.Scalar) -> Int {
         let v = scalar.value
-        if (0x20..<0x7F).contains(v) { return 1 }
+        if printableASCII.contains(v) { return 1 }
         if v == 0 || (v < 0x20) || (0x7F..<0xA0).contains(v) { return 0 }
         if scalar.properties.generalCategory == .nonspacingMark || scalar.properties.generalCategory == .enclosingMark { return 0 }
         if (0x200B...0x200F).contains(v) { return 0 }
