@@ -26,13 +26,15 @@ build: deps-build
 ## sync's laws at 1,000 cases each, most of them in the deterministic simulation. Ends with the
 ## slowest ten tests. At most 8 tests run at once: unbounded, hundreds of parameterised cases hit
 ## the servers together on 2 cores and loopback requests time out.
+## Builds the test product and what it depends on (`--test-product`), not the dependencies'
+## executables and plugin tools that a plain build adds (BENCHMARKS.md, "Test suite").
 ## TEST_BUILD_FLAGS: more flags for the build `swift test` makes (CI's are in .ci/run).
 TEST_WIDTH ?= 8
 TEST_LOG ?= .build/test.log
 TEST_BUILD_FLAGS ?=
 test: deps-test
 	@mkdir -p .build
-	set -o pipefail; scripts/with-postgres.sh $(SWIFT) test $(TEST_BUILD_FLAGS) --experimental-maximum-parallelization-width $(TEST_WIDTH) 2>&1 | tee $(TEST_LOG)
+	set -o pipefail; scripts/with-postgres.sh $(SWIFT) test --test-product OfflineTodoPackageTests $(TEST_BUILD_FLAGS) --experimental-maximum-parallelization-width $(TEST_WIDTH) 2>&1 | tee $(TEST_LOG)
 	@# ARCHITECTURE.md names only what exists, and holds no figures.
 	python3 scripts/check-architecture.py
 	@python3 scripts/slowest-tests.py $(TEST_LOG) 10

@@ -204,6 +204,10 @@ let package = Package(
             name: "SyncServerTests",
             dependencies: [
                 "TableProtocol", "FilterSQL", "SyncServer", "ServerTestSupport", "todo-server", "todo-load",
+                // `make test` builds only the test product and what it depends on (not the
+                // dependencies' own executables and plugin tools); named here, the benchmark tools
+                // are built and kept compiling with it.
+                "todo-bench-client", "todo-bench-floor", "todo-bench-sdk", "todo-bench-handler",
                 // The route, query, schema and account suites drive the application in process.
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "Logging", package: "swift-log"),
