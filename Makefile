@@ -47,7 +47,7 @@ soak: deps-test
 
 ## The SDK crash test with 1,000 SIGKILL rounds instead of CI's 50.
 crash-soak: deps-test
-	SYNC_CRASH_ROUNDS=1000 $(SWIFT) test --filter CrashTests
+	SYNC_CRASH_ROUNDS=1000 $(SWIFT) test --test-product OfflineTodoPackageTests --filter CrashTests
 
 ## Benchmarks (release build, wrk on loopback); writes BENCHMARKS.md.
 bench: deps-bench
@@ -97,12 +97,12 @@ PROPERTY_CASES ?= 100000
 PROPERTY_REAL_CASES ?= 200
 fuzz: deps-build
 	FUZZ_SECONDS=$(FUZZ_SECONDS) scripts/fuzz.sh
-	PROPERTY_CASES=$(PROPERTY_CASES) PROPERTY_REAL_CASES=$(PROPERTY_REAL_CASES) $(SWIFT) test --filter LawTests
+	PROPERTY_CASES=$(PROPERTY_CASES) PROPERTY_REAL_CASES=$(PROPERTY_REAL_CASES) $(SWIFT) test --test-product OfflineTodoPackageTests --filter LawTests
 
 ## A short fuzzing round (30 s a target) and the laws at CI's count: after touching a parser.
 fuzz-ci: deps-build
 	FUZZ_SECONDS=30 scripts/fuzz.sh
-	$(SWIFT) test --filter LawTests
+	$(SWIFT) test --test-product OfflineTodoPackageTests --filter LawTests
 
 deps-build:
 	@$(ENSURE) libsqlite3-dev libncurses-dev
