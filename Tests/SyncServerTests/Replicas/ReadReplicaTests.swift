@@ -160,6 +160,11 @@ import Testing
     static func withReplayPaused<T>(_ body: () async throws -> T) async throws -> T {
         let standby = try #require(ProcessInfo.processInfo.environment["TODO_TEST_POSTGRES_STANDBY_URL"])
         _ = try StoreSQL.query("SELECT pg_wal_replay_pause()", database: standby)
+        // The pause is only requested: replay goes on to its next stopping point, and could replay
+        // half of what the body writes (the column, not the row) before it stops.
+        try await until("the standby's replay is paused") {
+            (try? StoreSQL.query("SELECT pg_get_wal_replay_pause_state()", database: standby).first) == "paused"
+        }
         let result: T
         do {
             result = try await body()
