@@ -127,9 +127,9 @@ extension ListingStore {
             named.append(parent)
         }
         // Parents that are no subtasks themselves: shown when the listing holds them. Looked up
-        // by id in no order (`query` has none left), which the index of an item's id with the
-        // listing's columns answers without its rows; each is numbered after the subtasks and
-        // none has a parent, so the order does not matter.
+        // by id in no order (`query` has none left), which the index of an item's id with what
+        // the open items' and a list's listings test answers without their rows; each is
+        // numbered after the subtasks and none has a parent, so the order does not matter.
         let others = parents.filter { number[$0] == nil }
         for any in QueryPredicate.oneOf(idField, chunking: others) {
             for row in try items.values(query.filter(any).tiesInAnyOrder().select([idField])) {

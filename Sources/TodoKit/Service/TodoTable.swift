@@ -16,9 +16,10 @@ public enum TodoTable {
         // column; an index on (complete, due) went unread and cost every write.)
         // Reminders, so the open app's watch finds the few items that have some without a scan.
         // (The parent's is an order index, below.)
-        // An item by id with what a listing's outline tests of it (open, start, list): which of
-        // thousands of parents a listing holds is read from this index's pages alone, not from
-        // table pages all over the store (BENCHMARKS.md, "todo (terminal client)").
+        // An item by id with what the open items', a list's and Inbox's outlines test of it (open,
+        // start, list): which of thousands of parents such a listing holds is read from this
+        // index's pages, not from table pages all over the store (BENCHMARKS.md, "todo
+        // (terminal client)").
         indexes: [["text", SystemProperty.id.rawValue], ["reminders"], [SystemProperty.id.rawValue, "complete", "start", "listId"]],
         // Tags by word, so a question naming a tag few items carry (`#c` while `#call` is typed)
         // reads those items, not the open items' index.

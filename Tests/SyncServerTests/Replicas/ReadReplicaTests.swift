@@ -160,13 +160,13 @@ import Testing
     static func withReplayPaused<T>(_ body: () async throws -> T) async throws -> T {
         let standby = try #require(ProcessInfo.processInfo.environment["TODO_TEST_POSTGRES_STANDBY_URL"])
         _ = try StoreSQL.query("SELECT pg_wal_replay_pause()", database: standby)
-        // The pause is only requested: replay goes on to its next stopping point, and could replay
-        // half of what the body writes (the column, not the row) before it stops.
-        try await until("the standby's replay is paused") {
-            (try? StoreSQL.query("SELECT pg_get_wal_replay_pause_state()", database: standby).first) == "paused"
-        }
         let result: T
         do {
+            // The call only asks for the pause; PostgreSQL's documentation has callers wait for
+            // the state to say it is paused before relying on it.
+            try await until("the standby's replay is paused") {
+                try StoreSQL.query("SELECT pg_get_wal_replay_pause_state()", database: standby).first == "paused"
+            }
             result = try await body()
         } catch {
             _ = try? StoreSQL.query("SELECT pg_wal_replay_resume()", database: standby)
