@@ -102,11 +102,21 @@ def pull_query():
                                    "$top": "50", "$skip": "0", "__includeDeleted": "true"}, quote_via=urllib.parse.quote)
 
 
+# A line in a section after which its text is written by hand: a new measurement replaces what
+# comes before it and keeps the rest (the history of what was tried and why).
+HAND_WRITTEN = "<!-- Written by hand from here on: make bench keeps it. -->"
+
+
 def replace_section(title, lines):
-    """Puts one `## title` section into BENCHMARKS.md, keeping the others."""
+    """Puts one `## title` section into BENCHMARKS.md, keeping the others and the section's
+    hand-written part (from `HAND_WRITTEN` on)."""
     path = os.path.join(ROOT, "BENCHMARKS.md")
     old = open(path).read() if os.path.exists(path) else "# Benchmarks\n"
     sections = re.split(r"(?m)^## ", old)
+    previous = [s for s in sections[1:] if s.startswith(title)]
     kept = [sections[0].rstrip() + "\n"] + ["## " + s for s in sections[1:] if not s.startswith(title)]
-    open(path, "w").write("\n".join(x.rstrip() + "\n" for x in kept) + "\n" + "\n".join(lines))
+    hand = ""
+    if previous and HAND_WRITTEN in previous[0]:
+        hand = "\n" + previous[0][previous[0].index(HAND_WRITTEN):].rstrip() + "\n"
+    open(path, "w").write("\n".join(x.rstrip() + "\n" for x in kept) + "\n" + "\n".join(lines).rstrip() + "\n" + hand)
     print("\n".join(lines))
