@@ -9,12 +9,18 @@ enum SimulatedCases {
         ProcessInfo.processInfo.environment["SIMULATION_SEED"].flatMap { UInt64($0.hasPrefix("0x") ? String($0.dropFirst(2)) : $0, radix: 16) }
     }
 
-    /// Plays `count` cases of `law` (one when `SIMULATION_SEED` is set), each in a folder of its
-    /// own, removed after; `law` answers what broke, with the trace of its history.
-    static func check(_ name: String, count: Int = LawCases.count,
+    /// How many parts a law's cases are played in, side by side (a test case each): one chain of
+    /// a thousand histories used one core while the suite's other tests had finished.
+    static let shards = 0..<4
+
+    /// Plays shard `shard` of `count` cases of `law` (every `shards.count`th case; the one seed
+    /// `SIMULATION_SEED` names in shard 0 alone, when set), each in a folder of its own, removed
+    /// after; `law` answers what broke, with the trace of its history.
+    static func check(_ name: String, count: Int = LawCases.count, shard: Int,
                       _ law: (_ seed: UInt64, _ folder: URL) async throws -> (broken: [String], trace: [String])) async throws {
         let base = UInt64.random(in: .min ... .max)
-        let seeds = replayed.map { [$0] } ?? (0..<count).map { SimulationRandom.caseSeed(base: base, index: $0) }
+        let seeds = replayed.map { shard == shards.lowerBound ? [$0] : [] }
+            ?? stride(from: shard, to: count, by: shards.count).map { SimulationRandom.caseSeed(base: base, index: $0) }
         for seed in seeds {
             let folder = try LawStorage.folder()
             defer { LawStorage.remove(folder) }

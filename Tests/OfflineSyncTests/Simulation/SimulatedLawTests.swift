@@ -6,9 +6,10 @@ import Testing
 
 /// The sync's store laws in the deterministic simulation (`Simulation`): two or three devices on
 /// real store files and the server's own routes, in one process, with a seeded scheduler deciding
-/// every interleaving and fault. A thousand histories run in CI and 100,000 in `make fuzz`; a
-/// broken one prints the seed that replays it. `ConvergenceLawTests` and `UndoLawTests` keep
-/// the same laws over real sockets and a server process, for tens of cases.
+/// every interleaving and fault. A thousand histories run in CI and 100,000 in `make fuzz`, in
+/// four shards side by side; a broken one prints the seed that replays it.
+/// `ConvergenceLawTests` and `UndoLawTests` keep the same laws over real sockets and a server
+/// process, for tens of cases.
 @Suite struct SimulatedLawTests {
     /// One server per law (a case's rows carry its run, so cases never see each other's).
     static func server() async throws -> SimulatedServer {
@@ -46,9 +47,10 @@ import Testing
 
     /// Both convergence laws, each over every history: every device ends with the server's rows
     /// and nothing queued; every acknowledged change is in the end state or in a conflict history.
-    @Test func everyDeviceEndsWithTheServersRowsAndEveryAcknowledgedChangeIsKept() async throws {
+    @Test(arguments: SimulatedCases.shards)
+    func everyDeviceEndsWithTheServersRowsAndEveryAcknowledgedChangeIsKept(shard: Int) async throws {
         let server = try await Self.server()
-        try await SimulatedCases.check("the convergence laws") { seed, folder in
+        try await SimulatedCases.check("the convergence laws", shard: shard) { seed, folder in
             let (simulation, played) = try await Self.playConvergence(seed: seed, server: server, folder: folder)
             let ends = try ConvergenceLaws.everyDeviceEndsWithTheServersRows(played).map { "every device ends with the server's rows: " + $0 }
             let kept = try ConvergenceLaws.everyAcknowledgedChangeIsKept(played).map { "every acknowledged change is kept: " + $0 }
@@ -129,9 +131,10 @@ import Testing
         return (broken, simulation.trace)
     }
 
-    @Test func undoingEveryStepReturnsTheStoreAndTheServerToWhereTheyBegan() async throws {
+    @Test(arguments: SimulatedCases.shards)
+    func undoingEveryStepReturnsTheStoreAndTheServerToWhereTheyBegan(shard: Int) async throws {
         let server = try await Self.server()
-        try await SimulatedCases.check("undoing every step returns to the start") { seed, folder in
+        try await SimulatedCases.check("undoing every step returns to the start", shard: shard) { seed, folder in
             try await Self.playUndo(seed: seed, server: server, folder: folder)
         }
         await server.close()
