@@ -11,7 +11,8 @@ enum SimulatedCases {
 
     /// How many parts a law's cases are played in, side by side (a test case each): one chain of
     /// a thousand histories used one core while the suite's other tests had finished.
-    static let shards = 0..<4
+    /// `SIMULATION_SHARDS` sets another count (1 plays each law as one chain).
+    static let shards = 0..<max(1, ProcessInfo.processInfo.environment["SIMULATION_SHARDS"].flatMap(Int.init) ?? 4)
 
     /// Plays shard `shard` of `count` cases of `law` (every `shards.count`th case; the one seed
     /// `SIMULATION_SEED` names in shard 0 alone, when set), each in a folder of its own, removed
