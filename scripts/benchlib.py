@@ -113,8 +113,10 @@ def replace_section(title, lines):
     path = os.path.join(ROOT, "BENCHMARKS.md")
     old = open(path).read() if os.path.exists(path) else "# Benchmarks\n"
     sections = re.split(r"(?m)^## ", old)
-    previous = [s for s in sections[1:] if s.startswith(title)]
-    kept = [sections[0].rstrip() + "\n"] + ["## " + s for s in sections[1:] if not s.startswith(title)]
+    def named(section):
+        return section.split("\n", 1)[0].strip() == title
+    previous = [s for s in sections[1:] if named(s)]
+    kept = [sections[0].rstrip() + "\n"] + ["## " + s for s in sections[1:] if not named(s)]
     hand = ""
     if previous and HAND_WRITTEN in previous[0]:
         hand = "\n" + previous[0][previous[0].index(HAND_WRITTEN):].rstrip() + "\n"

@@ -30,7 +30,8 @@ final class RefreshingValue<Value: Sendable>: Sendable {
         if let hit, Date().timeIntervalSince(hit.at) < maxAge, loadedAfter.map({ hit.at > $0 }) ?? true { return hit.value }
         let started = Date()
         let value = try await load()
-        state.withLock { if $0.forgotten == epoch { $0.kept = (value, started) } }
+        // Kept unless forgotten since, or a read begun later was kept meanwhile.
+        state.withLock { if $0.forgotten == epoch, ($0.kept?.at ?? .distantPast) < started { $0.kept = (value, started) } }
         return value
     }
 }

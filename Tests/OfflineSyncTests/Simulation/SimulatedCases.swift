@@ -14,14 +14,20 @@ enum SimulatedCases {
     /// `SIMULATION_SHARDS` sets another count (1 plays each law as one chain).
     static let shards = 0..<max(1, ProcessInfo.processInfo.environment["SIMULATION_SHARDS"].flatMap(Int.init) ?? 4)
 
-    /// Plays shard `shard` of `count` cases of `law` (every `shards.count`th case; the one seed
-    /// `SIMULATION_SEED` names in shard 0 alone, when set), each in a folder of its own, removed
-    /// after; `law` answers what broke, with the trace of its history.
-    static func check(_ name: String, count: Int = LawCases.count, shard: Int,
-                      _ law: (_ seed: UInt64, _ folder: URL) async throws -> (broken: [String], trace: [String])) async throws {
-        let base = UInt64.random(in: .min ... .max)
-        let seeds = replayed.map { shard == shards.lowerBound ? [$0] : [] }
+    /// The run's sequence of case seeds starts here: one per process, so the shards play slices of one sequence.
+    private static let base = UInt64.random(in: .min ... .max)
+
+    /// The seeds shard `shard` plays: every `shards.count`th of the run's `count`, or the one
+    /// `SIMULATION_SEED` names, in shard 0 alone.
+    static func seeds(shard: Int, count: Int = LawCases.count) -> [UInt64] {
+        replayed.map { shard == shards.lowerBound ? [$0] : [] }
             ?? stride(from: shard, to: count, by: shards.count).map { SimulationRandom.caseSeed(base: base, index: $0) }
+    }
+
+    /// Plays `law` on each of `seeds`, each in a folder of its own, removed after; `law` answers
+    /// what broke, with the trace of its history.
+    static func check(_ name: String, seeds: [UInt64],
+                      _ law: (_ seed: UInt64, _ folder: URL) async throws -> (broken: [String], trace: [String])) async throws {
         for seed in seeds {
             let folder = try LawStorage.folder()
             defer { LawStorage.remove(folder) }
