@@ -50,7 +50,8 @@ import Testing
         #expect(try context.table("todos").read(id: "a")?["text"] == "kept")
         let applied = try await DatabaseQueue(path: path).read { try String.fetchAll($0, sql: "SELECT identifier FROM grdb_migrations") }
         #expect(applied == ["v1: MS_ system tables", "v2: base copies and conflict log", "v3: undo journal", "v4: conflict log reasons",
-                            "v5: items keyed by space and id", "v6: conflict origins", "v7: operations sent", "v8: conflict origins' entries"])
+                            "v5: items keyed by space and id", "v6: conflict origins", "v7: operations sent", "v8: conflict origins' entries",
+                            "v9: store schema record"])
 
         // Opening again runs no migration twice and keeps everything.
         let reopened = SyncContext(client: nil, dataSource: try SQLiteSyncStore(path: path, tables: [SyncTableDefinition(name: "todos", columns: ["text": .text])]))

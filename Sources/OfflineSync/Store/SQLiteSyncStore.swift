@@ -9,7 +9,7 @@ import TableProtocol
 public final class SQLiteSyncStore: SyncDataSource {
     private let pool: DatabasePool
     private let definitions: [String: SyncTableDefinition]
-    private let searchIndexes: SearchIndexState
+    let searchIndexes: SearchIndexState
     /// Writes running (or waiting for the writer), and writes finished: `settledWrites`.
     private let writes = Mutex<(running: Int, finished: UInt64)>((0, 0))
 
@@ -42,9 +42,20 @@ public final class SQLiteSyncStore: SyncDataSource {
         pool = try DatabasePool(path: path, configuration: config)
         definitions = Dictionary(tables.map { ($0.name.lowercased(), $0) }, uniquingKeysWith: { $1 })
         try SystemTables.migrator.migrate(pool)
-        searchIndexes = SearchIndexState(try pool.write { db in try StoreMigrator.migrate(db, tables: tables) })
-        try pool.write { db in try Self.refreshStatistics(db, tables: tables) }
+        let (indexed, migrated) = try pool.write { db -> (Set<String>, Bool) in
+            let fingerprint = StoreSchemaRecord.fingerprint(tables)
+            let recorded = try StoreSchemaRecord.unchanged(db, fingerprint: fingerprint)
+            let indexed = try recorded ?? StoreMigrator.migrate(db, tables: tables)
+            if recorded == nil { try StoreSchemaRecord.record(db, fingerprint: fingerprint, searchIndexed: indexed) }
+            try Self.refreshStatistics(db, tables: tables)
+            return (indexed, recorded == nil)
+        }
+        searchIndexes = SearchIndexState(indexed)
+        migratedAtOpen = migrated
     }
+
+    /// Whether opening it ran `StoreMigrator` (false when `StoreSchemaRecord` said nothing changed).
+    let migratedAtOpen: Bool
 
     /// Rows a table may gain or lose, as a factor of what its statistics say, before they are read again.
     static let statisticsDrift = 2

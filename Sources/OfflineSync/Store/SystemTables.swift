@@ -120,6 +120,8 @@ enum SystemTables {
             try db.execute(sql: #"ALTER TABLE "MS_ConflictOrigins" ADD COLUMN "entry" INTEGER"#)
             try db.execute(sql: #"CREATE INDEX IF NOT EXISTS "MS_ConflictOrigins_entry" ON "MS_ConflictOrigins" ("entry")"#)
         }
+        // What the app's tables were last migrated to, so an open with the same ones skips it.
+        migrator.registerMigration("v9: store schema record") { db in try StoreSchemaRecord.createTable(db) }
         return migrator
     }
 }
