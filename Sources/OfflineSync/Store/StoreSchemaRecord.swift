@@ -1,4 +1,5 @@
 import GRDB
+import GRDBSQLite
 
 /// What the last `StoreMigrator.migrate` made of a store, so that an open with the same tables
 /// skips it (most of an open's work on a store that needs nothing): the declared tables as text,
@@ -13,9 +14,10 @@ enum StoreSchemaRecord {
     /// of what it makes and fails until both are updated).
     static let revision = 1
 
-    /// The declared schema as text: every part of the tables that `StoreMigrator.migrate` reads.
+    /// The declared schema as text: every part of the tables that `StoreMigrator.migrate` reads,
+    /// and the SQLite it ran on (a newer one may have the text-search tokenizers an older lacked).
     static func fingerprint(_ tables: [SyncTableDefinition]) -> String {
-        var lines = ["revision \(revision)"]
+        var lines = ["revision \(revision)", "sqlite " + String(cString: sqlite3_libversion())]
         for table in tables {
             lines.append("table \(table.name)")
             lines += table.allColumns.map { "column \($0.name) \(StoreMigrator.sqlType($0.type))" }
