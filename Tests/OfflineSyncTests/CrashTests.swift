@@ -52,6 +52,24 @@ import Testing
         }
     }
 
+    /// A kill inside a journal write that crosses a page of the file cuts its line short (seen
+    /// once on CI: an acknowledgement's value read as `text 31` glued to the next run's line).
+    @Test func aJournalLineTheKillCutShortIsNotRead() throws {
+        let path = try TempDir.make().appendingPathComponent("journal.log").path
+        try Data("""
+            BEGIN insert a text 1 .
+            ACK insert a text 1 .
+            BEGIN update a text 316 .
+            ACK update a text 31
+            BEGIN insert b text 590 .
+
+            """.utf8).write(to: URL(fileURLWithPath: path))
+        let journal = try JournalReplay(path: path)
+        guard case .text(let allowed)? = journal.finalStates["a"] else { Issue.record("a has no text"); return }
+        #expect(allowed == ["text 1", "text 316"])
+        #expect(journal.insertedIds == ["a", "b"])
+    }
+
     /// The same, with another device changing another field of the items on the server meanwhile,
     /// so that pushes meet conflicts and are merged: no value of either device may be lost.
     @Test func noValueIsLostOrDuplicatedAcrossKillsDuringMergedPushes() async throws {
@@ -179,7 +197,10 @@ struct JournalReplay {
     init(path: String) throws {
         let lines = try String(contentsOfFile: path, encoding: .utf8).split(separator: "\n")
         var pending: (op: String, id: String, value: String)?
-        for line in lines {
+        for whole in lines {
+            // A line cut short by the kill was never written whole: what it told did not finish.
+            guard whole.hasSuffix(" .") else { continue }
+            let line = whole.dropLast(2)
             let parts = line.split(separator: " ", maxSplits: 3).map(String.init)
             guard parts.count >= 3 else { continue }
             let (kind, op, id) = (parts[0], parts[1], parts[2])

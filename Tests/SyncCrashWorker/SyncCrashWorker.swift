@@ -127,14 +127,22 @@ final class BatchingUseClientDelegate: SyncContextDelegate {
     func resolve(_ conflict: SyncConflict) async -> ConflictResolution? { .client }
 }
 
-/// An append-only, fsync'd log.
+/// An append-only, fsync'd log. A SIGKILL can land inside a write that crosses a page of the
+/// file and cut its line short, so every line ends with `Journal.end` (`JournalReplay` ignores
+/// one without it) and a run that finds the last line cut starts on a new one.
 final class Journal {
+    /// The last characters of every whole line.
+    static let end = " ."
     private let handle: FileHandle
 
     init(path: String) throws {
         if !FileManager.default.fileExists(atPath: path) { FileManager.default.createFile(atPath: path, contents: nil) }
-        handle = try FileHandle(forWritingTo: URL(fileURLWithPath: path))
-        try handle.seekToEnd()
+        handle = try FileHandle(forUpdating: URL(fileURLWithPath: path))
+        let size = try handle.seekToEnd()
+        if size > 0 {
+            try handle.seek(toOffset: size - 1)
+            if try handle.read(upToCount: 1) != Data("\n".utf8) { try handle.write(contentsOf: Data("\n".utf8)) }
+        }
     }
 
     func write(_ line: String) throws {
@@ -143,7 +151,7 @@ final class Journal {
 
     /// Several lines, kept with one sync.
     func write(lines: [String]) throws {
-        try handle.write(contentsOf: Data(lines.map { $0 + "\n" }.joined().utf8))
+        try handle.write(contentsOf: Data(lines.map { $0 + Self.end + "\n" }.joined().utf8))
         try handle.synchronize()
     }
 }
