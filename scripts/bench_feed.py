@@ -166,4 +166,4 @@ def report(r):
         f"| inserts/s with {SUBSCRIBERS:,} subscribers / without | {r['insert_with']['rps']:,.0f} / {r['insert_without']['rps']:,.0f} ({ratio:.0%}) | ≥ 90% |",
         "",
     ]
-    benchlib.replace_section("Change feed", lines)
+    benchlib.replace_section("Change feed and live sync", lines)
