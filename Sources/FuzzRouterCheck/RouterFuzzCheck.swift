@@ -117,11 +117,15 @@ struct RouterFuzzServer: Sendable {
     let token: String
     let basic: String
 
+    /// This process's database folder, removed as the process exits.
+    private static var folder: URL { FileManager.default.temporaryDirectory.appendingPathComponent("fuzz-router-\(getpid())") }
+
     private init() async throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("fuzz-router-\(getpid())")
-        // A process before this one with the same pid left its database here, with the account in it.
+        let folder = Self.folder
+        // A process before this one with the same pid, killed, left its database here, with the account in it.
         try? FileManager.default.removeItem(at: folder)
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        atexit { try? FileManager.default.removeItem(at: RouterFuzzServer.folder) }
         var configuration = ServerConfiguration(database: folder.appendingPathComponent("todo.sqlite").path)
         configuration.auth = .required
         configuration.metrics = true

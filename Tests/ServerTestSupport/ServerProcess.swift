@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 
 /// A real `todo-server` child process on 127.0.0.1, stopped with SIGTERM.
 public final class ServerProcess: Sendable {
@@ -67,7 +66,9 @@ public final class ServerProcess: Sendable {
     @discardableResult
     public func stop() -> Int32 {
         child.signal(SIGTERM)
-        return child.wait()
+        let status = child.wait()
+        ChildProcesses.forget(child.pid)
+        return status
     }
 
     deinit { stop() }
@@ -88,32 +89,6 @@ public final class ServerProcess: Sendable {
 public struct ServerStartError: Error, CustomStringConvertible {
     public var description: String
     public init(description: String) { self.description = description }
-}
-
-/// Server processes still running when the test process exits are terminated, never orphaned.
-public enum ChildProcesses {
-    private static let pids = Mutex<[Int32]>([])
-    private static let installed: Void = {
-        atexit {
-            ChildProcesses.pids.withLock { pids in
-                for pid in pids { kill(pid, SIGTERM) }
-            }
-        }
-    }()
-
-    public static func track(_ pid: Int32) {
-        _ = installed
-        pids.withLock { $0.append(pid) }
-    }
-}
-
-/// A fresh temporary directory.
-public enum TempDir {
-    public static func make() throws -> URL {
-        let url = FileManager.default.temporaryDirectory.appendingPathComponent("todo-tests-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
-        return url
-    }
 }
 
 extension ServerProcess {

@@ -39,9 +39,9 @@ public final class SQLiteSyncStore: SyncDataSource {
             try HumanOrder.register(on: db)
             try UnicodeCase.register(on: db)
         }
-        pool = try DatabasePool(path: path, configuration: config)
+        pool = try Self.openPool(path: path, configuration: config)
         definitions = Dictionary(tables.map { ($0.name.lowercased(), $0) }, uniquingKeysWith: { $1 })
-        try SystemTables.migrator.migrate(pool)
+        try Self.migrateSystemTables(pool)
         let (indexed, migrated) = try pool.write { db -> (Set<String>, Bool) in
             let fingerprint = StoreSchemaRecord.fingerprint(tables)
             let recorded = try StoreSchemaRecord.unchanged(db, fingerprint: fingerprint)
@@ -52,6 +52,37 @@ public final class SQLiteSyncStore: SyncDataSource {
         }
         searchIndexes = SearchIndexState(indexed)
         migratedAtOpen = migrated
+    }
+
+    /// Opens the pool. Processes opening one store at once (two first launches, or the app and a
+    /// headless command) race to switch it to WAL, and SQLite answers the loser "database is
+    /// locked" at once, since its busy timeout does not cover a journal mode's change: the loser
+    /// tries again, for as long as the busy timeout would have waited.
+    private static func openPool(path: String, configuration: Configuration) throws -> DatabasePool {
+        let deadline = Date().addingTimeInterval(10)
+        while true {
+            do {
+                return try DatabasePool(path: path, configuration: configuration)
+            } catch let error as DatabaseError where error.resultCode == .SQLITE_BUSY && Date() < deadline {
+                usleep(20_000)
+            }
+        }
+    }
+
+    /// Runs the system tables' migrations that are missing. Another process opening the same store
+    /// at the same moment (the app and a headless command, after an upgrade) may apply one this
+    /// process had read as missing, and GRDB's migrator then fails on what is already there:
+    /// reading the applied migrations again settles it.
+    private static func migrateSystemTables(_ pool: DatabasePool) throws {
+        let migrator = SystemTables.migrator
+        for attempt in 1... {
+            do {
+                return try migrator.migrate(pool)
+            } catch {
+                if try pool.read({ try migrator.hasCompletedMigrations($0) }) { return }
+                if attempt == 3 { throw error }
+            }
+        }
     }
 
     /// Whether opening it ran `StoreMigrator` (false when `StoreSchemaRecord` said nothing changed).
