@@ -159,6 +159,27 @@ import TodoModel
         #expect(StatusBar.text(status) == "Offline — 3 changes will sync later · offline · http://127.0.0.1:9 · 3 changes pending")
     }
 
+    @Test func aBarTooLongForTheTerminalDropsTheServerAndKeepsThePendingCount() {
+        var status = SyncStatus(server: "https://todo.example.com")
+        status.user = "alice@example.com"
+        status.connectivity = .offline
+        status.pending = 3
+        status.message = "Offline — 3 changes will sync later"
+        var frame = Frame(width: 100, height: 1)
+        StatusBar.draw(status, into: &frame, y: 0)
+        #expect(frame.text == " Offline — 3 changes will sync later · offline · 3 changes pending")
+    }
+
+    @Test func aBarTooLongEvenWithoutTheServerCutsItsStartShortAndKeepsTheRest() {
+        var status = SyncStatus(server: "https://todo.example.com")
+        status.connectivity = .offline
+        status.pending = 1
+        status.message = "Offline — 1 change will sync later"
+        var frame = Frame(width: 40, height: 1)
+        StatusBar.draw(status, into: &frame, y: 0)
+        #expect(frame.text.trimmingCharacters(in: .whitespaces) == "Offline — 1 change… · 1 change pending")
+    }
+
     @Test func theHelpScrollsDownToTheTextFieldKeys() {
         var app = app([])
         app.press(.character("?"))
