@@ -93,6 +93,26 @@ import Testing
         #expect(try h.bob.items.allItems().filter { $0.space == nil }.isEmpty, "bob's own copies are gone")
     }
 
+    /// bob holds a copy of ann's "Pack" and its subtask under the same ids, then she shares the
+    /// list. Either copy may sort first, so both orders are played.
+    @Test(arguments: [("a: bob's socks", "b: ann's socks"), ("b: bob's socks", "a: ann's socks")])
+    func aSubtaskRowShowsTheCopyInItsOwnListWhenTwoListsHoldItsId(bobs: String, anns: String) async throws {
+        let h = try await Household.make()
+        defer { h.server.stop() }
+        try await h.bob.items.add(TodoItem(id: "pack", text: "Pack"))
+        try await h.bob.items.add(TodoItem(id: "socks", text: bobs, parentId: "pack"))
+        _ = try await h.chores([TodoItem(id: "pack", text: "Pack"), TodoItem(id: "socks", text: anns, parentId: "pack")])
+        var request = ListWindowRequest()
+        request.unfolded = ["pack"]
+        let run = try #require(try h.bob.listing.window(request).subtasks["pack"])
+        #expect(run.count >= 1)
+        for index in 0..<run.count {
+            let row = try #require(run.row(at: index))
+            #expect(row.item.space == run.slots[index].space)
+            #expect(row.item.text == (row.item.space == nil ? bobs : anns))
+        }
+    }
+
     @Test func aChangeQueuedBeforeBeingMadeAViewerGoesToTheHistoryAndSyncGoesOn() async throws {
         let h = try await Household.make()
         defer { h.server.stop() }

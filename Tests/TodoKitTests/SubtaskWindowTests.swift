@@ -122,7 +122,7 @@ import TodoModel
     var run: SubtaskRun {
         let xs = (1...40).map { TodoItem(id: "x\($0)", text: "x\($0)", parentId: "A") }
         let slots = [SubtaskSlot(id: "A", depth: 1)] + xs.map { SubtaskSlot(id: $0.id, depth: 2) } + [SubtaskSlot(id: "B", depth: 1)]
-        return SubtaskRun(slots: slots, items: Dictionary(uniqueKeysWithValues: (xs[29...] + [b]).map { ($0.id, $0) }))
+        return SubtaskRun(slots: slots, items: Dictionary(uniqueKeysWithValues: (xs[29...] + [b]).map { ($0.key, $0) }))
     }
 
     /// The list sorted `sort`, "P" and then "A" unfolded, each window answered by hand, the

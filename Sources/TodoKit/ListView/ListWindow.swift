@@ -125,16 +125,16 @@ public struct SubtaskRun: Sendable, Equatable {
     /// Every row shown under the top-level row, in outline order, its item read or not: what a
     /// move by hand or a fold needs of a row off screen is here.
     public var slots: [SubtaskSlot]
-    /// The items read, by id.
-    public var items: [String: TodoItem]
+    /// The items read, by key: one id may stand in two lists (spaces), each its own item.
+    public var items: [ItemKey: TodoItem]
 
     /// A run of rows and the items read of them.
-    public init(slots: [SubtaskSlot], items: [String: TodoItem]) { (self.slots, self.items) = (slots, items) }
+    public init(slots: [SubtaskSlot], items: [ItemKey: TodoItem]) { (self.slots, self.items) = (slots, items) }
 
     /// A run whose rows are all read.
     public init(rows: [SubtaskRow]) {
         self.init(slots: rows.map { SubtaskSlot(id: $0.item.id, depth: $0.depth, space: $0.item.space) },
-                  items: Dictionary(rows.map { ($0.item.id, $0.item) }, uniquingKeysWith: { first, _ in first }))
+                  items: Dictionary(rows.map { ($0.item.key, $0.item) }, uniquingKeysWith: { first, _ in first }))
     }
 
     /// Rows shown under the top-level row.
@@ -142,7 +142,7 @@ public struct SubtaskRun: Sendable, Equatable {
 
     /// The row at `index` (from 0), when its item is read.
     public func row(at index: Int) -> SubtaskRow? {
-        guard slots.indices.contains(index), let item = items[slots[index].id] else { return nil }
+        guard slots.indices.contains(index), let item = items[slots[index].key] else { return nil }
         return SubtaskRow(item: item, depth: slots[index].depth)
     }
 

@@ -187,14 +187,14 @@ extension ListingStore {
         let spans = Self.subtaskSpans(slots.map { ($0.root, $0.slots.count) }, request: request)
         var wanted: [String] = []
         for (root, shown) in slots { for range in spans[root] ?? [] { wanted += shown[range].map(\.id) } }
-        var items: [String: TodoItem] = [:]
+        var items: [ItemKey: TodoItem] = [:]
         items.reserveCapacity(wanted.count)
         for named in QueryPredicate.oneOf(idField, chunking: wanted) {
-            for item in try table.read(list.filter(named)).records.map(TodoItem.init) { items[item.id] = item }
+            for item in try table.read(list.filter(named)).records.map(TodoItem.init) { items[item.key] = item }
         }
         var runs: [String: SubtaskRun] = [:]
         for (root, shown) in slots {
-            let read = Set((spans[root] ?? []).flatMap { shown[$0].map(\.id) })
+            let read = Set((spans[root] ?? []).flatMap { shown[$0].map(\.key) })
             runs[root] = SubtaskRun(slots: shown, items: items.filter { read.contains($0.key) })
         }
         return runs

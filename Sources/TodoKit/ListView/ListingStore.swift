@@ -32,7 +32,7 @@ public struct ListingStore: StoreFacet {
         let top = try topRows(request, list: list, outline: outline, before: before)
         guard let outline else { return ListWindow(request: request, items: top.items) }
         let subtasks = try subtaskRuns(under: top.items, request: request, outline: outline, in: list)
-        let progress = try self.progress(of: subtasks.values.flatMap(\.items.keys)).merging(top.progress) { subtask, _ in subtask }
+        let progress = try self.progress(of: subtasks.values.flatMap { $0.items.values.map(\.id) }).merging(top.progress) { subtask, _ in subtask }
         return ListWindow(request: request, items: top.items, subtasks: subtasks, progress: progress)
     }
 
