@@ -75,6 +75,26 @@ import TodoModel
         #expect(window.items.map(\.text) == ["Laces", "Pack"])
     }
 
+    @Test func anEditNamingTheParentInOtherLettersPutsTheItemUnderIt() async throws {
+        let service = try await packing()
+        var zebra = try #require(try service.items.item(id: "zebra"))
+        zebra.parentId = "PACK"
+        #expect(try await service.items.save(zebra).parentId == "pack")
+        var request = ListWindowRequest()
+        request.unfolded = ["pack"]
+        let window = try service.listing.window(request)
+        #expect(window.items.map(\.text) == ["Pack"])
+        #expect(window.subtaskRows["pack"]?.map(\.item.text) == ["Boots", "Socks", "Zebra"])
+    }
+
+    @Test func aBulkEditNamingTheParentInOtherLettersPutsTheItemsUnderIt() async throws {
+        let service = try await packing()
+        var zebra = try #require(try service.items.item(id: "zebra"))
+        zebra.parentId = "Pack"
+        #expect(try service.items.saveAll([zebra]) == 1)
+        #expect(try service.items.item(id: "zebra")?.parentId == "pack")
+    }
+
     @Test func savingAnItemUnderItsOwnSubtaskIsRefusedAndSaysSo() async throws {
         let service = try await packing()
         var pack = try #require(try service.items.item(id: "pack"))

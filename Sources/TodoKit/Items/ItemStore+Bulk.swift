@@ -36,8 +36,9 @@ extension ItemStore {
                     throw SyncError(.invalidAction, "“\(item.text)” would move to a list in another space: move it by itself.")
                 }
             }
-            if let parent = item.parentId, parent != stored.parentId { try requireParent(parent, of: item) }
-            let completion = CompletionRules.writes(saving: item, wasComplete: stored.complete, now: now)
+            var edited = item
+            if let parent = item.parentId, parent != stored.parentId { edited.parentId = try requireParent(parent, of: item).id }
+            let completion = CompletionRules.writes(saving: edited, wasComplete: stored.complete, now: now)
             guard !completion.saved.sameContent(as: stored) else { continue }
             let (subtasks, nextInstances) = try subtaskChanges(saving: completion.saved, over: stored, now: now)
             plans.append((try completion.saved.item(), stored.space, subtasks, [completion.nextIfAbsent].compactMap { $0 } + nextInstances))

@@ -32,8 +32,9 @@ public struct ItemStore: StoreFacet {
         let stored = try table.inSpace(item.space).read(id: item.id)
         try store.spaces.requireWritable(listId: stored?.listId, space: stored?.space)
         if item.listId != stored?.listId { try store.spaces.requireWritable(listId: item.listId) }
-        if let parent = item.parentId, parent != stored?.parentId { try requireParent(parent, of: item) }
-        let completion = CompletionRules.writes(saving: item, wasComplete: stored?.complete ?? item.complete, now: now)
+        var edited = item
+        if let parent = item.parentId, parent != stored?.parentId { edited.parentId = try requireParent(parent, of: item).id }
+        let completion = CompletionRules.writes(saving: edited, wasComplete: stored?.complete ?? item.complete, now: now)
         let item = completion.saved
         // Moved to a list in another namespace (shared, or back to one's own): a new item there.
         if let stored, item.listId != stored.listId, try store.spaces.space(ofList: item.listId) != stored.space {
@@ -90,13 +91,16 @@ public struct ItemStore: StoreFacet {
     }
 
     /// Refuses a parent that is not stored here, or is the item itself or one of its subtasks:
-    /// an item is never its own ancestor.
-    public func requireParent(_ parentId: String, of item: TodoItem) throws {
+    /// an item is never its own ancestor. Answers the parent, whose id as stored is the one to
+    /// save: ids match in any letters here, but a subtask names its parent in the parent's own.
+    @discardableResult
+    public func requireParent(_ parentId: String, of item: TodoItem) throws -> TodoItem {
         guard let parent = try items(id: parentId).first else { throw SyncError(.invalidParameter, "No item has the id “\(parentId)” to be the parent.") }
         guard parent.id != item.id else { throw SyncError(.invalidAction, "An item cannot be a step of itself.") }
         if try Subtasks.wouldCycle(item.id, under: parent.id, parentOf: { try items(id: $0).first?.parentId }) {
             throw SyncError(.invalidAction, "“\(parent.text)” is a step of “\(item.text)”: it cannot also be its parent (an item cannot be its own ancestor).")
         }
+        return parent
     }
 
     /// What saving `item` over `stored` does to its subtasks: moved to another list, the ones
