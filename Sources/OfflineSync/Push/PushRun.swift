@@ -103,9 +103,9 @@ struct PushRun {
         var queued = pending.queued
         var (error, pending, operation) = (failure, pending, operation)
         try Self.abortIfFatal(error)
-        if queued.type == .update, UnansweredSends.refused(error) {
-            // The server said no to this send: only the earlier sends' values may be there.
-            try storeStep { try store.write { try $0.updateOperation(id: queued.id, type: .update, snapshot: queued.snapshot) } }
+        if queued.type == .update {
+            // The record before `begin` added this send's values.
+            try storeStep { try UnansweredSends.takeBack(after: error, update: queued.id, to: queued.snapshot, in: store) }
         }
         // The row moved on the server (its list shared or unshared on another device): it
         // follows, and the change goes where the row is now, with the version it had. A row

@@ -10,7 +10,7 @@ extension UnansweredSends {
                         _ send: () async throws -> T) async throws -> T {
         guard queued.type == .update else { return try await send() }
         let earlier = try store.write { session in
-            let record = try session.operations(after: queued.id - 1, limit: 1).first { $0.id == queued.id }?.snapshot
+            let record = try session.operation(id: queued.id)?.snapshot
             let rules = store.definition(of: queued.table)?.mergeRules ?? [:]
             try session.updateOperation(id: queued.id, type: .update, snapshot: adding(body, to: record, against: reference, rules: rules))
             return record
@@ -18,10 +18,15 @@ extension UnansweredSends {
         do {
             return try await send()
         } catch {
-            if refused(SyncError.wrap(error)) {
-                try store.write { try $0.updateOperation(id: queued.id, type: .update, snapshot: earlier) }
-            }
+            try takeBack(after: SyncError.wrap(error), update: queued.id, to: earlier, in: store)
             throw error
         }
+    }
+
+    /// After an answer saying no (`refused`), puts the queued update's record back to `earlier`:
+    /// the values of the sends before this one, the only ones that may be on the server.
+    static func takeBack(after error: SyncError, update id: Int64, to earlier: JSONObject?, in store: any SyncDataSource) throws {
+        guard refused(error) else { return }
+        try store.write { try $0.updateOperation(id: id, type: .update, snapshot: earlier) }
     }
 }
