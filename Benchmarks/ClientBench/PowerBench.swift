@@ -53,6 +53,7 @@ enum PowerBench {
         var moves: [Double] = []
         for round in 0..<200 {
             moves.append(try await ClientBench.timeKey(app, .character(round % 2 == 0 ? "K" : "J"), width: width, height: height))
+            if trace, moves.last! > 5 { print("slow move \(round): \(moves.last!) ms") }
         }
         (result["reorder_p50_ms"], result["reorder_p99_ms"]) = (ClientBench.percentile(moves, 50), ClientBench.percentile(moves, 99))
         let placed = (0..<8).compactMap { app.state.list.rows.row(at: $0) }

@@ -19,6 +19,25 @@ import Testing
         #expect(try await results.next()?.map(\.id) == ["a"])
     }
 
+    /// The app's keys and frames come first when the cores are busy: a read after a commit only
+    /// replaces a result already shown. (libdispatch on Linux runs background work at nice 10.)
+    @Test func aReadAfterACommitRunsBelowTheAppsPriorityAndTheFirstAtIt() async throws {
+        let f = try fixture()
+        let app = Self.niceOfThisThread()
+        var nices = f.local.observe(reading: { Self.niceOfThisThread() }).makeAsyncIterator()
+        #expect(try await nices.next() == app)
+        _ = try await f.local.insert(todo("a", "milk"))
+        #expect(try await nices.next() == min(app + 10, 19))
+    }
+
+    /// The calling thread's nice value (field 19 of its stat line, after the parenthesised name).
+    static func niceOfThisThread() -> Int {
+        let stat = (try? String(contentsOfFile: "/proc/thread-self/stat", encoding: .utf8)) ?? ""
+        guard let close = stat.lastIndex(of: ")") else { return Int.min }
+        let fields = stat[stat.index(after: close)...].split(separator: " ")  // fields[0] is field 3
+        return fields.count > 16 ? Int(fields[16]) ?? Int.min : Int.min
+    }
+
     @Test func aLocalWriteYieldsTheNewResult() async throws {
         let f = try fixture()
         let tasks = f.context.table(TypedTask.self)

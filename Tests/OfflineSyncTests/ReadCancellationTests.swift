@@ -23,9 +23,9 @@ import Testing
 
     @Test func aReadNobodyCancelsRunsToItsEnd() async throws {
         let f = try fixture()
-        let count = try await BlockingReadThread().run { try walkEveryRow(f) }
+        let count = try await BlockingReadThread().run(.awaited) { try walkEveryRow(f) }
         #expect(count == 0)
-        #expect(try await BlockingReadThread().run { try f.local.read(f.local.query).items.count } == 2_000)
+        #expect(try await BlockingReadThread().run(.awaited) { try f.local.read(f.local.query).items.count } == 2_000)
     }
 
     @Test func aReadWhoseCancellationIsSetStopsWithAnInterrupt() throws {
@@ -40,7 +40,7 @@ import Testing
     @Test func cancellingTheWaitingTaskInterruptsTheReadInFlight() async throws {
         let f = try fixture()
         let gate = DispatchSemaphore(value: 0)
-        let waiting = Task { try await BlockingReadThread().run { gate.wait(); return try walkEveryRow(f) } }
+        let waiting = Task { try await BlockingReadThread().run(.awaited) { gate.wait(); return try walkEveryRow(f) } }
         // The read is held at the gate until the task that waits for it is cancelled.
         try await Task.sleep(for: .milliseconds(50))
         waiting.cancel()

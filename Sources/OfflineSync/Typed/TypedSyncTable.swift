@@ -143,10 +143,10 @@ extension SyncContext {
         let thread = BlockingReadThread()
         let reader = Task {
             do {
-                continuation.yield(try await thread.run(read))
+                continuation.yield(try await thread.run(.awaited, read))
                 for await _ in commits {
                     if Task.isCancelled { break }
-                    continuation.yield(try await thread.run(read))
+                    continuation.yield(try await thread.run(.refresh, read))
                 }
                 continuation.finish()
             } catch {
