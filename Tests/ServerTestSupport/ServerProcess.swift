@@ -28,6 +28,7 @@ public final class ServerProcess: Sendable {
               let port = Int(text[range].split(separator: ":").last ?? "")
         else {
             child.wait()
+            ChildProcesses.forget(child.pid)
             throw ServerStartError(description: "todo-server did not start: \(text)")
         }
         self.port = port

@@ -3,7 +3,8 @@ import Foundation
 /// Fresh temporary folders, all inside one folder of this test process's, which goes when the
 /// process exits (after its servers, `ChildProcesses`): a run leaves nothing in the temporary
 /// folder. A run that was killed cannot clean up, so the first folder a run makes also removes
-/// the folders of runs whose process is gone, and stops the servers those runs left running.
+/// the folders of runs whose process is gone, and kills the processes still naming a path in
+/// them (the servers such a run left running on SQLite files there).
 public enum TempDir {
     private static let prefix = "todo-tests-run-"
 
@@ -33,10 +34,11 @@ public enum TempDir {
     private static func removeFoldersOfEndedRuns(in base: URL) {
         let names = (try? FileManager.default.contentsOfDirectory(atPath: base.path)) ?? []
         for name in names where name.hasPrefix(prefix) {
-            guard let pid = pid_t(name.dropFirst(prefix.count)), pid != getpid() else { continue }
+            guard let pid = pid_t(name.dropFirst(prefix.count)) else { continue }
             // ESRCH: no such process. A pid the system gave to another process keeps its folder
-            // until that one ends too.
-            if kill(pid, 0) == -1 && errno == ESRCH {
+            // until that one ends too; one with this process's pid was an earlier process's, since
+            // this one makes its own only after this.
+            if pid == getpid() || (kill(pid, 0) == -1 && errno == ESRCH) {
                 let folder = base.appendingPathComponent(name)
                 killProcesses(naming: folder.path)
                 try? FileManager.default.removeItem(at: folder)

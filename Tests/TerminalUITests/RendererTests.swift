@@ -180,6 +180,14 @@ import TodoModel
         #expect(frame.text.trimmingCharacters(in: .whitespaces) == "Offline — 1 change… · 1 change pending")
     }
 
+    @Test func aBarNarrowerThanThePendingCountCutsItShortSayingSo() {
+        var status = SyncStatus(server: "https://todo.example.com")
+        status.pending = 3
+        var frame = Frame(width: 13, height: 1)
+        StatusBar.draw(status, into: &frame, y: 0)
+        #expect(frame.text == " 3 changes p…")
+    }
+
     @Test func theHelpScrollsDownToTheTextFieldKeys() {
         var app = app([])
         app.press(.character("?"))

@@ -113,6 +113,17 @@ import Testing
         }
     }
 
+    /// bob's own "Pack" and the shared list's "pack" hold one id in other letters.
+    @Test func aSubtaskInASharedListNamesItsParentAsThatListHoldsIt() async throws {
+        let h = try await Household.make()
+        defer { h.server.stop() }
+        try await h.bob.items.add(TodoItem(id: "Pack", text: "bob's Pack"))
+        _ = try await h.chores([TodoItem(id: "pack", text: "Pack"), TodoItem(id: "socks", text: "Socks")])
+        var socks = try #require(try h.bob.items.allItems().first { $0.id == "socks" && $0.space != nil })
+        socks.parentId = "PACK"
+        #expect(try await h.bob.items.save(socks).parentId == "pack")
+    }
+
     @Test func aChangeQueuedBeforeBeingMadeAViewerGoesToTheHistoryAndSyncGoesOn() async throws {
         let h = try await Household.make()
         defer { h.server.stop() }

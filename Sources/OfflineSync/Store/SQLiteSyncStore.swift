@@ -29,7 +29,7 @@ public final class SQLiteSyncStore: SyncDataSource {
         let url = URL(fileURLWithPath: path)
         try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
         var config = Configuration()
-        config.busyMode = .timeout(10)
+        config.busyMode = .timeout(Self.busyTimeout)
         // WAL with synchronous=NORMAL: a commit survives a process crash (kill -9); only an OS
         // crash or power loss can drop the last commits. Saves an fsync per pushed operation.
         // Recursive triggers: should a write ever replace an item row (INSERT OR REPLACE; upserts
@@ -54,16 +54,19 @@ public final class SQLiteSyncStore: SyncDataSource {
         migratedAtOpen = migrated
     }
 
+    /// How long a statement waits for another connection's lock, in seconds.
+    static let busyTimeout: TimeInterval = 10
+
     /// Opens the pool. Processes opening one store at once (two first launches, or the app and a
     /// headless command) race to switch it to WAL, and SQLite answers the loser "database is
     /// locked" at once, since its busy timeout does not cover a journal mode's change: the loser
     /// tries again, for as long as the busy timeout would have waited.
     private static func openPool(path: String, configuration: Configuration) throws -> DatabasePool {
-        let deadline = Date().addingTimeInterval(10)
+        let deadline = ContinuousClock.now + .seconds(busyTimeout)
         while true {
             do {
                 return try DatabasePool(path: path, configuration: configuration)
-            } catch let error as DatabaseError where error.resultCode == .SQLITE_BUSY && Date() < deadline {
+            } catch let error as DatabaseError where error.resultCode == .SQLITE_BUSY && ContinuousClock.now < deadline {
                 usleep(20_000)
             }
         }
@@ -79,7 +82,7 @@ public final class SQLiteSyncStore: SyncDataSource {
             do {
                 return try migrator.migrate(pool)
             } catch {
-                if try pool.read({ try migrator.hasCompletedMigrations($0) }) { return }
+                if (try? pool.read({ try migrator.hasCompletedMigrations($0) })) == true { return }
                 if attempt == 3 { throw error }
             }
         }

@@ -27,7 +27,7 @@ public enum StatusBar {
         if DisplayWidth.of(withoutServer) <= width { return withoutServer }
         let tail = parts.tail.joined(separator: " · ")
         let room = width - DisplayWidth.of(" · " + tail) - DisplayWidth.of("…")
-        guard room > 0, !parts.front.isEmpty else { return tail }
+        guard room > 0, !parts.front.isEmpty else { return DisplayWidth.of(tail) <= width ? tail : cut(tail, to: width - 1) + "…" }
         return cut(parts.front.joined(separator: " · "), to: room) + "… · " + tail
     }
 
@@ -60,7 +60,7 @@ public enum StatusBar {
         return (front, server, tail)
     }
 
-    /// The longest start of `text` within `columns` columns, trailing spaces dropped.
+    /// The longest start of `text` within `columns` columns, a trailing separator dropped.
     private static func cut(_ text: String, to columns: Int) -> String {
         var kept = "", used = 0
         for character in text {
@@ -68,7 +68,7 @@ public enum StatusBar {
             if used > columns { break }
             kept.append(character)
         }
-        while kept.last == " " { kept.removeLast() }
+        while kept.last == " " || kept.last == "·" { kept.removeLast() }
         return kept
     }
 

@@ -37,7 +37,7 @@ extension ItemStore {
                 }
             }
             var edited = item
-            if let parent = item.parentId, parent != stored.parentId { edited.parentId = try requireParent(parent, of: item).id }
+            edited.parentId = try parentToSave(item, over: stored.parentId)
             let completion = CompletionRules.writes(saving: edited, wasComplete: stored.complete, now: now)
             guard !completion.saved.sameContent(as: stored) else { continue }
             let (subtasks, nextInstances) = try subtaskChanges(saving: completion.saved, over: stored, now: now)

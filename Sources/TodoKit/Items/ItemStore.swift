@@ -33,7 +33,7 @@ public struct ItemStore: StoreFacet {
         try store.spaces.requireWritable(listId: stored?.listId, space: stored?.space)
         if item.listId != stored?.listId { try store.spaces.requireWritable(listId: item.listId) }
         var edited = item
-        if let parent = item.parentId, parent != stored?.parentId { edited.parentId = try requireParent(parent, of: item).id }
+        edited.parentId = try parentToSave(item, over: stored?.parentId)
         let completion = CompletionRules.writes(saving: edited, wasComplete: stored?.complete ?? item.complete, now: now)
         let item = completion.saved
         // Moved to a list in another namespace (shared, or back to one's own): a new item there.
@@ -95,12 +95,26 @@ public struct ItemStore: StoreFacet {
     /// save: ids match in any letters here, but a subtask names its parent in the parent's own.
     @discardableResult
     public func requireParent(_ parentId: String, of item: TodoItem) throws -> TodoItem {
-        guard let parent = try items(id: parentId).first else { throw SyncError(.invalidParameter, "No item has the id “\(parentId)” to be the parent.") }
+        guard let parent = try self.item(sharingSpaceWith: item, id: parentId) else { throw SyncError(.invalidParameter, "No item has the id “\(parentId)” to be the parent.") }
         guard parent.id != item.id else { throw SyncError(.invalidAction, "An item cannot be a step of itself.") }
-        if try Subtasks.wouldCycle(item.id, under: parent.id, parentOf: { try items(id: $0).first?.parentId }) {
+        if try Subtasks.wouldCycle(item.id, under: parent.id, parentOf: { try self.item(sharingSpaceWith: item, id: $0)?.parentId }) {
             throw SyncError(.invalidAction, "“\(parent.text)” is a step of “\(item.text)”: it cannot also be its parent (an item cannot be its own ancestor).")
         }
         return parent
+    }
+
+    /// The parent id to save for an edited `item` whose stored copy names `previous`: a new one
+    /// is checked (`requireParent`) and saved as the parent's own id is stored.
+    func parentToSave(_ item: TodoItem, over previous: String?) throws -> String? {
+        guard let parent = item.parentId, parent != previous else { return item.parentId }
+        return try requireParent(parent, of: item).id
+    }
+
+    /// The item with this id, in `other`'s space when two hold the id (a subtask and its parent
+    /// share a list), else the first.
+    private func item(sharingSpaceWith other: TodoItem, id: String) throws -> TodoItem? {
+        let found = try items(id: id)
+        return found.first { $0.space == other.space } ?? found.first
     }
 
     /// What saving `item` over `stored` does to its subtasks: moved to another list, the ones
