@@ -10,7 +10,7 @@ public enum TempDir {
 
     private static let runsFolder: URL = {
         let base = FileManager.default.temporaryDirectory
-        removeFoldersOfEndedRuns(in: base)
+        removeFoldersOfEndedRuns(named: prefix, in: base)
         ChildProcesses.install()
         return thisRunsFolder
     }()
@@ -31,7 +31,9 @@ public enum TempDir {
         try? FileManager.default.removeItem(at: thisRunsFolder)
     }
 
-    private static func removeFoldersOfEndedRuns(in base: URL) {
+    /// Removes the folders in `base` named `prefix` and a pid whose process is gone, with the
+    /// processes still naming a path in them. Call it before making this process's own.
+    public static func removeFoldersOfEndedRuns(named prefix: String, in base: URL) {
         let names = (try? FileManager.default.contentsOfDirectory(atPath: base.path)) ?? []
         for name in names where name.hasPrefix(prefix) {
             guard let pid = pid_t(name.dropFirst(prefix.count)) else { continue }

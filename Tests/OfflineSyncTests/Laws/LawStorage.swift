@@ -1,5 +1,6 @@
 import Foundation
 @testable import OfflineSync
+import ServerTestSupport
 import Synchronization
 
 /// Where the laws keep their store files, a folder per case removed after it: memory-backed
@@ -10,6 +11,8 @@ enum LawStorage {
         let shm = URL(fileURLWithPath: "/dev/shm", isDirectory: true)
         let base = FileManager.default.isWritableFile(atPath: shm.path) ? shm : FileManager.default.temporaryDirectory
         // Removed as the process ends: the cases' folders go one by one, the empty stores last.
+        // A run that was killed left its own: the next one removes it.
+        TempDir.removeFoldersOfEndedRuns(named: "todo-laws-", in: base)
         atexit { try? FileManager.default.removeItem(at: LawStorage.root) }
         return base.appendingPathComponent("todo-laws-\(getpid())")
     }()
