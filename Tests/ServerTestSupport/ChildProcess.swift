@@ -83,7 +83,7 @@ public final class ChildProcess: Sendable {
         status.withLock { status in
             guard status == nil else { return false }
             var raw: Int32 = 0
-            if waitpid(pid, &raw, WNOHANG) == pid { status = Self.decode(raw) }
+            if waitpid(pid, &raw, WNOHANG) == pid { status = Self.reaped(raw, pid) }
             return status == nil
         }
     }
@@ -95,10 +95,17 @@ public final class ChildProcess: Sendable {
             if let status { return status }
             var raw: Int32 = 0
             while waitpid(pid, &raw, 0) < 0 && errno == EINTR {}
-            let decoded = Self.decode(raw)
+            let decoded = Self.reaped(raw, pid)
             status = decoded
             return decoded
         }
+    }
+
+    /// The status of `pid`, just reaped: the system may give its pid to another process now, so
+    /// the exit handler forgets it (`ChildProcesses`).
+    private static func reaped(_ raw: Int32, _ pid: pid_t) -> Int32 {
+        ChildProcesses.forget(pid)
+        return decode(raw)
     }
 
     private static func decode(_ raw: Int32) -> Int32 {

@@ -18,7 +18,7 @@ public enum ChildProcesses {
         _ = pids.withLock { $0.insert(pid) }
     }
 
-    /// The process has been reaped: it is no longer this run's to stop.
+    /// The process has been reaped (`ChildProcess` says so): it is no longer this run's to stop.
     public static func forget(_ pid: pid_t) {
         _ = pids.withLock { $0.remove(pid) }
     }

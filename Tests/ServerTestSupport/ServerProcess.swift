@@ -28,7 +28,6 @@ public final class ServerProcess: Sendable {
               let port = Int(text[range].split(separator: ":").last ?? "")
         else {
             child.wait()
-            ChildProcesses.forget(child.pid)
             throw ServerStartError(description: "todo-server did not start: \(text)")
         }
         self.port = port
@@ -67,9 +66,7 @@ public final class ServerProcess: Sendable {
     @discardableResult
     public func stop() -> Int32 {
         child.signal(SIGTERM)
-        let status = child.wait()
-        ChildProcesses.forget(child.pid)
-        return status
+        return child.wait()
     }
 
     deinit { stop() }

@@ -15,6 +15,7 @@ public enum TempDir {
         return thisRunsFolder
     }()
 
+    /// Its path, for the exit handler: reading `runsFolder` there would sweep when no folder was made.
     private static var thisRunsFolder: URL {
         FileManager.default.temporaryDirectory.appendingPathComponent("\(prefix)\(getpid())")
     }
